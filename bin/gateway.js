@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Runs runtime/cli.ts with the Node 24 the project brings (node_modules/.bin/node), so the
+// `gateway` command works even where the system Node is older.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const projectNode = `${root}node_modules/.bin/node`
+const nodeBinary = existsSync(projectNode) ? projectNode : process.execPath
+const child = spawn(nodeBinary, [`${root}runtime/cli.ts`, ...process.argv.slice(2)], { stdio: 'inherit' })
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))

@@ -1,0 +1,13 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v1',
+  auth: 'none',
+  summary: 'Service description',
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) =>
+  ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v1', deviceId: ctx.services.identity.deviceId })
+
+export default handler

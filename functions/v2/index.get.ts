@@ -1,0 +1,14 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2',
+  auth: 'none',
+  code: 20,
+  summary: 'Service description; kitchen displays poll it as a liveness probe',
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) =>
+  ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v2', deviceId: ctx.services.identity.deviceId })
+
+export default handler

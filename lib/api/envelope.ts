@@ -1,0 +1,111 @@
+// The v1 and v2 envelopes. Every HTTP answer the gateway gives is built here, so status,
+// returnCode and message stay consistent across functions and the runtime's own errors.
+import { DomainError, type ErrorKind, type Outcome, outcomeCodes } from '../errors.ts'
+
+export type ApiVersion = 'v1' | 'v2'
+
+interface ErrorMapping {
+  status: number
+  code: number
+  message: (detail?: string) => string
+}
+
+const withDetail = (text: string) => (detail?: string) => (detail ? `${text}: ${detail}` : text)
+const fixed = (text: string) => () => text
+
+/** v2: HTTP status, returnCode and message per kind (glossary codes; -35.. are ours). */
+export const v2Errors: Record<ErrorKind, ErrorMapping> = {
+  AUTH_MALFORMED: { status: 400, code: -1, message: fixed('Authorization header must be "Bearer <token>"') },
+  AUTH_REJECTED: { status: 401, code: -2, message: fixed('Access token missing or rejected') },
+  BUTTON_WINDOW_CLOSED: { status: 403, code: -3, message: fixed('Press the gateway button first: the token window is closed') },
+  TOKEN_NAME_INVALID: { status: 400, code: -4, message: fixed('Invalid access token name: use 1-64 letters, digits, hyphens or underscores') },
+  TOKEN_NOT_FOUND: { status: 404, code: -6, message: withDetail('Access token not found') },
+  ROUTE_NOT_FOUND: { status: 404, code: -5, message: fixed('Route not found') },
+  ORDER_NOT_FOUND: { status: 404, code: -6, message: fixed('Order not found') },
+  ORDER_REF_INVALID: { status: 400, code: -7, message: fixed('Order identifier must be a positive integer or a UUID') },
+  ORDER_NAME_MISSING: { status: 400, code: -8, message: fixed('Order name is missing') },
+  ORDER_NAME_INVALID: { status: 400, code: -9, message: fixed('Order name must be a positive integer') },
+  LOCATION_INVALID: { status: 400, code: -10, message: fixed('Location name must be a positive integer') },
+  ORDER_TYPE_MISSING: { status: 400, code: -11, message: fixed('Order type is missing (must be TO_GO or ON_PREMISES)') },
+  ORDER_TYPE_INVALID: { status: 400, code: -12, message: fixed('Order type must be TO_GO or ON_PREMISES') },
+  // v2 creates orders without a tracker, so this kind only reaches clients through v1.
+  TRACKER_UNKNOWN: { status: 400, code: -9, message: fixed('No tracker with this number has been started on a starter unit') },
+  NO_TRACKER_TO_PAGE: { status: 404, code: -13, message: fixed('Order has no tracker: cannot page') },
+  NO_TRACKER_TO_CANCEL: { status: 404, code: -14, message: fixed('Order has no tracker: cannot cancel paging') },
+  TRACKING_INVALID: { status: 400, code: -31, message: fixed('tracking must be true or false') },
+  REFRESH_INVALID: { status: 400, code: -15, message: fixed('refresh must be true or false') },
+  PAIRING_TIMEOUT_INVALID: { status: 400, code: -16, message: fixed('timeout must be an integer from 0 to 254') },
+  DEVICE_CODE_MALFORMED: { status: 400, code: -17, message: fixed('Device code must look like NNN-NNNN-NNN') },
+  DEVICE_CODE_MISSING: { status: 400, code: -18, message: fixed('Device code is missing') },
+  DEVICE_CODE_REFUSED: { status: 400, code: -19, message: withDetail('Device code refused by the cloud service') },
+  SETTINGS_KEY_UNKNOWN: { status: 400, code: -20, message: withDetail('Invalid settings key') },
+  SETTINGS_VALUE_INVALID: { status: 400, code: -21, message: withDetail('Invalid settings value') },
+  TARGET_TIME_INVALID: { status: 400, code: -22, message: fixed('target_time must be a positive number of seconds') },
+  LIMIT_INVALID: { status: 400, code: -23, message: fixed('limit must be a positive integer') },
+  OFFSET_INVALID: { status: 400, code: -24, message: fixed('offset must be an integer of 0 or more') },
+  DATE_INVALID: { status: 400, code: -25, message: withDetail('Malformed date filter') },
+  LIMIT_TOO_LARGE: { status: 400, code: -26, message: fixed('limit must not be above 100') },
+  UUID_INVALID: { status: 400, code: -27, message: fixed('Order UUID is malformed') },
+  CALLBACK_MISSING: { status: 400, code: -28, message: fixed('Callback URL (http_client) is missing') },
+  CALLBACK_INVALID: { status: 400, code: -29, message: withDetail('Callback URL is malformed or not allowed') },
+  CALLBACK_UNREACHABLE: { status: 404, code: -30, message: withDetail('Callback server does not answer a HEAD request') },
+  CALLBACK_NOT_REGISTERED: { status: 404, code: -30, message: fixed('No such callback URL is registered') },
+  JSON_INVALID: { status: 400, code: -31, message: withDetail('Invalid JSON payload') },
+  WS_AUTH_TIMEOUT: { status: 408, code: -32, message: fixed('Authentication timeout') },
+  CHECK_TIMEOUT_INVALID: { status: 400, code: -33, message: fixed('timeout must be an integer') },
+  CHECK_TIMEOUT_OUT_OF_RANGE: { status: 400, code: -34, message: fixed('timeout must be from 0 to 254') },
+  BODY_TOO_LARGE: { status: 413, code: -35, message: fixed('Request body is larger than 16 KiB') },
+  RATE_LIMITED: { status: 429, code: -36, message: fixed('Too many failed authentication attempts; retry later') },
+  STORAGE_UNAVAILABLE: { status: 503, code: -37, message: fixed('Storage is unavailable; nothing was changed') },
+  INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
+}
+
+/** v1: only the HTTP status differs from v2 for a few kinds; there is no returnCode. */
+const v1StatusOverrides: Partial<Record<ErrorKind, number>> = {
+  LIMIT_TOO_LARGE: 412,
+}
+
+/** v1 messages where the v1 examples word things differently. */
+const v1Messages: Partial<Record<ErrorKind, string>> = {
+  TRACKER_UNKNOWN: 'The tracker has never been started with a starter unit',
+  ORDER_NOT_FOUND: 'The order is inactive or does not exist',
+  CALLBACK_UNREACHABLE: 'The callback server cannot be reached',
+}
+
+export interface Envelope {
+  status: number
+  body: Record<string, unknown>
+  headers?: Record<string, string>
+}
+
+export function errorEnvelope(version: ApiVersion, error: DomainError): Envelope {
+  const mapping = v2Errors[error.kind]
+  const message = (version === 'v1' && v1Messages[error.kind]) || mapping.message(error.detail)
+  const status = version === 'v1' ? (v1StatusOverrides[error.kind] ?? mapping.status) : mapping.status
+  const body: Record<string, unknown> =
+    version === 'v1' ? { status, message } : { status, returnCode: mapping.code, message }
+  const headers = error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : undefined
+  return { status, body, headers }
+}
+
+/**
+ * A success envelope. v2 carries the path's default code unless an outcome gives a more
+ * specific one; v1 never carries returnCode.
+ */
+export function okEnvelope(
+  version: ApiVersion,
+  defaultCode: number | undefined,
+  payload: Record<string, unknown>,
+  options: { outcome?: Outcome; status?: number; message?: string } = {},
+): Envelope {
+  const status = options.status ?? 200
+  const head: Record<string, unknown> = { status }
+  if (version === 'v2') head.returnCode = options.outcome ? outcomeCodes[options.outcome] : defaultCode
+  if (options.message) head.message = options.message
+  return { status, body: { ...head, ...payload } }
+}
+
+/** Unknown kinds or thrown non-DomainErrors become INTERNAL: never a stack in the body. */
+export function toDomainError(error: unknown): DomainError {
+  return error instanceof DomainError ? error : new DomainError('INTERNAL', undefined, { cause: error })
+}

@@ -1,0 +1,96 @@
+// Strict parsers for path, query and body values. Each throws the DomainError its caller
+// names, so the same parser serves every endpoint with that endpoint's code.
+import { DomainError, type ErrorKind } from '../errors.ts'
+
+/** Longest query or path value accepted for any parameter (decisions §8). */
+export const maxParamLength = 256
+const maxDepth = 32
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const digitsPattern = /^[0-9]+$/
+
+/** A positive integer given as a JSON number or a digit string; 0 and over 2^31 refused. */
+export function positiveInt(value: unknown, kind: ErrorKind): number {
+  let n: number
+  if (typeof value === 'number') n = value
+  else if (typeof value === 'string' && digitsPattern.test(value) && value.length <= 10) n = Number(value)
+  else throw new DomainError(kind)
+  if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1) throw new DomainError(kind)
+  return n
+}
+
+/** A non-negative integer written only with digits (query values). */
+export function nonNegativeIntText(value: string, kind: ErrorKind): number {
+  if (!digitsPattern.test(value) || value.length > 10) throw new DomainError(kind)
+  const n = Number(value)
+  if (!Number.isSafeInteger(n)) throw new DomainError(kind)
+  return n
+}
+
+export function isUuid(value: string): boolean {
+  return uuidPattern.test(value)
+}
+
+export function uuid(value: string | undefined, kind: ErrorKind = 'UUID_INVALID'): string {
+  if (value === undefined || !isUuid(value)) throw new DomainError(kind)
+  return value.toLowerCase()
+}
+
+/** An active-order reference in a path: a positive integer (name) or a UUID. */
+export type OrderRef = { name: number } | { uuid: string }
+
+export function orderRef(value: string | undefined, options: { allowUuid?: boolean } = {}): OrderRef {
+  const allowUuid = options.allowUuid ?? true
+  if (value !== undefined && allowUuid && isUuid(value)) return { uuid: value.toLowerCase() }
+  if (value === undefined || !digitsPattern.test(value)) throw new DomainError('ORDER_REF_INVALID')
+  return { name: positiveInt(value, 'ORDER_REF_INVALID') }
+}
+
+/** true/false as JSON booleans or the strings "true"/"false". */
+export function booleanValue(value: unknown, kind: ErrorKind): boolean {
+  if (value === true || value === 'true') return true
+  if (value === false || value === 'false') return false
+  throw new DomainError(kind)
+}
+
+/** A query parameter, refused when longer than the limit for any parameter. */
+export function queryValue(query: URLSearchParams, key: string, kind: ErrorKind): string | undefined {
+  const value = query.get(key)
+  if (value === null) return undefined
+  if (value.length > maxParamLength) throw new DomainError(kind)
+  return value
+}
+
+function checkShape(value: unknown, depth: number): void {
+  if (depth > maxDepth) throw new DomainError('JSON_INVALID', `nesting deeper than ${maxDepth}`)
+  if (value === null || typeof value !== 'object') return
+  if (Array.isArray(value)) {
+    for (const item of value) checkShape(item, depth + 1)
+    return
+  }
+  for (const key of Object.keys(value)) {
+    // Operator and prototype keys never reach a datastore query or an object merge.
+    if (key.startsWith('$') || key === '__proto__' || key === 'constructor' || key === 'prototype') {
+      throw new DomainError('JSON_INVALID', `key "${key.slice(0, 32)}" is not allowed`)
+    }
+    checkShape((value as Record<string, unknown>)[key], depth + 1)
+  }
+}
+
+/**
+ * Parses a JSON body (an object, or empty meaning {}). Malformed JSON, a non-object, too
+ * deep a nesting or an operator/prototype key is JSON_INVALID.
+ */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new DomainError('JSON_INVALID')
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new DomainError('JSON_INVALID', 'expected a JSON object')
+  }
+  checkShape(value, 1)
+  return value as Record<string, unknown>
+}

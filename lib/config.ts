@@ -1,0 +1,132 @@
+// gateway.config.json: one strict schema. An unknown key or a bad value stops start-up with
+// a message naming the key. Environment variables and CLI flags override the file.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const port = z.number().int().min(0).max(65535)
+
+export const configSchema = z.strictObject({
+  port: port.default(8000),
+  host: z.string().min(1).default('0.0.0.0'),
+  dataDir: z.string().min(1).default('./data'),
+  deviceId: z.string().min(1).max(64).optional(),
+  radio: z
+    .strictObject({
+      kind: z.enum(['simulated', 'zigbee']).default('simulated'),
+      adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp']).optional(),
+      serialPort: z.string().min(1).optional(),
+    })
+    .default({ kind: 'simulated' }),
+  storage: z
+    .strictObject({
+      /** Group-commit window for fsyncing acknowledged NeDB writes, in ms. */
+      syncIntervalMs: z.number().int().min(0).max(1000).default(5),
+      historySynchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
+    })
+    .default({ syncIntervalMs: 5, historySynchronous: 'FULL' }),
+  v1: z
+    .strictObject({
+      basicAuth: z.boolean().default(false),
+    })
+    .default({ basicAuth: false }),
+  security: z
+    .strictObject({
+      /** v2 routes opened without a bearer token for legacy integrators, e.g. "GET /api/v2/orders". */
+      openRoutes: z.array(z.string().regex(/^(GET|POST|DELETE) \/api\/v2\/\S+$/)).default([]),
+      /** Failed authentication attempts per client address per window before 429. */
+      authFailuresPerMinute: z.number().int().min(1).max(10000).default(20),
+    })
+    .default({ openRoutes: [], authFailuresPerMinute: 20 }),
+  webhooks: z
+    .strictObject({
+      allowLoopback: z.boolean().default(false),
+      /** Retry delays in ms; the last repeats while the receiver stays down. */
+      retrySchedule: z.array(z.number().int().min(10).max(3_600_000)).min(1).default([1000, 5000, 30000, 120000, 600000]),
+      timeoutMs: z.number().int().min(100).max(60000).default(5000),
+    })
+    .default({ allowLoopback: false, retrySchedule: [1000, 5000, 30000, 120000, 600000], timeoutMs: 5000 }),
+  cloud: z
+    .strictObject({
+      url: z.url().nullable().default(null),
+    })
+    .default({ url: null }),
+  mdns: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+    })
+    .default({ enabled: true }),
+})
+
+export type GatewayConfig = z.infer<typeof configSchema>
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+/** Validates a config object; the error names each offending key by its dotted path. */
+export function parseConfig(input: unknown, source = 'gateway.config.json'): GatewayConfig {
+  const result = configSchema.safeParse(input ?? {})
+  if (result.success) return result.data
+  const problems = result.error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const prefix = issue.path.length ? `${issue.path.join('.')}.` : ''
+      return `unknown key ${issue.keys.map((k) => `"${prefix}${k}"`).join(', ')}`
+    }
+    return `"${issue.path.join('.')}": ${issue.message}`
+  })
+  return fail(`${source}: ${problems.join('; ')}`)
+}
+
+function fail(message: string): never {
+  throw new ConfigError(message)
+}
+
+export interface ConfigOverrides {
+  configPath?: string
+  port?: number
+  dataDir?: string
+}
+
+/**
+ * Reads the config file (GATEWAY_CONFIG or --config, else ./gateway.config.json when it
+ * exists), then applies PORT, GATEWAY_DATA_DIR, GATEWAY_WEBHOOKS_ALLOW_LOOPBACK and flags.
+ */
+export function loadConfig(
+  overrides: ConfigOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): GatewayConfig {
+  const explicitPath = overrides.configPath ?? env.GATEWAY_CONFIG
+  const configPath = path.resolve(cwd, explicitPath ?? 'gateway.config.json')
+  let raw: unknown = {}
+  try {
+    raw = JSON.parse(readFileSync(configPath, 'utf8'))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' && !explicitPath) raw = {}
+    else if (code === 'ENOENT') fail(`config file not found: ${configPath}`)
+    else if (error instanceof SyntaxError) fail(`${configPath}: not valid JSON (${error.message})`)
+    else throw error
+  }
+  const config = parseConfig(raw, configPath)
+  const envPort = env.PORT !== undefined ? parseEnvPort(env.PORT) : undefined
+  const resolvedPort = overrides.port ?? envPort ?? config.port
+  const dataDir = overrides.dataDir ?? env.GATEWAY_DATA_DIR ?? config.dataDir
+  const allowLoopback = env.GATEWAY_WEBHOOKS_ALLOW_LOOPBACK === '1' ? true : config.webhooks.allowLoopback
+  return {
+    ...config,
+    port: resolvedPort,
+    dataDir: path.resolve(cwd, dataDir),
+    webhooks: { ...config.webhooks, allowLoopback },
+  }
+}
+
+function parseEnvPort(text: string): number {
+  const value = Number(text)
+  if (!/^\d+$/.test(text) || !port.safeParse(value).success) fail(`PORT: "${text}" is not a port number`)
+  return value
+}

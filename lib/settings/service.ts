@@ -1,0 +1,88 @@
+// Gateway settings (decisions §7): zigbeePreset, targetTimeDefault, timezone. Kept in NeDB,
+// read from memory; an update is validated whole before anything is written.
+import { DomainError } from '../errors.ts'
+import type { Collection } from '../store/db.ts'
+import { isValidTimezone } from '../time.ts'
+
+export interface Settings {
+  zigbeePreset: string
+  targetTimeDefault: number
+  timezone: string
+}
+
+/** Channel, PAN ID and extended PAN ID sets a preset letter names. */
+export const zigbeePresets: Record<string, { channel: number; panId: number; extendedPanId: string }> = {
+  A: { channel: 11, panId: 0x1a62, extendedPanId: 'dddddddddddddd01' },
+  B: { channel: 15, panId: 0x1b63, extendedPanId: 'dddddddddddddd02' },
+  C: { channel: 20, panId: 0x1c64, extendedPanId: 'dddddddddddddd03' },
+  D: { channel: 25, panId: 0x1d65, extendedPanId: 'dddddddddddddd04' },
+}
+
+export function defaultSettings(): Settings {
+  return { zigbeePreset: 'A', targetTimeDefault: 300, timezone: systemTimezone() }
+}
+
+function systemTimezone(): string {
+  const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+  return isValidTimezone(zone) ? zone : 'UTC'
+}
+
+type SettingsDoc = Settings & { key: 'settings' }
+
+const validators: { [K in keyof Settings]: (value: unknown) => value is Settings[K] } = {
+  zigbeePreset: (value): value is string => typeof value === 'string' && Object.hasOwn(zigbeePresets, value),
+  targetTimeDefault: (value): value is number =>
+    typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 86_400,
+  timezone: (value): value is string => typeof value === 'string' && isValidTimezone(value),
+}
+
+export type SettingsListener = (settings: Settings) => void
+
+export class SettingsService {
+  readonly #collection: Collection<SettingsDoc>
+  #current: Settings
+  #listeners = new Set<SettingsListener>()
+
+  private constructor(collection: Collection<SettingsDoc>, current: Settings) {
+    this.#collection = collection
+    this.#current = current
+  }
+
+  static async open(collection: Collection<SettingsDoc>): Promise<SettingsService> {
+    const stored = await collection.findOne({ key: 'settings' })
+    const current = { ...defaultSettings() }
+    if (stored) {
+      for (const key of Object.keys(validators) as (keyof Settings)[]) {
+        if (validators[key](stored[key])) (current as Record<string, unknown>)[key] = stored[key]
+      }
+    }
+    return new SettingsService(collection, current)
+  }
+
+  get(): Settings {
+    return { ...this.#current }
+  }
+
+  get timezone(): string {
+    return this.#current.timezone
+  }
+
+  onChange(listener: SettingsListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** All or nothing: any unknown key (-20) or bad value (-21) changes nothing. */
+  async update(changes: Record<string, unknown>): Promise<Settings> {
+    const next = { ...this.#current }
+    for (const [key, value] of Object.entries(changes)) {
+      if (!Object.hasOwn(validators, key)) throw new DomainError('SETTINGS_KEY_UNKNOWN', key.slice(0, 64))
+      if (!validators[key as keyof Settings](value)) throw new DomainError('SETTINGS_VALUE_INVALID', key)
+      ;(next as Record<string, unknown>)[key] = value
+    }
+    await this.#collection.update({ key: 'settings' }, { key: 'settings', ...next }, { upsert: true })
+    this.#current = next
+    for (const listener of this.#listeners) listener(this.get())
+    return this.get()
+  }
+}

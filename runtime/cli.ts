@@ -1,0 +1,98 @@
+// The `gateway` command: `gateway start` runs the gateway; every other command talks to the
+// running gateway through the control socket in its data dir.
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from '../lib/config.ts'
+import { sendControl } from './control.ts'
+
+const usage = `usage: gateway <command> [options]
+
+  start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
+  button                                              press the gateway button (opens the 120 s token window)
+  button status                                       show whether the token window is open
+
+Options for commands that reach a running gateway: --data-dir DIR, --config FILE
+(or GATEWAY_DATA_DIR / GATEWAY_CONFIG).`
+
+/** Commands that other parts of the gateway add, mapped to control-socket calls. */
+export type CliCommand = (positionals: string[], flags: Record<string, string | boolean | undefined>, dataDir: string) => Promise<string>
+
+const commands = new Map<string, CliCommand>()
+
+export function addCliCommand(name: string, command: CliCommand): void {
+  commands.set(name, command)
+}
+
+addCliCommand('button', async (positionals, _flags, dataDir) => {
+  const command = positionals[0] === 'status' ? 'button.status' : 'button.press'
+  const state = (await sendControl(dataDir, command)) as { open: boolean; closesAt: number | null }
+  if (!state.open) return 'token window closed'
+  const seconds = Math.round(((state.closesAt ?? Date.now()) - Date.now()) / 1000)
+  return `token window open for ${seconds} s: call GET /api/v2/accesstoken/generate?name=<name>`
+})
+
+async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
+  const { startGateway } = await import('./main.ts')
+  const config = loadConfig({
+    configPath: flags.config as string | undefined,
+    dataDir: flags['data-dir'] as string | undefined,
+    port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
+  })
+  const gateway = await startGateway({ config })
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    gateway.services.log.info({ signal }, 'shutting down')
+    await gateway.stop()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+function parsePort(text: string): number {
+  const port = Number(text)
+  if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`--port: "${text}" is not a port number`)
+  return port
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  const [name, ...rest] = positionals
+  if (!name || values.help) {
+    console.log(usage)
+    return name || values.help ? 0 : 1
+  }
+  try {
+    if (name === 'start') {
+      await start(values)
+      return -1 // keeps running
+    }
+    const command = commands.get(name)
+    if (!command) {
+      console.error(`unknown command "${name}"\n\n${usage}`)
+      return 1
+    }
+    const config = loadConfig({ configPath: values.config as string | undefined, dataDir: values['data-dir'] as string | undefined })
+    console.log(await command(rest, values, config.dataDir))
+    return 0
+  } catch (error) {
+    console.error(`gateway ${name}: ${(error as Error).message}`)
+    return error instanceof ConfigError ? 2 : 1
+  }
+}
+
+if (import.meta.main) {
+  const code = await runCli(process.argv.slice(2))
+  if (code >= 0) process.exit(code)
+}

@@ -1,0 +1,14 @@
+// Control-socket commands of the foundation: the button. Other services register theirs
+// (sim.*, token.*, history.*) next to their own code.
+import type { ControlServer } from './control.ts'
+import type { Services } from './services.ts'
+
+export function registerButtonCommands(control: ControlServer, services: Services): void {
+  control.register('button.press', () => {
+    const state = services.button.press()
+    services.events.emit('button.pressed', { at: services.clock.now() })
+    services.log.info({ closesAt: state.closesAt }, 'button pressed: token window open')
+    return state
+  })
+  control.register('button.status', () => services.button.state())
+}

@@ -1,0 +1,74 @@
+// Composition root: config → store and services → radio → scheduler → webhooks → ws → http
+// → control socket. SIGTERM/SIGINT stop everything in reverse and flush storage.
+import { SystemClock, type Clock } from '../lib/clock.ts'
+import type { GatewayConfig } from '../lib/config.ts'
+import { createLogger, type Logger } from '../lib/log.ts'
+import { manifest } from '../functions/_manifest.gen.ts'
+import { registerButtonCommands } from './commands.ts'
+import { ControlServer } from './control.ts'
+import { createHttpHost } from './http.ts'
+import { startParts, type Part } from './lifecycle.ts'
+import { checkManifest } from './manifest.ts'
+import { buildRouter } from './router.ts'
+import { buildServices, type Services } from './services.ts'
+
+export interface GatewayOptions {
+  config: GatewayConfig
+  clock?: Clock
+  log?: Logger
+}
+
+export interface RunningGateway {
+  port: number
+  services: Services
+  control: ControlServer
+  stop(): Promise<void>
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { config } = options
+  const clock = options.clock ?? new SystemClock()
+  const log = options.log ?? createLogger()
+  const problems = checkManifest(
+    manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })),
+  )
+  if (problems.length) throw new Error(`manifest invalid:\n${problems.join('\n')}`)
+
+  const services = await buildServices({ config, clock, log })
+  const router = buildRouter(manifest, services)
+  const http = createHttpHost(router, log)
+  const control = new ControlServer(log)
+  registerButtonCommands(control, services)
+  let port = config.port
+
+  // Stopping runs in reverse: the store is flushed after everything that writes to it.
+  const parts: Part[] = [
+    { name: 'store', start: async () => {}, stop: () => services.store.close() },
+    {
+      name: 'http',
+      start: async () => {
+        port = await http.listen(config.port, config.host)
+      },
+      stop: () => http.close(),
+    },
+    {
+      name: 'control',
+      start: async () => {
+        await control.listen(config.dataDir)
+      },
+      stop: () => control.close(),
+    },
+  ]
+  const stopAll = await startParts(parts, log)
+  log.info({ port, dataDir: config.dataDir, radio: config.radio.kind, deviceId: services.identity.deviceId }, 'gateway started')
+  return {
+    port,
+    services,
+    control,
+    stop: async () => {
+      await stopAll()
+      log.info('gateway stopped')
+      log.flush?.()
+    },
+  }
+}

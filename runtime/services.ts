@@ -1,0 +1,48 @@
+// The services every function and runtime part reaches through one object. Built once by
+// buildServices(): by runtime/main.ts for a real gateway, by tests/helpers for tests.
+import type { Clock } from '../lib/clock.ts'
+import type { GatewayConfig } from '../lib/config.ts'
+import { EventBus } from '../lib/events/bus.ts'
+import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
+import type { Logger } from '../lib/log.ts'
+import { SettingsService } from '../lib/settings/service.ts'
+import { Store } from '../lib/store/db.ts'
+import { ButtonWindow } from '../lib/tokens/button.ts'
+
+/** Events between services; payload types are owned by the services that emit them. */
+export interface GatewayEvents extends Record<string, unknown> {
+  'button.pressed': { at: number }
+}
+
+export interface Services {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  store: Store
+  events: EventBus<GatewayEvents>
+  identity: GatewayIdentity
+  settings: SettingsService
+  button: ButtonWindow
+}
+
+export interface BuildOptions {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  /** Keep every collection in memory (tests); otherwise files under config.dataDir. */
+  inMemory?: boolean
+}
+
+export async function buildServices(options: BuildOptions): Promise<Services> {
+  const { config, clock, log } = options
+  const store = new Store({
+    dataDir: options.inMemory ? undefined : config.dataDir,
+    syncIntervalMs: config.storage.syncIntervalMs,
+    log,
+  })
+  const events = new EventBus<GatewayEvents>(log)
+  const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
+  const settings = await SettingsService.open(await store.collection('settings'))
+  const button = new ButtonWindow(clock)
+  return { config, clock, log, store, events, identity, settings, button }
+}

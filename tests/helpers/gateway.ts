@@ -1,0 +1,60 @@
+// testGateway(): the whole service graph in memory (NeDB inMemoryOnly, manual clock) behind
+// the real router, answering `new Request`s without a socket.
+import { ManualClock } from '../../lib/clock.ts'
+import { parseConfig, type GatewayConfig } from '../../lib/config.ts'
+import { memoryLogger } from '../../lib/log.ts'
+import { manifest } from '../../functions/_manifest.gen.ts'
+import { buildRouter, type GatewayRouter } from '../../runtime/router.ts'
+import { buildServices, type Services } from '../../runtime/services.ts'
+
+export interface TestGateway {
+  clock: ManualClock
+  services: Services
+  router: GatewayRouter
+  logs: ReturnType<typeof memoryLogger>
+  call(route: string, options?: CallOptions): Promise<Response>
+  /** call() and parse the JSON body, with the HTTP status alongside. */
+  json(route: string, options?: CallOptions): Promise<{ status: number; body: any; headers: Headers }>
+}
+
+export interface CallOptions {
+  body?: unknown
+  /** Raw body text, sent as is (for malformed JSON). */
+  rawBody?: string
+  token?: string
+  headers?: Record<string, string>
+  ip?: string
+}
+
+export async function testGateway(configInput: Record<string, unknown> = {}, start?: string): Promise<TestGateway> {
+  const config: GatewayConfig = parseConfig({ dataDir: '/nonexistent-test-data', ...configInput })
+  const clock = new ManualClock(start)
+  const logs = memoryLogger()
+  const services = await buildServices({ config, clock, log: logs.log, inMemory: true })
+  const router = buildRouter(manifest, services)
+  const call = (route: string, options: CallOptions = {}) => router.fetch(makeRequest(route, options))
+  return {
+    clock,
+    services,
+    router,
+    logs,
+    call,
+    json: async (route, options) => {
+      const response = await call(route, options)
+      return { status: response.status, body: await response.json(), headers: response.headers }
+    },
+  }
+}
+
+/** 'POST /api/v2/activeorders?x=1' → a Request for http://gateway.test/... */
+export function makeRequest(route: string, options: CallOptions = {}): Request {
+  const [method, target] = route.split(' ', 2)
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (options.ip) headers['x-test-client-ip'] = options.ip
+  let body: string | undefined
+  if (options.rawBody !== undefined) body = options.rawBody
+  else if (options.body !== undefined) body = JSON.stringify(options.body)
+  if (body !== undefined) headers['content-type'] ??= 'application/json'
+  return new Request(`http://gateway.test${target}`, { method, headers, body })
+}

@@ -43,7 +43,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   // Stopping runs in reverse: the store is flushed after everything that writes to it.
   const parts: Part[] = [
-    { name: 'store', start: async () => {}, stop: () => services.store.close() },
+    {
+      name: 'store',
+      start: async () => {},
+      stop: async () => {
+        await services.store.close()
+        services.history.close()
+      },
+    },
     {
       name: 'http',
       start: async () => {

@@ -2,7 +2,10 @@
 // buildServices(): by runtime/main.ts for a real gateway, by tests/helpers for tests.
 import type { Clock } from '../lib/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
+import path from 'node:path'
 import { EventBus } from '../lib/events/bus.ts'
+import { ChangeLog } from '../lib/events/changes.ts'
+import { HistoryStore } from '../lib/history/store.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
 import { SettingsService } from '../lib/settings/service.ts'
@@ -23,6 +26,8 @@ export interface Services {
   identity: GatewayIdentity
   settings: SettingsService
   button: ButtonWindow
+  history: HistoryStore
+  changes: ChangeLog
 }
 
 export interface BuildOptions {
@@ -44,5 +49,9 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
   const settings = await SettingsService.open(await store.collection('settings'))
   const button = new ButtonWindow(clock)
-  return { config, clock, log, store, events, identity, settings, button }
+  const history = new HistoryStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'history.sqlite'), {
+    synchronous: config.storage.historySynchronous,
+  })
+  const changes = await ChangeLog.open(await store.collection('seq'), clock)
+  return { config, clock, log, store, events, identity, settings, button, history, changes }
 }

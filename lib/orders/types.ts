@@ -1,0 +1,58 @@
+// The order domain's shapes, shared by the orders service, history, events and presenters.
+// Times are milliseconds since the epoch; presenters format them in the gateway's timezone.
+
+export type OrderType = 'ON_PREMISE' | 'TO_GO'
+export type OrderState = 'started' | 'located' | 'cleared'
+
+export interface ActiveOrder {
+  uuid: string
+  /** The order number, which is also the tracker's number. */
+  name: number
+  orderType: OrderType
+  state: OrderState
+  locationName: number | null
+  created: number
+  /** When the current state began. */
+  stateChanged: number
+  located: number | null
+  /** Radio address of the bound tracker, or null (v2 orders created without a tracker). */
+  tracker: string | null
+  /** Whether this order has ever had a tracker (decides -14 vs 1003 on cancel). */
+  hadTracker: boolean
+  paged: boolean
+  /** Continuous paging (lease re-sent) when true; a single ~60 s page when false. */
+  tracking: boolean
+  pagedAt: number | null
+}
+
+export interface OrderSummary {
+  uuid: string
+  name: number
+  orderType: OrderType
+  locationName: number | null
+  orderStarted: number
+  orderLocated: number | null
+  orderCleared: number
+}
+
+export type ChangeType = 'ORDER_CREATED' | 'ORDER_MODIFIED' | 'ORDER_PAGED' | 'ORDER_CLEARED'
+
+/** One change to an active order, numbered by the global, persistent, increasing seq. */
+export interface OrderChange {
+  seq: number
+  type: ChangeType
+  order: ActiveOrder
+  at: number
+}
+
+export function summaryOf(order: ActiveOrder, clearedAt: number): OrderSummary {
+  return {
+    uuid: order.uuid,
+    name: order.name,
+    orderType: order.orderType,
+    locationName: order.locationName,
+    orderStarted: order.created,
+    orderLocated: order.located,
+    orderCleared: clearedAt,
+  }
+}

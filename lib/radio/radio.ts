@@ -1,0 +1,42 @@
+// The radio as the rest of the gateway sees it. Two implementations: simulated.ts (the
+// default virtual restaurant) and zigbee.ts (zigbee-herdsman; the only file importing it).
+import type { OrderType } from '../orders/types.ts'
+
+export interface RadioEvents {
+  /** A tracker was held over a starter unit. */
+  trackerStarted: { address: string; number: number; orderType: OrderType; at: number }
+  /** A tracker on a table reported the table's number. */
+  trackerLocated: { address: string; table: number; at: number }
+  /** A tracker was held over a clearing unit. */
+  trackerCleared: { address: string; at: number }
+  /** Any sign of life from a tracker (battery and link quality where known). */
+  trackerSeen: { address: string; number?: number; battery?: number; linkQuality?: number; at: number }
+  repeaterJoined: { extendedAddress: string; shortAddress: number; at: number; [field: string]: unknown }
+  status: { up: boolean; detail?: string }
+}
+
+export interface RadioInfo {
+  kind: 'simulated' | 'zigbee'
+  up: boolean
+  /** Colon-separated EUI-64 of the coordinator, e.g. 00:12:4b:00:01:02:03:04 */
+  eui64: string
+  channel: number
+  panId: number
+  permitJoinUntil: number | null
+}
+
+export type RadioListener<K extends keyof RadioEvents> = (event: RadioEvents[K]) => void
+
+export interface Radio {
+  readonly kind: 'simulated' | 'zigbee'
+  start(): Promise<void>
+  stop(): Promise<void>
+  on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void
+  /** Makes the tracker buzz for leaseSeconds; it stops by itself when the lease ends. */
+  page(address: string, leaseSeconds: number): Promise<void>
+  /** Asks the tracker to stop buzzing now (best effort). */
+  cancel(address: string): Promise<void>
+  /** Opens joining for repeaters for up to 254 s; 0 closes it. */
+  permitJoin(seconds: number): Promise<void>
+  info(): Promise<RadioInfo>
+}

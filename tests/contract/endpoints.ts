@@ -1,0 +1,59 @@
+// The route table of the specification (shared/spec/routes.tsv), transcribed. Each route's
+// auth stance is stated here, so a new route without an entry fails tests/manifest.test.ts.
+// auth: 'none' | 'bearer' | 'button' (open, the button window decides) | 'first-frame' (WebSocket).
+
+export interface ContractRoute {
+  method: 'GET' | 'POST' | 'DELETE'
+  path: string
+  auth: 'none' | 'bearer' | 'button' | 'first-frame'
+  code?: number
+  outcomes: number[]
+  errors: number[]
+}
+
+export const contract: ContractRoute[] = [
+  { method: 'GET', path: '/api/v1', auth: 'none', outcomes: [200], errors: [] },
+  { method: 'GET', path: '/api/v1/orders', auth: 'none', outcomes: [200], errors: [400, 412] },
+  { method: 'GET', path: '/api/v1/orders/:uuid', auth: 'none', outcomes: [200], errors: [400, 404] },
+  { method: 'GET', path: '/api/v1/activeorders', auth: 'none', outcomes: [200], errors: [] },
+  { method: 'POST', path: '/api/v1/activeorders', auth: 'none', outcomes: [200], errors: [400] },
+  { method: 'GET', path: '/api/v1/activeorders/:id', auth: 'none', outcomes: [200], errors: [400, 404] },
+  { method: 'DELETE', path: '/api/v1/activeorders/:name', auth: 'none', outcomes: [200], errors: [400, 404] },
+  { method: 'POST', path: '/api/v1/activeorders/:name/page', auth: 'none', outcomes: [200], errors: [400, 404] },
+  { method: 'GET', path: '/api/v1/statistics', auth: 'none', outcomes: [200], errors: [400] },
+  { method: 'GET', path: '/api/v1/register', auth: 'none', outcomes: [200], errors: [400, 404] },
+  { method: 'GET', path: '/api/v2', auth: 'none', code: 20, outcomes: [200], errors: [] },
+  { method: 'GET', path: '/api/v2/accesstoken', auth: 'bearer', code: 1, outcomes: [200], errors: [-1, -2] },
+  { method: 'DELETE', path: '/api/v2/accesstoken', auth: 'bearer', code: 1, outcomes: [1001], errors: [-1, -2, -4, -6] },
+  { method: 'GET', path: '/api/v2/accesstoken/generate', auth: 'button', code: 2, outcomes: [201], errors: [-3, -4] },
+  { method: 'POST', path: '/api/v2/accesstoken/generate', auth: 'bearer', code: 2, outcomes: [201], errors: [-1, -2, -4] },
+  { method: 'GET', path: '/api/v2/accesstoken/all', auth: 'bearer', code: 3, outcomes: [200], errors: [-1, -2] },
+  { method: 'GET', path: '/api/v2/capabilities', auth: 'none', code: 4, outcomes: [200], errors: [] },
+  { method: 'GET', path: '/api/v2/activeorders', auth: 'bearer', code: 5, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/activeorders', auth: 'bearer', code: 5, outcomes: [200, 1009, 1010], errors: [-1, -2, -8, -9, -10, -11, -12, -31] },
+  { method: 'DELETE', path: '/api/v2/activeorders', auth: 'bearer', code: 5, outcomes: [200], errors: [-1, -2] },
+  { method: 'GET', path: '/api/v2/activeorders/:id', auth: 'bearer', code: 6, outcomes: [200], errors: [-1, -2, -6, -7] },
+  { method: 'DELETE', path: '/api/v2/activeorders/:id', auth: 'bearer', code: 6, outcomes: [200], errors: [-1, -2, -6, -7] },
+  { method: 'POST', path: '/api/v2/activeorders/:id/page', auth: 'bearer', code: 7, outcomes: [200], errors: [-1, -2, -6, -7, -13, -31] },
+  { method: 'GET', path: '/api/v2/activeorders/:id/page', auth: 'bearer', code: 7, outcomes: [200], errors: [-1, -2, -6, -7] },
+  { method: 'DELETE', path: '/api/v2/activeorders/:id/page', auth: 'bearer', code: 7, outcomes: [1002, 1003], errors: [-1, -2, -6, -7, -14] },
+  { method: 'GET', path: '/api/v2/orders', auth: 'bearer', code: 8, outcomes: [200], errors: [-1, -2, -10, -12, -23, -24, -25, -26] },
+  { method: 'GET', path: '/api/v2/orders/:uuid', auth: 'bearer', code: 9, outcomes: [200], errors: [-1, -2, -6, -27] },
+  { method: 'GET', path: '/api/v2/statistics', auth: 'bearer', code: 10, outcomes: [200], errors: [-1, -2, -22] },
+  { method: 'GET', path: '/api/v2/gateway', auth: 'bearer', code: 11, outcomes: [200], errors: [-1, -2] },
+  { method: 'GET', path: '/api/v2/gateway/activate', auth: 'bearer', code: 12, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/gateway/activate', auth: 'bearer', code: 12, outcomes: [1008, 1011], errors: [-1, -2, -17, -18, -19, -31] },
+  { method: 'GET', path: '/api/v2/gateway/settings', auth: 'bearer', code: 13, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/gateway/settings', auth: 'bearer', code: 13, outcomes: [1004], errors: [-1, -2, -20, -21, -31] },
+  { method: 'GET', path: '/api/v2/gateway/check', auth: 'bearer', code: 14, outcomes: [200], errors: [-1, -2, -33, -34] },
+  { method: 'GET', path: '/api/v2/repeaters', auth: 'bearer', code: 15, outcomes: [200], errors: [-1, -2, -15] },
+  { method: 'DELETE', path: '/api/v2/repeaters', auth: 'bearer', code: 15, outcomes: [1006], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/repeaters/beginPairing', auth: 'bearer', code: 16, outcomes: [1012, 1013], errors: [-1, -2, -16, -31] },
+  { method: 'POST', path: '/api/v2/repeaters/endPairing', auth: 'bearer', code: 17, outcomes: [1013], errors: [-1, -2, -31] },
+  { method: 'GET', path: '/api/v2/trackers', auth: 'bearer', code: 18, outcomes: [200], errors: [-1, -2] },
+  { method: 'DELETE', path: '/api/v2/trackers', auth: 'bearer', code: 18, outcomes: [1007], errors: [-1, -2] },
+  { method: 'GET', path: '/api/v2/register', auth: 'bearer', code: 19, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/register', auth: 'bearer', code: 19, outcomes: [1005], errors: [-1, -2, -28, -29, -30, -31] },
+  { method: 'DELETE', path: '/api/v2/register', auth: 'bearer', code: 19, outcomes: [200], errors: [-1, -2, -28, -29, -30] },
+  { method: 'GET', path: '/api/v2/websocket', auth: 'first-frame', outcomes: [], errors: [-2, -31, -32] },
+]

@@ -56,3 +56,22 @@ export function orderSummary(summary: OrderSummary, timezone: string) {
     orderCleared: formatWithOffset(summary.orderCleared, timezone),
   }
 }
+
+/**
+ * The ORDER_MODIFIED notification of the spec (webhooks, fleet bridge) plus `seq`. `now` is
+ * the moment of the change, so a redelivered notification is identical to the first.
+ */
+export function orderModifiedPayload(order: ActiveOrder, seq: number, { now, timezone }: PresentOptions) {
+  return {
+    elapsedTime: elapsedSeconds(order, now),
+    uuid: order.uuid,
+    seq,
+    created: formatLocal(order.created, timezone),
+    orderType: order.orderType,
+    locationName: order.locationName === null ? '' : String(order.locationName),
+    state: order.state,
+    stateStarted: formatLocal(order.stateChanged, timezone),
+    type: 'ORDER_MODIFIED' as const,
+    name: String(order.name),
+  }
+}

@@ -1,7 +1,9 @@
 // The control socket: a Unix socket in the data dir (mode 0600, so only the gateway's user
 // can reach it) through which `gateway button`, `gateway sim ...`, `gateway token ...` talk
 // to the running gateway. One superjson message a line each way.
+import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, unlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import net from 'node:net'
 import path from 'node:path'
 import superjson from 'superjson'
@@ -24,8 +26,18 @@ interface ControlReply {
   error?: string
 }
 
+/** Unix socket paths are limited to 107 bytes on Linux. */
+const maxSocketPath = 100
+
+/**
+ * `<dataDir>/gateway.sock`, or for a data dir too deep for a Unix socket path, a name in the
+ * temp dir derived from the data dir's absolute path, so the CLI finds it the same way.
+ */
 export function controlSocketPath(dataDir: string): string {
-  return path.join(dataDir, controlSocketName)
+  const inDataDir = path.join(path.resolve(dataDir), controlSocketName)
+  if (Buffer.byteLength(inDataDir) <= maxSocketPath) return inDataDir
+  const digest = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16)
+  return path.join(tmpdir(), `tracker-gateway-${digest}.sock`)
 }
 
 export class ControlServer {

@@ -1,0 +1,68 @@
+// Starts the real gateway as a child process (`node runtime/cli.ts start`) on port 0 and a
+// given data dir, and finds its port from the structured start-up log line.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const cliPath = fileURLToPath(new URL('../../runtime/cli.ts', import.meta.url))
+
+export interface GatewayProcess {
+  child: ChildProcess
+  port: number
+  url: string
+  output: () => string
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+export function startGatewayProcess(dataDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<GatewayProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'start', ...args], {
+      env: { ...process.env, PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`gateway did not start:\n${output}`))
+    }, 20_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const match = /"port":(\d+)[^\n]*"msg":"gateway started"/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        const port = Number(match[1])
+        resolve({
+          child,
+          port,
+          url: `http://127.0.0.1:${port}`,
+          output: () => output,
+          stop: (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+            return exited
+          },
+        })
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`gateway exited with ${code}:\n${output}`))
+    })
+  })
+}

@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { ConfigError, loadConfig, parseConfig } from '../../lib/config.ts'
+
+t.test('defaults: port 8000, ./data, simulated radio', async (t) => {
+  const config = parseConfig({})
+  t.equal(config.port, 8000)
+  t.equal(config.dataDir, './data')
+  t.equal(config.radio.kind, 'simulated')
+  t.equal(config.webhooks.allowLoopback, false)
+})
+
+t.test('an unknown key or a bad value names the key', async (t) => {
+  t.throws(() => parseConfig({ colour: 'red' }), { name: 'ConfigError', message: /unknown key "colour"/ })
+  t.throws(() => parseConfig({ radio: { kind: 'simulated', speed: 1 } }), { message: /unknown key "radio\.speed"/ })
+  t.throws(() => parseConfig({ port: 'eighty' }), { message: /"port"/ })
+  t.throws(() => parseConfig({ radio: { kind: 'wifi' } }), { message: /"radio\.kind"/ })
+})
+
+t.test('file, environment and flags, in rising priority', async (t) => {
+  const dir = t.testdir({ 'gateway.config.json': JSON.stringify({ port: 9000, dataDir: 'from-file' }) })
+  const fromFile = loadConfig({}, {}, dir)
+  t.equal(fromFile.port, 9000)
+  t.equal(fromFile.dataDir, path.join(dir, 'from-file'))
+  const fromEnv = loadConfig({}, { PORT: '9100', GATEWAY_DATA_DIR: '/tmp/env-data', GATEWAY_WEBHOOKS_ALLOW_LOOPBACK: '1' }, dir)
+  t.equal(fromEnv.port, 9100)
+  t.equal(fromEnv.dataDir, '/tmp/env-data')
+  t.equal(fromEnv.webhooks.allowLoopback, true)
+  const fromFlags = loadConfig({ port: 9200, dataDir: 'flag-data' }, { PORT: '9100' }, dir)
+  t.equal(fromFlags.port, 9200)
+  t.equal(fromFlags.dataDir, path.join(dir, 'flag-data'))
+})
+
+t.test('GATEWAY_CONFIG names another file; a missing or broken one stops start-up', async (t) => {
+  const dir = t.testdir({ 'other.json': JSON.stringify({ port: 7000 }), 'broken.json': '{' })
+  t.equal(loadConfig({}, { GATEWAY_CONFIG: 'other.json' }, dir).port, 7000)
+  t.throws(() => loadConfig({}, { GATEWAY_CONFIG: 'missing.json' }, dir), ConfigError)
+  t.throws(() => loadConfig({ configPath: 'broken.json' }, {}, dir), { message: /not valid JSON/ })
+  t.throws(() => loadConfig({}, { PORT: 'abc' }, dir), { message: /PORT/ })
+})
+
+t.test('no config file at all is fine', async (t) => {
+  const dir = t.testdir({})
+  t.equal(loadConfig({}, {}, dir).port, 8000)
+  writeFileSync(path.join(dir, 'gateway.config.json'), JSON.stringify({ mdns: { enabled: 'yes' } }))
+  t.throws(() => loadConfig({}, {}, dir), { message: /"mdns\.enabled"/ })
+})

@@ -1,0 +1,56 @@
+import { appendFileSync, chmodSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { Store, storageError } from '../../../lib/store/db.ts'
+import { DomainError } from '../../../lib/errors.ts'
+
+t.test('writes persist to the data dir and survive reopening', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
+  const things = await store.collection<{ n: number }>('things')
+  await Promise.all([1, 2, 3].map((n) => things.insert({ n })))
+  t.equal(await things.update({ n: 2 }, { $set: { n: 20 } }), 1)
+  t.equal(await things.remove({ n: 3 }), 1)
+  t.equal(await store.collection('things'), things, 'a collection is opened once')
+  await store.close()
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.same((await reopened.find({}, { n: 1 })).map((d) => d.n), [1, 20])
+})
+
+t.test('a torn last line from a crash is dropped, not fatal', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir })
+  const things = await store.collection<{ n: number }>('things')
+  await things.insert({ n: 1 })
+  appendFileSync(path.join(dir, 'things.db'), '{"n":2,"_id":"ab')
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.same((await reopened.find({})).map((d) => d.n), [1])
+  t.notMatch(readFileSync(path.join(dir, 'things.db'), 'utf8'), /"ab$/, 'file rewritten without the torn line')
+})
+
+t.test('in-memory store for tests writes no files', async (t) => {
+  const store = new Store()
+  const things = await store.collection<{ n: number }>('things')
+  await things.insert({ n: 1 })
+  t.equal(await things.count(), 1)
+  t.equal(store.dataDir, undefined)
+  await store.close()
+})
+
+t.test('collection names are checked', async (t) => {
+  await t.rejects(new Store().collection('../etc'), /bad collection name/)
+})
+
+t.test('file-system errors meaning "cannot write" become STORAGE_UNAVAILABLE', async (t) => {
+  const enospc = Object.assign(new Error('no space'), { code: 'ENOSPC' })
+  t.equal((storageError(enospc) as DomainError).kind, 'STORAGE_UNAVAILABLE')
+  const other = new Error('other')
+  t.equal(storageError(other), other)
+})
+
+t.test('a write to an unwritable datafile is refused with STORAGE_UNAVAILABLE', { skip: process.getuid?.() === 0 ? 'root ignores file modes' : false }, async (t) => {
+  const dir = t.testdir({})
+  const things = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  chmodSync(path.join(dir, 'things.db'), 0o400)
+  await t.rejects(things.insert({ n: 1 }), { kind: 'STORAGE_UNAVAILABLE' })
+})

@@ -1,0 +1,43 @@
+import t from 'tap'
+import { dayBounds, formatLocal, formatOffset, formatWithOffset, isValidTimezone, parseLocal } from '../../lib/time.ts'
+
+const instant = Date.parse('2026-07-01T10:30:05Z')
+
+t.test('formats in IANA zones and fixed offsets', async (t) => {
+  t.equal(formatLocal(instant, 'UTC'), '2026-07-01T10:30:05')
+  t.equal(formatLocal(instant, 'Europe/Berlin'), '2026-07-01T12:30:05')
+  t.equal(formatLocal(instant, 'Europe/Berlin', ' '), '2026-07-01 12:30:05')
+  t.equal(formatWithOffset(instant, 'America/New_York'), '2026-07-01T06:30:05-04:00')
+  t.equal(formatOffset(instant, '+05:30'), '+05:30')
+  t.equal(formatLocal(instant, '-03:00'), '2026-07-01T07:30:05')
+  t.equal(formatOffset(Date.parse('2026-01-01T00:00:00Z'), 'Europe/Berlin'), '+01:00')
+})
+
+t.test('parses wall-clock time in a zone, honouring DST', async (t) => {
+  t.equal(parseLocal('2026-07-01T12:30:05', 'Europe/Berlin'), instant)
+  t.equal(parseLocal('2026-01-15T12:00:00', 'Europe/Berlin'), Date.parse('2026-01-15T11:00:00Z'))
+  t.equal(parseLocal('2026-07-01 12:30:05', 'Europe/Berlin'), undefined, 'space refused when T is wanted')
+  t.equal(parseLocal('2026-07-01 12:30:05', 'Europe/Berlin', { separator: ' ' }), instant)
+  t.equal(parseLocal('2026-07-01T10:30:05+00:00', 'Europe/Berlin'), undefined, 'offset refused unless allowed')
+  t.equal(parseLocal('2026-07-01T10:30:05+00:00', 'Europe/Berlin', { allowOffset: true, separator: 'either' }), instant)
+  t.equal(parseLocal('2026-07-01T10:30:05Z', 'UTC', { allowOffset: true }), instant)
+  for (const bad of ['2026-02-30T00:00:00', '2026-13-01T00:00:00', '2026-01-01T24:00:00', '2026-1-1T00:00:00', 'yesterday', '']) {
+    t.equal(parseLocal(bad, 'UTC'), undefined, bad)
+  }
+})
+
+t.test('validates zone names', async (t) => {
+  t.ok(isValidTimezone('Europe/London'))
+  t.ok(isValidTimezone('+01:00'))
+  t.notOk(isValidTimezone('Mars/Olympus'))
+  t.notOk(isValidTimezone('+25:00'))
+  t.notOk(isValidTimezone('../etc'))
+})
+
+t.test('a day in a zone is 23, 24 or 25 hours', async (t) => {
+  const normal = dayBounds(instant, 'Europe/Berlin')
+  t.equal(normal.start, Date.parse('2026-06-30T22:00:00Z'))
+  t.equal(normal.end - normal.start, 24 * 3600_000)
+  const springForward = dayBounds(Date.parse('2026-03-29T12:00:00Z'), 'Europe/Berlin')
+  t.equal(springForward.end - springForward.start, 23 * 3600_000)
+})

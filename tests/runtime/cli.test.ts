@@ -1,0 +1,58 @@
+import { statSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { controlSocketPath } from '../../runtime/control.ts'
+import { runCli, startGatewayProcess } from '../helpers/process.ts'
+
+t.test('gateway start serves GET /api/v2; gateway button opens the window; SIGTERM stops it cleanly', async (t) => {
+  const dataDir = t.testdir({})
+  const gateway = await startGatewayProcess(dataDir)
+  t.teardown(() => gateway.stop('SIGKILL'))
+  const response = await fetch(`${gateway.url}/api/v2`)
+  t.equal(response.status, 200)
+  t.match(await response.json(), { returnCode: 20 })
+
+  const socket = statSync(controlSocketPath(dataDir))
+  t.equal(socket.mode & 0o777, 0o600, 'control socket readable by its owner only')
+
+  const before = await runCli(['button', 'status', '--data-dir', dataDir])
+  t.match(before.stdout, /token window closed/)
+  const press = await runCli(['button', '--data-dir', dataDir])
+  t.equal(press.code, 0)
+  t.match(press.stdout, /token window open for 1[12]\d s/)
+  const after = await runCli(['button', 'status'], { GATEWAY_DATA_DIR: dataDir })
+  t.match(after.stdout, /token window open/)
+
+  t.match(gateway.output(), /"method":"GET","path":"\/api\/v2","status":200,"ms":/, 'request logged as JSON')
+  t.equal(await gateway.stop('SIGTERM'), 0)
+  t.match(gateway.output(), /gateway stopped/)
+})
+
+t.test('--port and --data-dir flags win over the environment', async (t) => {
+  const dataDir = t.testdir({})
+  const gateway = await startGatewayProcess('/nonexistent/should-not-be-used', {}, ['--port', '0', '--data-dir', dataDir])
+  t.teardown(() => gateway.stop('SIGKILL'))
+  t.ok(statSync(controlSocketPath(dataDir)))
+  await gateway.stop()
+})
+
+t.test('a bad config stops start-up with a message naming the key', async (t) => {
+  const dir = t.testdir({ 'bad.json': JSON.stringify({ port: 8000, radoi: {} }) })
+  const result = await runCli(['start', '--config', path.join(dir, 'bad.json'), '--data-dir', dir])
+  t.equal(result.code, 2)
+  t.match(result.stderr, /unknown key "radoi"/)
+})
+
+t.test('button without a running gateway says so', async (t) => {
+  const dir = t.testdir({})
+  const result = await runCli(['button', '--data-dir', dir])
+  t.equal(result.code, 1)
+  t.match(result.stderr, /cannot reach the gateway.*is the gateway running/)
+})
+
+t.test('usage and unknown commands', async (t) => {
+  t.match((await runCli(['--help'])).stdout, /usage: gateway/)
+  const unknown = await runCli(['fly'])
+  t.equal(unknown.code, 1)
+  t.match(unknown.stderr, /unknown command "fly"/)
+})

@@ -10,10 +10,10 @@ t.test('defaults, all-or-nothing updates, persistence and listeners', async (t) 
   const seen: string[] = []
   settings.onChange((s) => seen.push(s.timezone))
 
-  await t.rejects(settings.update({ targetTimeDefault: 120, colour: 'red' }), { kind: 'SETTINGS_KEY_UNKNOWN', detail: 'colour' })
-  await t.rejects(settings.update({ targetTimeDefault: 120, timezone: 'Mars/Base' }), { kind: 'SETTINGS_VALUE_INVALID', detail: 'timezone' })
-  await t.rejects(settings.update({ targetTimeDefault: 0 }), { kind: 'SETTINGS_VALUE_INVALID' })
-  await t.rejects(settings.update({ zigbeePreset: 'Z' }), { kind: 'SETTINGS_VALUE_INVALID' })
+  await t.rejects(settings.update({ targetTimeDefault: 120, colour: 'red' }), { name: 'DomainError', kind: 'SETTINGS_KEY_UNKNOWN', detail: 'colour' })
+  await t.rejects(settings.update({ targetTimeDefault: 120, timezone: 'Mars/Base' }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID', detail: 'timezone' })
+  await t.rejects(settings.update({ targetTimeDefault: 0 }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID' })
+  await t.rejects(settings.update({ zigbeePreset: 'Z' }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID' })
   t.equal(settings.get().targetTimeDefault, 300, 'nothing changed by refused updates')
 
   await settings.update({ targetTimeDefault: 120, timezone: 'Europe/Paris' })

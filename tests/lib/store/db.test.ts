@@ -52,5 +52,5 @@ t.test('a write to an unwritable datafile is refused with STORAGE_UNAVAILABLE', 
   const dir = t.testdir({})
   const things = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
   chmodSync(path.join(dir, 'things.db'), 0o400)
-  await t.rejects(things.insert({ n: 1 }), { kind: 'STORAGE_UNAVAILABLE' })
+  await t.rejects(things.insert({ n: 1 }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' })
 })

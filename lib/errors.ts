@@ -44,6 +44,7 @@ export const errorKinds = [
   'BODY_TOO_LARGE',
   'RATE_LIMITED',
   'STORAGE_UNAVAILABLE',
+  'SIM_INPUT_INVALID',
   'INTERNAL',
 ] as const
 

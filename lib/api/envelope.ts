@@ -57,6 +57,8 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   BODY_TOO_LARGE: { status: 413, code: -35, message: fixed('Request body is larger than 16 KiB') },
   RATE_LIMITED: { status: 429, code: -36, message: fixed('Too many failed authentication attempts; retry later') },
   STORAGE_UNAVAILABLE: { status: 503, code: -37, message: fixed('Storage is unavailable; nothing was changed') },
+  // Ours (extension: simulator): a tracker or table the virtual restaurant does not have.
+  SIM_INPUT_INVALID: { status: 400, code: -38, message: withDetail('Invalid simulator input') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -1,6 +1,6 @@
 // How orders look on the wire, per API version (decisions §2-3). Times are formatted in the
 // gateway's timezone at the moment of answering, so a timezone change shows at once.
-import type { ActiveOrder, OrderSummary } from '../orders/types.ts'
+import type { ActiveOrder, OrderChange, OrderSummary } from '../orders/types.ts'
 import { formatLocal, formatWithOffset } from '../time.ts'
 
 export interface PresentOptions {
@@ -74,4 +74,9 @@ export function orderModifiedPayload(order: ActiveOrder, seq: number, { now, tim
     type: 'ORDER_MODIFIED' as const,
     name: String(order.name),
   }
+}
+
+/** A WebSocket change frame: the v2 active order's fields at top level plus seq and type. */
+export function orderChangeFrame(change: OrderChange, options: PresentOptions) {
+  return { ...activeOrderV2(change.order, options), seq: change.seq, type: change.type }
 }

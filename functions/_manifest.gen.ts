@@ -2,8 +2,18 @@
 import type { ManifestEntry } from '../runtime/define.ts'
 import * as f0 from './v1/index.get.ts'
 import * as f1 from './v2/index.get.ts'
+import * as f2 from './v2/accesstoken.delete.ts'
+import * as f3 from './v2/accesstoken.get.ts'
+import * as f4 from './v2/accesstoken.all.get.ts'
+import * as f5 from './v2/accesstoken.generate.get.ts'
+import * as f6 from './v2/accesstoken.generate.post.ts'
 
 export const manifest: ManifestEntry[] = [
   { file: 'v1/index.get.ts', ...f0.config, handler: f0.default },
   { file: 'v2/index.get.ts', ...f1.config, handler: f1.default },
+  { file: 'v2/accesstoken.delete.ts', ...f2.config, handler: f2.default },
+  { file: 'v2/accesstoken.get.ts', ...f3.config, handler: f3.default },
+  { file: 'v2/accesstoken.all.get.ts', ...f4.config, handler: f4.default },
+  { file: 'v2/accesstoken.generate.get.ts', ...f5.config, handler: f5.default },
+  { file: 'v2/accesstoken.generate.post.ts', ...f6.config, handler: f6.default },
 ]

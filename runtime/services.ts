@@ -5,19 +5,25 @@ import type { GatewayConfig } from '../lib/config.ts'
 import path from 'node:path'
 import { EventBus } from '../lib/events/bus.ts'
 import { ChangeLog } from '../lib/events/changes.ts'
+import { FleetService } from '../lib/fleet/service.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
 import { SettingsService } from '../lib/settings/service.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
+import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
+import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
 
 /** Events between services; payload types are owned by the services that emit them. */
 export interface GatewayEvents extends Record<string, unknown> {
   'button.pressed': { at: number }
+  /** An access token was revoked: live sessions authenticated with it should end. */
+  'token.revoked': { name: string; id: string }
 }
 
-export interface Services {
+/** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
+export interface Services extends OrderServices {
   config: GatewayConfig
   clock: Clock
   log: Logger
@@ -26,8 +32,11 @@ export interface Services {
   identity: GatewayIdentity
   settings: SettingsService
   button: ButtonWindow
+  tokens: TokenService
   history: HistoryStore
   changes: ChangeLog
+  /** The MQTT fleet bridge; always present, status().state 'disabled' when off. */
+  fleet: FleetService
 }
 
 export interface BuildOptions {
@@ -49,9 +58,28 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
   const settings = await SettingsService.open(await store.collection('settings'))
   const button = new ButtonWindow(clock)
+  const tokens = await TokenService.open({
+    collection: await store.collection<TokenDoc>('tokens'),
+    clock,
+    log,
+    button,
+    authFailuresPerMinute: config.security.authFailuresPerMinute,
+    onRevoked: (token) => events.emit('token.revoked', token),
+  })
   const history = new HistoryStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'history.sqlite'), {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  return { config, clock, log, store, events, identity, settings, button, history, changes }
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes })
+  const fleet = await FleetService.open({
+    config: config.fleet,
+    store,
+    changes,
+    identity,
+    clock,
+    log,
+    timezone: () => settings.timezone,
+    storedSummary: (uuid) => history.get(uuid),
+  })
+  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet }
 }

@@ -45,6 +45,8 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   OFFSET_INVALID: { status: 400, code: -24, message: fixed('offset must be an integer of 0 or more') },
   DATE_INVALID: { status: 400, code: -25, message: withDetail('Malformed date filter') },
   LIMIT_TOO_LARGE: { status: 400, code: -26, message: fixed('limit must not be above 100') },
+  // Our extension for stable paging (docs/api.md, History): part of the page position, like offset.
+  AS_OF_INVALID: { status: 400, code: -24, message: fixed('as_of must be the asOf of an earlier page (an integer of 0 or more)') },
   UUID_INVALID: { status: 400, code: -27, message: fixed('Order UUID is malformed') },
   CALLBACK_MISSING: { status: 400, code: -28, message: fixed('Callback URL (http_client) is missing') },
   CALLBACK_INVALID: { status: 400, code: -29, message: withDetail('Callback URL is malformed or not allowed') },
@@ -69,6 +71,7 @@ const v1StatusOverrides: Partial<Record<ErrorKind, number>> = {
 
 /** v1 messages where the v1 examples word things differently. */
 const v1Messages: Partial<Record<ErrorKind, string>> = {
+  AUTH_MALFORMED: 'Authorization header must be "Basic <base64 of token:>"',
   TRACKER_UNKNOWN: 'The tracker has never been started with a starter unit',
   ORDER_NOT_FOUND: 'The order is inactive or does not exist',
   CALLBACK_UNREACHABLE: 'The callback server cannot be reached',

@@ -35,6 +35,22 @@ export class ButtonWindow {
     this.#closesAt = null
   }
 
+  /**
+   * Closes an open window and returns when it would have closed, or null when it was not
+   * open. Synchronous, so of two concurrent generate calls only one takes the window.
+   */
+  take(): number | null {
+    if (!this.isOpen()) return null
+    const closesAt = this.#closesAt
+    this.#closesAt = null
+    return closesAt
+  }
+
+  /** Gives back a window taken by a generate call that failed, unless a press replaced it. */
+  restore(closesAt: number): void {
+    if (this.#closesAt === null && this.#clock.now() < closesAt) this.#closesAt = closesAt
+  }
+
   state(): ButtonState {
     const open = this.isOpen()
     return { open, closesAt: open ? this.#closesAt : null, lastPressedAt: this.#lastPressedAt }

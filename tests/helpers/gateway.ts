@@ -15,6 +15,8 @@ export interface TestGateway {
   call(route: string, options?: CallOptions): Promise<Response>
   /** call() and parse the JSON body, with the HTTP status alongside. */
   json(route: string, options?: CallOptions): Promise<{ status: number; body: any; headers: Headers }>
+  /** Presses the button and generates a token through the router; returns the full token. */
+  issueToken(name?: string): Promise<string>
 }
 
 export interface CallOptions {
@@ -33,7 +35,17 @@ export async function testGateway(configInput: Record<string, unknown> = {}, sta
   const services = await buildServices({ config, clock, log: logs.log, inMemory: true })
   const router = buildRouter(manifest, services)
   const call = (route: string, options: CallOptions = {}) => router.fetch(makeRequest(route, options))
+  const issueToken = async (name = 'default') => {
+    services.button.press()
+    const response = await call(`GET /api/v2/accesstoken/generate?name=${encodeURIComponent(name)}`)
+    const body = (await response.json()) as { token?: { token?: string } }
+    if (response.status !== 201 || typeof body.token?.token !== 'string') {
+      throw new Error(`issueToken: ${response.status} ${JSON.stringify(body)}`)
+    }
+    return body.token.token
+  }
   return {
+    issueToken,
     clock,
     services,
     router,

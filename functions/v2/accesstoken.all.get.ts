@@ -1,0 +1,19 @@
+import { presentToken } from '../../lib/tokens/present.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/accesstoken/all',
+  auth: 'bearer',
+  code: 3,
+  summary: 'Every access token record, oldest first (prefixes only, never a token)',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const zone = ctx.services.settings.timezone
+  const tokens = ctx.services.tokens.list().map((record) => presentToken(record, zone))
+  return ctx.ok({ count: tokens.length, tokens })
+}
+
+export default handler

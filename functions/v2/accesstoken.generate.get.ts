@@ -1,0 +1,31 @@
+import { queryValue } from '../../lib/api/input.ts'
+import { tokenName } from '../../lib/tokens/names.ts'
+import { presentToken } from '../../lib/tokens/present.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/accesstoken/generate',
+  auth: 'button',
+  code: 2,
+  successStatus: 201,
+  summary: 'Issue the first access token after a button press (the full token is shown only here)',
+  query: {
+    name: {
+      description: 'Token name: 1-64 letters, digits, hyphens or underscores (default "default")',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'default' },
+    },
+  },
+  errors: ['BUTTON_WINDOW_CLOSED', 'TOKEN_NAME_INVALID'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const name = tokenName(queryValue(ctx.query, 'name', 'TOKEN_NAME_INVALID'))
+  const issued = await ctx.services.tokens.issueWithButton(name)
+  return ctx.ok(
+    { token: presentToken(issued.record, ctx.services.settings.timezone, issued.token) },
+    { status: 201, headers: { 'cache-control': 'no-store' } },
+  )
+}
+
+export default handler

@@ -1,0 +1,21 @@
+import { DomainError } from '../../lib/errors.ts'
+import { presentToken } from '../../lib/tokens/present.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/accesstoken',
+  auth: 'bearer',
+  code: 1,
+  summary: "The calling token's own record (name, prefix, creation_date, last_used, ip_address)",
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  // No caller token: the route was opened by security.openRoutes, so there is no "own" record.
+  const record = ctx.caller.token && ctx.services.tokens.get(ctx.caller.token.id)
+  if (!record) throw new DomainError('AUTH_REJECTED')
+  return ctx.ok({ token: presentToken(record, ctx.services.settings.timezone) })
+}
+
+export default handler

@@ -1,0 +1,67 @@
+// Failed authentication per client address: a token bucket of `perMinute` failures that
+// refills continuously. An empty bucket means that address answers 429 for credentials that
+// do not verify; valid tokens and other addresses are never affected.
+import type { Clock } from '../clock.ts'
+
+/** Addresses remembered at most; the oldest is forgotten first (bounded memory). */
+const maxAddresses = 10_000
+
+interface Bucket {
+  tokens: number
+  at: number
+}
+
+export class AuthFailureLimiter {
+  readonly #clock: Clock
+  readonly #capacity: number
+  readonly #refillPerMs: number
+  readonly #buckets = new Map<string, Bucket>()
+
+  constructor(clock: Clock, perMinute: number) {
+    this.#clock = clock
+    this.#capacity = perMinute
+    this.#refillPerMs = perMinute / 60_000
+  }
+
+  /** Seconds until this address may fail again, or 0 when it is not limited. */
+  retryAfter(ip: string): number {
+    const bucket = this.#current(keyOf(ip))
+    if (!bucket || bucket.tokens >= 1) return 0
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.#refillPerMs / 1000))
+  }
+
+  /** Counts one failure; an already limited address stays limited without going deeper. */
+  recordFailure(ip: string): void {
+    const key = keyOf(ip)
+    const bucket = this.#current(key) ?? { tokens: this.#capacity, at: this.#clock.now() }
+    bucket.tokens = Math.max(0, bucket.tokens - 1)
+    this.#buckets.delete(key)
+    this.#buckets.set(key, bucket)
+    if (this.#buckets.size > maxAddresses) this.#buckets.delete(this.#buckets.keys().next().value!)
+  }
+
+  #current(key: string): Bucket | undefined {
+    const bucket = this.#buckets.get(key)
+    if (!bucket) return undefined
+    const now = this.#clock.now()
+    bucket.tokens = Math.min(this.#capacity, bucket.tokens + (now - bucket.at) * this.#refillPerMs)
+    bucket.at = now
+    if (bucket.tokens >= this.#capacity) {
+      this.#buckets.delete(key)
+      return undefined
+    }
+    return bucket
+  }
+}
+
+/**
+ * IPv6 clients usually own a whole /64, so one is limited as a unit; IPv4 per address.
+ */
+export function keyOf(ip: string): string {
+  if (!ip.includes(':')) return ip
+  const [head, tail = ''] = ip.toLowerCase().split('%')[0].split('::')
+  const left = head ? head.split(':') : []
+  const right = ip.includes('::') && tail ? tail.split(':') : []
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64'
+}

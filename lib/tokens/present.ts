@@ -1,0 +1,15 @@
+// The v2 `token` object (spec "Access token record"): gateway-local times, and the token
+// itself only in the generate answer; lists show its first characters as `prefix`.
+import { formatLocal } from '../time.ts'
+import type { TokenRecord } from './service.ts'
+
+export function presentToken(record: TokenRecord, timezone: string, fullToken?: string): Record<string, unknown> {
+  return {
+    name: record.name,
+    ...(fullToken !== undefined ? { token: fullToken } : {}),
+    prefix: record.prefix,
+    creation_date: formatLocal(record.createdAt, timezone),
+    last_used: record.lastUsedAt === null ? null : formatLocal(record.lastUsedAt, timezone),
+    ip_address: record.ipAddress,
+  }
+}

@@ -1,0 +1,201 @@
+// Access tokens (decisions §5): issued by the button window or by an existing token, stored
+// only as SHA-256 hashes, verified in constant time against an in-memory index so that a
+// revocation takes effect on the very next request.
+import { DomainError } from '../errors.ts'
+import type { Clock } from '../clock.ts'
+import type { Logger } from '../log.ts'
+import type { Collection } from '../store/db.ts'
+import type { ButtonWindow } from './button.ts'
+import { AuthFailureLimiter } from './limiter.ts'
+import { hashToken, newTokenSecret, sameHash, tokenPattern, tokenPrefix } from './secret.ts'
+import { UsageBuffer } from './usage.ts'
+
+/** What the datastore holds: never the token itself. */
+export interface TokenDoc {
+  name: string
+  /** SHA-256 of the token, hex. */
+  hash: string
+  prefix: string
+  createdAt: number
+  lastUsedAt: number | null
+  ipAddress: string | null
+}
+
+export interface TokenRecord {
+  id: string
+  name: string
+  prefix: string
+  createdAt: number
+  lastUsedAt: number | null
+  ipAddress: string | null
+}
+
+export interface IssuedToken {
+  /** The full token: shown once, in the generate answer, and kept nowhere. */
+  token: string
+  record: TokenRecord
+}
+
+export interface TokenIdentity {
+  name: string
+  id: string
+}
+
+export interface TokenServiceDeps {
+  collection: Collection<TokenDoc>
+  clock: Clock
+  log: Logger
+  button: ButtonWindow
+  /** Failed authentications per client address per minute before 429. */
+  authFailuresPerMinute: number
+  /** Longest time a token's last use waits in memory before it is written. */
+  usageFlushMs?: number
+  /** Told about each revocation (e.g. so live WebSocket sessions can be closed). */
+  onRevoked?: (token: TokenIdentity) => void
+}
+
+interface Entry {
+  doc: TokenDoc & { _id: string }
+  hash: Buffer
+}
+
+export const defaultUsageFlushMs = 60_000
+
+export class TokenService {
+  readonly authFailures: AuthFailureLimiter
+  readonly #deps: TokenServiceDeps
+  readonly #entries = new Map<string, Entry>()
+  readonly #usage: UsageBuffer
+
+  private constructor(deps: TokenServiceDeps, docs: (TokenDoc & { _id: string })[]) {
+    this.#deps = deps
+    this.authFailures = new AuthFailureLimiter(deps.clock, deps.authFailuresPerMinute)
+    for (const doc of docs) this.#entries.set(doc._id, { doc, hash: Buffer.from(doc.hash, 'hex') })
+    this.#usage = new UsageBuffer({
+      clock: deps.clock,
+      log: deps.log,
+      flushMs: deps.usageFlushMs ?? defaultUsageFlushMs,
+      write: async (id, use) => {
+        if (!this.#entries.has(id)) return
+        await deps.collection.update({ _id: id }, { $set: { lastUsedAt: use.at, ipAddress: use.ip } })
+      },
+    })
+  }
+
+  static async open(deps: TokenServiceDeps): Promise<TokenService> {
+    return new TokenService(deps, await deps.collection.find({}))
+  }
+
+  /** Mints a token with a valid name (see names.ts); the caller already proved it may. */
+  async issue(name: string): Promise<IssuedToken> {
+    const token = newTokenSecret()
+    const hash = hashToken(token)
+    const doc = await this.#deps.collection.insert({
+      name,
+      hash: hash.toString('hex'),
+      prefix: tokenPrefix(token),
+      createdAt: this.#deps.clock.now(),
+      lastUsedAt: null,
+      ipAddress: null,
+    })
+    this.#entries.set(doc._id, { doc, hash })
+    this.#deps.log.info({ tokenName: name, tokenId: doc._id }, 'access token issued')
+    return { token, record: this.#record(this.#entries.get(doc._id)!) }
+  }
+
+  /** The first token of a button press: -3 outside the window; generating closes it. */
+  async issueWithButton(name: string): Promise<IssuedToken> {
+    const closesAt = this.#deps.button.take()
+    if (closesAt === null) throw new DomainError('BUTTON_WINDOW_CLOSED')
+    try {
+      return await this.issue(name)
+    } catch (error) {
+      this.#deps.button.restore(closesAt)
+      throw error
+    }
+  }
+
+  /**
+   * The token's identity, or null. Every stored hash is compared (constant time each, no
+   * early exit), and a use is recorded in memory. A null answer counts as a failed
+   * authentication of `ip`.
+   */
+  async verifyToken(token: string, ip: string): Promise<TokenIdentity | null> {
+    let found: Entry | undefined
+    if (tokenPattern.test(token)) {
+      const hash = hashToken(token)
+      for (const entry of this.#entries.values()) {
+        if (sameHash(entry.hash, hash)) found = entry
+      }
+    }
+    if (!found) {
+      this.authFailures.recordFailure(ip)
+      return null
+    }
+    this.#usage.record(found.doc._id, { at: this.#deps.clock.now(), ip })
+    return { name: found.doc.name, id: found.doc._id }
+  }
+
+  get(id: string): TokenRecord | null {
+    const entry = this.#entries.get(id)
+    return entry ? this.#record(entry) : null
+  }
+
+  /** Every token, oldest first. */
+  list(): TokenRecord[] {
+    return [...this.#entries.values()]
+      .map((entry) => this.#record(entry))
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+  }
+
+  /** Revokes one token by id; false when it does not exist (any more). */
+  async revoke(id: string): Promise<boolean> {
+    const entry = this.#entries.get(id)
+    if (!entry) return false
+    await this.#remove([entry])
+    return true
+  }
+
+  /** Revokes every token with this name (names need not be unique); -6 when there is none. */
+  async revokeByName(name: string): Promise<number> {
+    const entries = [...this.#entries.values()].filter((entry) => entry.doc.name === name)
+    if (!entries.length) throw new DomainError('TOKEN_NOT_FOUND', name)
+    await this.#remove(entries)
+    return entries.length
+  }
+
+  /** Writes pending last-use times (also done by a timer and at stop). */
+  flushUsage(): Promise<void> {
+    return this.#usage.flush()
+  }
+
+  async stop(): Promise<void> {
+    await this.#usage.stop()
+  }
+
+  async #remove(entries: Entry[]): Promise<void> {
+    // Out of the index first: the token stops working now, even if the write is slow.
+    for (const entry of entries) {
+      this.#entries.delete(entry.doc._id)
+      this.#usage.forget(entry.doc._id)
+    }
+    // If this write fails the token stays revoked until restart, and the caller hears of it.
+    await this.#deps.collection.remove({ _id: { $in: entries.map((entry) => entry.doc._id) } }, { multi: true })
+    for (const entry of entries) {
+      this.#deps.log.info({ tokenName: entry.doc.name, tokenId: entry.doc._id }, 'access token revoked')
+      this.#deps.onRevoked?.({ name: entry.doc.name, id: entry.doc._id })
+    }
+  }
+
+  #record(entry: Entry): TokenRecord {
+    const use = this.#usage.latest(entry.doc._id)
+    return {
+      id: entry.doc._id,
+      name: entry.doc.name,
+      prefix: entry.doc.prefix,
+      createdAt: entry.doc.createdAt,
+      lastUsedAt: use?.at ?? entry.doc.lastUsedAt,
+      ipAddress: use?.ip ?? entry.doc.ipAddress,
+    }
+  }
+}

@@ -51,6 +51,7 @@ export class Collection<T extends object> {
   readonly datastore: Datastore<T>
   readonly #file: string | undefined
   readonly #commit: GroupCommit | undefined
+  #needsRepair = false
 
   constructor(name: string, datastore: Datastore<T>, file: string | undefined, commit: GroupCommit | undefined) {
     this.name = name
@@ -88,14 +89,42 @@ export class Collection<T extends object> {
   }
 
   async #durable<R>(write: () => Promise<R>): Promise<R> {
-    let result: R
     try {
-      result = await write()
+      // After a failed write the datafile may end in a torn fragment that the next append
+      // would glue onto; rewriting it first (NeDB's load compacts) keeps later lines whole.
+      if (this.#needsRepair) {
+        await this.#reload()
+        this.#needsRepair = false
+      }
+      const result = await write()
       if (this.#file && this.#commit) await this.#commit.sync(this.#file)
+      return result
     } catch (error) {
-      throw storageError(error)
+      const mapped = storageError(error)
+      if (mapped !== error && this.#file) await this.#dropPhantomState()
+      throw mapped
     }
-    return result
+  }
+
+  /** Re-reads the datafile (nedb-promises memoises load(), so go to the datastore beneath). */
+  #reload(): Promise<void> {
+    const original = (this.datastore as unknown as { __original: { loadDatabaseAsync(): Promise<void> } }).__original
+    return original.loadDatabaseAsync()
+  }
+
+  /**
+   * NeDB changes its in-memory copy before appending to the file; when the append fails the
+   * memory would show a write that was never acknowledged. Reloading from disk drops it.
+   */
+  async #dropPhantomState(): Promise<void> {
+    this.#needsRepair = true
+    try {
+      await this.#reload()
+      this.#needsRepair = false
+    } catch {
+      // Memory already matches the file (load resets it before rewriting); the rewrite is
+      // retried before the next write.
+    }
   }
 }
 

@@ -1,4 +1,6 @@
-import { appendFileSync, chmodSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { Store, storageError } from '../../../lib/store/db.ts'
@@ -53,4 +55,46 @@ t.test('a write to an unwritable datafile is refused with STORAGE_UNAVAILABLE', 
   const things = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
   chmodSync(path.join(dir, 'things.db'), 0o400)
   await t.rejects(things.insert({ n: 1 }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' })
+})
+
+t.test('a full disk refuses writes with STORAGE_UNAVAILABLE, leaves no phantom state, and writes resume', async (t) => {
+  const disk = mkdtempSync(path.join(tmpdir(), 'gw-disk-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=48k', 'tmpfs', disk], { stdio: 'ignore' })
+  } catch {
+    rmSync(disk, { recursive: true })
+    t.skip('cannot mount a small tmpfs here')
+    return
+  }
+  t.teardown(() => {
+    execFileSync('umount', ['-l', disk])
+    rmSync(disk, { recursive: true })
+  })
+  const store = new Store({ dataDir: path.join(disk, 'data'), syncIntervalMs: 1 })
+  const things = await store.collection<{ n: number; pad: string }>('things')
+  const filler = path.join(disk, 'filler')
+  writeFileSync(filler, Buffer.alloc(0))
+  // Fill the disk, leaving no room for another document.
+  try {
+    for (;;) appendFileSync(filler, Buffer.alloc(1024))
+  } catch {}
+  const pad = 'x'.repeat(4000)
+  let refused = 0
+  for (let n = 0; n < 5; n++) {
+    try {
+      await things.insert({ n, pad })
+    } catch (error) {
+      t.equal((error as DomainError).kind, 'STORAGE_UNAVAILABLE')
+      refused++
+    }
+  }
+  t.ok(refused > 0, 'writes refused while the disk is full')
+  const acknowledged = 5 - refused
+  t.equal(await things.count(), acknowledged, 'memory holds only acknowledged writes')
+
+  rmSync(filler)
+  await things.insert({ n: 99, pad: 'after' })
+  const reopened = await new Store({ dataDir: path.join(disk, 'data') }).collection<{ n: number }>('things')
+  t.equal(await reopened.count(), acknowledged + 1, 'disk holds every acknowledged write, nothing torn')
+  t.ok(await reopened.findOne({ n: 99 }), 'writes resume when space returns')
 })

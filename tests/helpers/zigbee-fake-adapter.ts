@@ -1,0 +1,224 @@
+// An in-process stand-in for a Zigbee coordinator. installFakeAdapter() replaces herdsman's
+// adapter factory (Adapter.create), so the REAL zigbee-herdsman Controller runs against it:
+// joins, interviews (ZDO descriptors, genBasic reads), frame parsing, endpoint commands.
+// Devices are described by a small table; frames they "send" are real ZCL frames.
+import { Zcl, Zdo } from 'zigbee-herdsman'
+import { Adapter } from 'zigbee-herdsman/dist/adapter/index.js'
+
+export interface FakeDevice {
+  ieee: string
+  nwk: number
+  type: 'EndDevice' | 'Router'
+  inClusters: number[]
+  basic: Record<string, string | number>
+  manufacturerCode?: number
+}
+
+export interface SentFrame {
+  ieee: string
+  cluster: string
+  command: string
+  payload: unknown
+}
+
+export const coordinatorIeee = '0x00124b0001020304'
+
+const basicAttributeTypes: Record<string, number> = {
+  modelId: Zcl.DataType.CHAR_STR,
+  manufacturerName: Zcl.DataType.CHAR_STR,
+  powerSource: Zcl.DataType.ENUM8,
+  zclVersion: Zcl.DataType.UINT8,
+  appVersion: Zcl.DataType.UINT8,
+  stackVersion: Zcl.DataType.UINT8,
+  hwVersion: Zcl.DataType.UINT8,
+  dateCode: Zcl.DataType.CHAR_STR,
+  swBuildId: Zcl.DataType.CHAR_STR,
+}
+
+export class FakeAdapter extends Adapter {
+  /** The coordinator's own memory of its network: it survives reconnections. */
+  devices = new Map<number, FakeDevice>()
+  /** A coordinator forms its network once ('reset') and resumes it afterwards. */
+  startResult: 'reset' | 'resumed' = 'reset'
+  readonly sent: SentFrame[] = []
+  readonly permitJoins: number[] = []
+  /** When set, sends to devices reject with this message (a tracker out of reach). */
+  failSends: string | undefined
+  stopped = false
+  channel: number
+  #tsn = 1
+
+  constructor(network: { channelList: number[] }, serialPort: object, backupPath: string, adapterOptions: object) {
+    super(network as never, serialPort as never, backupPath, adapterOptions as never)
+    this.channel = network.channelList[0]
+  }
+
+  /** Adds a device and announces its join, as a coordinator does. */
+  join(device: FakeDevice): void {
+    this.devices.set(device.nwk, device)
+    this.emit('deviceJoined', { networkAddress: device.nwk, ieeeAddr: device.ieee })
+  }
+
+  /** A device sends a cluster-specific command (server → client) to the gateway. */
+  sendCommand(device: FakeDevice, cluster: string, command: string, payload: Record<string, unknown>, customClusters = {}): void {
+    const manufacturerCode = cluster.startsWith('trk') ? device.manufacturerCode ?? 0xfff1 : undefined
+    const frame = Zcl.Frame.create(Zcl.FrameType.SPECIFIC, Zcl.Direction.SERVER_TO_CLIENT, true, manufacturerCode, this.#tsn++, command, cluster, payload, customClusters)
+    this.#deliver(device, frame)
+  }
+
+  /** A device reports attributes. */
+  report(device: FakeDevice, cluster: string, attributes: { attrId: number; dataType: number; attrData: unknown }[], customClusters = {}): void {
+    const manufacturerCode = cluster.startsWith('trk') ? device.manufacturerCode ?? 0xfff1 : undefined
+    const frame = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, manufacturerCode, this.#tsn++, 'report', cluster, attributes, customClusters)
+    this.#deliver(device, frame)
+  }
+
+  /** The serial link breaks (USB stick pulled). */
+  unplug(): void {
+    this.emit('disconnected')
+  }
+
+  #deliver(device: FakeDevice, frame: Zcl.Frame): void {
+    this.emit('zclPayload', {
+      clusterID: frame.cluster.ID,
+      header: frame.header,
+      data: frame.toBuffer(),
+      address: device.nwk,
+      endpoint: 1,
+      linkquality: 180,
+      groupID: 0,
+      wasBroadcast: false,
+      destinationEndpoint: 1,
+    })
+  }
+
+  async start() {
+    return this.startResult
+  }
+  async stop() {
+    this.stopped = true
+  }
+  async getCoordinatorIEEE() {
+    return coordinatorIeee
+  }
+  async getCoordinatorVersion() {
+    return { type: 'fake', meta: {} }
+  }
+  async reset() {}
+  async supportsBackup() {
+    return false
+  }
+  async backup(): Promise<never> {
+    throw new Error('fake adapter keeps no backup')
+  }
+  async getNetworkParameters() {
+    return { panID: 0x1a62, extendedPanID: '0xdddddddddddddddd', channel: this.channel, nwkUpdateID: 0 }
+  }
+  async addInstallCode() {}
+  waitFor() {
+    return { promise: new Promise<never>(() => {}), cancel: () => {} }
+  }
+  async permitJoin(seconds: number) {
+    this.permitJoins.push(seconds)
+  }
+
+  // Herdsman's overloads are narrower than a test double needs to be.
+  async sendZdo(_ieee: string, nwk: number, clusterId: number, _payload: Buffer, disableResponse: boolean): Promise<any> {
+    if (disableResponse) return undefined
+    const device = this.devices.get(nwk)
+    if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST) {
+      return [Zdo.Status.SUCCESS, { nwkAddress: nwk, endpointList: [1] }]
+    }
+    if (clusterId === Zdo.ClusterId.SIMPLE_DESCRIPTOR_REQUEST) {
+      return [Zdo.Status.SUCCESS, {
+        nwkAddress: nwk, length: 0, endpoint: 1, profileId: 0x0104, deviceId: device ? 0x0402 : 0x0005, deviceVersion: 1,
+        inClusterList: device?.inClusters ?? [0x0000], outClusterList: [],
+      }]
+    }
+    if (clusterId === Zdo.ClusterId.NODE_DESCRIPTOR_REQUEST && device) {
+      return [Zdo.Status.SUCCESS, {
+        nwkAddress: nwk, logicalType: device.type === 'Router' ? 1 : 2, fragmentationSupported: false, apsFlags: 0,
+        frequencyBand: 8, capabilities: {}, manufacturerCode: device.manufacturerCode ?? 0xfff1, maxBufSize: 80,
+        maxIncTxSize: 80, serverMask: { stackComplianceRevision: 22 }, maxOutTxSize: 80, deprecated1: 0, tlvs: [],
+      }]
+    }
+    return [Zdo.Status.NOT_SUPPORTED, undefined]
+  }
+
+  async sendZclFrameToEndpoint(ieee: string, nwk: number, endpoint: number, frame: Zcl.Frame, _timeout: number, disableResponse: boolean): Promise<any> {
+    if (this.failSends) throw new Error(this.failSends)
+    const device = this.devices.get(nwk)
+    this.sent.push({ ieee, cluster: frame.cluster.name, command: frame.command.name, payload: frame.payload })
+    if (disableResponse) return undefined
+    const header = frame.header
+    if (frame.command.name === 'read' && frame.cluster.name === 'genBasic') {
+      const records = (frame.payload as { attrId: number }[]).map(({ attrId }) => {
+        const name = Object.values(Zcl.Clusters.genBasic.attributes).find((a) => a.ID === attrId)?.name
+        const value = name !== undefined ? device?.basic[name] : undefined
+        return value === undefined || name === undefined
+          ? { attrId, status: Zcl.Status.UNSUPPORTED_ATTRIBUTE }
+          : { attrId, status: Zcl.Status.SUCCESS, dataType: basicAttributeTypes[name], attrData: value }
+      })
+      const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'readRsp', frame.cluster.ID, records, {})
+      return this.#payload(nwk, endpoint, response)
+    }
+    if (header.frameControl.disableDefaultResponse) return undefined
+    const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'defaultRsp', frame.cluster.ID, { cmdId: header.commandIdentifier, statusCode: Zcl.Status.SUCCESS }, {})
+    return this.#payload(nwk, endpoint, response)
+  }
+
+  #payload(nwk: number, endpoint: number, frame: Zcl.Frame) {
+    return {
+      clusterID: frame.cluster.ID, header: frame.header, data: frame.toBuffer(), address: nwk, endpoint,
+      linkquality: 180, groupID: 0, wasBroadcast: false, destinationEndpoint: 1,
+    }
+  }
+
+  async sendZclFrameToGroup() {}
+  async sendZclFrameToAll() {}
+  async setChannelInterPAN() {}
+  async sendZclFrameInterPANToIeeeAddr() {}
+  async sendZclFrameInterPANBroadcast(): Promise<any> {
+    return undefined
+  }
+  async restoreChannelInterPAN() {}
+}
+
+export interface FakeAdapterControl {
+  /** The adapter of the latest start. */
+  readonly current: FakeAdapter | undefined
+  /** Every adapter created so far (one per connection attempt that got that far). */
+  readonly created: FakeAdapter[]
+  /** The next n starts fail as if the serial port were missing. */
+  failNextStarts(n: number): void
+  restore(): void
+}
+
+/** Replaces herdsman's adapter factory; call restore() when the test ends. */
+export function installFakeAdapter(): FakeAdapterControl {
+  const original = Adapter.create
+  const created: FakeAdapter[] = []
+  let failures = 0
+  Adapter.create = async (network, serialPort, backupPath, adapterOptions) => {
+    if (failures > 0) {
+      failures--
+      throw new Error('Error: No such file or directory, cannot open /dev/ttyUSB0')
+    }
+    const adapter = new FakeAdapter(network as never, serialPort as never, backupPath, adapterOptions as never)
+    const previous = created.at(-1)
+    if (previous) {
+      adapter.devices = previous.devices
+      adapter.startResult = 'resumed'
+    }
+    created.push(adapter)
+    return adapter
+  }
+  return {
+    get current() {
+      return created.at(-1)
+    },
+    created,
+    failNextStarts: (n) => void (failures = n),
+    restore: () => void (Adapter.create = original),
+  }
+}

@@ -1,0 +1,223 @@
+// The Zigbee radio against the REAL zigbee-herdsman Controller, with herdsman's adapter
+// factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import t, { type Test } from 'tap'
+import { Zcl } from 'zigbee-herdsman'
+import { ManualClock } from '../../../lib/clock.ts'
+import { memoryLogger } from '../../../lib/log.ts'
+import type { RadioEvents } from '../../../lib/radio/radio.ts'
+import { ZigbeeRadio, type ChannelSource } from '../../../lib/radio/zigbee.ts'
+import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
+import { trackerCluster } from '../../../lib/radio/zigbee-profile.ts'
+import { type FakeDevice, installFakeAdapter } from '../../helpers/zigbee-fake-adapter.ts'
+
+const tracker: FakeDevice = {
+  ieee: '0x00124b00aabbccdd',
+  nwk: 0x1234,
+  type: 'EndDevice',
+  inClusters: [0x0000, 0x0001, 0x0003, 0xfc00],
+  basic: { modelId: 'TRACKER-1', manufacturerName: 'Acme', powerSource: 3, zclVersion: 8, swBuildId: '1.0.0' },
+}
+const repeater: FakeDevice = {
+  ieee: '0x00124b0011223344',
+  nwk: 0x4321,
+  type: 'Router',
+  inClusters: [0x0000, 0x0003],
+  basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0', hwVersion: 3 },
+}
+const starter: FakeDevice = {
+  ieee: '0x00124b0055667788',
+  nwk: 0x5555,
+  type: 'Router',
+  inClusters: [0x0000, 0xfc00],
+  basic: { modelId: 'STARTER-1', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8 },
+}
+const custom = { trkTracker: trackerCluster(0xfff1) } as never
+
+class TestChannel implements ChannelSource {
+  value = 15
+  #listeners = new Set<() => void>()
+  channel() {
+    return this.value
+  }
+  onChange(listener: () => void) {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+  set(value: number) {
+    this.value = value
+    for (const listener of this.#listeners) listener()
+  }
+}
+
+/** Lets herdsman's real async work (interviews, frame parsing) finish. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (condition()) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+async function setup(t: Test, options: { failStarts?: number } = {}) {
+  const fake = installFakeAdapter()
+  if (options.failStarts) fake.failNextStarts(options.failStarts)
+  const dataDir = t.testdir()
+  const clock = new ManualClock()
+  const channel = new TestChannel()
+  const logs = memoryLogger('warn')
+  const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000] })
+  const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
+    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
+  }
+  for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
+  t.teardown(async () => {
+    await radio.stop()
+    fake.restore()
+  })
+  return { fake, dataDir, clock, channel, radio, events, logs }
+}
+
+t.test('first start forms a network with its own key, stored in the data dir', async (t) => {
+  const { fake, dataDir, radio, events } = await setup(t)
+  await radio.start()
+  t.same(events.status, [{ up: true }])
+  const stored = JSON.parse(readFileSync(path.join(dataDir, 'zigbee', 'network.json'), 'utf8'))
+  t.match(stored, { networkKey: /^[0-9a-f]{32}$/, extendedPanId: /^[0-9a-f]{16}$/, panId: Number })
+  const network = (fake.current as unknown as { networkOptions: { networkKey: number[]; panID: number; channelList: number[] } }).networkOptions
+  t.notSame(network.networkKey, herdsmanDefaultKey, 'never the library default key')
+  t.equal(Buffer.from(network.networkKey).toString('hex'), stored.networkKey)
+  t.equal(network.panID, stored.panId)
+  t.same(network.channelList, [15], 'channel from the preset')
+  t.match(await radio.info(), { kind: 'zigbee', up: true, eui64: '00:12:4b:00:01:02:03:04', channel: 15, panId: stored.panId })
+
+  await radio.stop()
+  t.same(events.status.at(-1), { up: false, detail: 'stopped' })
+  await radio.start()
+  const again = (fake.current as unknown as { networkOptions: { networkKey: number[] } }).networkOptions
+  t.same(again.networkKey, network.networkKey, 'a restart keeps the same network')
+})
+
+t.test('a tracker joins, is interviewed, reports its location and is paged', async (t) => {
+  const { fake, clock, radio, events } = await setup(t)
+  await radio.start()
+  const adapter = fake.current!
+  adapter.join(tracker)
+  await until(() => adapter.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+
+  adapter.sendCommand(tracker, 'trkTracker', 'located', { tableId: 12 }, custom)
+  await until(() => events.trackerLocated.length === 1, 'located')
+  t.same(events.trackerLocated[0], { address: '00:12:4b:00:aa:bb:cc:dd', table: 12, at: clock.now() })
+  t.match(events.trackerSeen.at(-1), { address: '00:12:4b:00:aa:bb:cc:dd', linkQuality: 180 })
+
+  adapter.report(tracker, 'genBasic', [{ attrId: 0x0010, dataType: Zcl.DataType.CHAR_STR, attrData: '7' }])
+  await until(() => events.trackerLocated.length === 2, 'locationDesc')
+  t.equal(events.trackerLocated[1].table, 7, 'genBasic.locationDesc is accepted too')
+
+  adapter.report(tracker, 'trkTracker', [{ attrId: 0x0000, dataType: Zcl.DataType.UINT16, attrData: 9 }], custom)
+  await until(() => events.trackerLocated.length === 3, 'tableId report')
+  t.equal(events.trackerLocated[2].table, 9, 'a tableId attribute report locates too')
+
+  adapter.report(tracker, 'genPowerCfg', [{ attrId: 0x0021, dataType: Zcl.DataType.UINT8, attrData: 150 }])
+  await until(() => events.trackerSeen.some((e) => e.battery !== undefined), 'battery')
+  t.equal(events.trackerSeen.find((e) => e.battery !== undefined)!.battery, 75)
+
+  adapter.sent.length = 0
+  await radio.page('00:12:4b:00:aa:bb:cc:dd', 30)
+  t.same(adapter.sent, [{ ieee: tracker.ieee, cluster: 'genIdentify', command: 'identify', payload: { identifytime: 30 } }])
+  await radio.cancel('00:12:4b:00:aa:bb:cc:dd')
+  t.same(adapter.sent[1], { ieee: tracker.ieee, cluster: 'genIdentify', command: 'identify', payload: { identifytime: 0 } })
+  await t.rejects(radio.page('00:12:4b:00:00:00:00:99', 30), /no zigbee device/)
+  await t.rejects(radio.page('00:12:4b:00:aa:bb:cc:dd', 0), RangeError)
+})
+
+t.test('starters and clearers report through the tracker cluster', async (t) => {
+  const { fake, radio, events } = await setup(t)
+  await radio.start()
+  const adapter = fake.current!
+  adapter.join(starter)
+  await until(() => adapter.sent.filter((f) => f.ieee === starter.ieee && f.command === 'read').length >= 9, 'the interview')
+  adapter.sendCommand(starter, 'trkTracker', 'started', { trackerIeee: tracker.ieee, trackerNumber: 42, orderType: 1 }, custom)
+  await until(() => events.trackerStarted.length === 1, 'started')
+  t.match(events.trackerStarted[0], { address: '00:12:4b:00:aa:bb:cc:dd', number: 42, orderType: 'TO_GO' })
+  adapter.sendCommand(starter, 'trkTracker', 'cleared', { trackerIeee: tracker.ieee, trackerNumber: 42 }, custom)
+  await until(() => events.trackerCleared.length === 1, 'cleared')
+  t.match(events.trackerCleared[0], { address: '00:12:4b:00:aa:bb:cc:dd' })
+  t.equal(events.repeaterJoined.length, 0, 'a starter unit is not a repeater')
+  t.equal(events.trackerSeen.length, 0, 'a starter unit is not a tracker')
+})
+
+t.test('a router joining is announced as a repeater; joining opens and closes', async (t) => {
+  const { fake, clock, radio, events } = await setup(t)
+  await radio.start()
+  const adapter = fake.current!
+  await radio.permitJoin(254)
+  t.same(adapter.permitJoins, [254])
+  t.equal((await radio.info()).permitJoinUntil, clock.now() + 254_000)
+  adapter.join(repeater)
+  await until(() => events.repeaterJoined.length === 1, 'the repeater interview')
+  t.match(events.repeaterJoined[0], {
+    extendedAddress: '00:12:4b:00:11:22:33:44',
+    shortAddress: 0x4321,
+    deviceModel: 'REPEATER-2',
+    manufacturerId: 0xfff1,
+    firmwareVersion: '2.1.0',
+    hardwareVersion: 3,
+    deviceType: 'Router',
+    profileId: 0x0104,
+  })
+  await radio.refreshRepeaters()
+  t.equal(events.repeaterJoined.length, 2, 'a repeater answering a ping is announced again')
+  await radio.permitJoin(0)
+  t.same(adapter.permitJoins, [254, 0])
+  t.equal((await radio.info()).permitJoinUntil, null)
+  await t.rejects(radio.permitJoin(255), RangeError)
+})
+
+t.test('adapter loss: status down, backoff, recovery, active paging re-applied', async (t) => {
+  const { fake, clock, radio, events } = await setup(t)
+  await radio.start()
+  fake.current!.join(tracker)
+  await until(() => fake.current!.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await radio.page('00:12:4b:00:aa:bb:cc:dd', 60)
+
+  fake.failNextStarts(1)
+  fake.current!.unplug()
+  await until(() => events.status.length === 2, 'status down')
+  t.same(events.status[1], { up: false, detail: 'adapter disconnected' })
+  t.equal((await radio.info()).up, false)
+  await t.rejects(radio.page('00:12:4b:00:aa:bb:cc:dd', 60), /down/, 'commands fail fast while down')
+
+  await clock.advance(1000)
+  t.equal(events.status.length, 2, 'first retry failed: still down')
+  await clock.advance(4000)
+  t.equal(events.status.length, 2, 'the second retry waits the next backoff step')
+  await clock.advance(1000)
+  await until(() => events.status.length === 3, 'status up')
+  t.same(events.status[2], { up: true })
+  const resent = fake.current!.sent.filter((f) => f.command === 'identify')
+  t.same(resent.map((f) => f.payload), [{ identifytime: 54 }], 'the page is re-sent with what is left of its lease')
+  t.equal(fake.created.length, 2, 'a new adapter for the new connection')
+})
+
+t.test('a missing adapter at start does not fail: the radio retries until it appears', async (t) => {
+  const { fake, clock, radio, events } = await setup(t, { failStarts: 2 })
+  await radio.start()
+  t.equal((await radio.info()).up, false)
+  t.equal(fake.created.length, 0)
+  await clock.advance(1000)
+  t.equal((await radio.info()).up, false)
+  await clock.advance(5000)
+  await until(() => events.status.some((s) => s.up), 'up')
+  t.equal((await radio.info()).up, true)
+})
+
+t.test('changing the preset channel reconnects on the new channel', async (t) => {
+  const { fake, channel, radio, events } = await setup(t)
+  await radio.start()
+  channel.set(20)
+  await until(() => fake.created.length === 2 && events.status.length === 3, 'reconnect')
+  t.same(events.status.map((s) => s.up), [true, false, true])
+  t.equal((await radio.info()).channel, 20)
+})

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { fleetConfigDefault, fleetConfigSchema } from './fleet/config.ts'
 
 const port = z.number().int().min(0).max(65535)
 
@@ -56,6 +57,8 @@ export const configSchema = z.strictObject({
       enabled: z.boolean().default(true),
     })
     .default({ enabled: true }),
+  /** The fleet bridge to an MQTT broker (docs/fleet.md); off by default. */
+  fleet: fleetConfigSchema.default(fleetConfigDefault),
 })
 
 export type GatewayConfig = z.infer<typeof configSchema>

@@ -1,0 +1,254 @@
+// The link to the fleet's MQTT broker. One mqtt.js client per connection attempt, with the
+// library's own reconnect and in-memory resend turned off: after any drop the outbox is
+// replayed from its oldest entry, so what reaches the broker is always in seq order (what
+// was in flight may arrive twice, with the same seq). Reconnects back off on the Clock.
+import { connect as mqttConnect, type IClientOptions, type MqttClient } from 'mqtt'
+import type { Clock, TimerHandle } from '../clock.ts'
+import type { Logger } from '../log.ts'
+import { connectionSecrets, fleetTopics, type FleetConfig, type FleetTopics } from './config.ts'
+import { classifyFailure, type ClassifiedFailure } from './failure.ts'
+import type { FleetChannel, FleetOutbox } from './outbox.ts'
+
+export type FleetState = 'disabled' | 'connecting' | 'connected' | 'down' | 'auth-failed' | 'tls-failed'
+
+export interface FleetStatus {
+  state: FleetState
+  /** Order changes recorded but not yet acknowledged by the broker. */
+  backlog: number
+  lastError: string | null
+  /** Highest seq the broker acknowledged (kept across restarts); null before the first. */
+  lastPublishedSeq: number | null
+}
+
+export interface FleetBridgeOptions {
+  config: FleetConfig
+  siteId: string
+  outbox: FleetOutbox
+  clock: Clock
+  log: Logger
+  /** The body of the retained status message; `online: false` for the last will and stop. */
+  statusPayload: (online: boolean, reason?: string) => Record<string, unknown>
+  /** Changes published per round trip (each awaited before the next batch). */
+  batchSize?: number
+  connect?: (url: string, options: IClientOptions) => MqttClient
+}
+
+interface Connection {
+  client: MqttClient
+  connected: boolean
+  /** Rejects when this connection closes, so a publish in flight never hangs the drain. */
+  closed: Promise<never>
+}
+
+export class FleetBridge {
+  readonly #options: FleetBridgeOptions
+  readonly #topics: FleetTopics
+  #state: FleetState = 'connecting'
+  #lastError: string | null = null
+  #connection: Connection | null = null
+  #failure: ClassifiedFailure | null = null
+  #attempts = 0
+  #retryTimer: TimerHandle | undefined
+  #statusTimer: TimerHandle | undefined
+  #stopped = true
+  #draining = false
+  #again = false
+  #idle: Promise<void> = Promise.resolve()
+
+  constructor(options: FleetBridgeOptions) {
+    this.#options = options
+    this.#topics = fleetTopics(options.config.topicPrefix, options.siteId)
+  }
+
+  get topics(): FleetTopics {
+    return this.#topics
+  }
+
+  status(): FleetStatus {
+    return {
+      state: this.#state,
+      backlog: this.#options.outbox.backlog,
+      lastError: this.#lastError,
+      lastPublishedSeq: this.#options.outbox.lastPublishedSeq,
+    }
+  }
+
+  start(): void {
+    if (!this.#stopped) return
+    this.#stopped = false
+    this.#state = 'connecting'
+    this.#open()
+  }
+
+  /** A new entry is in the outbox: publish it now when connected. */
+  notify(): void {
+    const connection = this.#connection
+    if (connection?.connected) this.#drain(connection)
+  }
+
+  /** Marks the site offline (retained) when the broker is reachable, then disconnects. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return
+    this.#stopped = true
+    this.#options.clock.clearTimeout(this.#retryTimer)
+    this.#options.clock.clearTimeout(this.#statusTimer)
+    const connection = this.#connection
+    this.#connection = null
+    if (connection?.connected) {
+      await this.#withTimeout(
+        connection,
+        connection.client.publishAsync(this.#topics.status, JSON.stringify(this.#options.statusPayload(false, 'stopped')), {
+          qos: 1,
+          retain: true,
+        }),
+        2000,
+      ).catch(() => undefined)
+    }
+    if (connection) await connection.client.endAsync(true).catch(() => undefined)
+    await this.#idle
+  }
+
+  #open(): void {
+    const { config, log } = this.#options
+    let client: MqttClient
+    try {
+      const secrets = connectionSecrets(config)
+      const options: IClientOptions = {
+        clientId: `tracker-gateway-${this.#options.siteId}`.slice(0, 64),
+        clean: true,
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+        connectTimeout: 10_000,
+        keepalive: 30,
+        rejectUnauthorized: true,
+        will: {
+          topic: this.#topics.status,
+          payload: Buffer.from(JSON.stringify(this.#options.statusPayload(false, 'connection lost'))),
+          qos: 1,
+          retain: true,
+        },
+        ...withoutUndefined(secrets),
+      }
+      client = (this.#options.connect ?? mqttConnect)(config.brokerUrl as string, options)
+    } catch (error) {
+      this.#fail(classifyFailure(error))
+      this.#scheduleRetry()
+      return
+    }
+    let markClosed!: (error: Error) => void
+    const closed = new Promise<never>((_resolve, reject) => {
+      markClosed = reject
+    })
+    closed.catch(() => undefined)
+    const connection: Connection = { client, connected: false, closed }
+    this.#connection = connection
+    // Never removed: an 'error' event without a listener would crash the gateway.
+    client.on('error', (error) => {
+      const failure = classifyFailure(error)
+      if (connection === this.#connection) this.#failure = failure
+      log.warn({ err: error, fleet: failure.kind }, 'fleet broker connection error')
+    })
+    client.on('connect', () => {
+      if (connection !== this.#connection) return
+      connection.connected = true
+      this.#attempts = 0
+      this.#failure = null
+      this.#state = 'connected'
+      this.#lastError = null
+      log.info({ broker: config.brokerUrl, siteId: this.#options.siteId }, 'fleet broker connected')
+      this.#publishStatus(connection)
+      this.#drain(connection)
+    })
+    client.on('close', () => {
+      markClosed(new Error('connection closed'))
+      if (connection !== this.#connection) return
+      this.#connection = null
+      this.#options.clock.clearTimeout(this.#statusTimer)
+      client.end(true)
+      if (this.#stopped) return
+      this.#fail(this.#failure ?? { kind: 'down', message: 'connection to the broker closed' })
+      this.#scheduleRetry()
+    })
+  }
+
+  #fail(failure: ClassifiedFailure): void {
+    this.#state = failure.kind
+    this.#lastError = failure.message
+    this.#failure = null
+  }
+
+  #scheduleRetry(): void {
+    if (this.#stopped) return
+    const { reconnectMs, maxReconnectMs } = this.#options.config
+    const delay = Math.min(maxReconnectMs, reconnectMs * 2 ** Math.min(this.#attempts, 20))
+    this.#attempts++
+    this.#retryTimer = this.#options.clock.setTimeout(() => {
+      if (!this.#stopped) this.#open()
+    }, delay)
+  }
+
+  #publishStatus(connection: Connection): void {
+    const { clock, config, statusPayload } = this.#options
+    clock.clearTimeout(this.#statusTimer)
+    connection.client.publish(this.#topics.status, JSON.stringify(statusPayload(true)), { qos: 1, retain: true }, () => {})
+    this.#statusTimer = clock.setTimeout(() => {
+      if (connection === this.#connection && connection.connected) this.#publishStatus(connection)
+    }, config.statusIntervalMs)
+  }
+
+  #drain(connection: Connection): void {
+    this.#again = true
+    if (this.#draining) return
+    this.#draining = true
+    this.#idle = this.#drainLoop(connection).finally(() => {
+      this.#draining = false
+      // A connection that came up while the old one was still draining starts its own round.
+      const current = this.#connection
+      if (current && current !== connection && current.connected) this.#drain(current)
+    })
+  }
+
+  async #drainLoop(connection: Connection): Promise<void> {
+    const { outbox, log } = this.#options
+    const batchSize = this.#options.batchSize ?? 50
+    let published = 0
+    try {
+      while (connection === this.#connection && connection.connected) {
+        this.#again = false
+        const batch = await outbox.head(batchSize)
+        if (!batch.length) {
+          if (this.#again) continue
+          break
+        }
+        const acks = batch.flatMap((entry) =>
+          entry.messages.map((message) => connection.client.publishAsync(this.#topic(message.channel), message.payload, { qos: 1 })),
+        )
+        await Promise.race([Promise.all(acks), connection.closed])
+        await outbox.remove(batch.map((entry) => entry.seq))
+        published += batch.length
+      }
+      if (published && connection === this.#connection) this.#publishStatus(connection)
+    } catch (error) {
+      if (connection !== this.#connection) return
+      // Start over on a fresh connection from the oldest unacknowledged change.
+      log.warn({ err: error }, 'fleet publish failed; reconnecting')
+      connection.client.end(true)
+    }
+  }
+
+  #topic(channel: FleetChannel): string {
+    return channel === 'events' ? this.#topics.events : this.#topics.history
+  }
+
+  #withTimeout<T>(connection: Connection, promise: Promise<T>, ms: number): Promise<T> {
+    let timer: TimerHandle | undefined
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = this.#options.clock.setTimeout(() => reject(new Error('timed out')), ms)
+    })
+    return Promise.race([promise, timeout, connection.closed]).finally(() => this.#options.clock.clearTimeout(timer))
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

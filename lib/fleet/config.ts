@@ -1,0 +1,89 @@
+// The `fleet` section of gateway.config.json: which MQTT broker a site's gateway feeds, as
+// whom, and under which topics. Off by default: a gateway works on its own.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+/** A topic level: no MQTT wildcards, no separator, no NUL (they would break subscriptions). */
+const topicLevel = z.string().min(1).max(64).regex(/^[^/+#\u0000]+$/, 'must not contain "/", "+", "#" or NUL')
+
+export const fleetConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    brokerUrl: z
+      .string()
+      .regex(/^mqtts?:\/\/[^/\s]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]')
+      .optional(),
+    /** PEM files (mqtts://): the broker's CA, and this gateway's client certificate and key. */
+    ca: z.string().min(1).optional(),
+    cert: z.string().min(1).optional(),
+    key: z.string().min(1).optional(),
+    username: z.string().min(1).max(256).optional(),
+    password: z.string().max(256).optional(),
+    /** This restaurant's name in topics; defaults to the gateway's deviceId. */
+    siteId: topicLevel.optional(),
+    /** Topics are <topicPrefix>/<siteId>/{events,history,status}; levels separated by "/". */
+    topicPrefix: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[^/+#\u0000]+(\/[^/+#\u0000]+)*$/, 'must be levels separated by "/", without "+", "#" or empty levels')
+      .default('tracker-gateway'),
+    /** First reconnect delay; doubles per failed attempt up to maxReconnectMs. */
+    reconnectMs: z.number().int().min(50).max(600_000).default(1000),
+    maxReconnectMs: z.number().int().min(50).max(3_600_000).default(60_000),
+    /** How often the retained status message is refreshed while connected. */
+    statusIntervalMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+  })
+  .superRefine((fleet, context) => {
+    if (fleet.enabled && !fleet.brokerUrl) {
+      context.addIssue({ code: 'custom', path: ['brokerUrl'], message: 'required when fleet.enabled is true' })
+    }
+    if (Boolean(fleet.cert) !== Boolean(fleet.key)) {
+      context.addIssue({ code: 'custom', path: [fleet.cert ? 'key' : 'cert'], message: 'cert and key go together' })
+    }
+  })
+
+export type FleetConfig = z.infer<typeof fleetConfigSchema>
+
+export const fleetConfigDefault: FleetConfig = fleetConfigSchema.parse({})
+
+export interface FleetTopics {
+  events: string
+  history: string
+  status: string
+}
+
+export function fleetTopics(prefix: string, siteId: string): FleetTopics {
+  return { events: `${prefix}/${siteId}/events`, history: `${prefix}/${siteId}/history`, status: `${prefix}/${siteId}/status` }
+}
+
+/** Thrown when a CA, certificate or key file cannot be read: a TLS set-up problem. */
+export class FleetTlsFileError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'FleetTlsFileError'
+  }
+}
+
+/** Credentials and TLS material for mqtt.connect(); files are read at every connect (rotation). */
+export function connectionSecrets(fleet: FleetConfig, cwd = process.cwd()) {
+  const read = (label: string, file: string | undefined) => {
+    if (!file) return undefined
+    const resolved = path.resolve(cwd, file)
+    try {
+      return readFileSync(resolved)
+    } catch (error) {
+      throw new FleetTlsFileError(`cannot read fleet.${label} file ${resolved}: ${(error as NodeJS.ErrnoException).code ?? error}`, {
+        cause: error,
+      })
+    }
+  }
+  return {
+    username: fleet.username,
+    password: fleet.password,
+    ca: read('ca', fleet.ca),
+    cert: read('cert', fleet.cert),
+    key: read('key', fleet.key),
+  }
+}

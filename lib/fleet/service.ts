@@ -1,0 +1,111 @@
+// The fleet bridge as a service: when `fleet.enabled`, every recorded order change is turned
+// into its MQTT messages and written to the fleet outbox before the change is acknowledged
+// (a durable ChangeLog sink); the bridge publishes the outbox once start() connects it.
+// Disabled, it records nothing and reports state 'disabled'.
+import type { Clock } from '../clock.ts'
+import type { ChangeLog } from '../events/changes.ts'
+import type { GatewayIdentity } from '../identity.ts'
+import type { Logger } from '../log.ts'
+import type { OrderChange, OrderSummary } from '../orders/types.ts'
+import type { Store } from '../store/db.ts'
+import { FleetBridge, type FleetStatus } from './bridge.ts'
+import type { FleetConfig, FleetTopics } from './config.ts'
+import { fleetMessages } from './messages.ts'
+import { FleetOutbox, type FleetOutboxEntry } from './outbox.ts'
+
+export interface FleetDeps {
+  config: FleetConfig
+  store: Store
+  changes: ChangeLog
+  identity: GatewayIdentity
+  clock: Clock
+  log: Logger
+  timezone: () => string
+  storedSummary?: (uuid: string) => OrderSummary | undefined
+  /** Changes per publish round trip (tests make it small). */
+  batchSize?: number
+}
+
+export class FleetService {
+  readonly siteId: string
+  readonly #bridge: FleetBridge | null
+  readonly #outbox: FleetOutbox | null
+  readonly #deps: FleetDeps
+
+  private constructor(deps: FleetDeps, siteId: string, outbox: FleetOutbox | null, bridge: FleetBridge | null) {
+    this.#deps = deps
+    this.siteId = siteId
+    this.#outbox = outbox
+    this.#bridge = bridge
+  }
+
+  static async open(deps: FleetDeps): Promise<FleetService> {
+    const siteId = deps.config.siteId ?? deps.identity.deviceId
+    if (!deps.config.enabled) return new FleetService(deps, siteId, null, null)
+    const outbox = await FleetOutbox.open(
+      await deps.store.collection<FleetOutboxEntry>('fleet-outbox', [{ fieldName: 'seq', unique: true }]),
+      await deps.store.collection('fleet-cursor'),
+    )
+    let service: FleetService | undefined
+    const bridge = new FleetBridge({
+      config: deps.config,
+      siteId,
+      outbox,
+      clock: deps.clock,
+      log: deps.log,
+      batchSize: deps.batchSize,
+      statusPayload: (online, reason) => service!.#statusPayload(online, reason),
+    })
+    service = new FleetService(deps, siteId, outbox, bridge)
+    deps.changes.addSink((change) => service.#accept(change))
+    return service
+  }
+
+  get enabled(): boolean {
+    return this.#bridge !== null
+  }
+
+  get topics(): FleetTopics | null {
+    return this.#bridge?.topics ?? null
+  }
+
+  status(): FleetStatus {
+    if (!this.#bridge) return { state: 'disabled', backlog: 0, lastError: null, lastPublishedSeq: null }
+    return this.#bridge.status()
+  }
+
+  /** Connects to the broker (and keeps reconnecting); a no-op when disabled. */
+  start(): void {
+    this.#bridge?.start()
+  }
+
+  async stop(): Promise<void> {
+    await this.#bridge?.stop()
+  }
+
+  async #accept(change: OrderChange): Promise<void> {
+    const messages = fleetMessages(change, {
+      siteId: this.siteId,
+      timezone: this.#deps.timezone(),
+      storedSummary: this.#deps.storedSummary,
+    })
+    await this.#outbox!.add({ seq: change.seq, messages })
+    this.#bridge!.notify()
+  }
+
+  #statusPayload(online: boolean, reason?: string): Record<string, unknown> {
+    const { identity, clock } = this.#deps
+    const status = this.status()
+    return {
+      siteId: this.siteId,
+      online,
+      ...(reason ? { reason } : {}),
+      deviceId: identity.deviceId,
+      version: identity.version,
+      startedAt: new Date(identity.startedAt).toISOString(),
+      at: new Date(clock.now()).toISOString(),
+      backlog: status.backlog,
+      lastPublishedSeq: status.lastPublishedSeq,
+    }
+  }
+}

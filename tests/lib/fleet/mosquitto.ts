@@ -1,0 +1,111 @@
+// A real Mosquitto broker for tests: loopback only, a free port, a config file and a
+// persistence directory in a tmp dir. restart() keeps port and persisted sessions, so a
+// test can take the broker away and bring it back.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+
+export const mosquittoBinary = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto', '/usr/local/sbin/mosquitto'].find((file) =>
+  existsSync(file),
+)
+
+export interface BrokerOptions {
+  dir: string
+  /** Extra lines for the listener (TLS files, password_file ...). */
+  lines?: string[]
+  anonymous?: boolean
+}
+
+export interface Broker {
+  port: number
+  url: string
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Promise<Broker> {
+  if (!mosquittoBinary) throw new Error('mosquitto is not installed (scripts/ci-system-deps.sh installs it)')
+  const port = await freePort()
+  const configFile = path.join(options.dir, `mosquitto-${port}.conf`)
+  writeFileSync(
+    configFile,
+    [
+      // Running as root, Mosquitto would otherwise switch to a user that cannot read the tmp dir.
+      ...(process.getuid?.() === 0 ? ['user root'] : []),
+      'persistence true',
+      `persistence_location ${options.dir}/`,
+      `persistence_file mosquitto-${port}.db`,
+      'log_dest none',
+      `listener ${port} 127.0.0.1`,
+      `allow_anonymous ${options.anonymous ?? true}`,
+      ...(options.lines ?? []),
+      '',
+    ].join('\n'),
+  )
+  let child: ChildProcess | null = null
+  const broker: Broker = {
+    port,
+    url: `${scheme}://127.0.0.1:${port}`,
+    async start() {
+      child = spawn(mosquittoBinary!, ['-c', configFile], { stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr!.on('data', (chunk) => (stderr += chunk))
+      const started = child
+      const exited = new Promise<never>((_resolve, reject) =>
+        started.once('exit', (code) => reject(new Error(`mosquitto exited (${code}): ${stderr}`))),
+      )
+      exited.catch(() => undefined)
+      await Promise.race([waitForPort(port), exited])
+    },
+    async stop() {
+      const running = child
+      child = null
+      if (!running || running.exitCode !== null) return
+      const exited = new Promise((resolve) => running.once('exit', resolve))
+      running.kill('SIGTERM')
+      await exited
+    },
+  }
+  await broker.start()
+  return broker
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once('error', () => resolve(false))
+    })
+    if (open) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`mosquitto did not open port ${port}`)
+}
+
+export function makePasswordFile(dir: string, user: string, password: string): string {
+  const file = path.join(dir, 'passwd')
+  execFileSync('mosquitto_passwd', ['-b', '-c', file, user, password], { stdio: 'ignore' })
+  return file
+}
+
+/** Polls a condition that depends on network I/O (not on the Clock). */
+export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

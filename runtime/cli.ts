@@ -3,12 +3,14 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
+import { fleetCliCommand } from './fleet-cli.ts'
 
 const usage = `usage: gateway <command> [options]
 
   start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
+  fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
 
 Options for commands that reach a running gateway: --data-dir DIR, --config FILE
 (or GATEWAY_DATA_DIR / GATEWAY_CONFIG).`
@@ -21,6 +23,8 @@ const commands = new Map<string, CliCommand>()
 export function addCliCommand(name: string, command: CliCommand): void {
   commands.set(name, command)
 }
+
+addCliCommand('fleet', fleetCliCommand)
 
 addCliCommand('button', async (positionals, _flags, dataDir) => {
   const command = positionals[0] === 'status' ? 'button.status' : 'button.press'

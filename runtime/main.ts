@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../lib/log.ts'
 import { manifest } from '../functions/_manifest.gen.ts'
 import { registerButtonCommands } from './commands.ts'
 import { ControlServer } from './control.ts'
+import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
 import { startParts, type Part } from './lifecycle.ts'
 import { checkManifest } from './manifest.ts'
@@ -51,6 +52,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         services.history.close()
       },
     },
+    fleetPart(services),
     {
       name: 'http',
       start: async () => {

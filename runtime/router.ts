@@ -8,6 +8,7 @@ import { authorize } from './auth.ts'
 import type { Caller, GatewayContext, ManifestEntry } from './define.ts'
 import { jsonResponse } from './respond.ts'
 import type { Services } from './services.ts'
+import { staticRoutes } from './static.ts'
 
 export const maxBodyBytes = 16 * 1024
 
@@ -121,6 +122,8 @@ export function buildRouter(manifest: ManifestEntry[], services: Services): Gate
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'delete'
     router[method](entry.path, invoke(entry, services))
   }
+  // The board, /docs, /api/openapi.json and /assets/* (runtime/static.ts); other paths fall through.
+  router.get('*', staticRoutes(manifest))
   router.all('*', () => {
     throw new DomainError('ROUTE_NOT_FOUND')
   })

@@ -1,0 +1,216 @@
+// The OpenAPI 3.1 document, generated from the function manifest: every route with its
+// parameters, request body, success envelope and every returnCode it can answer (its config's
+// outcomes and errors, the spec's route table, and the codes every route may give).
+import { errorEnvelope, v2Errors } from '../api/envelope.ts'
+import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../errors.ts'
+import type { FunctionConfig, JsonSchema } from '../../runtime/define.ts'
+import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
+import { componentSchemas, payloads } from './schemas.ts'
+import { extraPaths } from './extra-paths.ts'
+
+export type DocumentedRoute = FunctionConfig & { file: string }
+type Operation = Record<string, unknown>
+
+export interface DocumentOptions {
+  /** The gateway's package version, shown as info.version. */
+  version: string
+  /** Codes per "METHOD path" beyond what configs declare; defaults to the spec's table. */
+  routeCodes?: Record<string, RouteCodes>
+}
+
+/** Codes any route may answer (decisions §1): unknown route/method, body too large, rate limit, storage, internal. */
+const commonErrorCodes = [-5, -35, -36, -37, -99]
+
+const paramDocs: Record<string, { description: string; schema: JsonSchema }> = {
+  id: {
+    description: 'Active order number (positive integer) or its UUID',
+    schema: { type: 'string', pattern: '^([1-9][0-9]{0,9}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$' },
+  },
+  name: { description: 'Active order number (positive integer)', schema: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } },
+  uuid: { description: 'Order UUID (8-4-4-4-12 hex)', schema: { type: 'string', format: 'uuid' } },
+}
+
+/** v2/activeorders.id.page.post.ts → v2_activeorders_id_page_post */
+export function operationId(file: string): string {
+  return file.replace(/\.ts$/, '').replace(/[^A-Za-z0-9]+/g, '_')
+}
+
+/** The OpenAPI path template of an itty path: /api/v2/orders/:uuid → /api/v2/orders/{uuid}. */
+export function templateOf(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}')
+}
+
+const versionOf = (path: string) => (path.startsWith('/api/v1') ? 'v1' : 'v2')
+
+/** Error returnCode → messages of every kind that answers with it, and its HTTP status. */
+function errorCatalogue(): Map<number, { status: number; messages: string[]; kinds: ErrorKind[] }> {
+  const byCode = new Map<number, { status: number; messages: string[]; kinds: ErrorKind[] }>()
+  for (const kind of errorKinds) {
+    const mapping = v2Errors[kind]
+    const entry = byCode.get(mapping.code) ?? { status: mapping.status, messages: [], kinds: [] }
+    const message = mapping.message()
+    if (!entry.messages.includes(message)) entry.messages.push(message)
+    entry.kinds.push(kind)
+    byCode.set(mapping.code, entry)
+  }
+  return byCode
+}
+
+const outcomeNames = new Map<number, string>(Object.entries(outcomeCodes).map(([name, code]) => [code, name]))
+
+function successResponses(route: DocumentedRoute, codes: RouteCodes | undefined): Record<string, unknown> {
+  const key = `${route.method} ${route.path}`
+  const version = versionOf(route.path)
+  const declaredStatuses = (codes?.outcomes ?? []).filter((n) => n < 1000)
+  const status = String(route.successStatus ?? declaredStatuses[0] ?? 200)
+  const outcomes = new Set<number>((codes?.outcomes ?? []).filter((n) => n >= 1000))
+  for (const outcome of route.outcomes ?? []) outcomes.add(outcomeCodes[outcome])
+  const properties: Record<string, JsonSchema> = { status: { const: Number(status) } }
+  const lines = [route.summary]
+  if (version === 'v2') {
+    // The path's default code is answered unless the route only ever reports outcomes.
+    const onlyOutcomes = codes !== undefined && declaredStatuses.length === 0 && outcomes.size > 0 && !route.code
+    const returnCodes = [...(onlyOutcomes || route.code === undefined ? [] : [route.code]), ...[...outcomes].sort((a, b) => a - b)]
+    properties.returnCode = { enum: returnCodes }
+    for (const code of returnCodes) {
+      lines.push(`- returnCode ${code}: ${code === route.code ? 'default code of the path' : outcomeNames.get(code)}`)
+    }
+  }
+  Object.assign(properties, payloads[key] ?? {})
+  const schema = {
+    allOf: [{ $ref: `#/components/schemas/${version === 'v2' ? 'V2Envelope' : 'V1Envelope'}` }, { type: 'object', properties }],
+  }
+  return { [status]: { description: lines.join('\n'), content: { 'application/json': { schema } } } }
+}
+
+function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): Record<string, unknown> {
+  const catalogue = errorCatalogue()
+  const version = versionOf(route.path)
+  const errorCodes = new Set<number>(commonErrorCodes)
+  if (route.auth === 'bearer') [-1, -2].forEach((c) => errorCodes.add(c))
+  if (version === 'v2' && route.method === 'POST') errorCodes.add(-31)
+  for (const kind of route.errors ?? []) {
+    const mapping = v2Errors[kind as ErrorKind]
+    if (mapping) errorCodes.add(mapping.code)
+  }
+  const responses: Record<string, { lines: string[]; codes: number[] }> = {}
+  const add = (status: number, code: number | undefined, line: string) => {
+    const slot = (responses[String(status)] ??= { lines: [], codes: [] })
+    if (code !== undefined && !slot.codes.includes(code)) slot.codes.push(code)
+    if (!slot.lines.includes(line)) slot.lines.push(line)
+  }
+  if (version === 'v2') {
+    for (const code of codes?.errors ?? []) errorCodes.add(code)
+    for (const code of [...errorCodes].sort((a, b) => b - a)) {
+      const known = catalogue.get(code)
+      if (known) add(known.status, code, `- ${code}: ${known.messages.join(' / ')}`)
+    }
+  } else {
+    // v1 bodies carry no returnCode: document each error kind by the status v1 gives it.
+    if (route.method === 'POST') errorCodes.add(-31)
+    const kinds = new Set<ErrorKind>((route.errors ?? []).filter((k): k is ErrorKind => k in v2Errors))
+    for (const code of errorCodes) catalogue.get(code)?.kinds.forEach((k) => kinds.add(k))
+    for (const kind of kinds) {
+      const envelope = errorEnvelope('v1', new DomainError(kind))
+      add(envelope.status, undefined, `- ${String(envelope.body.message)}`)
+    }
+    for (const status of codes?.errors ?? []) {
+      if (!responses[String(status)]) add(status, undefined, `- HTTP ${status}: the message says why`)
+    }
+  }
+  const out: Record<string, unknown> = {}
+  for (const [status, { lines, codes: returnCodes }] of Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))) {
+    const schema =
+      version === 'v2'
+        ? { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: Number(status) }, returnCode: { enum: returnCodes } } }] }
+        : { allOf: [{ $ref: '#/components/schemas/V1Error' }, { type: 'object', properties: { status: { const: Number(status) } } }] }
+    out[status] = { description: lines.join('\n'), content: { 'application/json': { schema } } }
+  }
+  return out
+}
+
+function parameters(route: DocumentedRoute): unknown[] {
+  const list: unknown[] = []
+  for (const match of route.path.matchAll(/:(\w+)/g)) {
+    const name = match[1]!
+    const doc = paramDocs[name] ?? { description: name, schema: { type: 'string' } }
+    list.push({ name, in: 'path', required: true, ...doc })
+  }
+  for (const [name, doc] of Object.entries(route.query ?? {})) {
+    list.push({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema })
+  }
+  return list
+}
+
+function security(route: DocumentedRoute): unknown[] {
+  if (route.auth === 'bearer') return [{ bearerAuth: [] }]
+  // v1 routes are open unless the v1.basicAuth setting is on; then Basic with the token as user name.
+  if (versionOf(route.path) === 'v1') return [{}, { v1BasicAuth: [] }]
+  return [{}]
+}
+
+function operation(route: DocumentedRoute, codes: RouteCodes | undefined): Operation {
+  const op: Operation = {
+    operationId: operationId(route.file),
+    summary: route.summary,
+    tags: [versionOf(route.path)],
+    security: security(route),
+    parameters: parameters(route),
+    responses: { ...successResponses(route, codes), ...errorResponses(route, codes) },
+  }
+  if (route.auth === 'button') {
+    op.description = 'Open, but answers only within 120 s of a press of the gateway button (else 403, -3).'
+  }
+  if (route.body) {
+    const required = Array.isArray(route.body.required) && route.body.required.length > 0
+    op.requestBody = { required, content: { 'application/json': { schema: route.body } } }
+  }
+  return op
+}
+
+export function buildOpenApiDocument(routes: DocumentedRoute[], options: DocumentOptions): Record<string, unknown> {
+  const codes = options.routeCodes ?? specRouteCodes
+  const paths: Record<string, Record<string, unknown>> = {}
+  // OpenAPI forbids two templates that differ only in parameter names (/x/{id} and /x/{name}),
+  // so such paths share the first template and each operation names its parameter the same.
+  const templates = new Map<string, string>()
+  for (const route of routes) {
+    const shape = route.path.replace(/:\w+/g, ':')
+    const template = templates.get(shape) ?? templateOf(route.path)
+    templates.set(shape, template)
+    const op = operation(route, codes[`${route.method} ${route.path}`])
+    const ownNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1])
+    const sharedNames = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+    op.parameters = (op.parameters as { name: string; in: string }[]).map((p) =>
+      p.in === 'path' ? { ...p, name: sharedNames[ownNames.indexOf(p.name)] ?? p.name } : p,
+    )
+    op['x-route'] = `${route.method} ${route.path}`
+    ;(paths[template] ??= {})[route.method.toLowerCase()] = op
+  }
+  for (const [template, item] of Object.entries(extraPaths)) paths[template] = { ...(paths[template] ?? {}), ...item }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tracker Gateway API',
+      version: options.version,
+      description:
+        'JSON HTTP API of the order-tracking gateway, v1 and v2. Every body carries `status` equal to the HTTP status; ' +
+        'v2 adds `returnCode` (the path default 1-999, an outcome above 1000, or a negative error). ' +
+        'Generated from the function manifest (functions/_manifest.gen.ts).',
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'v2', description: 'Current API; bearer tokens from the gateway button' },
+      { name: 'v1', description: 'Legacy API; open unless v1.basicAuth is on' },
+      { name: 'board', description: 'Routes outside the manifest: the board, these docs, the WebSocket feed' },
+    ],
+    paths,
+    components: {
+      schemas: componentSchemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: '48 hex characters from /api/v2/accesstoken/generate' },
+        v1BasicAuth: { type: 'http', scheme: 'basic', description: 'User name: an access token; password empty (only when v1.basicAuth is on)' },
+      },
+    },
+  }
+}

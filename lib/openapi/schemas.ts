@@ -1,0 +1,125 @@
+// Reusable JSON Schemas of the OpenAPI document: the envelopes and the resources whose shape
+// the specification and decisions fix. Payloads of a route are named in `payloads` by
+// "METHOD path"; a route not named there is documented as an envelope with further fields.
+import type { JsonSchema } from '../../runtime/define.ts'
+
+const localTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'Gateway-local time, no offset' }
+const offsetTime = { type: 'string', description: 'Time with the gateway UTC offset, e.g. 2024-05-01T12:00:00+02:00' }
+const uuid = { type: 'string', format: 'uuid' }
+const orderType = { type: 'string', enum: ['ON_PREMISE', 'TO_GO'] }
+
+const activeOrderCommon = {
+  uuid,
+  name: { type: 'string', description: 'Order number (the tracker number), a positive integer as text' },
+  created: localTime,
+  orderType,
+  locationName: { type: 'string', description: 'Table number, empty when not located' },
+  state: { type: 'string', enum: ['started', 'located', 'cleared'] },
+  elapsedTime: { type: 'integer', minimum: 0, description: 'Whole seconds since created' },
+}
+
+export const componentSchemas: Record<string, JsonSchema> = {
+  V1Envelope: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'integer', description: 'Equals the HTTP status' }, message: { type: 'string' } },
+  },
+  V2Envelope: {
+    type: 'object',
+    required: ['status', 'returnCode'],
+    properties: {
+      status: { type: 'integer', description: 'Equals the HTTP status' },
+      returnCode: { type: 'integer', description: 'Path default (1-999), outcome (above 1000) or error (negative)' },
+      message: { type: 'string' },
+    },
+  },
+  V1Error: {
+    type: 'object',
+    required: ['status', 'message'],
+    properties: { status: { type: 'integer' }, message: { type: 'string' } },
+  },
+  V2Error: {
+    type: 'object',
+    required: ['status', 'returnCode', 'message'],
+    properties: { status: { type: 'integer' }, returnCode: { type: 'integer', maximum: -1 }, message: { type: 'string' } },
+  },
+  ActiveOrderV2: {
+    type: 'object',
+    required: ['uuid', 'name', 'created', 'orderType', 'locationName', 'state', 'stateChanged', 'paged', 'elapsedTime'],
+    properties: { ...activeOrderCommon, stateChanged: localTime, paged: { type: 'boolean' } },
+  },
+  ActiveOrderV1: {
+    type: 'object',
+    required: ['uuid', 'name', 'created', 'orderType', 'locationName', 'state', 'stateStarted', 'paged'],
+    properties: { ...activeOrderCommon, stateStarted: localTime, paged: { type: 'string', enum: ['Yes', 'No'] } },
+  },
+  OrderSummary: {
+    type: 'object',
+    required: ['uuid', 'name', 'type', 'orderType', 'locationName', 'orderStarted', 'orderLocated', 'orderCleared'],
+    properties: {
+      uuid,
+      name: { type: 'string' },
+      type: { const: 'ORDER_SUMMARY' },
+      orderType,
+      locationName: { type: ['string', 'null'] },
+      orderStarted: offsetTime,
+      orderLocated: { ...offsetTime, type: ['string', 'null'] },
+      orderCleared: offsetTime,
+    },
+  },
+  Statistics: {
+    type: 'object',
+    required: ['ordersToday', 'averageSeconds', 'exceededToday', 'percentGoal', 'targetTime'],
+    properties: {
+      ordersToday: { type: 'integer', description: 'Orders cleared today (gateway timezone)' },
+      averageSeconds: { type: 'number', description: 'Mean start-to-clear time, 0 when none' },
+      exceededToday: { type: 'integer', description: 'Orders that took longer than targetTime' },
+      percentGoal: { type: 'number', description: 'Percentage within targetTime, 0 when none' },
+      targetTime: { type: 'number', description: 'Target in seconds (query target_time or setting targetTimeDefault)' },
+    },
+  },
+  AccessToken: {
+    type: 'object',
+    required: ['name', 'token'],
+    properties: {
+      name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      token: { type: 'string', pattern: '^[0-9a-f]{48}$', description: 'Shown once, in this answer only' },
+    },
+  },
+  ServiceDescription: {
+    type: 'object',
+    properties: { name: { type: 'string' }, apiVersion: { type: 'string' }, deviceId: { type: 'string' } },
+  },
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const list = (item: string, countType: 'integer' | 'string') => ({
+  count: { type: countType },
+  items: { type: 'array', items: ref(item) },
+})
+
+/** Fields a route's success body carries next to the envelope, by "METHOD path". */
+export const payloads: Record<string, Record<string, JsonSchema>> = {
+  'GET /api/v1': { ...(componentSchemas.ServiceDescription!.properties as Record<string, JsonSchema>) },
+  'GET /api/v2': { ...(componentSchemas.ServiceDescription!.properties as Record<string, JsonSchema>) },
+  'GET /api/v2/activeorders': list('ActiveOrderV2', 'integer'),
+  'DELETE /api/v2/activeorders': list('ActiveOrderV2', 'integer'),
+  'POST /api/v2/activeorders': { activeorder: ref('ActiveOrderV2') },
+  'GET /api/v2/activeorders/:id': { activeorder: ref('ActiveOrderV2') },
+  'DELETE /api/v2/activeorders/:id': { activeorder: ref('ActiveOrderV2') },
+  'POST /api/v2/activeorders/:id/page': { activeorder: ref('ActiveOrderV2') },
+  'GET /api/v2/activeorders/:id/page': { paged: { type: 'boolean' } },
+  'GET /api/v1/activeorders': list('ActiveOrderV1', 'string'),
+  'POST /api/v1/activeorders': { activeorder: ref('ActiveOrderV1') },
+  'GET /api/v1/activeorders/:id': { activeorder: ref('ActiveOrderV1') },
+  'DELETE /api/v1/activeorders/:name': { activeorder: ref('ActiveOrderV1') },
+  'POST /api/v1/activeorders/:name/page': { activeorder: ref('ActiveOrderV1') },
+  'GET /api/v2/orders': list('OrderSummary', 'string'),
+  'GET /api/v1/orders': list('OrderSummary', 'string'),
+  'GET /api/v2/orders/:uuid': { order: ref('OrderSummary') },
+  'GET /api/v1/orders/:uuid': { order: ref('OrderSummary') },
+  'GET /api/v2/accesstoken/generate': { token: ref('AccessToken') },
+  'POST /api/v2/accesstoken/generate': { token: ref('AccessToken') },
+  'GET /api/v2/statistics': { statistics: ref('Statistics') },
+  'GET /api/v1/statistics': { ...(componentSchemas.Statistics!.properties as Record<string, JsonSchema>) },
+}

@@ -1,0 +1,100 @@
+// The simulator panel, shown only when the gateway runs the simulated radio: start trackers
+// on the dine-in or to-go starter, place them on tables, clear them at the pass.
+import { ApiError, api } from './api.js'
+
+const $ = (id) => document.getElementById(id)
+
+function describe(position) {
+  if (!position || position.at === 'rack') return 'in the rack'
+  if (position.at === 'guest') return position.orderType === 'TO_GO' ? 'to go' : 'with a guest'
+  if (position.at === 'table') return `table ${position.table}`
+  return position.at
+}
+
+export function setupSimulator({ onError }) {
+  const panel = $('simulator')
+  let status = null
+
+  function render() {
+    const select = panel.querySelector('#sim-place select[name="table"]')
+    if (select.options.length !== status.tables.length) {
+      select.replaceChildren(...status.tables.map((table) => new Option(`Table ${table}`, String(table))))
+    }
+    const max = String(status.trackers.length)
+    for (const input of panel.querySelectorAll('input[name="tracker"]')) input.max = max
+    const start = panel.querySelector('#sim-start input[name="tracker"]')
+    if (!start.value) {
+      const free = status.trackers.find((t) => t.position?.at === 'rack')
+      if (free) start.value = String(free.number)
+    }
+    $('sim-trackers').replaceChildren(
+      ...status.trackers
+        .filter((t) => t.position?.at !== 'rack' || t.buzzing)
+        .map((tracker) => {
+          const item = document.createElement('li')
+          item.dataset.tracker = String(tracker.number)
+          item.dataset.buzzing = String(Boolean(tracker.buzzing))
+          item.textContent = `#${tracker.number} ${describe(tracker.position)}${tracker.buzzing ? ' · buzzing' : ''}`
+          item.title = 'Use this tracker in the forms'
+          item.addEventListener('click', () => {
+            for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) input.value = String(tracker.number)
+          })
+          return item
+        }),
+    )
+  }
+
+  async function refresh() {
+    try {
+      const body = await api('GET', '/api/v2/simulator')
+      status = body.simulator ?? body
+      panel.hidden = false
+      render()
+      return true
+    } catch (error) {
+      // 404 (-5): the gateway drives a real radio, so there is no simulator to show.
+      if (error instanceof ApiError && error.status === 404) panel.hidden = true
+      else onError(error)
+      return false
+    }
+  }
+
+  async function send(path, body, form) {
+    for (const button of form.querySelectorAll('button')) button.disabled = true
+    try {
+      await api('POST', path, body)
+      await refresh()
+      return true
+    } catch (error) {
+      onError(error)
+      return false
+    } finally {
+      for (const button of form.querySelectorAll('button')) button.disabled = false
+    }
+  }
+
+  const trackerOf = (form) => Number(form.elements.tracker.value)
+
+  $('sim-start').addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const form = event.currentTarget
+    const toGo = event.submitter?.value === 'to-go'
+    if (await send('/api/v2/simulator/start', { tracker: trackerOf(form), toGo }, form)) {
+      for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) input.value = form.elements.tracker.value
+      form.elements.tracker.value = ''
+      render()
+    }
+  })
+  $('sim-place').addEventListener('submit', (event) => {
+    event.preventDefault()
+    const form = event.currentTarget
+    send('/api/v2/simulator/place', { tracker: trackerOf(form), table: Number(form.elements.table.value) }, form)
+  })
+  $('sim-clear').addEventListener('submit', (event) => {
+    event.preventDefault()
+    const form = event.currentTarget
+    send('/api/v2/simulator/clear', { tracker: trackerOf(form) }, form)
+  })
+
+  return { refresh }
+}

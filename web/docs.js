@@ -1,0 +1,125 @@
+// Renders /api/openapi.json for people. Small on purpose: no third-party viewer, no network
+// beyond the gateway itself (gateways have no internet).
+const $ = (id) => document.getElementById(id)
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag)
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === 'class') node.className = value
+    else node.setAttribute(key, value)
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child)
+  return node
+}
+
+/** Follows local $refs and merges allOf, so a schema reads as one object. */
+function flatten(schema, doc, depth = 0) {
+  if (!schema || depth > 8) return schema
+  if (schema.$ref) return flatten(schema.$ref.split('/').slice(1).reduce((node, key) => node?.[key], doc), doc, depth + 1)
+  if (schema.allOf) {
+    const merged = { type: 'object', properties: {}, required: [] }
+    for (const part of schema.allOf.map((s) => flatten(s, doc, depth + 1))) {
+      Object.assign(merged.properties, part.properties ?? {})
+      merged.required.push(...(part.required ?? []))
+    }
+    return merged
+  }
+  return schema
+}
+
+const pretty = (schema, doc) => JSON.stringify(flatten(schema, doc), null, 2)
+
+function parametersTable(parameters) {
+  if (!parameters?.length) return null
+  return el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, el('th', {}, 'Parameter'), el('th', {}, 'In'), el('th', {}, 'Required'), el('th', {}, 'Description'))),
+    el(
+      'tbody',
+      {},
+      parameters.map((p) =>
+        el('tr', {}, el('td', {}, el('code', {}, p.name)), el('td', {}, p.in), el('td', {}, p.required ? 'yes' : 'no'), el('td', {}, p.description ?? '')),
+      ),
+    ),
+  )
+}
+
+function responsesTable(responses, doc) {
+  return el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, el('th', {}, 'Status'), el('th', {}, 'returnCode'), el('th', {}, 'Meaning'))),
+    el(
+      'tbody',
+      {},
+      Object.entries(responses).map(([status, response]) => {
+        const schema = flatten(response.content?.['application/json']?.schema, doc)
+        const codes = schema?.properties?.returnCode?.enum?.join(', ') ?? ''
+        return el(
+          'tr',
+          {},
+          el('td', { class: 'status' }, status),
+          el('td', {}, codes),
+          el('td', {}, el('pre', {}, response.description ?? '')),
+        )
+      }),
+    ),
+  )
+}
+
+function operationBlock(path, method, op, doc) {
+  const secured = (op.security ?? []).some((s) => Object.keys(s).includes('bearerAuth'))
+  const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))
+  const searchText = [method, path, op.summary, op.description, JSON.stringify(op.responses)].join(' ').toLowerCase()
+  return el(
+    'details',
+    { class: 'op', id: op.operationId, 'data-search': searchText },
+    el(
+      'summary',
+      {},
+      el('span', { class: 'method', 'data-method': method }, method.toUpperCase()),
+      el('span', { class: 'path' }, path),
+      el('span', {}, op.summary ?? ''),
+      secured ? el('span', { class: 'lock' }, 'bearer token') : null,
+    ),
+    el(
+      'div',
+      { class: 'body' },
+      op.description ? el('p', {}, op.description) : null,
+      parametersTable(op.parameters),
+      op.requestBody ? [el('h4', {}, 'Request body (JSON)'), el('pre', {}, pretty(op.requestBody.content['application/json'].schema, doc))] : null,
+      success?.[1].content ? [el('h4', {}, `Success body (${success[0]})`), el('pre', {}, pretty(success[1].content['application/json']?.schema, doc))] : null,
+      el('h4', {}, 'Responses'),
+      responsesTable(op.responses, doc),
+    ),
+  )
+}
+
+async function main() {
+  const doc = await fetch('/api/openapi.json').then((r) => r.json())
+  $('title').textContent = doc.info.title
+  $('version').textContent = `v${doc.info.version} · OpenAPI ${doc.openapi}`
+  $('description').textContent = doc.info.description
+  const groups = new Map((doc.tags ?? []).map((tag) => [tag.name, []]))
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const tag = op.tags?.[0] ?? 'other'
+      if (!groups.has(tag)) groups.set(tag, [])
+      groups.get(tag).push(operationBlock(path, method, op, doc))
+    }
+  }
+  const tagText = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]))
+  $('operations').replaceChildren(
+    ...[...groups.entries()].filter(([, ops]) => ops.length).flatMap(([tag, ops]) => [el('h2', {}, `${tag} — ${tagText.get(tag) ?? ''}`), ...ops]),
+  )
+  $('filter').addEventListener('input', (event) => {
+    const needle = event.target.value.trim().toLowerCase()
+    for (const block of document.querySelectorAll('.op')) block.hidden = needle !== '' && !block.dataset.search.includes(needle)
+  })
+  if (location.hash) document.getElementById(location.hash.slice(1))?.setAttribute('open', '')
+}
+
+main().catch((error) => {
+  $('operations').textContent = `Could not load the API document: ${error.message}`
+})

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
+import { tokenCliCommand } from './token-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -10,6 +11,8 @@ const usage = `usage: gateway <command> [options]
   start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
+  token list                                          list access tokens (name, prefix, created, last used, from)
+  token revoke <name>                                 revoke every access token with that name, at once
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
 
 Options for commands that reach a running gateway: --data-dir DIR, --config FILE
@@ -33,6 +36,8 @@ addCliCommand('button', async (positionals, _flags, dataDir) => {
   const seconds = Math.round(((state.closesAt ?? Date.now()) - Date.now()) / 1000)
   return `token window open for ${seconds} s: call GET /api/v2/accesstoken/generate?name=<name>`
 })
+
+addCliCommand('token', tokenCliCommand)
 
 async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
   const { startGateway } = await import('./main.ts')

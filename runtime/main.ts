@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../lib/config.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
 import { manifest } from '../functions/_manifest.gen.ts'
 import { registerButtonCommands } from './commands.ts'
+import { registerTokenCommands } from './token-commands.ts'
 import { ControlServer } from './control.ts'
 import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
@@ -40,6 +41,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const http = createHttpHost(router, log)
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
+  registerTokenCommands(control, services)
   let port = config.port
 
   // Stopping runs in reverse: the store is flushed after everything that writes to it.
@@ -52,6 +54,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         services.history.close()
       },
     },
+    // Stops before the store closes: writes the last_used times still held in memory.
+    { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
     fleetPart(services),
     {
       name: 'http',

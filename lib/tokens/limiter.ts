@@ -6,35 +6,38 @@ import type { Clock } from '../clock.ts'
 /** Addresses remembered at most; the oldest is forgotten first (bounded memory). */
 const maxAddresses = 10_000
 
+/** One failure costs `minuteMs` units and `perMinute` units refill each ms: integer math. */
+const minuteMs = 60_000
+
 interface Bucket {
-  tokens: number
+  units: number
   at: number
 }
 
 export class AuthFailureLimiter {
   readonly #clock: Clock
+  readonly #perMinute: number
   readonly #capacity: number
-  readonly #refillPerMs: number
   readonly #buckets = new Map<string, Bucket>()
 
   constructor(clock: Clock, perMinute: number) {
     this.#clock = clock
-    this.#capacity = perMinute
-    this.#refillPerMs = perMinute / 60_000
+    this.#perMinute = perMinute
+    this.#capacity = perMinute * minuteMs
   }
 
   /** Seconds until this address may fail again, or 0 when it is not limited. */
   retryAfter(ip: string): number {
     const bucket = this.#current(keyOf(ip))
-    if (!bucket || bucket.tokens >= 1) return 0
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.#refillPerMs / 1000))
+    if (!bucket || bucket.units >= minuteMs) return 0
+    return Math.max(1, Math.ceil((minuteMs - bucket.units) / this.#perMinute / 1000))
   }
 
   /** Counts one failure; an already limited address stays limited without going deeper. */
   recordFailure(ip: string): void {
     const key = keyOf(ip)
-    const bucket = this.#current(key) ?? { tokens: this.#capacity, at: this.#clock.now() }
-    bucket.tokens = Math.max(0, bucket.tokens - 1)
+    const bucket = this.#current(key) ?? { units: this.#capacity, at: this.#clock.now() }
+    bucket.units = Math.max(0, bucket.units - minuteMs)
     this.#buckets.delete(key)
     this.#buckets.set(key, bucket)
     if (this.#buckets.size > maxAddresses) this.#buckets.delete(this.#buckets.keys().next().value!)
@@ -44,9 +47,9 @@ export class AuthFailureLimiter {
     const bucket = this.#buckets.get(key)
     if (!bucket) return undefined
     const now = this.#clock.now()
-    bucket.tokens = Math.min(this.#capacity, bucket.tokens + (now - bucket.at) * this.#refillPerMs)
+    bucket.units = Math.min(this.#capacity, bucket.units + (now - bucket.at) * this.#perMinute)
     bucket.at = now
-    if (bucket.tokens >= this.#capacity) {
+    if (bucket.units >= this.#capacity) {
       this.#buckets.delete(key)
       return undefined
     }

@@ -1,0 +1,36 @@
+import t from 'tap'
+import { testGateway } from '../../helpers/gateway.ts'
+
+t.test('POST generate with a valid token mints another: 201, code 2, no-store, no button needed', async (t) => {
+  const gw = await testGateway()
+  const first = await gw.issueToken('admin')
+  t.notOk(gw.services.button.isOpen())
+  const response = await gw.call('POST /api/v2/accesstoken/generate?name=kds-2', { token: first })
+  t.equal(response.status, 201)
+  t.equal(response.headers.get('cache-control'), 'no-store')
+  const body = await response.json()
+  t.match(body, { status: 201, returnCode: 2, token: { name: 'kds-2', token: /^[0-9a-f]{48}$/, last_used: null } })
+  t.not(body.token.token, first)
+  t.equal((await gw.json('GET /api/v2/accesstoken', { token: body.token.token })).body.token.name, 'kds-2', 'the new token works')
+})
+
+t.test('POST generate defaults the name and refuses bad names with -4', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken('admin')
+  t.equal((await gw.json('POST /api/v2/accesstoken/generate', { token })).body.token.name, 'default')
+  const bad = await gw.json('POST /api/v2/accesstoken/generate?name=a.b', { token })
+  t.equal(bad.status, 400)
+  t.equal(bad.body.returnCode, -4)
+  t.equal(gw.services.tokens.list().length, 2)
+})
+
+t.test('POST generate without a token is 401 -2, with a malformed header 400 -1', async (t) => {
+  const gw = await testGateway()
+  const missing = await gw.json('POST /api/v2/accesstoken/generate')
+  t.equal(missing.status, 401)
+  t.equal(missing.body.returnCode, -2)
+  const malformed = await gw.json('POST /api/v2/accesstoken/generate', { headers: { authorization: 'Token abc' } })
+  t.equal(malformed.status, 400)
+  t.equal(malformed.body.returnCode, -1)
+  t.equal(gw.services.tokens.list().length, 0)
+})

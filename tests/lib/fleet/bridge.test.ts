@@ -1,0 +1,134 @@
+// The bridge against a real Mosquitto on a loopback port: seq order, retained status, outage
+// and recovery, refused credentials.
+import t from 'tap'
+import { makePasswordFile, startBroker, until } from './mosquitto.ts'
+import { fleetService, firstArrivals, order, subscriber } from './fixtures.ts'
+
+const prefix = 'chain'
+
+t.test('disabled: records nothing and says so', async (t) => {
+  const { service, changes } = await fleetService({})
+  t.same(service.status(), { state: 'disabled', backlog: 0, lastError: null, lastPublishedSeq: null })
+  await changes.record('ORDER_CREATED', order(1))
+  t.equal(service.status().backlog, 0)
+  service.start()
+  await service.stop()
+  t.equal(service.status().state, 'disabled')
+})
+
+t.test('publishes changes and summaries in seq order with a retained status', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  const hq = await subscriber(broker.url, `${prefix}/+/#`)
+  t.teardown(() => hq.close())
+  const { service, changes } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-1', topicPrefix: prefix })
+  t.equal(service.status().state, 'connecting')
+  // Recorded before the bridge connects: kept in the outbox, published once connected.
+  await changes.record('ORDER_CREATED', order(1))
+  t.equal(service.status().backlog, 1)
+  service.start()
+  t.teardown(() => service.stop())
+  for (let name = 2; name <= 8; name++) {
+    await changes.record('ORDER_CREATED', order(name))
+    await changes.record('ORDER_CLEARED', order(name, { state: 'cleared' }))
+  }
+  await until(() => hq.on('/events').length >= 15 && hq.on('/history').length >= 7, 'all messages')
+  const events = hq.on('/events').map((m) => m.body.seq)
+  t.same(events, Array.from({ length: 15 }, (_, i) => i + 1), 'every change once, in seq order')
+  t.same(hq.on('/history').map((m) => m.body.seq), [3, 5, 7, 9, 11, 13, 15], 'summaries carry the seq of their clearing')
+  t.ok(hq.received.every((m) => m.topic.startsWith(`${prefix}/site-1/`)))
+  const first = hq.on('/events')[0].body
+  t.equal(first.type, 'ORDER_MODIFIED')
+  t.equal(first.change, 'ORDER_CREATED')
+  t.equal(hq.on('/history')[0].body.type, 'ORDER_SUMMARY')
+  await until(() => service.status().backlog === 0, 'empty backlog')
+  t.same(service.status(), { state: 'connected', backlog: 0, lastError: null, lastPublishedSeq: 15 })
+
+  // A newcomer gets the retained status at once.
+  const late = await subscriber(broker.url, `${prefix}/site-1/status`)
+  t.teardown(() => late.close())
+  await until(() => late.received.length > 0, 'retained status')
+  t.equal(late.received[0].retain, true)
+  t.match(late.received[0].body, { siteId: 'site-1', online: true, deviceId: 'TG-TEST' })
+
+  // A clean stop marks the site offline, retained.
+  await service.stop()
+  await until(() => late.received.some((m) => m.body.online === false), 'offline status')
+  t.match(late.received.at(-1)!.body, { online: false, reason: 'stopped' })
+})
+
+t.test('broker down: changes wait in the outbox and follow in seq order once it is back', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  const hq = await subscriber(broker.url, `${prefix}/+/events`, { clientId: 'hq-outage', clean: false })
+  t.teardown(() => hq.close())
+  const { service, changes, clock } = await fleetService({
+    enabled: true,
+    brokerUrl: broker.url,
+    siteId: 'site-2',
+    topicPrefix: prefix,
+    reconnectMs: 1000,
+  })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => service.status().state === 'connected', 'connected')
+  for (let name = 1; name <= 5; name++) await changes.record('ORDER_CREATED', order(name))
+  await until(() => hq.received.length >= 5, 'first burst')
+
+  await broker.stop()
+  await until(() => service.status().state === 'down', 'state down')
+  t.match(service.status().lastError, /closed/)
+  for (let name = 6; name <= 12; name++) await changes.record('ORDER_CREATED', order(name))
+  t.equal(service.status().backlog, 7)
+  t.equal(service.status().lastPublishedSeq, 5)
+
+  // Reconnect attempts follow the Clock: the broker is still away, so the state stays down.
+  await clock.advance(1000)
+  await until(() => service.status().state === 'down' && clock.pending > 0, 'retry failed')
+  await broker.start()
+  await clock.advance(2000)
+  await until(() => service.status().state === 'connected', 'reconnected')
+  await until(() => service.status().backlog === 0, 'backlog drained')
+  t.equal(service.status().lastPublishedSeq, 12)
+  await until(() => firstArrivals(hq.received.map((m) => m.body.seq)).distinct.length === 12, 'subscriber caught up')
+  const { distinct, outOfOrder } = firstArrivals(hq.received.map((m) => m.body.seq))
+  t.same(distinct, Array.from({ length: 12 }, (_, i) => i + 1))
+  t.same(outOfOrder, [])
+})
+
+t.test('a wrong password is reported as auth-failed and retried, not a crash', async (t) => {
+  const dir = t.testdir()
+  const passwordFile = makePasswordFile(dir, 'site-3', 'right')
+  const broker = await startBroker({ dir, anonymous: false, lines: [`password_file ${passwordFile}`] })
+  t.teardown(() => broker.stop())
+  const { service, changes, clock } = await fleetService({
+    enabled: true,
+    brokerUrl: broker.url,
+    siteId: 'site-3',
+    username: 'site-3',
+    password: 'wrong',
+    reconnectMs: 500,
+  })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => service.status().state === 'auth-failed', 'auth-failed')
+  t.match(service.status().lastError, /bad user name or password|not authorized/)
+  await changes.record('ORDER_CREATED', order(1))
+  t.equal(service.status().backlog, 1, 'changes are still kept')
+  // Still refused at the next attempt: the state stays auth-failed (never flips to connecting).
+  await clock.advance(500)
+  await until(() => clock.pending > 0, 'next retry scheduled')
+  t.equal(service.status().state, 'auth-failed')
+})
+
+t.test('the right password connects', async (t) => {
+  const dir = t.testdir()
+  const passwordFile = makePasswordFile(dir, 'site-4', 'right')
+  const broker = await startBroker({ dir, anonymous: false, lines: [`password_file ${passwordFile}`] })
+  t.teardown(() => broker.stop())
+  const { service } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-4', username: 'site-4', password: 'right' })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => service.status().state === 'connected', 'connected')
+  t.equal(service.status().lastError, null)
+})

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
+import { simCliCommand } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
 
@@ -13,6 +14,10 @@ const usage = `usage: gateway <command> [options]
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
   token revoke <name>                                 revoke every access token with that name, at once
+  sim start <tracker> [--to-go]                       simulated radio: hold a tracker over the dine-in (or to-go) starter
+  sim place <tracker> <table>                         simulated radio: put a tracker on a table
+  sim clear <tracker>                                 simulated radio: hold a tracker over the clearer
+  sim status                                          simulated radio: trackers, positions, buzzing
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
 
 Options for commands that reach a running gateway: --data-dir DIR, --config FILE
@@ -28,6 +33,7 @@ export function addCliCommand(name: string, command: CliCommand): void {
 }
 
 addCliCommand('fleet', fleetCliCommand)
+addCliCommand('sim', simCliCommand)
 
 addCliCommand('button', async (positionals, _flags, dataDir) => {
   const command = positionals[0] === 'status' ? 'button.status' : 'button.press'

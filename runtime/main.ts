@@ -11,8 +11,10 @@ import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
 import { startParts, type Part } from './lifecycle.ts'
 import { checkManifest } from './manifest.ts'
+import { pagingPart, radioPart } from './orders-parts.ts'
 import { buildRouter } from './router.ts'
 import { buildServices, type Services } from './services.ts'
+import { registerSimCommands } from './sim-commands.ts'
 
 export interface GatewayOptions {
   config: GatewayConfig
@@ -41,6 +43,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const http = createHttpHost(router, log)
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
+  registerSimCommands(control, services)
   registerTokenCommands(control, services)
   let port = config.port
 
@@ -54,6 +57,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         services.history.close()
       },
     },
+    radioPart(services),
+    pagingPart(services),
     // Stops before the store closes: writes the last_used times still held in memory.
     { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
     fleetPart(services),

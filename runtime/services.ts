@@ -14,6 +14,7 @@ import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
+import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
 
 /** Events between services; payload types are owned by the services that emit them. */
 export interface GatewayEvents extends Record<string, unknown> {
@@ -71,6 +72,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
   const orderServices = await buildOrderServices({ config, clock, log, store, history, changes })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,
@@ -81,5 +83,5 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     timezone: () => settings.timezone,
     storedSummary: (uuid) => history.get(uuid),
   })
-  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet }
+  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, ...orderServices }
 }

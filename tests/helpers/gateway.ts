@@ -3,6 +3,7 @@
 import { ManualClock } from '../../lib/clock.ts'
 import { parseConfig, type GatewayConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../../lib/log.ts'
+import { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { buildRouter, type GatewayRouter } from '../../runtime/router.ts'
 import { buildServices, type Services } from '../../runtime/services.ts'
@@ -12,6 +13,8 @@ export interface TestGateway {
   services: Services
   router: GatewayRouter
   logs: ReturnType<typeof memoryLogger>
+  /** The simulated restaurant (services.radio), started: drive trackers with it. */
+  radio: SimulatedRadio
   call(route: string, options?: CallOptions): Promise<Response>
   /** call() and parse the JSON body, with the HTTP status alongside. */
   json(route: string, options?: CallOptions): Promise<{ status: number; body: any; headers: Headers }>
@@ -34,6 +37,9 @@ export async function testGateway(configInput: Record<string, unknown> = {}, sta
   const logs = memoryLogger()
   const services = await buildServices({ config, clock, log: logs.log, inMemory: true })
   const router = buildRouter(manifest, services)
+  if (!(services.radio instanceof SimulatedRadio)) throw new Error('testGateway needs the simulated radio')
+  const radio = services.radio
+  await radio.start()
   const call = (route: string, options: CallOptions = {}) => router.fetch(makeRequest(route, options))
   const issueToken = async (name = 'default') => {
     services.button.press()
@@ -46,6 +52,7 @@ export async function testGateway(configInput: Record<string, unknown> = {}, sta
   }
   return {
     issueToken,
+    radio,
     clock,
     services,
     router,

@@ -1,0 +1,18 @@
+import { orderRef } from '../../lib/api/input.ts'
+import { v1View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v1/activeorders/:id',
+  auth: 'none',
+  summary: 'One active order by number or UUID',
+  errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const order = ctx.services.orders.get(orderRef(ctx.params.id))
+  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+}
+
+export default handler

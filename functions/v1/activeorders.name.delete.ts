@@ -1,0 +1,18 @@
+import { orderRef } from '../../lib/api/input.ts'
+import { v1View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'DELETE',
+  path: '/api/v1/activeorders/:name',
+  auth: 'none',
+  summary: 'Clear an active order by number: it moves to the history and its paging stops',
+  errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const order = await ctx.services.orders.clear(orderRef(ctx.params.name, { allowUuid: false }))
+  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+}
+
+export default handler

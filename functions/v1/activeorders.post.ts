@@ -1,0 +1,27 @@
+import { createBodySchema, createFields } from '../../lib/orders/input.ts'
+import { v1View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'POST',
+  path: '/api/v1/activeorders',
+  auth: 'none',
+  summary: 'Start an active order (or update and locate the active order of that number)',
+  query: {
+    dummy_tracker_address: {
+      description: 'Test aid: "true" stands in a tracker address when no tracker with this number was ever started on a starter unit. Never for production.',
+      schema: { type: 'string', enum: ['true'] },
+    },
+  },
+  body: createBodySchema({ requireOrderType: false }),
+  errors: ['TRACKER_UNKNOWN', 'ORDER_NAME_MISSING', 'ORDER_NAME_INVALID', 'ORDER_TYPE_INVALID', 'LOCATION_INVALID', 'JSON_INVALID'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const fields = createFields(await ctx.body(), { requireOrderType: false })
+  const dummyTracker = ctx.query.get('dummy_tracker_address') === 'true'
+  const { order } = await ctx.services.orders.create({ ...fields, requireTracker: true, dummyTracker })
+  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+}
+
+export default handler

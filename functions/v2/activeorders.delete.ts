@@ -1,0 +1,18 @@
+import { v2View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'DELETE',
+  path: '/api/v2/activeorders',
+  auth: 'bearer',
+  code: 5,
+  summary: 'Clear every active order (each moves to the history; paging stops); count is an integer',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const items = (await ctx.services.orders.clearAll()).map(v2View(ctx.services))
+  return ctx.ok({ count: items.length, items })
+}
+
+export default handler

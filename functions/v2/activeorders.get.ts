@@ -1,0 +1,18 @@
+import { v2View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/activeorders',
+  auth: 'bearer',
+  code: 5,
+  summary: 'All active orders; count is an integer equal to items.length',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const items = ctx.services.orders.list().map(v2View(ctx.services))
+  return ctx.ok({ count: items.length, items })
+}
+
+export default handler

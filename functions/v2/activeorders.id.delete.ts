@@ -1,0 +1,19 @@
+import { orderRef } from '../../lib/api/input.ts'
+import { v2View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'DELETE',
+  path: '/api/v2/activeorders/:id',
+  auth: 'bearer',
+  code: 6,
+  summary: 'Clear one active order by number or UUID: it moves to the history and its paging stops',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const order = await ctx.services.orders.clear(orderRef(ctx.params.id))
+  return ctx.ok({ activeorder: v2View(ctx.services)(order) })
+}
+
+export default handler

@@ -1,0 +1,15 @@
+import { orderRef } from '../../lib/api/input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/activeorders/:id/page',
+  auth: 'bearer',
+  code: 7,
+  summary: 'Whether an active order is being paged',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok(ctx.services.orders.pagingStatus(orderRef(ctx.params.id)))
+
+export default handler

@@ -1,0 +1,14 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/simulator',
+  auth: 'bearer',
+  code: 21,
+  summary: 'Extension (simulator): the virtual restaurant: trackers (number, address, position, buzzing, bound order), tables, starters, clearers. 404/-5 when the radio is not simulated',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ simulator: ctx.services.simulator.status() })
+
+export default handler

@@ -1,0 +1,21 @@
+import { simToGo, simTracker, simTrackerSchema } from '../../lib/orders/sim-input.ts'
+import { v2View } from '../../lib/orders/view.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'POST',
+  path: '/api/v2/simulator/start',
+  auth: 'bearer',
+  code: 21,
+  summary: 'Extension (simulator): hold a tracker over the dine-in starter (or the to-go one with toGo true); answers with the order it started',
+  body: { type: 'object', required: ['tracker'], properties: { tracker: simTrackerSchema, toGo: { type: 'boolean', default: false } } },
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'SIM_INPUT_INVALID', 'JSON_INVALID'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const body = await ctx.body()
+  const { tracker, order } = await ctx.services.simulator.start(simTracker(body), { toGo: simToGo(body) })
+  return ctx.ok({ tracker, activeorder: order && v2View(ctx.services)(order) })
+}
+
+export default handler

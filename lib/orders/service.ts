@@ -1,0 +1,262 @@
+// OrdersService: the active orders, driven by the API and by the radio through the one
+// state machine (machine.ts). Operations run one at a time, so the machine always sees the
+// state every earlier operation left. Each write is made durable, then recorded in the
+// change log (seq, webhooks, WebSocket), then its paging effects are applied.
+//
+// Clearing crosses two stores (DESIGN.md, Storage): the summary goes into history first
+// (idempotent on uuid), then the order leaves NeDB. open() removes any active order whose
+// uuid is already in history, so a crash between the two steps loses nothing and never
+// leaves an order in both places.
+import { randomUUID } from 'node:crypto'
+import type { OrderRef } from '../api/input.ts'
+import type { Clock } from '../clock.ts'
+import { DomainError, type Outcome } from '../errors.ts'
+import type { ChangeLog } from '../events/changes.ts'
+import type { HistoryStore } from '../history/store.ts'
+import type { TrackerInventory } from '../inventory/trackers.ts'
+import type { Logger } from '../log.ts'
+import type { RadioEvents } from '../radio/radio.ts'
+import type { Collection } from '../store/db.ts'
+import type { FaultPoint } from './fault.ts'
+import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
+import { summaryOf, type ActiveOrder, type OrderType } from './types.ts'
+
+/** What the orders service needs from the paging scheduler. */
+export interface Pager {
+  /** How long a single (non-tracking) page lasts. */
+  readonly onceLeaseMs: number
+  /** Starts (or restarts) paging; leaseMs shortens a single page resumed after a restart. */
+  page(tracker: string, options: { tracking: boolean; leaseMs?: number }): void
+  /** Stops paging at once (the radio is told in the background). */
+  stop(tracker: string): void
+}
+
+export interface OrdersDeps {
+  collection: Collection<ActiveOrder>
+  history: Pick<HistoryStore, 'insert' | 'has'>
+  changes: Pick<ChangeLog, 'record'>
+  trackers: TrackerInventory
+  pager: Pager
+  clock: Clock
+  log: Logger
+  newUuid?: () => string
+  /** Test-only crash points (see fault.ts); a no-op in production. */
+  fault?: (point: FaultPoint) => void
+}
+
+export interface CreateInput {
+  name: number
+  orderType?: OrderType
+  locationName?: number
+  /** v1: a new order needs a known tracker (or the dummy address). */
+  requireTracker: boolean
+  /** v1 test aid `dummy_tracker_address=true`: stand in an address when none is known. */
+  dummyTracker?: boolean
+}
+
+export interface OrderResult {
+  order: ActiveOrder
+  outcome?: Outcome
+}
+
+/** The address that stands in for a tracker under `dummy_tracker_address=true`. */
+export function dummyTrackerAddress(name: number): string {
+  return `dummy-${name}`
+}
+
+export class OrdersService {
+  readonly #deps: OrdersDeps
+  #active: ActiveOrder[]
+  #queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(deps: OrdersDeps, active: ActiveOrder[]) {
+    this.#deps = deps
+    this.#active = active
+  }
+
+  static async open(deps: OrdersDeps): Promise<OrdersService> {
+    const docs = await deps.collection.find({})
+    const active: ActiveOrder[] = []
+    for (const { _id, ...order } of docs) {
+      if (deps.history.has(order.uuid)) {
+        // Cleared, but the crash came before the removal: finish the clear.
+        await deps.collection.remove({ uuid: order.uuid })
+        deps.log.warn({ uuid: order.uuid, name: order.name }, 'finished clearing an order already in history')
+        continue
+      }
+      active.push(order)
+    }
+    active.sort(byCreated)
+    await deps.trackers.reconcile(active)
+    return new OrdersService(deps, active)
+  }
+
+  list(): ActiveOrder[] {
+    return this.#active.map((o) => ({ ...o }))
+  }
+
+  get(ref: OrderRef): ActiveOrder {
+    const order = findByRef(this.#active, ref)
+    if (!order) throw new DomainError('ORDER_NOT_FOUND')
+    return { ...order }
+  }
+
+  /** Resolves once every operation queued so far has finished (tests, simulator answers). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const tail = this.#queue
+      await tail
+      if (tail === this.#queue) return
+    }
+  }
+
+  create(input: CreateInput): Promise<OrderResult> {
+    return this.#serial(async () => {
+      const known = this.#deps.trackers.byNumber(input.name)?.address
+      const tracker = known ?? (input.dummyTracker ? dummyTrackerAddress(input.name) : null)
+      const result = await this.#run({
+        kind: 'create',
+        name: input.name,
+        orderType: input.orderType,
+        locationName: input.locationName,
+        tracker,
+        requireTracker: input.requireTracker,
+        at: this.#deps.clock.now(),
+        uuid: this.#newUuid(),
+      })
+      return { order: result.order!, outcome: result.outcome }
+    })
+  }
+
+  clear(ref: OrderRef): Promise<ActiveOrder> {
+    return this.#serial(async () => (await this.#run({ kind: 'clear', ref, at: this.#deps.clock.now() })).order!)
+  }
+
+  clearAll(): Promise<ActiveOrder[]> {
+    return this.#serial(async () => (await this.#run({ kind: 'clearAll', at: this.#deps.clock.now() })).writes.map((w) => w.order))
+  }
+
+  page(ref: OrderRef, tracking: boolean): Promise<ActiveOrder> {
+    return this.#serial(async () => (await this.#run({ kind: 'page', ref, tracking, at: this.#deps.clock.now() })).order!)
+  }
+
+  pagingStatus(ref: OrderRef): { paged: boolean } {
+    return { paged: this.get(ref).paged }
+  }
+
+  cancelPage(ref: OrderRef): Promise<OrderResult> {
+    return this.#serial(async () => {
+      const result = await this.#run({ kind: 'cancelPage', ref, at: this.#deps.clock.now() })
+      return { order: result.order!, outcome: result.outcome }
+    })
+  }
+
+  /** A single page ran its course (called by the scheduler). */
+  pageLapsed(tracker: string): Promise<void> {
+    return this.#background('pageLapsed', async () => {
+      await this.#run({ kind: 'pageLapsed', tracker, at: this.#deps.clock.now() })
+    })
+  }
+
+  /** Re-arms paging after a restart: tracking pages resume, single pages get their remaining time. */
+  resumePaging(): Promise<void> {
+    return this.#serial(async () => {
+      const now = this.#deps.clock.now()
+      for (const order of this.#active) {
+        if (!order.paged || order.tracker === null) continue
+        if (order.tracking) {
+          this.#deps.pager.page(order.tracker, { tracking: true })
+          continue
+        }
+        const remaining = (order.pagedAt ?? 0) + this.#deps.pager.onceLeaseMs - now
+        if (remaining > 0) this.#deps.pager.page(order.tracker, { tracking: false, leaseMs: remaining })
+        else await this.#run({ kind: 'pageLapsed', tracker: order.tracker, at: now })
+      }
+    })
+  }
+
+  // Radio events. Each is queued at once, in arrival order, so a start is never overtaken
+  // by the location report that follows it.
+
+  trackerStarted(event: RadioEvents['trackerStarted']): Promise<void> {
+    return this.#background('trackerStarted', async () => {
+      await this.#deps.trackers.captured({ address: event.address, number: event.number, at: event.at })
+      await this.#run({ kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() })
+    })
+  }
+
+  trackerLocated(event: RadioEvents['trackerLocated']): Promise<void> {
+    return this.#background('trackerLocated', async () => {
+      await this.#deps.trackers.seen({ address: event.address, at: event.at })
+      await this.#run({ kind: 'radioLocate', address: event.address, table: event.table, at: event.at })
+    })
+  }
+
+  trackerCleared(event: RadioEvents['trackerCleared']): Promise<void> {
+    return this.#background('trackerCleared', async () => {
+      await this.#deps.trackers.seen({ address: event.address, at: event.at })
+      await this.#run({ kind: 'radioClear', address: event.address, at: event.at })
+    })
+  }
+
+  trackerSeen(event: RadioEvents['trackerSeen']): Promise<void> {
+    return this.#background('trackerSeen', async () => {
+      await this.#deps.trackers.seen(event)
+    })
+  }
+
+  #newUuid(): string {
+    return (this.#deps.newUuid ?? randomUUID)()
+  }
+
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(operation)
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Radio and scheduler work: queued like requests, failures logged (nobody to answer). */
+  #background(what: string, operation: () => Promise<void>): Promise<void> {
+    return this.#serial(operation).catch((error: unknown) => {
+      this.#deps.log.error({ err: error, event: what }, 'order update from the radio failed')
+    })
+  }
+
+  async #run(action: OrdersAction): Promise<StepResult> {
+    const result = step(this.#active, action)
+    for (const write of result.writes) await this.#commit(write)
+    return result
+  }
+
+  /** Durable first, then visible, then recorded as a change, then paging follows. */
+  async #commit(write: OrderWrite): Promise<void> {
+    const { collection, history, changes, trackers } = this.#deps
+    const previous = this.#active.find((o) => o.uuid === write.order.uuid)
+    if (write.type === 'ORDER_CLEARED') {
+      try {
+        history.insert(summaryOf(write.order, write.order.stateChanged))
+      } catch (error) {
+        throw new DomainError('STORAGE_UNAVAILABLE', 'history', { cause: error })
+      }
+      this.#deps.fault?.('crash-after-history-insert')
+      await collection.remove({ uuid: write.order.uuid })
+    } else {
+      await collection.update({ uuid: write.order.uuid }, { ...write.order }, { upsert: true })
+    }
+    this.#active = applyWrite(this.#active, write)
+    if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null)
+    if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null)
+    else if (write.order.tracker) await trackers.bind(write.order.tracker, { uuid: write.order.uuid, name: write.order.name })
+    await changes.record(write.type, write.order)
+    for (const effect of write.effects) this.#apply(effect)
+  }
+
+  #apply(effect: PagingEffect): void {
+    if (effect.kind === 'page') this.#deps.pager.page(effect.tracker, { tracking: effect.tracking })
+    else this.#deps.pager.stop(effect.tracker)
+  }
+}
+
+function byCreated(a: ActiveOrder, b: ActiveOrder): number {
+  return a.created - b.created || a.name - b.name
+}

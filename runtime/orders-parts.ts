@@ -1,0 +1,25 @@
+// The order side's background parts, in start-up order: the radio, then the paging
+// scheduler (which re-arms paging of orders that were paged before a restart).
+import type { Part } from './lifecycle.ts'
+import type { Services } from './services.ts'
+
+export function radioPart(services: Services): Part {
+  return {
+    name: 'radio',
+    start: () => services.radio.start(),
+    stop: () => services.radio.stop(),
+  }
+}
+
+export function pagingPart(services: Services): Part {
+  return {
+    name: 'scheduler',
+    start: () => services.orders.resumePaging(),
+    stop: async () => {
+      services.paging.close()
+      // Let radio work already queued finish before the radio stops.
+      await services.orders.idle()
+      await services.paging.idle()
+    },
+  }
+}

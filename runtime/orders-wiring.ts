@@ -1,0 +1,67 @@
+// Builds the order side of the services: the radio, the tracker inventory, the paging
+// scheduler and the orders service, and feeds the radio's events into the orders service.
+// Called by buildServices(), so tests get the same wiring as a real gateway.
+import type { Clock } from '../lib/clock.ts'
+import type { GatewayConfig } from '../lib/config.ts'
+import type { ChangeLog } from '../lib/events/changes.ts'
+import type { HistoryStore } from '../lib/history/store.ts'
+import { TrackerInventory, type TrackerRecord } from '../lib/inventory/trackers.ts'
+import type { Logger } from '../lib/log.ts'
+import { faultFromEnv } from '../lib/orders/fault.ts'
+import { feedRadioEvents } from '../lib/orders/radio-feed.ts'
+import { OrdersService } from '../lib/orders/service.ts'
+import { SimulatorService } from '../lib/orders/simulator.ts'
+import type { ActiveOrder } from '../lib/orders/types.ts'
+import { createRadio, type RadioDeps } from '../lib/radio/create.ts'
+import type { Radio } from '../lib/radio/radio.ts'
+import type { Store } from '../lib/store/db.ts'
+import { PagingScheduler, type PagingOptions } from './scheduler.ts'
+
+export interface OrderServices {
+  radio: Radio
+  trackers: TrackerInventory
+  paging: PagingScheduler
+  orders: OrdersService
+  /** The virtual restaurant's controls (its methods answer -5 when the radio is not simulated). */
+  simulator: SimulatorService
+}
+
+export interface OrderServicesDeps {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  store: Store
+  history: HistoryStore
+  changes: ChangeLog
+  /** Environment for the test-only GATEWAY_FAULT switch (defaults to process.env). */
+  env?: NodeJS.ProcessEnv
+  radio?: Radio
+  zigbee?: RadioDeps['zigbee']
+  paging?: Partial<PagingOptions>
+}
+
+export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {
+  const { config, clock, log, store } = deps
+  const radio = deps.radio ?? (await createRadio(config, { clock, log, zigbee: deps.zigbee }))
+  const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers'))
+  let orders: OrdersService | undefined
+  const paging = new PagingScheduler({
+    radio,
+    clock,
+    log,
+    options: deps.paging,
+    onLapse: (tracker) => void orders?.pageLapsed(tracker),
+  })
+  orders = await OrdersService.open({
+    collection: await store.collection<ActiveOrder>('activeorders'),
+    history: deps.history,
+    changes: deps.changes,
+    trackers,
+    pager: paging,
+    clock,
+    log,
+    fault: faultFromEnv((deps.env ?? process.env).GATEWAY_FAULT),
+  })
+  feedRadioEvents(radio, orders)
+  return { radio, trackers, paging, orders, simulator: new SimulatorService({ radio, orders }) }
+}

@@ -32,6 +32,7 @@ export const errorKinds = [
   'OFFSET_INVALID',
   'DATE_INVALID',
   'LIMIT_TOO_LARGE',
+  'AS_OF_INVALID',
   'UUID_INVALID',
   'CALLBACK_MISSING',
   'CALLBACK_INVALID',

@@ -2,41 +2,61 @@
 // DESIGN.md, Storage). Inserting is idempotent on uuid, which makes clearing crash-safe:
 // summary first, then the active order is removed; a restart removes any active order
 // whose uuid is already here.
+//
+// Every summary also gets `seq`, its insertion position (never reused: AUTOINCREMENT). A
+// list answer names the highest seq it saw (`asOf`); later pages asked "as of" that value
+// ignore summaries inserted since, which is what makes offset paging stable while orders
+// are being cleared (docs/api.md, History and statistics).
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import type { OrderSummary, OrderType } from '../orders/types.ts'
+import type { OrderSummary } from '../orders/types.ts'
+import { HistoryQueries, type HistoryFilter, type HistoryPage, type PageRequest } from './query.ts'
+import { rowToSummary, summaryColumns, type SummaryRow } from './rows.ts'
+import { StatisticsQuery, type DailyStatistics, type StatisticsRequest } from './stats.ts'
 
-interface SummaryRow {
-  uuid: string
-  name: number
-  orderType: string
-  locationName: number | null
-  orderStarted: number
-  orderLocated: number | null
-  orderCleared: number
-}
+export { rowToSummary, type SummaryRow } from './rows.ts'
 
 export interface HistoryStoreOptions {
   /** FULL fsyncs every commit; NORMAL (WAL) may lose the last commits on power loss. */
   synchronous?: 'NORMAL' | 'FULL'
+  /** Page cache in KiB (SQLite's default is 2 MiB); bulk loaders raise it. */
+  cacheKiB?: number
 }
 
-export function rowToSummary(row: SummaryRow): OrderSummary {
-  return {
-    uuid: row.uuid,
-    name: row.name,
-    orderType: row.orderType as OrderType,
-    locationName: row.locationName,
-    orderStarted: row.orderStarted,
-    orderLocated: row.orderLocated,
-    orderCleared: row.orderCleared,
-  }
-}
+const schema = `
+  CREATE TABLE IF NOT EXISTS summaries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    uuid TEXT NOT NULL UNIQUE,
+    name INTEGER NOT NULL,
+    orderType TEXT NOT NULL CHECK (orderType IN ('ON_PREMISE', 'TO_GO')),
+    locationName INTEGER,
+    orderStarted INTEGER NOT NULL,
+    orderLocated INTEGER,
+    orderCleared INTEGER NOT NULL
+  );
+  -- One index per filter combination, each ending in the page order (orderStarted, uuid),
+  -- so a page is a range walk and never a sort. Index entries carry seq (the rowid), so
+  -- the "as of" bound is checked without touching the table.
+  CREATE INDEX IF NOT EXISTS summaries_started ON summaries (orderStarted, uuid);
+  CREATE INDEX IF NOT EXISTS summaries_type_started ON summaries (orderType, orderStarted, uuid);
+  CREATE INDEX IF NOT EXISTS summaries_location_started ON summaries (locationName, orderStarted, uuid);
+  CREATE INDEX IF NOT EXISTS summaries_location_type_started ON summaries (locationName, orderType, orderStarted, uuid);
+  -- Statistics read only these two columns for the day's clears: a covering index.
+  CREATE INDEX IF NOT EXISTS summaries_cleared ON summaries (orderCleared, orderStarted);
+  -- count(*) walks a whole index (milliseconds at a million rows); the unfiltered count is
+  -- kept here instead, by a trigger, so it stays right when another process imports.
+  CREATE TABLE IF NOT EXISTS summary_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+  INSERT INTO summary_count (id, n) SELECT 1, (SELECT count(*) FROM summaries) WHERE NOT EXISTS (SELECT 1 FROM summary_count);
+  CREATE TRIGGER IF NOT EXISTS summaries_counted AFTER INSERT ON summaries
+    BEGIN UPDATE summary_count SET n = n + 1 WHERE id = 1; END;
+`
 
 export class HistoryStore {
   readonly db: DatabaseSync
   readonly #insert: StatementSync
   readonly #has: StatementSync
   readonly #get: StatementSync
+  readonly #queries: HistoryQueries
+  readonly #statistics: StatisticsQuery
 
   constructor(file: string, options: HistoryStoreOptions = {}) {
     this.db = new DatabaseSync(file)
@@ -44,26 +64,21 @@ export class HistoryStore {
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'};
       PRAGMA busy_timeout = 5000;
-      CREATE TABLE IF NOT EXISTS summaries (
-        uuid TEXT PRIMARY KEY,
-        name INTEGER NOT NULL,
-        orderType TEXT NOT NULL,
-        locationName INTEGER,
-        orderStarted INTEGER NOT NULL,
-        orderLocated INTEGER,
-        orderCleared INTEGER NOT NULL
-      ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS summaries_started ON summaries (orderStarted, uuid);
-      CREATE INDEX IF NOT EXISTS summaries_type_started ON summaries (orderType, orderStarted, uuid);
-      CREATE INDEX IF NOT EXISTS summaries_location_started ON summaries (locationName, orderStarted, uuid);
-      CREATE INDEX IF NOT EXISTS summaries_cleared ON summaries (orderCleared);
+      ${options.cacheKiB ? `PRAGMA cache_size = -${Math.floor(options.cacheKiB)};` : ''}
     `)
+    this.db.exec(`BEGIN IMMEDIATE; ${schema} COMMIT;`)
     this.#insert = this.db.prepare(
-      `INSERT OR IGNORE INTO summaries (uuid, name, orderType, locationName, orderStarted, orderLocated, orderCleared)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      // Only a uuid already present is skipped; any other broken row throws, so a caller
+      // never mistakes a refused summary for one that is safely in history.
+      `INSERT INTO summaries (uuid, name, orderType, locationName, orderStarted, orderLocated, orderCleared)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING`,
     )
     this.#has = this.db.prepare('SELECT 1 AS found FROM summaries WHERE uuid = ?')
-    this.#get = this.db.prepare('SELECT * FROM summaries WHERE uuid = ?')
+    this.#get = this.db.prepare(
+      `SELECT ${summaryColumns} FROM summaries WHERE uuid = ?`,
+    )
+    this.#queries = new HistoryQueries(this.db)
+    this.#statistics = new StatisticsQuery(this.db)
   }
 
   /** Inserts a summary; false when that uuid is already in history (idempotent). */
@@ -80,6 +95,20 @@ export class HistoryStore {
     return Number(result.changes) > 0
   }
 
+  /** Inserts many summaries in one transaction (one commit); returns how many were new. */
+  insertMany(summaries: Iterable<OrderSummary>): number {
+    let inserted = 0
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      for (const summary of summaries) if (this.insert(summary)) inserted++
+      this.db.exec('COMMIT')
+    } catch (error) {
+      this.db.exec('ROLLBACK')
+      throw error
+    }
+    return inserted
+  }
+
   has(uuid: string): boolean {
     return this.#has.get(uuid) !== undefined
   }
@@ -87,6 +116,21 @@ export class HistoryStore {
   get(uuid: string): OrderSummary | undefined {
     const row = this.#get.get(uuid) as SummaryRow | undefined
     return row ? rowToSummary(row) : undefined
+  }
+
+  /** One page, newest first by orderStarted then uuid, with the count of all matching. */
+  list(filter: HistoryFilter, page: PageRequest): HistoryPage {
+    return this.#queries.page(filter, page)
+  }
+
+  /** Every matching summary, oldest first, read lazily (export: constant memory). */
+  iterate(filter: HistoryFilter = {}): IterableIterator<OrderSummary> {
+    return this.#queries.iterate(filter)
+  }
+
+  /** Figures for the calendar day containing `now` in `timezone` (decisions §4). */
+  statistics(request: StatisticsRequest): DailyStatistics {
+    return this.#statistics.today(request)
   }
 
   close(): void {

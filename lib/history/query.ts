@@ -1,0 +1,150 @@
+// History lists: filters, newest-first paging and the count of all matching. One prepared
+// statement per filter combination (built on first use), each answerable by one index
+// range walk (see the indexes in store.ts), so a page costs the same at any history size.
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { OrderSummary, OrderType } from '../orders/types.ts'
+import { rowToSummary, summaryColumns as columns, type SummaryRow } from './rows.ts'
+
+export interface HistoryFilter {
+  /** orderStarted >= createdAfter (ms, inclusive). */
+  createdAfter?: number
+  /** orderStarted < createdBefore (ms, exclusive). */
+  createdBefore?: number
+  orderType?: OrderType
+  locationName?: number
+}
+
+export interface PageRequest {
+  offset: number
+  limit: number
+  /**
+   * Snapshot position from an earlier page's `asOf`: summaries inserted after it are left
+   * out, so pages of one walk see one fixed, ordered set. Absent: the history as it is now.
+   */
+  asOf?: number
+}
+
+export interface HistoryPage {
+  /** How many summaries match the filters (as of `asOf`), not the page size. */
+  count: number
+  items: OrderSummary[]
+  /** The snapshot this page was read at: pass it back as `asOf` for the next pages. */
+  asOf: number
+}
+
+interface Clauses {
+  where: string
+  values: (number | string)[]
+}
+
+function clausesOf(filter: HistoryFilter): Clauses {
+  const parts: string[] = []
+  const values: (number | string)[] = []
+  if (filter.orderType !== undefined) {
+    parts.push('orderType = ?')
+    values.push(filter.orderType)
+  }
+  if (filter.locationName !== undefined) {
+    parts.push('locationName = ?')
+    values.push(filter.locationName)
+  }
+  if (filter.createdAfter !== undefined) {
+    parts.push('orderStarted >= ?')
+    values.push(filter.createdAfter)
+  }
+  if (filter.createdBefore !== undefined) {
+    parts.push('orderStarted < ?')
+    values.push(filter.createdBefore)
+  }
+  return { where: parts.join(' AND '), values }
+}
+
+/** The page query for a filter; its parameters are the filter's values, then asOf, limit, offset. */
+export function pageSql(where: string): string {
+  const bounded = where ? `WHERE ${where} AND seq <= ?` : 'WHERE seq <= ?'
+  return `SELECT ${columns} FROM summaries ${bounded} ORDER BY orderStarted DESC, uuid DESC LIMIT ? OFFSET ?`
+}
+
+/** The count query for a (non-empty) filter; its parameters are the filter's values, then asOf. */
+export function countSql(where: string): string {
+  return `SELECT count(*) AS n FROM summaries WHERE ${where} AND seq <= ?`
+}
+
+function isUnfiltered(filter: HistoryFilter): boolean {
+  return (
+    filter.orderType === undefined &&
+    filter.locationName === undefined &&
+    filter.createdAfter === undefined &&
+    filter.createdBefore === undefined
+  )
+}
+
+export class HistoryQueries {
+  readonly #db: DatabaseSync
+  readonly #statements = new Map<string, StatementSync>()
+  readonly #highWater: StatementSync
+  readonly #total: StatementSync
+  readonly #insertedAfter: StatementSync
+
+  constructor(db: DatabaseSync) {
+    this.#db = db
+    this.#highWater = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM summaries')
+    this.#total = db.prepare('SELECT n FROM summary_count WHERE id = 1')
+    this.#insertedAfter = db.prepare('SELECT count(*) AS n FROM summaries WHERE seq > ?')
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql)
+    if (!statement) {
+      statement = this.#db.prepare(sql)
+      this.#statements.set(sql, statement)
+    }
+    return statement
+  }
+
+  page(filter: HistoryFilter, request: PageRequest): HistoryPage {
+    // Page and count must read the same snapshot, even while another process imports.
+    this.#db.exec('BEGIN')
+    try {
+      const highWater = Number((this.#highWater.get() as { seq: number }).seq)
+      const asOf = request.asOf === undefined ? highWater : Math.min(request.asOf, highWater)
+      const { where, values } = clausesOf(filter)
+      const rows = this.#statement(pageSql(where)).all(...values, asOf, request.limit, request.offset) as unknown as SummaryRow[]
+      const count = this.#count(filter, where, values, asOf, highWater)
+      this.#db.exec('COMMIT')
+      return { count, items: rows.map(rowToSummary), asOf }
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  #count(filter: HistoryFilter, where: string, values: (number | string)[], asOf: number, highWater: number): number {
+    if (isUnfiltered(filter)) {
+      // The trigger-kept total, less whatever was inserted after the snapshot.
+      const total = Number((this.#total.get() as { n: number }).n)
+      const later = asOf >= highWater ? 0 : Number((this.#insertedAfter.get(asOf) as { n: number }).n)
+      return total - later
+    }
+    const row = this.#statement(countSql(where)).get(...values, asOf) as { n: number }
+    return Number(row.n)
+  }
+
+  /** SQLite's plan for a filter's page and count queries (tests hold them to index walks). */
+  explain(filter: HistoryFilter): { page: string; count: string } {
+    const { where, values } = clausesOf(filter)
+    const plan = (sql: string, args: (number | string)[]) =>
+      (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((row) => row.detail).join('; ')
+    return {
+      page: plan(pageSql(where), [...values, 0, 25, 0]),
+      count: where ? plan(countSql(where), [...values, 0]) : plan('SELECT n FROM summary_count WHERE id = 1', []),
+    }
+  }
+
+  /** Every matching summary, oldest first, one row at a time. */
+  *iterate(filter: HistoryFilter): IterableIterator<OrderSummary> {
+    const { where, values } = clausesOf(filter)
+    const sql = `SELECT ${columns} FROM summaries ${where ? `WHERE ${where}` : ''} ORDER BY orderStarted, uuid`
+    for (const row of this.#db.prepare(sql).iterate(...values)) yield rowToSummary(row as unknown as SummaryRow)
+  }
+}

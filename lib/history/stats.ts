@@ -1,0 +1,55 @@
+// Daily statistics (decisions §4): the orders cleared today, in the gateway's timezone,
+// each measured from start to clear (the vendor's measure). One aggregate over the
+// (orderCleared, orderStarted) index: the day's rows are never read from the table.
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import { dayBounds } from '../time.ts'
+
+export interface StatisticsRequest {
+  now: number
+  /** The gateway's timezone (IANA name or "+HH:MM"): decides where "today" begins. */
+  timezone: string
+  /** Target time in seconds (> 0). */
+  targetTime: number
+}
+
+export interface DailyStatistics {
+  /** Orders cleared today. */
+  ordersToday: number
+  /** Mean start-to-clear time in seconds, one decimal; 0 when none. */
+  averageSeconds: number
+  /** Orders that took strictly longer than the target. */
+  exceededToday: number
+  /** Percentage within target, one decimal, rounded down (100 only when none exceeded); 0 when none. */
+  percentGoal: number
+  targetTime: number
+}
+
+interface Aggregate {
+  n: number
+  totalMs: number | null
+  exceeded: number | null
+}
+
+export class StatisticsQuery {
+  readonly #aggregate: StatementSync
+
+  constructor(db: DatabaseSync) {
+    this.#aggregate = db.prepare(`
+      SELECT count(*) AS n,
+             sum(orderCleared - orderStarted) AS totalMs,
+             sum(orderCleared - orderStarted > ?) AS exceeded
+        FROM summaries
+       WHERE orderCleared >= ? AND orderCleared < ?`)
+  }
+
+  today({ now, timezone, targetTime }: StatisticsRequest): DailyStatistics {
+    const { start, end } = dayBounds(now, timezone)
+    const row = this.#aggregate.get(targetTime * 1000, start, end) as unknown as Aggregate
+    const ordersToday = Number(row.n)
+    const exceededToday = Number(row.exceeded ?? 0)
+    if (ordersToday === 0) return { ordersToday, averageSeconds: 0, exceededToday, percentGoal: 0, targetTime }
+    const averageSeconds = Math.round(Number(row.totalMs) / ordersToday / 100) / 10
+    const percentGoal = Math.floor(((ordersToday - exceededToday) * 1000) / ordersToday) / 10
+    return { ordersToday, averageSeconds, exceededToday, percentGoal, targetTime }
+  }
+}

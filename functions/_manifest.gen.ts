@@ -6,6 +6,10 @@ import * as f2 from './v1/activeorders.post.ts'
 import * as f3 from './v1/activeorders.id.get.ts'
 import * as f4 from './v1/activeorders.name.delete.ts'
 import * as f5 from './v1/activeorders.name.page.post.ts'
+import * as f6 from './v1/orders.get.ts'
+import * as f7 from './v1/orders.uuid.get.ts'
+import * as f8 from './v1/register.get.ts'
+import * as f9 from './v1/statistics.get.ts'
 import * as f10 from './v2/index.get.ts'
 import * as f11 from './v2/accesstoken.delete.ts'
 import * as f12 from './v2/accesstoken.get.ts'
@@ -20,10 +24,17 @@ import * as f20 from './v2/activeorders.id.get.ts'
 import * as f21 from './v2/activeorders.id.page.delete.ts'
 import * as f22 from './v2/activeorders.id.page.get.ts'
 import * as f23 from './v2/activeorders.id.page.post.ts'
+import * as f24 from './v2/orders.get.ts'
+import * as f25 from './v2/orders.uuid.get.ts'
+import * as f26 from './v2/register.delete.ts'
+import * as f27 from './v2/register.get.ts'
+import * as f28 from './v2/register.post.ts'
+import * as f29 from './v2/register.jwks.get.ts'
 import * as f30 from './v2/simulator.get.ts'
 import * as f31 from './v2/simulator.clear.post.ts'
 import * as f32 from './v2/simulator.place.post.ts'
 import * as f33 from './v2/simulator.start.post.ts'
+import * as f34 from './v2/statistics.get.ts'
 
 export const manifest: ManifestEntry[] = [
   { file: 'v1/index.get.ts', ...f0.config, handler: f0.default },
@@ -32,6 +43,10 @@ export const manifest: ManifestEntry[] = [
   { file: 'v1/activeorders.id.get.ts', ...f3.config, handler: f3.default },
   { file: 'v1/activeorders.name.delete.ts', ...f4.config, handler: f4.default },
   { file: 'v1/activeorders.name.page.post.ts', ...f5.config, handler: f5.default },
+  { file: 'v1/orders.get.ts', ...f6.config, handler: f6.default },
+  { file: 'v1/orders.uuid.get.ts', ...f7.config, handler: f7.default },
+  { file: 'v1/register.get.ts', ...f8.config, handler: f8.default },
+  { file: 'v1/statistics.get.ts', ...f9.config, handler: f9.default },
   { file: 'v2/index.get.ts', ...f10.config, handler: f10.default },
   { file: 'v2/accesstoken.delete.ts', ...f11.config, handler: f11.default },
   { file: 'v2/accesstoken.get.ts', ...f12.config, handler: f12.default },
@@ -46,8 +61,15 @@ export const manifest: ManifestEntry[] = [
   { file: 'v2/activeorders.id.page.delete.ts', ...f21.config, handler: f21.default },
   { file: 'v2/activeorders.id.page.get.ts', ...f22.config, handler: f22.default },
   { file: 'v2/activeorders.id.page.post.ts', ...f23.config, handler: f23.default },
+  { file: 'v2/orders.get.ts', ...f24.config, handler: f24.default },
+  { file: 'v2/orders.uuid.get.ts', ...f25.config, handler: f25.default },
+  { file: 'v2/register.delete.ts', ...f26.config, handler: f26.default },
+  { file: 'v2/register.get.ts', ...f27.config, handler: f27.default },
+  { file: 'v2/register.post.ts', ...f28.config, handler: f28.default },
+  { file: 'v2/register.jwks.get.ts', ...f29.config, handler: f29.default },
   { file: 'v2/simulator.get.ts', ...f30.config, handler: f30.default },
   { file: 'v2/simulator.clear.post.ts', ...f31.config, handler: f31.default },
   { file: 'v2/simulator.place.post.ts', ...f32.config, handler: f32.default },
   { file: 'v2/simulator.start.post.ts', ...f33.config, handler: f33.default },
+  { file: 'v2/statistics.get.ts', ...f34.config, handler: f34.default },
 ]

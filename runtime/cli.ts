@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
 import { simCliCommand } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
+import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -14,6 +15,7 @@ const usage = `usage: gateway <command> [options]
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
   token revoke <name>                                 revoke every access token with that name, at once
+  webhooks list                                       list webhook URLs with state, backlog and signing secret (host only)
   sim start <tracker> [--to-go]                       simulated radio: hold a tracker over the dine-in (or to-go) starter
   sim place <tracker> <table>                         simulated radio: put a tracker on a table
   sim clear <tracker>                                 simulated radio: hold a tracker over the clearer
@@ -44,6 +46,7 @@ addCliCommand('button', async (positionals, _flags, dataDir) => {
 })
 
 addCliCommand('token', tokenCliCommand)
+addCliCommand('webhooks', webhooksCliCommand)
 
 async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
   const { startGateway } = await import('./main.ts')

@@ -9,6 +9,9 @@ import { registerTokenCommands } from './token-commands.ts'
 import { ControlServer } from './control.ts'
 import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
+import { registerWebhookCommands } from './webhook-commands.ts'
+import { webhookDispatcherPart } from './webhook-dispatcher.ts'
+import { wsHubPart } from './ws.ts'
 import { startParts, type Part } from './lifecycle.ts'
 import { checkManifest } from './manifest.ts'
 import { pagingPart, radioPart } from './orders-parts.ts'
@@ -45,6 +48,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerButtonCommands(control, services)
   registerSimCommands(control, services)
   registerTokenCommands(control, services)
+  registerWebhookCommands(control, services)
+  // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
+  services.webhooks.setOwnEndpoint(() => {
+    const address = http.server.address()
+    return address && typeof address === 'object' ? { host: address.address, port: address.port } : { host: config.host, port: config.port }
+  })
   let port = config.port
 
   // Stopping runs in reverse: the store is flushed after everything that writes to it.
@@ -62,6 +71,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Stops before the store closes: writes the last_used times still held in memory.
     { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
     fleetPart(services),
+    webhookDispatcherPart({ webhooks: services.webhooks, clock, log, retrySchedule: config.webhooks.retrySchedule }),
+    wsHubPart(http.server, services),
     {
       name: 'http',
       start: async () => {

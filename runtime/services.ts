@@ -13,7 +13,7 @@ import { SettingsService } from '../lib/settings/service.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
-import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
+import { WebhookService } from '../lib/webhooks/service.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
 
 /** Events between services; payload types are owned by the services that emit them. */
@@ -38,6 +38,8 @@ export interface Services extends OrderServices {
   changes: ChangeLog
   /** The MQTT fleet bridge; always present, status().state 'disabled' when off. */
   fleet: FleetService
+  /** Webhook registrations, outbox (a ChangeLog sink) and delivery attempts. */
+  webhooks: WebhookService
 }
 
 export interface BuildOptions {
@@ -72,7 +74,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
   const orderServices = await buildOrderServices({ config, clock, log, store, history, changes })
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,
@@ -83,5 +84,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     timezone: () => settings.timezone,
     storedSummary: (uuid) => history.get(uuid),
   })
-  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, ...orderServices }
+  const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
+  changes.addSink(webhooks.sink)
+  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, webhooks, ...orderServices }
 }

@@ -56,6 +56,8 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/register', auth: 'bearer', code: 19, outcomes: [1005], errors: [-1, -2, -28, -29, -30, -31] },
   { method: 'DELETE', path: '/api/v2/register', auth: 'bearer', code: 19, outcomes: [200], errors: [-1, -2, -28, -29, -30] },
   { method: 'GET', path: '/api/v2/websocket', auth: 'first-frame', outcomes: [], errors: [-2, -31, -32] },
+  // extension: the webhook signing key (public) as a JWKS document
+  { method: 'GET', path: '/api/v2/register/jwks', auth: 'none', code: 19, outcomes: [200], errors: [] },
   // extension: simulator (the virtual restaurant the board drives; 404/-5 when the radio is not simulated)
   { method: 'GET', path: '/api/v2/simulator', auth: 'bearer', code: 21, outcomes: [200], errors: [-1, -2, -5] },
   { method: 'POST', path: '/api/v2/simulator/start', auth: 'bearer', code: 21, outcomes: [200], errors: [-1, -2, -5, -31, -38] },

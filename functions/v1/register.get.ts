@@ -1,0 +1,24 @@
+import { queryValue } from '../../lib/api/input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v1/register',
+  auth: 'none',
+  summary: 'Register a callback URL notified (signed POST) on every active-order change; idempotent',
+  query: {
+    http_client: {
+      description: 'Callback URL (http or https); the gateway checks it answers a HEAD request first',
+      schema: { type: 'string', format: 'uri', maxLength: 256 },
+      required: true,
+    },
+  },
+  errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const { created } = await ctx.services.webhooks.register(queryValue(ctx.query, 'http_client', 'CALLBACK_INVALID'), 'v1')
+  return ctx.ok({}, { message: created ? 'Callback URL registered' : 'Callback URL already registered' })
+}
+
+export default handler

@@ -1,0 +1,29 @@
+import { formatWithOffset } from '../../lib/time.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/register',
+  auth: 'bearer',
+  code: 19,
+  summary: 'List registered callback URLs with delivery state, last success, last error and backlog (never the secret)',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const timezone = ctx.services.settings.timezone
+  const time = (ms: number | null) => (ms === null ? null : formatWithOffset(ms, timezone))
+  const webhooks = ctx.services.webhooks.list().map((w) => ({
+    url: w.url,
+    version: w.version,
+    state: w.state,
+    created: time(w.created),
+    lastSuccess: time(w.lastSuccess),
+    lastError: w.lastError && { at: time(w.lastError.at), message: w.lastError.message },
+    backlog: w.backlog,
+    dropped: w.dropped,
+  }))
+  return ctx.ok({ count: webhooks.length, webhooks })
+}
+
+export default handler

@@ -1,0 +1,15 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/register/jwks',
+  auth: 'none',
+  code: 19,
+  summary:
+    "Extension: the gateway's public ed25519 key(s) as a JWKS document, to verify the v1a entry of webhook-signature without a shared secret",
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) =>
+  ctx.ok(ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
+
+export default handler

@@ -1,0 +1,32 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'POST',
+  path: '/api/v2/register',
+  auth: 'bearer',
+  code: 19,
+  summary:
+    'Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent',
+  body: {
+    type: 'object',
+    required: ['http_client'],
+    properties: { http_client: { type: 'string', format: 'uri', maxLength: 2048, description: 'Callback URL (http or https)' } },
+  },
+  outcomes: ['CLIENT_REGISTERED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'JSON_INVALID'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const body = await ctx.body()
+  const { url, secret, created } = await ctx.services.webhooks.register(body.http_client, 'v2')
+  return ctx.ok(
+    { webhook: secret ? { url, secret } : { url } },
+    {
+      outcome: 'CLIENT_REGISTERED',
+      message: created ? 'Callback URL registered' : 'Callback URL already registered (its secret was shown when it was first registered)',
+      headers: { 'cache-control': 'no-store' },
+    },
+  )
+}
+
+export default handler

@@ -1,0 +1,89 @@
+// The persisted webhook outbox: one entry per (registered URL, order change), written by a
+// ChangeLog sink in the same step as the change, removed once the receiver acknowledged it.
+// Mirrored in memory as one seq-ordered queue per URL, so finding the next entry is O(1)
+// however long a receiver has been down.
+import type { Collection } from '../store/db.ts'
+
+/** Longest backlog kept per URL; older entries are dropped (and counted) beyond it. */
+export const maxBacklog = 10_000
+
+export interface OutboxEntry {
+  url: string
+  seq: number
+  /** webhook-id: the same on every attempt, so receivers can drop duplicates. */
+  id: string
+  body: string
+  attempts: number
+  nextAttemptAt: number
+  created: number
+}
+
+type Stored = OutboxEntry & { _id: string }
+
+export class Outbox {
+  readonly #collection: Collection<OutboxEntry>
+  readonly #queues = new Map<string, Stored[]>()
+
+  private constructor(collection: Collection<OutboxEntry>) {
+    this.#collection = collection
+  }
+
+  static async open(collection: Collection<OutboxEntry>, registeredUrls: Set<string>): Promise<Outbox> {
+    const outbox = new Outbox(collection)
+    // Entries of a URL removed while its change was being written are orphans: drop them.
+    await collection.remove({ url: { $nin: [...registeredUrls] } }, { multi: true })
+    for (const entry of await collection.find({}, { seq: 1 })) outbox.#queue(entry.url).push(entry)
+    return outbox
+  }
+
+  #queue(url: string): Stored[] {
+    let queue = this.#queues.get(url)
+    if (!queue) this.#queues.set(url, (queue = []))
+    return queue
+  }
+
+  /** Appends an entry; returns how many old entries were dropped to stay within maxBacklog. */
+  async append(entry: OutboxEntry): Promise<number> {
+    const stored = (await this.#collection.insert(entry)) as Stored
+    const queue = this.#queue(entry.url)
+    queue.push(stored)
+    let dropped = 0
+    while (queue.length > maxBacklog) {
+      const oldest = queue.shift()!
+      await this.#collection.remove({ _id: oldest._id })
+      dropped++
+    }
+    return dropped
+  }
+
+  head(url: string): OutboxEntry | undefined {
+    const head = this.#queues.get(url)?.[0]
+    return head && { ...head }
+  }
+
+  backlog(url: string): number {
+    return this.#queues.get(url)?.length ?? 0
+  }
+
+  /** Removes the delivered entry (the head of its URL's queue). */
+  async acknowledge(entry: OutboxEntry): Promise<void> {
+    const queue = this.#queues.get(entry.url)
+    const index = queue?.findIndex((e) => e.seq === entry.seq) ?? -1
+    if (!queue || index < 0) return
+    const [stored] = queue.splice(index, 1)
+    await this.#collection.remove({ _id: stored!._id })
+  }
+
+  async reschedule(entry: OutboxEntry, attempts: number, nextAttemptAt: number): Promise<void> {
+    const stored = this.#queues.get(entry.url)?.find((e) => e.seq === entry.seq)
+    if (!stored) return
+    await this.#collection.update({ _id: stored._id }, { $set: { attempts, nextAttemptAt } })
+    stored.attempts = attempts
+    stored.nextAttemptAt = nextAttemptAt
+  }
+
+  async clear(url: string): Promise<void> {
+    this.#queues.delete(url)
+    await this.#collection.remove({ url }, { multi: true })
+  }
+}

@@ -1,0 +1,259 @@
+// Webhooks (decisions §6): registration behind the target guard and a HEAD probe, the
+// persisted outbox fed by a ChangeLog sink, and one delivery attempt at a time per URL.
+// The timing of attempts (when to retry) belongs to runtime/webhook-dispatcher.ts.
+import { orderModifiedPayload } from '../api/present.ts'
+import type { Clock } from '../clock.ts'
+import type { GatewayConfig } from '../config.ts'
+import { DomainError } from '../errors.ts'
+import type { Logger } from '../log.ts'
+import type { OrderChange } from '../orders/types.ts'
+import type { Store } from '../store/db.ts'
+import { WebhookClient } from './http-client.ts'
+import { Outbox, type OutboxEntry } from './outbox.ts'
+import { maxRegistrations, Registry, type Registration, type WebhookState } from './registry.ts'
+import { hmacSignature, newSecret, SigningKey, signedContent } from './signing.ts'
+import { type Endpoint, parseTarget, type Resolver, TargetGuard, TargetRefused } from './target.ts'
+
+/** The HEAD probe at registration never waits longer than this. */
+const probeTimeoutMs = 5_000
+
+export interface WebhookDeps {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  store: Store
+  deviceId: string
+  /** The gateway's timezone now (payload timestamps). */
+  timezone: () => string
+  /** Tests rebind names through this; the system resolver otherwise. */
+  resolver?: Resolver
+}
+
+export interface WebhookStatus {
+  url: string
+  version: 'v1' | 'v2'
+  state: WebhookState
+  created: number
+  lastSuccess: number | null
+  lastError: { at: number; message: string } | null
+  backlog: number
+  dropped: number
+}
+
+export type AttemptResult = 'delivered' | 'failed' | 'disabled' | 'gone'
+
+export class WebhookService {
+  readonly registry: Registry
+  readonly outbox: Outbox
+  readonly signingKey: SigningKey
+  readonly #deps: WebhookDeps
+  readonly #client: WebhookClient
+  #ownEndpoint: () => Endpoint | null
+  #enqueued = new Set<(url: string) => void>()
+  #serial: Promise<unknown> = Promise.resolve()
+
+  private constructor(deps: WebhookDeps, registry: Registry, outbox: Outbox, signingKey: SigningKey) {
+    this.#deps = deps
+    this.registry = registry
+    this.outbox = outbox
+    this.signingKey = signingKey
+    this.#ownEndpoint = () => ({ host: deps.config.host, port: deps.config.port })
+    const guard = new TargetGuard({
+      allowLoopback: deps.config.webhooks.allowLoopback,
+      ownEndpoint: () => this.#ownEndpoint(),
+      resolver: deps.resolver,
+    })
+    this.#client = new WebhookClient(guard)
+  }
+
+  static async open(deps: WebhookDeps): Promise<WebhookService> {
+    const registry = await Registry.open(await deps.store.collection('webhooks', [{ fieldName: 'url', unique: true }]))
+    const outbox = await Outbox.open(
+      await deps.store.collection('webhook-outbox', [{ fieldName: 'url' }]),
+      new Set(registry.all().map((r) => r.url)),
+    )
+    const signingKey = await SigningKey.open(await deps.store.collection('webhook-keys'), deps.clock.now())
+    return new WebhookService(deps, registry, outbox, signingKey)
+  }
+
+  /** Where the gateway really listens, once it does (the configured port may be 0). */
+  setOwnEndpoint(endpoint: () => Endpoint | null): void {
+    this.#ownEndpoint = endpoint
+  }
+
+  /** Called with a URL whenever an entry is added to its outbox (the dispatcher wakes up). */
+  onEnqueued(listener: (url: string) => void): () => void {
+    this.#enqueued.add(listener)
+    return () => this.#enqueued.delete(listener)
+  }
+
+  /** Registration and removal run one at a time, so a URL is never registered twice. */
+  #serialised<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#serial.then(work)
+    this.#serial = run.catch(() => undefined)
+    return run
+  }
+
+  /**
+   * Registers a callback URL after a HEAD probe. Idempotent: registering a URL again keeps
+   * its secret and backlog (and re-enables it after a 410); the secret is returned only
+   * when the registration is new.
+   */
+  async register(value: unknown, version: 'v1' | 'v2'): Promise<{ url: string; secret?: string; created: boolean }> {
+    const url = parseTarget(value)
+    await this.#probe(url)
+    return this.#serialised(async () => {
+      const existing = this.registry.get(url.href)
+      if (existing) {
+        if (existing.state === 'disabled') await this.registry.patch(url.href, { state: 'active' })
+        return { url: url.href, created: false }
+      }
+      if (this.registry.size >= maxRegistrations) {
+        throw new DomainError('CALLBACK_INVALID', `at most ${maxRegistrations} callback URLs may be registered`)
+      }
+      const registration: Registration = {
+        url: url.href,
+        secret: newSecret(),
+        version,
+        created: this.#deps.clock.now(),
+        state: 'active',
+        lastSuccess: null,
+        lastError: null,
+        dropped: 0,
+      }
+      await this.registry.add(registration)
+      this.#deps.log.info({ url: url.host, version }, 'webhook registered')
+      return { url: url.href, secret: registration.secret, created: true }
+    })
+  }
+
+  async #probe(url: URL): Promise<void> {
+    let status: number
+    let location: string | undefined
+    try {
+      ;({ status, location } = await this.#client.send(url, {
+        method: 'HEAD',
+        timeoutMs: Math.min(this.#deps.config.webhooks.timeoutMs, probeTimeoutMs),
+      }))
+    } catch (error) {
+      if (error instanceof TargetRefused) throw new DomainError('CALLBACK_INVALID', error.message)
+      throw new DomainError('CALLBACK_UNREACHABLE', describe(error))
+    }
+    // A redirect is never followed: the client must register the URL that answers.
+    if (status >= 300 && status < 400) {
+      throw new DomainError('CALLBACK_INVALID', `the server redirects${location ? ` to ${location}` : ''}; redirects are not followed`)
+    }
+  }
+
+  async unregister(value: unknown): Promise<void> {
+    const url = parseTarget(value)
+    await this.#serialised(async () => {
+      if (!this.registry.get(url.href)) throw new DomainError('CALLBACK_NOT_REGISTERED')
+      await this.registry.remove(url.href)
+      await this.outbox.clear(url.href)
+      this.#deps.log.info({ url: url.host }, 'webhook removed')
+    })
+  }
+
+  /** Every registration with its delivery state, never the secret. */
+  list(): WebhookStatus[] {
+    return this.registry.all().map(({ secret: _secret, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
+  }
+
+  /** Host only (control socket): the registrations with their secrets. */
+  listWithSecrets(): (WebhookStatus & { secret: string })[] {
+    return this.registry.all().map((r) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
+  }
+
+  jwks(): ReturnType<SigningKey['jwks']> {
+    return this.signingKey.jwks()
+  }
+
+  /** The ChangeLog sink: one outbox entry per registered URL, durable before the change is acknowledged. */
+  readonly sink = async (change: OrderChange): Promise<void> => {
+    const targets = this.registry.all().filter((r) => r.state !== 'disabled')
+    if (!targets.length) return
+    const payload = { ...orderModifiedPayload(change.order, change.seq, { now: change.at, timezone: this.#deps.timezone() }), changeType: change.type }
+    const body = JSON.stringify(payload)
+    const id = `msg_${this.#deps.deviceId}_${change.seq}`
+    await Promise.all(
+      targets.map(async (target) => {
+        const dropped = await this.outbox.append({ url: target.url, seq: change.seq, id, body, attempts: 0, nextAttemptAt: 0, created: change.at })
+        if (dropped) {
+          const current = this.registry.get(target.url)
+          await this.registry.patch(target.url, {
+            dropped: (current?.dropped ?? 0) + dropped,
+            lastError: { at: change.at, message: `backlog full: oldest ${dropped} event(s) dropped` },
+          })
+        }
+      }),
+    )
+    for (const target of targets) {
+      for (const listener of this.#enqueued) listener(target.url)
+    }
+  }
+
+  /** The signed headers of one attempt (the timestamp is the attempt's). */
+  headersFor(entry: OutboxEntry, secret: string, nowMs: number): Record<string, string> {
+    const timestamp = Math.floor(nowMs / 1000)
+    const content = signedContent(entry.id, timestamp, entry.body)
+    return {
+      'content-type': 'application/json',
+      'webhook-id': entry.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `${hmacSignature(secret, content)} ${this.signingKey.sign(content)}`,
+      'webhook-key-id': this.signingKey.kid,
+    }
+  }
+
+  /**
+   * One delivery attempt of the entry at the head of its URL's queue. 2xx removes it; 410
+   * disables the registration (and drops its backlog); anything else (3xx included: never
+   * followed) is a failure that the dispatcher retries later.
+   */
+  async attempt(entry: OutboxEntry, retryDelay: (attempts: number) => number, signal?: AbortSignal): Promise<AttemptResult> {
+    const registration = this.registry.get(entry.url)
+    if (!registration || registration.state === 'disabled') return 'gone'
+    const { clock } = this.#deps
+    let failure: string
+    try {
+      const { status, location } = await this.#client.send(new URL(entry.url), {
+        method: 'POST',
+        body: entry.body,
+        headers: this.headersFor(entry, registration.secret, clock.now()),
+        timeoutMs: this.#deps.config.webhooks.timeoutMs,
+        signal,
+      })
+      if (status >= 200 && status < 300) {
+        await this.outbox.acknowledge(entry)
+        await this.registry.patch(entry.url, { state: 'active', lastSuccess: clock.now() })
+        return 'delivered'
+      }
+      if (status === 410) {
+        await this.outbox.clear(entry.url)
+        await this.registry.patch(entry.url, { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } })
+        this.#deps.log.warn({ url: new URL(entry.url).host }, 'webhook disabled by 410 Gone')
+        return 'disabled'
+      }
+      failure = status >= 300 && status < 400 ? `HTTP ${status} redirect (not followed)${location ? ` to ${location}` : ''}` : `HTTP ${status}`
+    } catch (error) {
+      if (signal?.aborted) return 'failed'
+      failure = describe(error)
+    }
+    const attempts = entry.attempts + 1
+    const now = clock.now()
+    await this.outbox.reschedule(entry, attempts, now + retryDelay(attempts))
+    await this.registry.patch(entry.url, { state: 'failing', lastError: { at: now, message: failure } })
+    return 'failed'
+  }
+
+  close(): void {
+    this.#client.close()
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException
+  if (e instanceof TargetRefused) return e.message
+  return (e?.code ? `${e.code}: ` : '') + String(e?.message ?? error).slice(0, 200)
+}

@@ -1,0 +1,249 @@
+// The WebSocket feed (decisions §6) on the HTTP server's upgrade for /api/v2/websocket.
+// First frame {"accesstoken": "..."} within authTimeoutMs (on the injected clock), then an
+// ACTIVE_ORDERS snapshot and one frame per change. The hub keeps its own copy of the
+// active orders, updated by the same ChangeLog listener that sends the frames, so a new
+// subscriber's snapshot is exactly the state after the last frame it will not receive.
+import type http from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocket, WebSocketServer, type RawData } from 'ws'
+import { orderChangeFrame, activeOrderV2 } from '../lib/api/present.ts'
+import { v2Errors } from '../lib/api/envelope.ts'
+import type { TimerHandle } from '../lib/clock.ts'
+import type { ErrorKind } from '../lib/errors.ts'
+import type { ActiveOrder, OrderChange } from '../lib/orders/types.ts'
+import type { Part } from './lifecycle.ts'
+import type { Services } from './services.ts'
+
+export const websocketPath = '/api/v2/websocket'
+
+export interface WsLimits {
+  /** Time for the first frame (decisions §6: 10 s). */
+  authTimeoutMs: number
+  /** A ping every interval; a client that did not answer the previous one is dropped. */
+  pingIntervalMs: number
+  /** Largest frame a client may send (the auth frame is tiny); larger closes with 1009. */
+  maxPayload: number
+  /** A client whose unsent data exceeds this is too slow and is dropped (close 1013). */
+  maxBufferedBytes: number
+  /** Connections at once, authenticated or not; more are refused with 503 at upgrade. */
+  maxClients: number
+}
+
+export const defaultWsLimits: WsLimits = {
+  authTimeoutMs: 10_000,
+  pingIntervalMs: 30_000,
+  maxPayload: 4 * 1024,
+  maxBufferedBytes: 1024 * 1024,
+  maxClients: 1000,
+}
+
+type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'events'>
+
+interface Client {
+  socket: WebSocket
+  ip: string
+  token: { name: string; id: string } | undefined
+  authTimer: TimerHandle | undefined
+  alive: boolean
+  /** The auth frame is being checked; frames meanwhile are ignored. */
+  verifying: boolean
+}
+
+function errorFrame(kind: ErrorKind): string {
+  const mapping = v2Errors[kind]
+  return JSON.stringify({ status: mapping.status, returnCode: mapping.code, message: mapping.message() })
+}
+
+export class WsHub {
+  readonly #server: http.Server
+  readonly #services: HubServices
+  readonly #limits: WsLimits
+  readonly #wss: WebSocketServer
+  readonly #clients = new Set<Client>()
+  readonly #orders = new Map<string, ActiveOrder>()
+  #unsubscribe: (() => void)[] = []
+  #pingTimer: TimerHandle | undefined
+  #running = false
+
+  constructor(server: http.Server, services: HubServices, limits: Partial<WsLimits> = {}) {
+    this.#server = server
+    this.#services = services
+    this.#limits = { ...defaultWsLimits, ...limits }
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxPayload, perMessageDeflate: false })
+  }
+
+  get clientCount(): number {
+    return this.#clients.size
+  }
+
+  start(): void {
+    this.#running = true
+    const touched = new Set<string>()
+    this.#unsubscribe.push(
+      this.#services.changes.onChange((change) => {
+        touched.add(change.order.uuid)
+        this.#apply(change)
+      }),
+    )
+    // Orders from before this start; a change seen meanwhile is newer than the list.
+    for (const order of this.#services.orders.list()) {
+      if (!touched.has(order.uuid)) this.#orders.set(order.uuid, order)
+    }
+    touched.clear()
+    this.#unsubscribe.push(
+      this.#services.events.on('token.revoked', ({ id }) => {
+        for (const client of this.#clients) if (client.token?.id === id) client.socket.close(1008, 'access token revoked')
+      }),
+    )
+    this.#server.on('upgrade', this.#onUpgrade)
+    this.#schedulePing()
+  }
+
+  readonly #onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const pathname = (request.url ?? '').split('?')[0]
+    if (pathname !== websocketPath) return rejectUpgrade(socket, 404, 'Not Found', { status: 404, returnCode: -5, message: 'Route not found' })
+    if (this.#clients.size >= this.#limits.maxClients) {
+      return rejectUpgrade(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
+    }
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, request))
+  }
+
+  #accept(socket: WebSocket, request: http.IncomingMessage): void {
+    const remote = request.socket.remoteAddress ?? ''
+    const client: Client = {
+      socket,
+      ip: remote.startsWith('::ffff:') ? remote.slice(7) : remote,
+      token: undefined,
+      authTimer: undefined,
+      alive: true,
+      verifying: false,
+    }
+    this.#clients.add(client)
+    client.authTimer = this.#services.clock.setTimeout(() => {
+      client.authTimer = undefined
+      if (client.token) return
+      this.#send(client, errorFrame('WS_AUTH_TIMEOUT'))
+      socket.close(1008, 'authentication timeout')
+    }, this.#limits.authTimeoutMs)
+    socket.on('pong', () => (client.alive = true))
+    socket.on('message', (data, isBinary) => void this.#onMessage(client, data, isBinary))
+    socket.on('error', () => socket.terminate())
+    socket.on('close', () => {
+      this.#services.clock.clearTimeout(client.authTimer)
+      this.#clients.delete(client)
+    })
+  }
+
+  async #onMessage(client: Client, data: RawData, isBinary: boolean): Promise<void> {
+    let message: unknown
+    try {
+      if (isBinary) throw new Error('binary')
+      message = JSON.parse(data.toString())
+    } catch {
+      this.#send(client, errorFrame('JSON_INVALID'))
+      return
+    }
+    // After authentication the feed is one way: well-formed frames are ignored.
+    if (client.token || client.verifying) return
+    const token = (message as { accesstoken?: unknown } | null)?.accesstoken
+    client.verifying = true
+    const limiter = this.#services.tokens.authFailures
+    const retryAfter = limiter.retryAfter(client.ip)
+    const identity = typeof token === 'string' ? await this.#services.tokens.verifyToken(token, client.ip) : null
+    client.verifying = false
+    if (client.socket.readyState !== WebSocket.OPEN) return
+    if (!identity) {
+      if (typeof token !== 'string') limiter.recordFailure(client.ip)
+      this.#send(client, errorFrame(retryAfter ? 'RATE_LIMITED' : 'AUTH_REJECTED'))
+      client.socket.close(1008, 'access token rejected')
+      return
+    }
+    this.#services.clock.clearTimeout(client.authTimer)
+    client.authTimer = undefined
+    client.token = identity
+    // Synchronous from here to the send: no change can slip between snapshot and feed.
+    const options = this.#presentOptions()
+    const items = [...this.#orders.values()].sort((a, b) => a.created - b.created).map((o) => activeOrderV2(o, options))
+    this.#send(client, JSON.stringify({ type: 'ACTIVE_ORDERS', count: items.length, items, seq: this.#services.changes.lastSeq }))
+  }
+
+  #presentOptions() {
+    return { now: this.#services.clock.now(), timezone: this.#services.settings.timezone }
+  }
+
+  #apply(change: OrderChange): void {
+    if (change.type === 'ORDER_CLEARED' || change.order.state === 'cleared') this.#orders.delete(change.order.uuid)
+    else this.#orders.set(change.order.uuid, change.order)
+    let frame: string | undefined
+    for (const client of this.#clients) {
+      if (!client.token) continue
+      // One serialisation per change, shared by every subscriber.
+      frame ??= JSON.stringify(orderChangeFrame(change, this.#presentOptions()))
+      this.#send(client, frame)
+    }
+  }
+
+  #send(client: Client, frame: string): void {
+    const { socket } = client
+    if (socket.readyState !== WebSocket.OPEN) return
+    if (socket.bufferedAmount > this.#limits.maxBufferedBytes) {
+      // A client that does not read would make the gateway hold every frame for it.
+      this.#services.log.warn({ ip: client.ip }, 'WebSocket client too slow: dropped')
+      socket.terminate()
+      return
+    }
+    socket.send(frame)
+  }
+
+  #schedulePing(): void {
+    if (!this.#running) return
+    this.#pingTimer = this.#services.clock.setTimeout(() => {
+      for (const client of this.#clients) {
+        if (!client.alive) {
+          client.socket.terminate()
+          continue
+        }
+        client.alive = false
+        try {
+          client.socket.ping()
+        } catch {
+          client.socket.terminate()
+        }
+      }
+      this.#schedulePing()
+    }, this.#limits.pingIntervalMs)
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false
+    this.#services.clock.clearTimeout(this.#pingTimer)
+    for (const off of this.#unsubscribe) off()
+    this.#unsubscribe = []
+    this.#server.off('upgrade', this.#onUpgrade)
+    const closed = [...this.#clients].map(
+      (client) =>
+        new Promise<void>((resolve) => {
+          if (client.socket.readyState === WebSocket.CLOSED) return resolve()
+          client.socket.once('close', () => resolve())
+          client.socket.close(1001, 'gateway stopping')
+          // A peer that never answers the close handshake is cut off.
+          setTimeout(() => client.socket.terminate(), 1000).unref()
+        }),
+    )
+    await Promise.all(closed)
+    this.#wss.close()
+  }
+}
+
+function rejectUpgrade(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body)
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  )
+}
+
+export function wsHubPart(server: http.Server, services: HubServices, limits?: Partial<WsLimits>): Part {
+  const hub = new WsHub(server, services, limits)
+  return { name: 'ws', start: async () => hub.start(), stop: () => hub.stop() }
+}

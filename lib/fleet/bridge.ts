@@ -54,6 +54,8 @@ export class FleetBridge {
   #draining = false
   #again = false
   #idle: Promise<void> = Promise.resolve()
+  /** The backlog the last status message announced. */
+  #announcedBacklog = 0
 
   constructor(options: FleetBridgeOptions) {
     this.#options = options
@@ -146,7 +148,7 @@ export class FleetBridge {
     client.on('error', (error) => {
       const failure = classifyFailure(error)
       if (connection === this.#connection) this.#failure = failure
-      log.warn({ err: error, fleet: failure.kind }, 'fleet broker connection error')
+      log.debug({ err: error, fleet: failure.kind }, 'fleet broker connection error')
     })
     client.on('connect', () => {
       if (connection !== this.#connection) return
@@ -172,6 +174,10 @@ export class FleetBridge {
   }
 
   #fail(failure: ClassifiedFailure): void {
+    // Logged when the state changes, not at every retry of a broker that stays away.
+    if (this.#state !== failure.kind) {
+      this.#options.log.warn({ fleet: failure.kind, reason: failure.message }, 'fleet broker unreachable; changes are kept in the outbox')
+    }
     this.#state = failure.kind
     this.#lastError = failure.message
     this.#failure = null
@@ -190,6 +196,7 @@ export class FleetBridge {
   #publishStatus(connection: Connection): void {
     const { clock, config, statusPayload } = this.#options
     clock.clearTimeout(this.#statusTimer)
+    this.#announcedBacklog = this.#options.outbox.backlog
     connection.client.publish(this.#topics.status, JSON.stringify(statusPayload(true)), { qos: 1, retain: true }, () => {})
     this.#statusTimer = clock.setTimeout(() => {
       if (connection === this.#connection && connection.connected) this.#publishStatus(connection)
@@ -227,7 +234,8 @@ export class FleetBridge {
         await outbox.remove(batch.map((entry) => entry.seq))
         published += batch.length
       }
-      if (published && connection === this.#connection) this.#publishStatus(connection)
+      // After a catch-up, say so at once rather than at the next periodic refresh.
+      if (published && this.#announcedBacklog > 0 && connection === this.#connection) this.#publishStatus(connection)
     } catch (error) {
       if (connection !== this.#connection) return
       // Start over on a fresh connection from the oldest unacknowledged change.

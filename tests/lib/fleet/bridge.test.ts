@@ -60,7 +60,7 @@ t.test('publishes changes and summaries in seq order with a retained status', as
 t.test('broker down: changes wait in the outbox and follow in seq order once it is back', async (t) => {
   const broker = await startBroker({ dir: t.testdir() })
   t.teardown(() => broker.stop())
-  const hq = await subscriber(broker.url, `${prefix}/+/events`, { clientId: 'hq-outage', clean: false })
+  const hq = await subscriber(broker.url, `${prefix}/+/#`, { clientId: 'hq-outage', clean: false })
   t.teardown(() => hq.close())
   const { service, changes, clock } = await fleetService({
     enabled: true,
@@ -73,7 +73,7 @@ t.test('broker down: changes wait in the outbox and follow in seq order once it 
   t.teardown(() => service.stop())
   await until(() => service.status().state === 'connected', 'connected')
   for (let name = 1; name <= 5; name++) await changes.record('ORDER_CREATED', order(name))
-  await until(() => hq.received.length >= 5, 'first burst')
+  await until(() => hq.on('/events').length >= 5, 'first burst')
 
   await broker.stop()
   await until(() => service.status().state === 'down', 'state down')
@@ -90,10 +90,18 @@ t.test('broker down: changes wait in the outbox and follow in seq order once it 
   await until(() => service.status().state === 'connected', 'reconnected')
   await until(() => service.status().backlog === 0, 'backlog drained')
   t.equal(service.status().lastPublishedSeq, 12)
-  await until(() => firstArrivals(hq.received.map((m) => m.body.seq)).distinct.length === 12, 'subscriber caught up')
-  const { distinct, outOfOrder } = firstArrivals(hq.received.map((m) => m.body.seq))
+  await until(() => firstArrivals(hq.on('/events').map((m) => m.body.seq)).distinct.length === 12, 'subscriber caught up')
+  const { distinct, outOfOrder } = firstArrivals(hq.on('/events').map((m) => m.body.seq))
   t.same(distinct, Array.from({ length: 12 }, (_, i) => i + 1))
   t.same(outOfOrder, [])
+
+  // The status announced the backlog on reconnect, and its end once caught up.
+  await until(() => hq.on('/status').at(-1)?.body.backlog === 0 && hq.on('/status').at(-1)?.body.lastPublishedSeq === 12, 'caught-up status')
+  t.ok(hq.on('/status').some((m) => m.body.backlog === 7 && m.body.lastPublishedSeq === 5), 'backlog announced on reconnect')
+  // And it is refreshed on the Clock while connected.
+  const statuses = hq.on('/status').length
+  await clock.advance(60_000)
+  await until(() => hq.on('/status').length > statuses, 'periodic status')
 })
 
 t.test('a wrong password is reported as auth-failed and retried, not a crash', async (t) => {

@@ -37,7 +37,9 @@ export class AuthFailureLimiter {
   recordFailure(ip: string): void {
     const key = keyOf(ip)
     const bucket = this.#current(key) ?? { units: this.#capacity, at: this.#clock.now() }
-    bucket.units = Math.max(0, bucket.units - minuteMs)
+    // Attempts answered 429 do not count, so Retry-After stays true however often it retries.
+    if (bucket.units < minuteMs) return
+    bucket.units -= minuteMs
     this.#buckets.delete(key)
     this.#buckets.set(key, bucket)
     if (this.#buckets.size > maxAddresses) this.#buckets.delete(this.#buckets.keys().next().value!)

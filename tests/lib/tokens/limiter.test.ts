@@ -24,6 +24,9 @@ t.test('failures while limited do not deepen the wait', async (t) => {
   const limiter = new AuthFailureLimiter(clock, 2)
   for (let i = 0; i < 100; i++) limiter.recordFailure('10.0.0.1')
   t.equal(limiter.retryAfter('10.0.0.1'), 30)
+  await clock.advance(20_000)
+  limiter.recordFailure('10.0.0.1')
+  t.equal(limiter.retryAfter('10.0.0.1'), 10, 'an attempt answered 429 does not reset the wait')
 })
 
 t.test('a full minute of quiet forgets the address', async (t) => {

@@ -6,7 +6,7 @@ t.test('names: default, allowed characters, 1-64', async (t) => {
   t.equal(tokenName(undefined), 'default')
   t.equal(tokenName('POS_1-kitchen'), 'POS_1-kitchen')
   for (const bad of ['', ' ', 'a b', 'a.b', 'a/b', 'é', 'x'.repeat(65), '$gt', '__proto__x!']) {
-    t.throws(() => tokenName(bad), { kind: 'TOKEN_NAME_INVALID' }, JSON.stringify(bad))
+    t.throws(() => tokenName(bad), { name: 'DomainError', message: 'TOKEN_NAME_INVALID' }, JSON.stringify(bad))
   }
 })
 

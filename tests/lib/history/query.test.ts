@@ -77,14 +77,15 @@ t.test('asOf leaves out summaries inserted after it, in the page and in the coun
 // ---- property tests against a brute-force model -------------------------------------------
 
 const times = fc.integer({ min: 0, max: 12 }).map((i) => T0 + i * 10 * minute) // few values: many ties
-const summaryArb = fc.record({
+type RawSummary = Omit<OrderSummary, 'orderLocated' | 'orderCleared'>
+const summaryArb: fc.Arbitrary<RawSummary> = fc.record({
   uuid: fc.uuid({ version: 4 }),
   name: fc.integer({ min: 1, max: 50 }),
   orderType: fc.constantFrom('TO_GO' as const, 'ON_PREMISE' as const),
   locationName: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
   orderStarted: times,
 })
-const toSummary = (s: fc.RecordValue<typeof summaryArb>): OrderSummary => ({
+const toSummary = (s: RawSummary): OrderSummary => ({
   ...s,
   orderLocated: null,
   orderCleared: s.orderStarted + 5 * minute,
@@ -111,7 +112,7 @@ function model(all: OrderSummary[], filter: HistoryFilter): OrderSummary[] {
     .sort((a, b) => b.orderStarted - a.orderStarted || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0))
 }
 
-const distinct = (items: fc.RecordValue<typeof summaryArb>[]) =>
+const distinct = (items: RawSummary[]) =>
   [...new Map(items.map((s) => [s.uuid, toSummary(s)])).values()]
 
 t.test('property: any page equals the brute-force model (filters, offset, limit, count)', async (t) => {

@@ -1,0 +1,25 @@
+import { historyListInput, historyQueryDocs } from '../../lib/api/history-input.ts'
+import { orderSummary } from '../../lib/api/present.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v1/orders',
+  auth: 'none',
+  summary: 'Order history, newest first, with filters (dates as YYYY-MM-DD HH:MM:SS); 412 when limit is above 100',
+  query: historyQueryDocs('v1'),
+  errors: ['LOCATION_INVALID', 'ORDER_TYPE_INVALID', 'LIMIT_INVALID', 'OFFSET_INVALID', 'AS_OF_INVALID', 'DATE_INVALID', 'LIMIT_TOO_LARGE'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const timezone = ctx.services.settings.timezone
+  const { filter, page } = historyListInput(ctx.query, 'v1', timezone)
+  const result = ctx.services.history.list(filter, page)
+  return ctx.ok({
+    count: String(result.count),
+    asOf: String(result.asOf),
+    items: result.items.map((summary) => orderSummary(summary, timezone)),
+  })
+}
+
+export default handler

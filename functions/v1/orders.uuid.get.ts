@@ -1,0 +1,20 @@
+import { uuid } from '../../lib/api/input.ts'
+import { orderSummary } from '../../lib/api/present.ts'
+import { DomainError } from '../../lib/errors.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v1/orders/:uuid',
+  auth: 'none',
+  summary: 'One historical order by UUID (any case)',
+  errors: ['UUID_INVALID', 'ORDER_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const summary = ctx.services.history.get(uuid(ctx.params.uuid))
+  if (!summary) throw new DomainError('ORDER_NOT_FOUND')
+  return ctx.ok({ order: orderSummary(summary, ctx.services.settings.timezone) })
+}
+
+export default handler

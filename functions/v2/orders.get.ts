@@ -1,0 +1,36 @@
+import { historyListInput, historyQueryDocs } from '../../lib/api/history-input.ts'
+import { orderSummary } from '../../lib/api/present.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/orders',
+  auth: 'bearer',
+  code: 8,
+  summary: 'Order history, newest first, with filters; count is the total matching (a string)',
+  query: historyQueryDocs('v2'),
+  errors: [
+    'AUTH_MALFORMED',
+    'AUTH_REJECTED',
+    'LOCATION_INVALID',
+    'ORDER_TYPE_INVALID',
+    'LIMIT_INVALID',
+    'OFFSET_INVALID',
+    'AS_OF_INVALID',
+    'DATE_INVALID',
+    'LIMIT_TOO_LARGE',
+  ],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const timezone = ctx.services.settings.timezone
+  const { filter, page } = historyListInput(ctx.query, 'v2', timezone)
+  const result = ctx.services.history.list(filter, page)
+  return ctx.ok({
+    count: String(result.count),
+    asOf: String(result.asOf),
+    items: result.items.map((summary) => orderSummary(summary, timezone)),
+  })
+}
+
+export default handler

@@ -1,0 +1,21 @@
+import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/statistics',
+  auth: 'bearer',
+  code: 10,
+  summary: "Today's figures (orders cleared today in the gateway's timezone, timed start to clear), inside `statistics`",
+  query: targetTimeDoc,
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TARGET_TIME_INVALID'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const { clock, settings, history } = ctx.services
+  const targetTime = targetTimeParam(ctx.query) ?? settings.get().targetTimeDefault
+  const statistics = history.statistics({ now: clock.now(), timezone: settings.timezone, targetTime })
+  return ctx.ok({ statistics })
+}
+
+export default handler

@@ -14,6 +14,7 @@ import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
 import { WebhookService } from '../lib/webhooks/service.ts'
+import { buildGatewayServices, presetChannel, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
 
 /** Events between services; payload types are owned by the services that emit them. */
@@ -24,7 +25,7 @@ export interface GatewayEvents extends Record<string, unknown> {
 }
 
 /** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
-export interface Services extends OrderServices {
+export interface Services extends OrderServices, GatewayServices {
   config: GatewayConfig
   clock: Clock
   log: Logger
@@ -73,7 +74,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { channel: presetChannel(settings) } })
+  const gatewayServices = await buildGatewayServices({ config, clock, log, store, identity, settings, radio: orderServices.radio })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,
@@ -86,5 +88,5 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
   changes.addSink(webhooks.sink)
-  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, webhooks, ...orderServices }
+  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, webhooks, ...orderServices, ...gatewayServices }
 }

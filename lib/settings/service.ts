@@ -10,12 +10,16 @@ export interface Settings {
   timezone: string
 }
 
-/** Channel, PAN ID and extended PAN ID sets a preset letter names. */
-export const zigbeePresets: Record<string, { channel: number; panId: number; extendedPanId: string }> = {
-  A: { channel: 11, panId: 0x1a62, extendedPanId: 'dddddddddddddd01' },
-  B: { channel: 15, panId: 0x1b63, extendedPanId: 'dddddddddddddd02' },
-  C: { channel: 20, panId: 0x1c64, extendedPanId: 'dddddddddddddd03' },
-  D: { channel: 25, panId: 0x1d65, extendedPanId: 'dddddddddddddd04' },
+/**
+ * The radio channel a preset letter names. The PAN ID and extended PAN ID of the set are
+ * this gateway's own, generated on first start (lib/radio/zigbee-network.ts): fixed values
+ * per letter would merge two neighbouring gateways on the same preset into one network.
+ */
+export const zigbeePresets: Record<string, { channel: number }> = {
+  A: { channel: 11 },
+  B: { channel: 15 },
+  C: { channel: 20 },
+  D: { channel: 25 },
 }
 
 export function defaultSettings(): Settings {

@@ -1,0 +1,13 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/capabilities',
+  auth: 'none',
+  code: 4,
+  summary: 'API versions, radio kind, optional features and limits of this gateway',
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ capabilities: ctx.services.capabilities })
+
+export default handler

@@ -1,0 +1,14 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/gateway/activate',
+  auth: 'bearer',
+  code: 12,
+  summary: 'Cloud activation state: NOT_CONFIGURED, ACTIVATED, CONNECTED or UNREACHABLE (an activated gateway probes the link)',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ ...(await ctx.services.cloud.probe()) })
+
+export default handler

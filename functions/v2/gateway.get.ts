@@ -1,0 +1,14 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/gateway',
+  auth: 'bearer',
+  code: 11,
+  summary: 'Gateway status: host memory, uptime (s), CPU temperature (°C) and utilisation (%), timezone, radio EUI-64 and channel',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ gatewayStatus: await ctx.services.gateway.status() })
+
+export default handler

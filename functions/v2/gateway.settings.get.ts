@@ -1,0 +1,14 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/gateway/settings',
+  auth: 'bearer',
+  code: 13,
+  summary: 'The gateway settings: zigbeePreset, targetTimeDefault (s) and timezone',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ settings: ctx.services.settings.get() })
+
+export default handler

@@ -1,0 +1,18 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'POST',
+  path: '/api/v2/repeaters/endPairing',
+  auth: 'bearer',
+  code: 17,
+  summary: 'Stop listening for repeaters',
+  outcomes: ['PAIRING_CLOSED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'JSON_INVALID', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  await ctx.body()
+  return ctx.ok({ pairing: await ctx.services.pairing.end() }, { outcome: 'PAIRING_CLOSED' })
+}
+
+export default handler

@@ -1,0 +1,81 @@
+// gatewayStatus (GET /api/v2/gateway): host figures, identity, the gateway's timezone (read
+// at every call, so a settings change shows at once) and the radio's EUI-64 and channel.
+import type { Clock } from '../clock.ts'
+import type { GatewayIdentity } from '../identity.ts'
+import type { RadioInfo } from '../radio/radio.ts'
+import { formatLocal, formatOffset } from '../time.ts'
+import type { CloudStatus } from './cloud.ts'
+import type { HostMonitor } from './host.ts'
+
+export const gatewayProduct = 'Tracker Gateway'
+
+export interface GatewayStatus {
+  freeMemory: number
+  totalMemory: number
+  usedMemory: number
+  gatewayPlatform: string
+  gatewayProduct: string
+  deviceId: string
+  utcOffset: string
+  timezone: string
+  cpuTemp: number
+  cpuUtilization: number
+  zigbeeEui64: string
+  zigbeeChannel: number
+  cloudAccountName: string | null
+  cloudLocationName: string | null
+  uptime: number
+  appBundleVersion: string
+  currentTime: string
+  /** Extension: whether the radio is connected right now. */
+  radioUp: boolean
+  /** Extension: 'simulated' or 'zigbee'. */
+  radioKind: string
+}
+
+export interface StatusDeps {
+  clock: Clock
+  host: HostMonitor
+  identity: GatewayIdentity
+  timezone(): string
+  radioInfo(): Promise<RadioInfo>
+  cloud(): CloudStatus
+}
+
+export class GatewayStatusService {
+  readonly #deps: StatusDeps
+
+  constructor(deps: StatusDeps) {
+    this.#deps = deps
+  }
+
+  async status(): Promise<GatewayStatus> {
+    const { clock, host, identity } = this.#deps
+    const now = clock.now()
+    const zone = this.#deps.timezone()
+    const figures = host.figures()
+    const radio = await this.#deps.radioInfo()
+    const cloud = this.#deps.cloud()
+    return {
+      freeMemory: figures.freeMemory,
+      totalMemory: figures.totalMemory,
+      usedMemory: figures.usedMemory,
+      gatewayPlatform: figures.platform,
+      gatewayProduct,
+      deviceId: identity.deviceId,
+      utcOffset: formatOffset(now, zone),
+      timezone: zone,
+      cpuTemp: figures.cpuTemp,
+      cpuUtilization: figures.cpuUtilization,
+      zigbeeEui64: radio.eui64,
+      zigbeeChannel: radio.channel,
+      cloudAccountName: cloud.accountName,
+      cloudLocationName: cloud.locationName,
+      uptime: figures.uptime,
+      appBundleVersion: identity.version,
+      currentTime: formatLocal(now, zone),
+      radioUp: radio.up,
+      radioKind: radio.kind,
+    }
+  }
+}

@@ -188,11 +188,18 @@ export class WsHub {
     if (socket.readyState !== WebSocket.OPEN) return
     if (socket.bufferedAmount > this.#limits.maxBufferedBytes) {
       // A client that does not read would make the gateway hold every frame for it.
-      this.#services.log.warn({ ip: client.ip }, 'WebSocket client too slow: dropped')
-      socket.terminate()
+      this.#services.log.warn({ ip: client.ip, buffered: socket.bufferedAmount }, 'WebSocket client too slow: dropped')
+      this.#drop(client)
       return
     }
     socket.send(frame)
+  }
+
+  /** Cuts a client off at once; it stops counting before its socket has finished closing. */
+  #drop(client: Client): void {
+    this.#clients.delete(client)
+    this.#services.clock.clearTimeout(client.authTimer)
+    client.socket.terminate()
   }
 
   #schedulePing(): void {
@@ -200,14 +207,14 @@ export class WsHub {
     this.#pingTimer = this.#services.clock.setTimeout(() => {
       for (const client of this.#clients) {
         if (!client.alive) {
-          client.socket.terminate()
+          this.#drop(client)
           continue
         }
         client.alive = false
         try {
           client.socket.ping()
         } catch {
-          client.socket.terminate()
+          this.#drop(client)
         }
       }
       this.#schedulePing()

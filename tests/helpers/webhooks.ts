@@ -15,6 +15,7 @@ export interface ReceivedRequest {
 export interface Receiver {
   url: string
   port: number
+  /** Every request, answered with any status. */
   requests: ReceivedRequest[]
   /** POST bodies parsed, in arrival order. */
   posts(): any[]
@@ -42,7 +43,6 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
       const answer = receiver.respond(request)
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer
-      // Only acknowledged deliveries count as received.
       receiver.requests.push(request)
       res.writeHead(status, headers)
       res.end()

@@ -1,0 +1,156 @@
+import type { AddressInfo } from 'node:net'
+import t from 'tap'
+import { WebSocket } from 'ws'
+import { createHttpHost } from '../../runtime/http.ts'
+import { WsHub, type WsLimits } from '../../runtime/ws.ts'
+import { testGateway } from '../helpers/gateway.ts'
+import { sampleOrder, waitFor } from '../helpers/webhooks.ts'
+
+async function setup(t: Tap.Test, limits: Partial<WsLimits> = {}, before?: (gw: Awaited<ReturnType<typeof testGateway>>) => Promise<void>) {
+  const gw = await testGateway()
+  await before?.(gw)
+  const host = createHttpHost(gw.router, gw.services.log)
+  const hub = new WsHub(host.server, gw.services, limits)
+  hub.start()
+  const port = await host.listen(0, '127.0.0.1')
+  const sockets: WebSocket[] = []
+  t.teardown(async () => {
+    for (const s of sockets) s.terminate()
+    await hub.stop()
+    await host.close(100)
+    gw.services.webhooks.close()
+  })
+  const connect = async (path = '/api/v2/websocket') => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`)
+    sockets.push(socket)
+    const frames: any[] = []
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)))
+    socket.on('message', (data) => frames.push(JSON.parse(data.toString())))
+    socket.on('error', () => {})
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve())
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)))
+    })
+    return { socket, frames, closed }
+  }
+  return { gw, hub, port, connect }
+}
+
+t.test('no token within 10 s (on the clock): 408 -32 and close', async (t) => {
+  const { gw, connect } = await setup(t)
+  const client = await connect()
+  await gw.clock.advance(9_999)
+  await new Promise((r) => setTimeout(r, 30))
+  t.same(client.frames, [], 'nothing before 10 s')
+  await gw.clock.advance(1)
+  await client.closed
+  t.match(client.frames, [{ status: 408, returnCode: -32, message: String }])
+})
+
+t.test('a bad token: 401 -2 and close; a frame without accesstoken too', async (t) => {
+  const { connect } = await setup(t)
+  const client = await connect()
+  client.socket.send(JSON.stringify({ accesstoken: 'f'.repeat(48) }))
+  await client.closed
+  t.match(client.frames, [{ status: 401, returnCode: -2 }])
+  const other = await connect()
+  other.socket.send(JSON.stringify({ hello: 1 }))
+  await other.closed
+  t.match(other.frames, [{ status: 401, returnCode: -2 }])
+})
+
+t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and change frames', async (t) => {
+  const { gw, connect } = await setup(t, {}, async (gw) => {
+    await gw.services.orders.create({ name: 5, orderType: 'TO_GO', requireTracker: false })
+  })
+  const token = await gw.issueToken()
+  await gw.services.changes.record('ORDER_CREATED', sampleOrder(7, gw.clock.now()))
+  const client = await connect()
+  client.socket.send('not json')
+  await waitFor(() => client.frames.length === 1)
+  t.match(client.frames[0], { status: 400, returnCode: -31 })
+  client.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => client.frames.length === 2)
+  const snapshot = client.frames[1]
+  t.match(snapshot, { type: 'ACTIVE_ORDERS', count: 2, seq: gw.services.changes.lastSeq })
+  t.same(snapshot.items.map((o: any) => o.name).sort(), ['5', '7'], 'orders from before the hub started and after')
+  t.match(snapshot.items[0], { uuid: String, name: String, orderType: String, state: 'started', stateChanged: String, paged: false, elapsedTime: Number })
+
+  const seqBefore = gw.services.changes.lastSeq
+  await gw.services.changes.record('ORDER_PAGED', sampleOrder(7, gw.clock.now(), { paged: true }))
+  await gw.services.changes.record('ORDER_CLEARED', sampleOrder(7, gw.clock.now(), { state: 'cleared' }))
+  await waitFor(() => client.frames.length === 4)
+  t.match(client.frames[2], { type: 'ORDER_PAGED', seq: seqBefore + 1, name: '7', paged: true, uuid: String, stateChanged: String })
+  t.match(client.frames[3], { type: 'ORDER_CLEARED', seq: seqBefore + 2, state: 'cleared' })
+  // A later subscriber's snapshot no longer has the cleared order.
+  const late = await connect()
+  late.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => late.frames.length === 1)
+  t.same(late.frames[0].items.map((o: any) => o.name), ['5'])
+})
+
+t.test('a frame over maxPayload closes with 1009; other paths are refused', async (t) => {
+  const { connect } = await setup(t)
+  const client = await connect()
+  client.socket.send('x'.repeat(5000))
+  t.equal(await client.closed, 1009)
+  await t.rejects(connect('/api/v2/other'), /upgrade refused: 404/)
+})
+
+t.test('a revoked token ends the session', async (t) => {
+  const { gw, connect } = await setup(t)
+  const token = await gw.issueToken('kds')
+  const client = await connect()
+  client.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => client.frames.length === 1)
+  await gw.services.tokens.revokeByName('kds')
+  t.equal(await client.closed, 1008)
+})
+
+t.test('pings drop a client that stopped answering', async (t) => {
+  const { gw, hub, connect } = await setup(t, { pingIntervalMs: 1000 })
+  const token = await gw.issueToken()
+  const client = await connect()
+  client.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => client.frames.length === 1)
+  const live = await connect()
+  live.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => live.frames.length === 1)
+  // The dead client's socket stops reading, so it never answers a ping.
+  ;(client.socket as unknown as { _socket: { pause(): void } })._socket.pause()
+  await gw.clock.advance(1000)
+  await new Promise((r) => setTimeout(r, 50))
+  await gw.clock.advance(1000)
+  await waitFor(() => hub.clientCount === 1, 2000, 'dead client dropped')
+  t.equal(live.socket.readyState, WebSocket.OPEN, 'the live client stays')
+})
+
+t.test('a slow client is dropped instead of buffering without bound', async (t) => {
+  const { gw, hub, connect } = await setup(t, { maxBufferedBytes: 32 * 1024 })
+  const token = await gw.issueToken()
+  const slow = await connect()
+  slow.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => slow.frames.length === 1)
+  ;(slow.socket as unknown as { _socket: { pause(): void } })._socket.pause()
+  let n = 0
+  while (hub.clientCount > 0 && n < 60_000) {
+    await gw.services.changes.record('ORDER_MODIFIED', sampleOrder(1 + (n++ % 500), gw.clock.now(), { locationName: (n % 90) + 1 }))
+    if (n % 500 === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+  t.equal(hub.clientCount, 0, `dropped after ${n} changes`)
+  t.match(gw.logs.text(), /too slow/)
+})
+
+t.test('200 subscribers all receive every event, in seq order', async (t) => {
+  const { gw, connect } = await setup(t)
+  const token = await gw.issueToken()
+  const clients = []
+  for (let i = 0; i < 200; i++) clients.push(await connect())
+  for (const c of clients) c.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => clients.every((c) => c.frames.length === 1), 10_000, 'snapshots')
+  const first = gw.services.changes.lastSeq + 1
+  for (let i = 1; i <= 25; i++) await gw.services.changes.record('ORDER_CREATED', sampleOrder(i, gw.clock.now()))
+  await waitFor(() => clients.every((c) => c.frames.length === 26), 10_000, 'every event')
+  const expected = Array.from({ length: 25 }, (_, i) => first + i)
+  t.ok(clients.every((c) => JSON.stringify(c.frames.slice(1).map((f) => f.seq)) === JSON.stringify(expected)))
+})

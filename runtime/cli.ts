@@ -1,8 +1,9 @@
 // The `gateway` command: `gateway start` runs the gateway; every other command talks to the
 // running gateway through the control socket in its data dir.
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
+import { historyCliCommand, historyCliOptions, historyUsage } from './history-commands.ts'
 import { simCliCommand } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
@@ -22,6 +23,8 @@ const usage = `usage: gateway <command> [options]
   sim status                                          simulated radio: trackers, positions, buzzing
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
 
+${historyUsage}
+
 Options for commands that reach a running gateway: --data-dir DIR, --config FILE
 (or GATEWAY_DATA_DIR / GATEWAY_CONFIG).`
 
@@ -29,9 +32,12 @@ Options for commands that reach a running gateway: --data-dir DIR, --config FILE
 export type CliCommand = (positionals: string[], flags: Record<string, string | boolean | undefined>, dataDir: string) => Promise<string>
 
 const commands = new Map<string, CliCommand>()
+/** Options a command declares, so "--format csv" parses as a value, not a flag and a positional. */
+const commandOptions = new Map<string, ParseArgsOptionsConfig>()
 
-export function addCliCommand(name: string, command: CliCommand): void {
+export function addCliCommand(name: string, command: CliCommand, options?: ParseArgsOptionsConfig): void {
   commands.set(name, command)
+  if (options) commandOptions.set(name, options)
 }
 
 addCliCommand('fleet', fleetCliCommand)
@@ -47,6 +53,7 @@ addCliCommand('button', async (positionals, _flags, dataDir) => {
 
 addCliCommand('token', tokenCliCommand)
 addCliCommand('webhooks', webhooksCliCommand)
+addCliCommand('history', historyCliCommand, historyCliOptions)
 
 async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
   const { startGateway } = await import('./main.ts')
@@ -74,18 +81,18 @@ function parsePort(text: string): number {
   return port
 }
 
+const globalOptions: ParseArgsOptionsConfig = {
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+}
+
 export async function runCli(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: {
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-      config: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const parse = (options: ParseArgsOptionsConfig) => parseArgs({ args: argv, allowPositionals: true, strict: false, options })
+  let { values, positionals } = parse(globalOptions)
+  const declared = commandOptions.get(positionals[0] ?? '')
+  if (declared) ({ values, positionals } = parse({ ...declared, ...globalOptions }))
   const [name, ...rest] = positionals
   if (!name || values.help) {
     console.log(usage)
@@ -102,7 +109,9 @@ export async function runCli(argv: string[]): Promise<number> {
       return 1
     }
     const config = loadConfig({ configPath: values.config as string | undefined, dataDir: values['data-dir'] as string | undefined })
-    console.log(await command(rest, values, config.dataDir))
+    const output = await command(rest, values, config.dataDir)
+    // Commands that stream their own output (history export) return ''.
+    if (output !== '') console.log(output)
     return 0
   } catch (error) {
     console.error(`gateway ${name}: ${(error as Error).message}`)

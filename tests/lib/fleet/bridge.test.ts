@@ -1,6 +1,7 @@
 // The bridge against a real Mosquitto on a loopback port: seq order, retained status, outage
 // and recovery, refused credentials.
 import t from 'tap'
+import net from 'node:net'
 import { makePasswordFile, startBroker, until } from './mosquitto.ts'
 import { fleetService, firstArrivals, order, subscriber } from './fixtures.ts'
 
@@ -139,4 +140,48 @@ t.test('the right password connects', async (t) => {
   t.teardown(() => service.stop())
   await until(() => service.status().state === 'connected', 'connected')
   t.equal(service.status().lastError, null)
+})
+
+t.test('a link cut mid-burst: in-flight changes come again with their seq, never out of order', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  // A loopback proxy between gateway and broker whose connections the test can cut.
+  const sockets = new Set<net.Socket>()
+  const proxy = net.createServer((inbound) => {
+    const outbound = net.connect(broker.port, '127.0.0.1')
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket)
+      socket.on('error', () => {})
+      socket.on('close', () => sockets.delete(socket))
+    }
+    inbound.pipe(outbound).pipe(inbound)
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => proxy.close(resolve)))
+  const proxyUrl = `mqtt://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`
+
+  const hq = await subscriber(broker.url, `${prefix}/+/events`)
+  t.teardown(() => hq.close())
+  const { service, changes, clock } = await fleetService({ enabled: true, brokerUrl: proxyUrl, siteId: 'site-cut', topicPrefix: prefix, reconnectMs: 100 })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => service.status().state === 'connected', 'connected')
+  const burst = Array.from({ length: 60 }, (_, i) => changes.record('ORDER_CREATED', order(i + 1)))
+  await until(() => hq.received.length >= 5, 'part of the burst')
+  for (const socket of sockets) socket.destroy()
+  await Promise.all(burst)
+  await until(() => service.status().state === 'down', 'down after the cut')
+  await clock.advance(100)
+  await until(() => service.status().state === 'connected' && service.status().backlog === 0, 'caught up')
+  await until(() => firstArrivals(hq.received.map((m) => m.body.seq)).distinct.length === 60, 'all at hq')
+  const { distinct, outOfOrder } = firstArrivals(hq.received.map((m) => m.body.seq))
+  t.same(outOfOrder, [])
+  t.same(distinct, Array.from({ length: 60 }, (_, i) => i + 1))
+  const bySeq = new Map<number, string>()
+  for (const message of hq.received) {
+    const text = JSON.stringify(message.body)
+    if (bySeq.has(message.body.seq)) t.equal(text, bySeq.get(message.body.seq), `copy of seq ${message.body.seq} is identical`)
+    bySeq.set(message.body.seq, text)
+  }
+  t.comment(`${hq.received.length - 60} duplicates after the cut`)
 })

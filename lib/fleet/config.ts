@@ -12,7 +12,8 @@ export const fleetConfigSchema = z
     enabled: z.boolean().default(false),
     brokerUrl: z
       .string()
-      .regex(/^mqtts?:\/\/[^/\s]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]')
+      // No user:password@ in the URL: credentials go in username/password, never into logs.
+      .regex(/^mqtts?:\/\/[^/\s@]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]')
       .optional(),
     /** PEM files (mqtts://): the broker's CA, and this gateway's client certificate and key. */
     ca: z.string().min(1).optional(),

@@ -18,7 +18,7 @@ t.test('enabled needs a broker URL, named by its dotted path', async (t) => {
 t.test('only mqtt:// and mqtts:// brokers', async (t) => {
   t.ok(parseConfig({ fleet: { enabled: true, brokerUrl: 'mqtt://broker.local:1883' } }).fleet.enabled)
   t.ok(parseConfig({ fleet: { enabled: true, brokerUrl: 'mqtts://broker.local' } }).fleet.enabled)
-  for (const brokerUrl of ['http://broker.local', 'ws://broker.local', 'mqtt://', 'mqtt://broker/path']) {
+  for (const brokerUrl of ['http://broker.local', 'ws://broker.local', 'mqtt://', 'mqtt://broker/path', 'mqtt://user:secret@broker.local']) {
     t.throws(() => parseConfig({ fleet: { enabled: true, brokerUrl } }), ConfigError, brokerUrl)
   }
 })

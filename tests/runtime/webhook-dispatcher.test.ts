@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { createLocalJWKSet } from 'jose'
 import { Webhook } from 'standardwebhooks'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { SystemClock } from '../../lib/clock.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../../lib/log.ts'
@@ -13,7 +13,7 @@ import { sampleOrder, startCanary, startReceiver, waitFor, type Receiver } from 
 
 const retrySchedule = [20, 40, 80]
 
-async function setup(t: Tap.Test, webhooks: Record<string, unknown> = {}) {
+async function setup(t: Test, webhooks: Record<string, unknown> = {}) {
   const logs = memoryLogger()
   const clock = new SystemClock()
   const config = parseConfig({ dataDir: '/nonexistent', webhooks: { allowLoopback: true, retrySchedule, timeoutMs: 1000, ...webhooks } })

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { WebSocket } from 'ws'
 import { createHttpHost } from '../../runtime/http.ts'
 import { WsHub, type WsLimits } from '../../runtime/ws.ts'
 import { testGateway } from '../helpers/gateway.ts'
 import { sampleOrder, waitFor } from '../helpers/webhooks.ts'
 
-async function setup(t: Tap.Test, limits: Partial<WsLimits> = {}, before?: (gw: Awaited<ReturnType<typeof testGateway>>) => Promise<void>) {
+async function setup(t: Test, limits: Partial<WsLimits> = {}, before?: (gw: Awaited<ReturnType<typeof testGateway>>) => Promise<void>) {
   const gw = await testGateway()
   await before?.(gw)
   const host = createHttpHost(gw.router, gw.services.log)
@@ -144,7 +144,7 @@ t.test('a slow client is dropped instead of buffering without bound', async (t) 
 t.test('200 subscribers all receive every event, in seq order', async (t) => {
   const { gw, connect } = await setup(t)
   const token = await gw.issueToken()
-  const clients = []
+  const clients: Awaited<ReturnType<typeof connect>>[] = []
   for (let i = 0; i < 200; i++) clients.push(await connect())
   for (const c of clients) c.socket.send(JSON.stringify({ accesstoken: token }))
   await waitFor(() => clients.every((c) => c.frames.length === 1), 10_000, 'snapshots')

@@ -15,6 +15,7 @@ import { wsHubPart } from './ws.ts'
 import { startParts, type Part } from './lifecycle.ts'
 import { checkManifest } from './manifest.ts'
 import { pagingPart, radioPart } from './orders-parts.ts'
+import { unknownOpenRoutes } from './auth.ts'
 import { buildRouter } from './router.ts'
 import { buildServices, type Services } from './services.ts'
 import { registerSimCommands } from './sim-commands.ts'
@@ -40,6 +41,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })),
   )
   if (problems.length) throw new Error(`manifest invalid:\n${problems.join('\n')}`)
+  for (const route of unknownOpenRoutes(manifest, config.security.openRoutes)) {
+    log.warn({ route }, 'security.openRoutes names a route the gateway does not serve; it opens nothing')
+  }
 
   const services = await buildServices({ config, clock, log })
   const router = buildRouter(manifest, services)

@@ -18,10 +18,10 @@ function filesUnder(dir: string): string[] {
   })
 }
 
-async function start(t: Test) {
+async function start(t: Test, extra: Record<string, unknown> = {}) {
   const dataDir = t.testdir({})
   const logs = memoryLogger()
-  const config = parseConfig({ dataDir, port: 0, host: '127.0.0.1', mdns: { enabled: false } })
+  const config = parseConfig({ dataDir, port: 0, host: '127.0.0.1', mdns: { enabled: false }, ...extra })
   const gateway = await startGateway({ config, log: logs.log })
   let stopped = false
   const stop = async () => {
@@ -115,6 +115,13 @@ t.test('no token string in the data dir or the logs; last_used is written at sto
   const logText = logs.text()
   t.match(logText, /access token issued/)
   t.notOk(logText.includes(token) || logText.includes(second), 'no token in the logs')
+})
+
+t.test('security.openRoutes: a listed route opens, a typo is reported at start', async (t) => {
+  const { api, logs } = await start(t, { security: { openRoutes: ['GET /api/v2/accesstoken/all', 'GET /api/v2/acesstoken/all'] } })
+  t.equal((await api('GET', '/api/v2/accesstoken/all')).status, 200)
+  t.match(logs.text(), /"route":"GET \/api\/v2\/acesstoken\/all".*opens nothing/)
+  t.notMatch(logs.text(), /"route":"GET \/api\/v2\/accesstoken\/all".*opens nothing/)
 })
 
 t.test('formatTokenList', async (t) => {

@@ -1,5 +1,6 @@
 // The order side's background parts, in start-up order: the radio, then the paging
-// scheduler (which re-arms paging of orders that were paged before a restart).
+// scheduler (resume(): re-arms paging of orders paged before a restart and records
+// the ORDER_CLEARED of a clear a crash interrupted).
 import type { Part } from './lifecycle.ts'
 import type { Services } from './services.ts'
 
@@ -14,7 +15,7 @@ export function radioPart(services: Services): Part {
 export function pagingPart(services: Services): Part {
   return {
     name: 'scheduler',
-    start: () => services.orders.resumePaging(),
+    start: () => services.orders.resume(),
     stop: async () => {
       services.paging.close()
       // Let radio work already queued finish before the radio stops.

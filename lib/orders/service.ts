@@ -33,7 +33,7 @@ export interface Pager {
 
 export interface OrdersDeps {
   collection: Collection<ActiveOrder>
-  history: Pick<HistoryStore, 'insert' | 'has'>
+  history: Pick<HistoryStore, 'insert' | 'has' | 'get'>
   changes: Pick<ChangeLog, 'record'>
   trackers: TrackerInventory
   pager: Pager
@@ -68,27 +68,33 @@ export class OrdersService {
   readonly #deps: OrdersDeps
   #active: ActiveOrder[]
   #queue: Promise<unknown> = Promise.resolve()
+  /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
+  #recovered: ActiveOrder[]
 
-  private constructor(deps: OrdersDeps, active: ActiveOrder[]) {
+  private constructor(deps: OrdersDeps, active: ActiveOrder[], recovered: ActiveOrder[]) {
     this.#deps = deps
     this.#active = active
+    this.#recovered = recovered
   }
 
   static async open(deps: OrdersDeps): Promise<OrdersService> {
     const docs = await deps.collection.find({})
     const active: ActiveOrder[] = []
+    const recovered: ActiveOrder[] = []
     for (const { _id, ...order } of docs) {
-      if (deps.history.has(order.uuid)) {
+      const summary = deps.history.get(order.uuid)
+      if (summary) {
         // Cleared, but the crash came before the removal: finish the clear.
         await deps.collection.remove({ uuid: order.uuid })
         deps.log.warn({ uuid: order.uuid, name: order.name }, 'finished clearing an order already in history')
+        recovered.push({ ...order, state: 'cleared', stateChanged: summary.orderCleared, paged: false, tracking: false, pagedAt: null })
         continue
       }
       active.push(order)
     }
     active.sort(byCreated)
     await deps.trackers.reconcile(active)
-    return new OrdersService(deps, active)
+    return new OrdersService(deps, active, recovered)
   }
 
   list(): ActiveOrder[] {
@@ -158,9 +164,14 @@ export class OrdersService {
     })
   }
 
-  /** Re-arms paging after a restart: tracking pages resume, single pages get their remaining time. */
-  resumePaging(): Promise<void> {
+  /**
+   * At start-up, once every change consumer is attached: records the ORDER_CLEARED of clears
+   * a crash interrupted, and re-arms paging (tracking pages resume, single pages get their
+   * remaining time).
+   */
+  resume(): Promise<void> {
     return this.#serial(async () => {
+      for (const order of this.#recovered.splice(0)) await this.#deps.changes.record('ORDER_CLEARED', order)
       const now = this.#deps.clock.now()
       for (const order of this.#active) {
         if (!order.paged || order.tracker === null) continue

@@ -1,0 +1,34 @@
+import t from 'tap'
+import { ManualClock } from '../../../lib/clock.ts'
+import { DomainError } from '../../../lib/errors.ts'
+import { ConnectionCheck, checkTimeout } from '../../../lib/gateway/check.ts'
+import type { RadioInfo } from '../../../lib/radio/radio.ts'
+import { Store } from '../../../lib/store/db.ts'
+
+t.test('a radio that does not answer within the timeout fails the check when the clock says so', async (t) => {
+  const clock = new ManualClock()
+  const store = new Store()
+  const check = new ConnectionCheck({
+    clock,
+    radioInfo: () => new Promise<RadioInfo>(() => {}),
+    collection: await store.collection('health'),
+    cloudActivated: () => false,
+    probeCloud: async () => { throw new Error('not activated') },
+  })
+  let report: Awaited<ReturnType<ConnectionCheck['run']>> | undefined
+  void check.run(7).then((r) => (report = r))
+  await clock.advance(6999)
+  t.equal(report, undefined, 'still waiting within the timeout')
+  await clock.advance(1)
+  t.match(report, { ok: false, timeout: 7, radio: { ok: false, detail: 'no answer within 7 s' }, storage: { ok: true }, cloud: null })
+  t.equal(clock.pending, 0, 'no timer left behind')
+})
+
+t.test('checkTimeout parses the query value', async (t) => {
+  t.equal(checkTimeout(undefined), 5)
+  t.equal(checkTimeout('0'), 0)
+  t.equal(checkTimeout('254'), 254)
+  t.throws(() => checkTimeout('2.5'), new DomainError('CHECK_TIMEOUT_INVALID'))
+  t.throws(() => checkTimeout('255'), new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE'))
+  t.throws(() => checkTimeout('-3'), new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE'))
+})

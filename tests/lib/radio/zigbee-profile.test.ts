@@ -1,0 +1,32 @@
+import t from 'tap'
+import { addressToIeee, ieeeToAddress, interpretMessage } from '../../../lib/radio/zigbee-profile.ts'
+
+const device = { ieeeAddr: '0x00124b00aabbccdd', type: 'EndDevice' }
+const at = 1000
+
+t.test('addresses convert between herdsman and API forms', async (t) => {
+  t.equal(ieeeToAddress('0x00124B00AABBCCDD'), '00:12:4b:00:aa:bb:cc:dd')
+  t.equal(addressToIeee('00:12:4b:00:aa:bb:cc:dd'), '0x00124b00aabbccdd')
+  t.throws(() => addressToIeee('00:12'), /not an EUI-64/)
+})
+
+t.test('malformed location reports are ignored, not guessed', async (t) => {
+  for (const locationDesc of ['', 'table 5', '0', '-3', '999999', 12]) {
+    const events = interpretMessage({ type: 'attributeReport', cluster: 'genBasic', data: { locationDesc }, linkquality: 1, device }, at, false)
+    t.same(events, [], String(locationDesc))
+  }
+  t.same(interpretMessage({ type: 'commandLocated', cluster: 'trkTracker', data: { tableId: 0 }, linkquality: 1, device }, at, false), [], 'table 0 = not on a table')
+})
+
+t.test('a start without a valid order type or number is ignored; a null trackerIeee means the sender', async (t) => {
+  t.same(interpretMessage({ type: 'commandStarted', cluster: 'trkTracker', data: { trackerIeee: '0x0000000000000000', trackerNumber: 5, orderType: 7 }, linkquality: 1, device }, at, false), [])
+  t.same(interpretMessage({ type: 'commandStarted', cluster: 'trkTracker', data: { trackerIeee: '0x0000000000000000', trackerNumber: 0, orderType: 0 }, linkquality: 1, device }, at, false), [])
+  t.same(interpretMessage({ type: 'commandStarted', cluster: 'trkTracker', data: { trackerIeee: '0x0000000000000000', trackerNumber: 5, orderType: 0 }, linkquality: 1, device }, at, false), [
+    { kind: 'trackerStarted', event: { address: '00:12:4b:00:aa:bb:cc:dd', number: 5, orderType: 'ON_PREMISE', at } },
+  ])
+})
+
+t.test('a tracker number attribute report names the tracker in its sighting', async (t) => {
+  const events = interpretMessage({ type: 'attributeReport', cluster: 'trkTracker', data: { trackerNumber: 17 }, linkquality: 99, device }, at, true)
+  t.same(events, [{ kind: 'trackerSeen', event: { address: '00:12:4b:00:aa:bb:cc:dd', linkQuality: 99, at, number: 17 } }])
+})

@@ -15,6 +15,7 @@ import { wsHubPart } from './ws.ts'
 import { startParts, type Part } from './lifecycle.ts'
 import { checkManifest } from './manifest.ts'
 import { pagingPart, radioPart } from './orders-parts.ts'
+import { isLoopbackHost, mdnsPart } from './mdns.ts'
 import { unknownOpenRoutes } from './auth.ts'
 import { buildRouter } from './router.ts'
 import { buildServices, type Services } from './services.ts'
@@ -72,6 +73,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
     radioPart(services),
     pagingPart(services),
+    // Closes an open repeater pairing window before the radio stops.
+    { name: 'pairing', start: async () => {}, stop: () => services.pairing.stop() },
     // Stops before the store closes: writes the last_used times still held in memory.
     { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
     fleetPart(services),
@@ -91,6 +94,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       stop: () => control.close(),
     },
+    // Advertised last, once the HTTP port is known (port 0 → the chosen one).
+    mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),
   ]
   const stopAll = await startParts(parts, log)
   log.info({ port, dataDir: config.dataDir, radio: config.radio.kind, deviceId: services.identity.deviceId }, 'gateway started')

@@ -62,8 +62,8 @@ function afterChange(frame) {
 async function act(card, action) {
   const order = board.list().find((o) => o.uuid === card.dataset.uuid)
   if (!order) return
-  const buttons = card.querySelectorAll('button')
-  for (const button of buttons) button.disabled = true
+  card.dataset.busy = 'true'
+  for (const button of card.querySelectorAll('button')) button.disabled = true
   try {
     let body
     if (action === 'page') body = await api('POST', `${orderPath(order)}/page`, { tracking: true })
@@ -76,6 +76,7 @@ async function act(card, action) {
   } catch (error) {
     reportError(error)
   } finally {
+    delete card.dataset.busy
     redraw()
   }
 }

@@ -2,7 +2,8 @@
 // kept here so the OpenAPI document lists every code even where a function's config does
 // not name them all. For v2, numbers below 1000 in `outcomes` are HTTP statuses and those
 // above are outcome returnCodes; `errors` are returnCodes. For v1, both are HTTP statuses.
-// tests/lib/openapi/route-codes.test.ts holds this table against tests/contract/endpoints.ts.
+// tests/lib/openapi/route-codes.test.ts holds this table against tests/contract/endpoints.ts;
+// a contract row missing here must be documented by its function's config (outcomes, errors).
 
 export interface RouteCodes {
   outcomes: number[]
@@ -54,4 +55,10 @@ export const routeCodes: Record<string, RouteCodes> = {
   'POST /api/v2/register': { outcomes: [1005], errors: [-1, -2, -28, -29, -30, -31] },
   'DELETE /api/v2/register': { outcomes: [200], errors: [-1, -2, -28, -29, -30] },
   'GET /api/v2/websocket': { outcomes: [], errors: [-2, -31, -32] },
+  // Extensions (docs/api.md); their function configs should name these codes as well.
+  'GET /api/v2/register/jwks': { outcomes: [200], errors: [] },
+  'GET /api/v2/simulator': { outcomes: [200], errors: [-1, -2, -5] },
+  'POST /api/v2/simulator/start': { outcomes: [200], errors: [-1, -2, -5, -31, -38] },
+  'POST /api/v2/simulator/place': { outcomes: [200], errors: [-1, -2, -5, -31, -38] },
+  'POST /api/v2/simulator/clear': { outcomes: [200], errors: [-1, -2, -5, -31, -38] },
 }

@@ -16,8 +16,11 @@ function fillCard(card, order, now, target) {
   card.querySelector('.type').textContent = typeLabel[order.orderType] ?? order.orderType
   card.querySelector('.state').textContent = order.state
   card.querySelector('.paging').hidden = !order.paged
-  card.querySelector('[data-action="page"]').disabled = Boolean(order.paged)
-  card.querySelector('[data-action="cancel"]').disabled = !order.paged
+  // While an action on this order is in flight its buttons stay disabled.
+  const busy = card.dataset.busy === 'true'
+  card.querySelector('[data-action="page"]').disabled = busy || Boolean(order.paged)
+  card.querySelector('[data-action="cancel"]').disabled = busy || !order.paged
+  card.querySelector('[data-action="clear"]').disabled = busy
 }
 
 export function renderCards(orders, now, target) {

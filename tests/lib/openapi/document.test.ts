@@ -1,0 +1,158 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import t from 'tap'
+import { manifest } from '../../../functions/_manifest.gen.ts'
+import { v2Errors } from '../../../lib/api/envelope.ts'
+import { outcomeCodes, type ErrorKind } from '../../../lib/errors.ts'
+import { buildOpenApiDocument, operationId, templateOf, type DocumentedRoute } from '../../../lib/openapi/document.ts'
+import { contract } from '../../contract/endpoints.ts'
+
+type Doc = { paths: Record<string, Record<string, any>>; [key: string]: unknown }
+const build = (routes: DocumentedRoute[]) => buildOpenApiDocument(routes, { version: '1.2.3' }) as Doc
+
+async function validate(doc: unknown) {
+  const validator = new Validator()
+  const result = await validator.validate(doc as Parameters<Validator["validate"]>[0])
+  return { ...result, validator }
+}
+
+/** Every returnCode an operation documents, success and error. */
+function documentedCodes(op: any): { statuses: string[]; returnCodes: number[] } {
+  const returnCodes: number[] = []
+  for (const response of Object.values<any>(op.responses)) {
+    const parts = response.content?.['application/json']?.schema?.allOf ?? []
+    for (const part of parts) returnCodes.push(...(part.properties?.returnCode?.enum ?? []))
+  }
+  return { statuses: Object.keys(op.responses), returnCodes }
+}
+
+function findOperation(doc: Doc, method: string, path: string) {
+  for (const item of Object.values(doc.paths)) {
+    const op = item[method.toLowerCase()]
+    if (op?.['x-route'] === `${method} ${path}`) return op
+  }
+  return undefined
+}
+
+t.test('the document of the current manifest is valid OpenAPI 3.1', async (t) => {
+  const doc = build(manifest)
+  const result = await validate(doc)
+  t.ok(result.valid, JSON.stringify(result.errors))
+  t.equal(result.validator.version, '3.1')
+  t.doesNotThrow(() => result.validator.resolveRefs(), 'every $ref resolves')
+  t.equal((doc.info as any).version, '1.2.3')
+})
+
+t.test('the validator does reject a broken document (so the check above can fail)', async (t) => {
+  const doc = structuredClone(build(manifest))
+  delete (doc.paths['/api/v2']!.get as any).responses['200'].description
+  t.notOk((await validate(doc)).valid)
+})
+
+t.test('every manifest route is in the document under its method and template', async (t) => {
+  const doc = build(manifest)
+  t.ok(manifest.length > 0)
+  for (const entry of manifest) {
+    const op = findOperation(doc, entry.method, entry.path)
+    t.ok(op, `${entry.method} ${entry.path} is documented`)
+    if (!op) continue
+    t.equal(op.operationId, operationId(entry.file))
+    t.equal(op.summary, entry.summary)
+    const template = Object.keys(doc.paths).find((p) => doc.paths[p]![entry.method.toLowerCase()] === op)!
+    t.equal(template.replace(/\{\w+\}/g, '{}'), templateOf(entry.path).replace(/\{\w+\}/g, '{}'), 'same shape of path')
+    if (entry.auth === 'bearer') t.same(op.security, [{ bearerAuth: [] }], 'bearer routes say so')
+    const { returnCodes } = documentedCodes(op)
+    if (entry.path.startsWith('/api/v2')) {
+      t.ok(returnCodes.includes(entry.code!) || (entry.outcomes ?? []).length > 0, 'default code documented')
+      for (const code of [-5, -35, -36, -99]) t.ok(returnCodes.includes(code), `${entry.method} ${entry.path} documents ${code}`)
+      if (entry.method === 'POST') t.ok(returnCodes.includes(-31), 'v2 POST bodies may be invalid JSON (-31)')
+    }
+    for (const outcome of entry.outcomes ?? []) t.ok(returnCodes.includes(outcomeCodes[outcome]), `${entry.file}: outcome ${outcome}`)
+    for (const kind of entry.errors ?? []) {
+      const mapping = v2Errors[kind as ErrorKind]
+      t.ok(mapping, `${entry.file}: ${kind} is an error kind`)
+      if (mapping && entry.path.startsWith('/api/v2')) t.ok(returnCodes.includes(mapping.code), `${entry.file}: error ${kind}`)
+    }
+  }
+})
+
+t.test('every code of the route contract is documented for the routes that are served', async (t) => {
+  const doc = build(manifest)
+  for (const row of contract) {
+    const op = row.auth === 'first-frame' ? doc.paths['/api/v2/websocket']?.get : findOperation(doc, row.method, row.path)
+    if (!op) continue // not served yet: the manifest test reports it
+    const { statuses, returnCodes } = documentedCodes(op)
+    if (row.auth === 'first-frame') {
+      t.ok(statuses.includes('101'), 'the WebSocket upgrade is documented')
+      for (const code of row.errors) t.match(op.description, String(code), `websocket ${code}`)
+      continue
+    }
+    for (const value of row.outcomes) {
+      if (value >= 1000) t.ok(returnCodes.includes(value), `${row.method} ${row.path}: outcome ${value}`)
+      else t.ok(statuses.includes(String(value)), `${row.method} ${row.path}: status ${value}`)
+    }
+    for (const value of row.errors) {
+      if (row.path.startsWith('/api/v1')) t.ok(statuses.includes(String(value)), `${row.method} ${row.path}: status ${value}`)
+      else t.ok(returnCodes.includes(value), `${row.method} ${row.path}: error ${value}`)
+    }
+  }
+})
+
+t.test('config docs become parameters, bodies, outcomes and errors', async (t) => {
+  const handlerless = (route: Omit<DocumentedRoute, 'file'> & { file: string }) => route
+  const routes: DocumentedRoute[] = [
+    handlerless({
+      file: 'v2/widgets.id.page.post.ts',
+      method: 'POST',
+      path: '/api/v2/widgets/:id/page',
+      auth: 'bearer',
+      code: 7,
+      summary: 'Page a widget',
+      query: { loud: { description: 'Louder', schema: { type: 'boolean' } } },
+      body: { type: 'object', properties: { tracking: { type: 'boolean' } }, required: ['tracking'], additionalProperties: false },
+      outcomes: ['ALREADY_STARTED'],
+      errors: ['NO_TRACKER_TO_PAGE', 'ORDER_REF_INVALID'],
+    }),
+    handlerless({ file: 'v1/widgets.id.get.ts', method: 'GET', path: '/api/v1/widgets/:id', auth: 'none', summary: 'One', errors: ['LIMIT_TOO_LARGE'] }),
+    handlerless({ file: 'v1/widgets.name.delete.ts', method: 'DELETE', path: '/api/v1/widgets/:name', auth: 'none', summary: 'Clear' }),
+    handlerless({ file: 'v2/tokens.get.ts', method: 'GET', path: '/api/v2/tokens', auth: 'button', code: 2, summary: 'Mint', successStatus: 201 }),
+  ]
+  const doc = build(routes)
+  const result = await validate(doc)
+  t.ok(result.valid, JSON.stringify(result.errors))
+
+  const page = doc.paths['/api/v2/widgets/{id}/page']!.post
+  t.same(
+    page.parameters.map((p: any) => [p.name, p.in, p.required]),
+    [
+      ['id', 'path', true],
+      ['loud', 'query', false],
+    ],
+  )
+  t.equal(page.requestBody.required, true)
+  t.same(page.requestBody.content['application/json'].schema.required, ['tracking'])
+  const success = page.responses['200'].content['application/json'].schema.allOf[1].properties
+  t.same(success.returnCode.enum, [7, 1009])
+  t.same(page.responses['404'].content['application/json'].schema.allOf[1].properties.returnCode.enum, [-5, -13])
+  t.match(page.responses['404'].description, /-13: Order has no tracker: cannot page/)
+  t.same(page.responses['400'].content['application/json'].schema.allOf[1].properties.returnCode.enum.sort(), [-1, -31, -7].sort())
+
+  // /api/v1/widgets/{id} and /{name} are one path in OpenAPI: they share the first template.
+  t.ok(doc.paths['/api/v1/widgets/{id}']!.get)
+  t.ok(doc.paths['/api/v1/widgets/{id}']!.delete)
+  t.notOk(doc.paths['/api/v1/widgets/{name}'])
+  t.same(doc.paths['/api/v1/widgets/{id}']!.delete.parameters.map((p: any) => p.name), ['id'])
+  t.ok(doc.paths['/api/v1/widgets/{id}']!.get.responses['412'], 'v1 answers 412 for a limit above 100')
+  t.notOk(doc.paths['/api/v1/widgets/{id}']!.get.responses['412'].content['application/json'].schema.allOf[1].properties.returnCode)
+
+  const mint = doc.paths['/api/v2/tokens']!.get
+  t.ok(mint.responses['201'], 'success status from config')
+  t.same(mint.security, [{}])
+  t.match(mint.description, /button/)
+})
+
+t.test('routes outside the manifest are documented', async (t) => {
+  const doc = build([])
+  for (const path of ['/', '/docs', '/api/openapi.json', '/assets/{file}', '/api/v2/websocket']) {
+    t.ok(doc.paths[path]?.get, path)
+  }
+})

@@ -79,7 +79,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
     fleetPart(services),
     webhookDispatcherPart({ webhooks: services.webhooks, clock, log, retrySchedule: config.webhooks.retrySchedule }),
-    wsHubPart(http.server, services),
     {
       name: 'http',
       start: async () => {
@@ -87,6 +86,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       stop: () => http.close(),
     },
+    // After http, so it stops first: upgraded WebSocket sockets keep http.close() waiting
+    // until the hub has closed them (the server's closeAllConnections does not see them).
+    wsHubPart(http.server, services),
     {
       name: 'control',
       start: async () => {

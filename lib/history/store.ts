@@ -3,10 +3,13 @@
 // summary first, then the active order is removed; a restart removes any active order
 // whose uuid is already here.
 //
-// Every summary also gets `seq`, its insertion position (never reused: AUTOINCREMENT). A
+// Every summary also gets `seq`, its insertion position (the rowid: max + 1 at insert). A
 // list answer names the highest seq it saw (`asOf`); later pages asked "as of" that value
 // ignore summaries inserted since, which is what makes offset paging stable while orders
-// are being cleared (docs/api.md, History and statistics).
+// are being cleared (docs/api.md, History and statistics). History is append-only: nothing
+// here deletes or updates a summary, so positions are never reused, and they run 1..N
+// without gaps (a skipped duplicate or a rolled-back insert takes no position), which
+// lets the unfiltered count be read from max(seq) instead of walking a million rows.
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { OrderSummary } from '../orders/types.ts'
 import { HistoryQueries, type HistoryFilter, type HistoryPage, type PageRequest } from './query.ts'
@@ -24,7 +27,7 @@ export interface HistoryStoreOptions {
 
 const schema = `
   CREATE TABLE IF NOT EXISTS summaries (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,
     uuid TEXT NOT NULL UNIQUE,
     name INTEGER NOT NULL,
     orderType TEXT NOT NULL CHECK (orderType IN ('ON_PREMISE', 'TO_GO')),
@@ -42,12 +45,6 @@ const schema = `
   CREATE INDEX IF NOT EXISTS summaries_location_type_started ON summaries (locationName, orderType, orderStarted, uuid);
   -- Statistics read only these two columns for the day's clears: a covering index.
   CREATE INDEX IF NOT EXISTS summaries_cleared ON summaries (orderCleared, orderStarted);
-  -- count(*) walks a whole index (milliseconds at a million rows); the unfiltered count is
-  -- kept here instead, by a trigger, so it stays right when another process imports.
-  CREATE TABLE IF NOT EXISTS summary_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
-  INSERT INTO summary_count (id, n) SELECT 1, (SELECT count(*) FROM summaries) WHERE NOT EXISTS (SELECT 1 FROM summary_count);
-  CREATE TRIGGER IF NOT EXISTS summaries_counted AFTER INSERT ON summaries
-    BEGIN UPDATE summary_count SET n = n + 1 WHERE id = 1; END;
 `
 
 export class HistoryStore {

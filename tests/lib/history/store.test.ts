@@ -33,6 +33,31 @@ t.test('insertMany rolls the whole batch back on a failure', async (t) => {
   t.equal(store.db.isTransaction, false)
 })
 
+t.test('the unfiltered count stays exact across duplicates, refused rows and rolled-back batches', async (t) => {
+  const store = new HistoryStore(':memory:')
+  t.teardown(() => store.close())
+  store.insert(summary(1))
+  store.insert(summary(1))
+  t.throws(() => store.insert({ ...summary(2), orderType: 'DELIVERY' as 'TO_GO' }))
+  t.throws(() => store.insertMany([summary(3), { ...summary(4), name: null as unknown as number }]))
+  store.insertMany([summary(1), summary(5)])
+  const counted = (store.db.prepare('SELECT count(*) AS n FROM summaries').get() as { n: number }).n
+  t.equal(counted, 2)
+  t.equal(store.list({}, { offset: 0, limit: 10 }).count, 2)
+  t.equal(store.list({}, { offset: 0, limit: 10 }).asOf, 2, 'positions have no gaps')
+})
+
+t.test('rows deleted by hand are accounted for when the store opens', async (t) => {
+  const file = path.join(t.testdir(), 'history.sqlite')
+  const before = new HistoryStore(file)
+  before.insertMany([summary(1), summary(2), summary(3)])
+  before.db.exec(`DELETE FROM summaries WHERE uuid = '${uuidOf(2)}'`)
+  before.close()
+  const after = new HistoryStore(file)
+  t.teardown(() => after.close())
+  t.equal(after.list({}, { offset: 0, limit: 10 }).count, 2)
+})
+
 t.test('the unfiltered count follows inserts made by another connection (import beside a running gateway)', async (t) => {
   const file = path.join(t.testdir(), 'history.sqlite')
   const gateway = new HistoryStore(file)

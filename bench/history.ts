@@ -1,0 +1,269 @@
+// npm run bench:history — order history at five years' scale, through the real HTTP API.
+//
+// 1. Generates 1,000,000 order summaries over 5 years ending now (about 550 a day) in a
+//    fresh data dir, in batched transactions.
+// 2. Starts a real gateway process on that data dir (loopback only) and measures the time
+//    from spawn to its first answer of GET /api/v2/orders, and its RSS once started.
+// 3. Measures p50/p99 latency, one request at a time over a keep-alive connection, of
+//    (a) the first page unfiltered, (b) a one-day window, (c) order_type + location_name
+//    over a month, (d) offset 5,000 and (e) today's statistics.
+// Prints the figures and writes them to bench/results/history.json.
+//
+// Options: --rows N (default 1000000), --samples N per query (default 2000), --keep (keep
+// the data dir and print its path).
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { HistoryStore } from '../lib/history/store.ts'
+import type { OrderSummary } from '../lib/orders/types.ts'
+
+const root = path.resolve(import.meta.dirname, '..')
+const { values: flags } = parseArgs({
+  options: { rows: { type: 'string' }, samples: { type: 'string' }, keep: { type: 'boolean' } },
+})
+const rows = Number(flags.rows ?? 1_000_000)
+const samples = Number(flags.samples ?? 2000)
+const warmup = Math.min(200, samples)
+const years = 5
+const timezone = 'UTC'
+const targets = { startupMs: 1000, rssMB: 120, p99Ms: 5 }
+
+const day = 86_400_000
+const end = Date.now()
+const start = end - years * 365 * day
+
+/** A small deterministic PRNG (mulberry32), so every run generates the same shape of data. */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function* summaries(count: number): Generator<OrderSummary> {
+  const random = prng(42)
+  const step = (end - start - 40 * 60_000) / count
+  for (let i = 0; i < count; i++) {
+    const orderStarted = Math.floor(start + i * step + random() * step)
+    const located = random() < 0.9
+    const locationName = located ? 1 + Math.floor(random() * 40) : null
+    yield {
+      uuid: randomUUID(),
+      name: 1 + (i % 200),
+      orderType: random() < 0.5 ? 'TO_GO' : 'ON_PREMISE',
+      locationName,
+      orderStarted,
+      orderLocated: located ? orderStarted + 60_000 + Math.floor(random() * 240_000) : null,
+      orderCleared: orderStarted + 360_000 + Math.floor(random() * 1_200_000),
+    }
+  }
+}
+
+function generate(dataDir: string): { ms: number; fileMB: number } {
+  const began = performance.now()
+  const file = path.join(dataDir, 'history.sqlite')
+  const store = new HistoryStore(file, { synchronous: 'NORMAL', cacheKiB: 256 * 1024 })
+  // Bulk load: drop the secondary indexes, insert, and let reopening the store build them
+  // again from its own schema (a sort per index, much faster than a million index inserts).
+  const indexes = store.db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'summaries' AND sql IS NOT NULL")
+    .all() as { name: string }[]
+  for (const { name } of indexes) store.db.exec(`DROP INDEX ${name}`)
+  const batch: OrderSummary[] = []
+  let done = 0
+  for (const summary of summaries(rows)) {
+    batch.push(summary)
+    if (batch.length === 20_000) {
+      done += store.insertMany(batch)
+      batch.length = 0
+      process.stderr.write(`\rgenerating ${done.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')}`)
+    }
+  }
+  done += store.insertMany(batch)
+  store.close()
+  process.stderr.write(`\rbuilding ${indexes.length} indexes${' '.repeat(30)}`)
+  const indexed = new HistoryStore(file, { synchronous: 'NORMAL', cacheKiB: 256 * 1024 })
+  indexed.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  indexed.close()
+  process.stderr.write(`\rgenerated ${done.toLocaleString('en-US')} summaries${' '.repeat(20)}\n`)
+  const fileMB = Number((statSync(file).size / 1e6).toFixed(1))
+  return { ms: performance.now() - began, fileMB }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+
+function get(port: number, target: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: target, agent }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => (body += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    })
+    request.on('error', reject)
+  })
+}
+
+function rssMB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Math.round(Number(match[1]) / 102.4) / 10 : NaN
+}
+
+const pad = (n: number) => String(n).padStart(2, '0')
+const isoDay = (ms: number) => {
+  const d = new Date(ms)
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+}
+
+/** Query generators: each call gives the next URL, varied so no single answer is cached anywhere. */
+function queries(): Record<string, () => string> {
+  const random = prng(7)
+  const randomDay = () => start + day + Math.floor(random() * (end - start - 2 * day))
+  return {
+    'a first page unfiltered': () => '/api/v2/orders',
+    'b one-day window': () => {
+      const d = randomDay()
+      return `/api/v2/orders?created_after=${isoDay(d)}T00:00:00&created_before=${isoDay(d + day)}T00:00:00`
+    },
+    'c order_type + location_name over a month': () => {
+      const d = new Date(randomDay())
+      const from = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-01T00:00:00`
+      const next = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))
+      const to = `${next.getUTCFullYear()}-${pad(next.getUTCMonth() + 1)}-01T00:00:00`
+      const type = random() < 0.5 ? 'TO_GO' : 'ON_PREMISE'
+      return `/api/v2/orders?order_type=${type}&location_name=${1 + Math.floor(random() * 40)}&created_after=${from}&created_before=${to}`
+    },
+    'd offset 5,000': () => '/api/v2/orders?offset=5000',
+    "e today's statistics": () => '/api/v2/statistics',
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+const round = (n: number, digits = 3) => Number(n.toFixed(digits))
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-history-'))
+  let child: ReturnType<typeof spawn> | undefined
+  try {
+    const generated = generate(dataDir)
+    const port = await freePort()
+    const configFile = path.join(dataDir, 'gateway.config.json')
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        host: '127.0.0.1',
+        port,
+        dataDir,
+        mdns: { enabled: false },
+        // The benchmark measures history, not token checks: these two v2 routes are opened
+        // the way a legacy integrator's would be (decisions §5).
+        security: { openRoutes: ['GET /api/v2/orders', 'GET /api/v2/statistics'] },
+      }),
+    )
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true })
+    const spawnedAt = performance.now()
+    child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, TZ: timezone },
+    })
+    const exited = new Promise((resolve) => child!.once('exit', resolve))
+    let first: { status: number; body: string } | undefined
+    while (!first) {
+      if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)
+      first = await get(port, '/api/v2/orders?limit=1').catch(() => undefined)
+      if (!first) await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    const startupMs = performance.now() - spawnedAt
+    if (first.status !== 200) throw new Error(`first answer ${first.status}: ${first.body}`)
+    const count = Number(JSON.parse(first.body).count)
+    const rssAfterStartMB = rssMB(child.pid!)
+
+    const results: Record<string, { p50Ms: number; p99Ms: number; maxMs: number; matching?: number }> = {}
+    for (const [name, next] of Object.entries(queries())) {
+      const times: number[] = []
+      let matching = 0
+      for (let i = 0; i < warmup + samples; i++) {
+        const target = next()
+        const began = performance.now()
+        const response = await get(port, target)
+        const elapsed = performance.now() - began
+        if (response.status !== 200) throw new Error(`${target}: ${response.status} ${response.body}`)
+        if (i >= warmup) {
+          times.push(elapsed)
+          const body = JSON.parse(response.body)
+          matching += Number(body.count ?? body.statistics?.ordersToday ?? 0)
+        }
+      }
+      times.sort((a, b) => a - b)
+      results[name] = {
+        p50Ms: round(percentile(times, 50)),
+        p99Ms: round(percentile(times, 99)),
+        maxMs: round(times.at(-1)!),
+        matching: Math.round(matching / samples),
+      }
+    }
+    const rssAfterQueriesMB = rssMB(child.pid!)
+    child.kill('SIGTERM')
+    await exited
+    child = undefined
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: {
+        nproc: os.availableParallelism(),
+        cpu: os.cpus()[0]?.model ?? 'unknown',
+        memoryGB: round(os.totalmem() / 2 ** 30, 1),
+        node: process.version,
+        platform: `${os.type()} ${os.release()}`,
+      },
+      data: { summaries: count, years, generateSeconds: round(generated.ms / 1000, 1), fileMB: generated.fileMB },
+      samplesPerQuery: samples,
+      startupMs: round(startupMs, 1),
+      rssAfterStartMB: rssAfterStartMB,
+      rssAfterQueriesMB: rssAfterQueriesMB,
+      queries: results,
+      targets,
+      pass:
+        startupMs < targets.startupMs &&
+        rssAfterStartMB < targets.rssMB &&
+        Object.values(results).every((r) => r.p99Ms < targets.p99Ms),
+    }
+    writeFileSync(path.join(root, 'bench/results/history.json'), `${JSON.stringify(report, null, 2)}\n`)
+    console.log(`history benchmark: ${count.toLocaleString('en-US')} summaries over ${years} years (${generated.fileMB} MB, generated in ${report.data.generateSeconds} s)`)
+    console.log(`machine: ${report.machine.nproc} × ${report.machine.cpu}, Node ${report.machine.node}`)
+    console.log(`start-up to first answer: ${report.startupMs} ms (target < ${targets.startupMs})`)
+    console.log(`RSS after start-up: ${rssAfterStartMB} MB (target < ${targets.rssMB}); after the queries: ${rssAfterQueriesMB} MB`)
+    console.log(`${'query'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}  matching`)
+    for (const [name, r] of Object.entries(results)) {
+      console.log(`${name.padEnd(44)} ${r.p50Ms.toFixed(3).padStart(8)} ${r.p99Ms.toFixed(3).padStart(8)} ${r.maxMs.toFixed(3).padStart(8)}  ${r.matching}`)
+    }
+    console.log(report.pass ? 'all targets met' : 'TARGETS MISSED')
+    console.log('written to bench/results/history.json')
+    if (!report.pass) process.exitCode = 1
+  } finally {
+    if (child) child.kill('SIGTERM')
+    agent.destroy()
+    if (flags.keep) console.log(`data kept in ${dataDir}`)
+    else rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()

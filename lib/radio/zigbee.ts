@@ -379,6 +379,9 @@ function isRepeater(device: Device): boolean {
 }
 
 async function stopQuietly(controller: Controller): Promise<void> {
+  // After an adapter loss herdsman's stop() skips permitJoin(0), leaving its join timer (up
+  // to 254 s, not unref'd) running on a dead controller: clear it so shutdown is prompt.
+  clearTimeout((controller as unknown as { permitJoinTimer?: NodeJS.Timeout }).permitJoinTimer)
   try {
     await controller.stop()
   } catch {

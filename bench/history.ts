@@ -24,7 +24,7 @@ import type { OrderSummary } from '../lib/orders/types.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const { values: flags } = parseArgs({
-  options: { rows: { type: 'string' }, samples: { type: 'string' }, keep: { type: 'boolean' } },
+  options: { rows: { type: 'string' }, samples: { type: 'string' }, keep: { type: 'boolean' }, probe: { type: 'string' }, data: { type: 'string' } },
 })
 const rows = Number(flags.rows ?? 1_000_000)
 const samples = Number(flags.samples ?? 2000)
@@ -159,11 +159,40 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits))
 
+/**
+ * Where start-up time and memory go, each measured in a fresh process from its own start:
+ * 'history' opens the store and answers a first page and today's statistics (the history
+ * layer alone); 'modules' only imports the gateway's composition root (every module the
+ * gateway loads, before it opens anything).
+ */
+async function probe(kind: string, dataDir: string): Promise<void> {
+  if (kind === 'history') {
+    const store = new HistoryStore(path.join(dataDir, 'history.sqlite'))
+    store.list({}, { offset: 0, limit: 25 })
+    store.statistics({ now: Date.now(), timezone, targetTime: 300 })
+  } else if (kind === 'modules') {
+    await import('../runtime/main.ts')
+  }
+  console.log(JSON.stringify({ ms: round(performance.now(), 1), rssMB: round(process.memoryUsage.rss() / 2 ** 20, 1) }))
+}
+
+async function runProbe(kind: string, dataDir: string): Promise<{ ms: number; rssMB: number }> {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', import.meta.filename, '--probe', kind, '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let out = ''
+  child.stdout.on('data', (chunk) => (out += chunk))
+  await new Promise((resolve) => child.once('exit', resolve))
+  return JSON.parse(out)
+}
+
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-history-'))
   let child: ReturnType<typeof spawn> | undefined
   try {
     const generated = generate(dataDir)
+    const historyAlone = await runProbe('history', dataDir)
+    const modulesAlone = await runProbe('modules', dataDir)
     const port = await freePort()
     const configFile = path.join(dataDir, 'gateway.config.json')
     writeFileSync(
@@ -196,6 +225,7 @@ async function main() {
     const count = Number(JSON.parse(first.body).count)
     const rssAfterStartMB = rssMB(child.pid!)
 
+    const loadAtQueries = round(os.loadavg()[0], 2)
     const results: Record<string, { p50Ms: number; p99Ms: number; maxMs: number; matching?: number }> = {}
     for (const [name, next] of Object.entries(queries())) {
       const times: number[] = []
@@ -233,12 +263,20 @@ async function main() {
         memoryGB: round(os.totalmem() / 2 ** 30, 1),
         node: process.version,
         platform: `${os.type()} ${os.release()}`,
+        // Other work on the machine skews latency: the 1-minute load average when the
+        // queries began and when they ended (2 means both cores were busy).
+        loadAverage: { atQueries: loadAtQueries, atEnd: round(os.loadavg()[0], 2) },
       },
       data: { summaries: count, years, generateSeconds: round(generated.ms / 1000, 1), fileMB: generated.fileMB },
       samplesPerQuery: samples,
       startupMs: round(startupMs, 1),
       rssAfterStartMB: rssAfterStartMB,
       rssAfterQueriesMB: rssAfterQueriesMB,
+      breakdown: {
+        historyLayerAlone: historyAlone,
+        gatewayModulesImportOnly: modulesAlone,
+        nodeAndThisScript: await runProbe('node', dataDir),
+      },
       queries: results,
       targets,
       pass:
@@ -248,9 +286,16 @@ async function main() {
     }
     writeFileSync(path.join(root, 'bench/results/history.json'), `${JSON.stringify(report, null, 2)}\n`)
     console.log(`history benchmark: ${count.toLocaleString('en-US')} summaries over ${years} years (${generated.fileMB} MB, generated in ${report.data.generateSeconds} s)`)
-    console.log(`machine: ${report.machine.nproc} × ${report.machine.cpu}, Node ${report.machine.node}`)
+    console.log(
+      `machine: ${report.machine.nproc} × ${report.machine.cpu}, Node ${report.machine.node}, ` +
+        `load average ${loadAtQueries} → ${report.machine.loadAverage.atEnd}`,
+    )
     console.log(`start-up to first answer: ${report.startupMs} ms (target < ${targets.startupMs})`)
     console.log(`RSS after start-up: ${rssAfterStartMB} MB (target < ${targets.rssMB}); after the queries: ${rssAfterQueriesMB} MB`)
+    console.log(
+      `  of which: history layer alone (open + first page + statistics, fresh process) ${historyAlone.ms} ms, ${historyAlone.rssMB} MB; ` +
+        `importing the gateway's modules alone ${modulesAlone.ms} ms, ${modulesAlone.rssMB} MB`,
+    )
     console.log(`${'query'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}  matching`)
     for (const [name, r] of Object.entries(results)) {
       console.log(`${name.padEnd(44)} ${r.p50Ms.toFixed(3).padStart(8)} ${r.p99Ms.toFixed(3).padStart(8)} ${r.maxMs.toFixed(3).padStart(8)}  ${r.matching}`)
@@ -266,4 +311,5 @@ async function main() {
   }
 }
 
-await main()
+if (flags.probe) await probe(flags.probe, flags.data!)
+else await main()

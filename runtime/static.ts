@@ -7,7 +7,6 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
-import { Response } from '@whatwg-node/server'
 import { buildOpenApiDocument, type DocumentedRoute } from '../lib/openapi/document.ts'
 
 export const defaultWebRoot = fileURLToPath(new URL('../web/', import.meta.url))
@@ -85,9 +84,9 @@ function answer(request: Request, body: Uint8Array<ArrayBuffer>, etag: string, c
     ...extra,
   }
   if (request.headers.get('if-none-match') === etag) {
-    return new Response(null, { status: 304, headers }) as unknown as Response
+    return new Response(null, { status: 304, headers })
   }
-  return new Response(body, { status: 200, headers: { 'content-type': contentType, ...headers } }) as unknown as Response
+  return new Response(body, { status: 200, headers: { 'content-type': contentType, ...headers } })
 }
 
 export interface StaticOptions {

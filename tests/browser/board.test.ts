@@ -101,11 +101,11 @@ t.test('the board: token once, live orders from the simulator, paging and cleari
   // A to-go tracker, and tracker 7 placed on table 4.
   await page.locator('#sim-start input[name="tracker"]').fill('12')
   await page.locator('#sim-start button[value="to-go"]').click()
-  await page.locator('.card[data-order="12"] .type', { hasText: 'To go' }).waitFor({ timeout: 1000 })
+  await page.locator('.card[data-order="12"] .type', { hasText: 'To go' }).waitFor({ timeout: 3000 })
   await page.locator('#sim-place input[name="tracker"]').fill('7')
   await page.locator('#sim-place select[name="table"]').selectOption('4')
   await page.locator('#sim-place button').click()
-  await card.locator('.table', { hasText: '4' }).waitFor({ timeout: 1000 })
+  await card.locator('.table', { hasText: '4' }).waitFor({ timeout: 3000 })
   t.equal(await card.locator('.state').textContent(), 'located')
 
   // The timer ticks.
@@ -130,8 +130,8 @@ t.test('the board: token once, live orders from the simulator, paging and cleari
 
   // The floor view groups orders by table.
   await page.locator('.tab[data-view="floor"]').click()
-  await page.locator('.table-tile[data-table="4"] .chip[data-order="7"]').waitFor({ timeout: 1000 })
-  await page.locator('.table-tile[data-table="none"] .chip[data-order="12"]').waitFor({ timeout: 1000 })
+  await page.locator('.table-tile[data-table="4"] .chip[data-order="7"]').waitFor({ timeout: 3000 })
+  await page.locator('.table-tile[data-table="none"] .chip[data-order="12"]').waitFor({ timeout: 3000 })
   await page.screenshot({ path: path.join(artifacts, 'board-floor.png'), fullPage: true })
   await page.locator('.tab[data-view="cards"]').click()
 
@@ -150,7 +150,7 @@ t.test('the board: token once, live orders from the simulator, paging and cleari
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 31, orderType: 'TO_GO', locationName: 9 }),
   })
-  await page.locator('.card[data-order="31"]').waitFor({ timeout: 1000 })
+  await page.locator('.card[data-order="31"]').waitFor({ timeout: 3000 })
   await page.screenshot({ path: path.join(artifacts, 'board.png'), fullPage: true })
 
   // A phone.
@@ -194,7 +194,7 @@ t.test('the board reconnects by itself when the gateway restarts', async (t) => 
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ tracker: 3 }),
   })
-  await page.locator('.card[data-order="3"]').waitFor({ timeout: 1000 })
+  await page.locator('.card[data-order="3"]').waitFor({ timeout: 3000 })
   // While the gateway was down the browser logs failed WebSocket attempts; nothing else.
   t.same(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), [], 'no other console errors')
 })

@@ -51,6 +51,8 @@ const int = (value: unknown) => (Number.isInteger(value) ? (value as number) : n
 export class RepeaterInventory {
   readonly #deps: RepeaterDeps
   readonly #records = new Map<string, RepeaterRecord>()
+  /** Records still being written, so a refresh lists what the radio just announced. */
+  #writes: Promise<unknown> = Promise.resolve()
 
   private constructor(deps: RepeaterDeps, records: RepeaterRecord[]) {
     this.#deps = deps
@@ -63,7 +65,13 @@ export class RepeaterInventory {
   }
 
   /** A repeaterJoined event: a new repeater, or fresh details and lastSeen for a known one. */
-  async record(event: RadioEvents['repeaterJoined']): Promise<void> {
+  record(event: RadioEvents['repeaterJoined']): Promise<void> {
+    const write = this.#writes.then(() => this.#record(event))
+    this.#writes = write.catch(() => undefined)
+    return write
+  }
+
+  async #record(event: RadioEvents['repeaterJoined']): Promise<void> {
     const existing = this.#records.get(event.extendedAddress)
     const seenAt = int(event.lastSeen) ?? event.at
     const record: RepeaterRecord = {
@@ -109,6 +117,7 @@ export class RepeaterInventory {
         this.#deps.log.warn({ err: error }, 'repeater refresh failed')
       }
     }
+    await this.#writes
     return this.list()
   }
 

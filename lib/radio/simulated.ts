@@ -14,6 +14,17 @@ export interface SimulatedRadioOptions {
   trackers?: number
   /** How many tables (numbered from 1). */
   tables?: number
+  /** Repeaters plugged in around the room; each joins a few seconds after pairing opens. */
+  repeaters?: number
+}
+
+/** Seconds after pairing opens before each simulated repeater (1st, 2nd, ...) joins. */
+export const simulatedJoinDelaySeconds = 3
+
+interface SimRepeater {
+  extendedAddress: string
+  shortAddress: number
+  joined: boolean
 }
 
 export type SimPosition =
@@ -69,6 +80,7 @@ export class SimulatedRadio implements Radio {
   readonly #listeners = new Map<keyof RadioEvents, Set<(event: never) => void>>()
   #up = false
   #permitJoinUntil: number | null = null
+  readonly #repeaters: SimRepeater[] = []
   /** Every command the gateway sent, in order (for tests). */
   readonly sent: SentCommand[] = []
 
@@ -77,6 +89,9 @@ export class SimulatedRadio implements Radio {
     this.#tables = options.tables ?? 30
     for (let number = 1; number <= (options.trackers ?? 20); number++) {
       this.#trackers.set(number, { number, address: simulatedAddress(number), position: { at: 'rack' }, buzzingUntil: null })
+    }
+    for (let i = 1; i <= (options.repeaters ?? 2); i++) {
+      this.#repeaters.push({ extendedAddress: `00:0d:6f:00:00:01:00:${i.toString(16).padStart(2, '0')}`, shortAddress: 0x1000 + i, joined: false })
     }
   }
 
@@ -109,13 +124,56 @@ export class SimulatedRadio implements Radio {
     tracker.buzzingUntil = null
   }
 
+  /** Opens joining; repeaters not yet in the network join one by one while it stays open. */
   async permitJoin(seconds: number): Promise<void> {
     this.#permitJoinUntil = seconds > 0 ? this.#clock.now() + seconds * 1000 : null
+    if (seconds <= 0) return
+    this.#repeaters
+      .filter((repeater) => !repeater.joined)
+      .forEach((repeater, index) => {
+        this.#clock.setTimeout(() => {
+          if (repeater.joined || !this.#joinOpen()) return
+          repeater.joined = true
+          this.#announce(repeater)
+        }, (index + 1) * simulatedJoinDelaySeconds * 1000)
+      })
+  }
+
+  /** Every joined repeater answers a ping (GET /api/v2/repeaters?refresh=true). */
+  async refreshRepeaters(): Promise<void> {
+    for (const repeater of this.#repeaters) if (repeater.joined) this.#announce(repeater)
+  }
+
+  #joinOpen(): boolean {
+    return this.#permitJoinUntil !== null && this.#permitJoinUntil > this.#clock.now()
+  }
+
+  #announce(repeater: SimRepeater): void {
+    this.#emit('repeaterJoined', {
+      extendedAddress: repeater.extendedAddress,
+      shortAddress: repeater.shortAddress,
+      at: this.#clock.now(),
+      label: `Simulated repeater ${repeater.shortAddress - 0x1000}`,
+      manufacturerId: 0xfff1,
+      profileId: 0x0104,
+      parentShortAddress: 0,
+      firmwareVersion: 'sim-1.0',
+      hardwareVersion: 1,
+      remainingChildren: 16,
+      deviceType: 'Router',
+      deviceModel: 'Simulated repeater',
+    })
   }
 
   async info(): Promise<RadioInfo> {
-    const open = this.#permitJoinUntil !== null && this.#permitJoinUntil > this.#clock.now()
-    return { kind: 'simulated', up: this.#up, eui64: '00:0d:6f:ff:fe:00:00:01', channel: 15, panId: 0x1a62, permitJoinUntil: open ? this.#permitJoinUntil : null }
+    return {
+      kind: 'simulated',
+      up: this.#up,
+      eui64: '00:0d:6f:ff:fe:00:00:01',
+      channel: 15,
+      panId: 0x1a62,
+      permitJoinUntil: this.#joinOpen() ? this.#permitJoinUntil : null,
+    }
   }
 
   // The restaurant floor.

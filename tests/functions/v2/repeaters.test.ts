@@ -117,3 +117,31 @@ t.test('repeater routes need a token', async (t) => {
     t.equal((await gw.json(route)).status, 401, route)
   }
 })
+
+t.test('with the simulated radio, repeaters join while pairing is open and show in the inventory', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  t.equal((await gw.json('GET /api/v2/repeaters', { token })).body.count, 0, 'nothing joined before pairing')
+  await gw.clock.advance(60_000)
+  t.equal((await gw.json('GET /api/v2/repeaters', { token })).body.count, 0, 'repeaters only join while pairing is open')
+
+  t.equal((await gw.json('POST /api/v2/repeaters/beginPairing', { token, body: { timeout: 10 } })).body.returnCode, 1012)
+  await gw.clock.advance(3_500)
+  t.equal((await gw.json('GET /api/v2/repeaters', { token })).body.count, 1, 'the first repeater joined')
+  await gw.clock.advance(3_000)
+  const { body } = await gw.json('GET /api/v2/repeaters', { token })
+  t.equal(body.count, 2)
+  t.match(body.repeaters[0], { deviceType: 'Router', deviceModel: 'Simulated repeater', status: 'ACTIVE' })
+
+  t.equal((await gw.json('DELETE /api/v2/repeaters', { token })).body.returnCode, 1006)
+  t.equal((await gw.json('GET /api/v2/repeaters?refresh=true', { token })).body.count, 2, 'a refresh hears the joined repeaters again')
+})
+
+t.test('simulated repeaters do not join once pairing was closed', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  await gw.json('POST /api/v2/repeaters/beginPairing', { token, body: { timeout: 30 } })
+  await gw.json('POST /api/v2/repeaters/endPairing', { token })
+  await gw.clock.advance(10_000)
+  t.equal((await gw.json('GET /api/v2/repeaters', { token })).body.count, 0)
+})

@@ -103,7 +103,13 @@ function requestArbitrary(entry: ManifestEntry) {
 
 t.test('every route survives hostile input', async (t) => {
   const gw = await testGateway()
-  const token = await gw.issueToken('fuzz')
+  // The observer token only reads state; the acting token may be revoked by a fuzzed
+  // DELETE /api/v2/accesstoken, so it is re-issued whenever that happened.
+  const token = await gw.issueToken('observer')
+  let actor = await gw.issueToken('fuzz')
+  const ensureActor = async () => {
+    if ((await gw.call('GET /api/v2/accesstoken', { token: actor, ip: '10.0.0.2' })).status !== 200) actor = await gw.issueToken('fuzz')
+  }
   // A little state to protect: an order (when the route exists).
   await gw.call('POST /api/v2/activeorders', { token, body: { name: 7, orderType: 'TO_GO', locationName: 3 } })
   t.comment(`FUZZ_SEED=${seed}`)
@@ -112,9 +118,10 @@ t.test('every route survives hostile input', async (t) => {
     const v2 = entry.path.startsWith('/api/v2')
     await fc.assert(
       fc.asyncProperty(requestArbitrary(entry), async ({ path, query, body, auth }) => {
+        await ensureActor()
         const before = await snapshot(gw, token)
         const headers: Record<string, string> = { 'content-type': 'application/json' }
-        if (auth === 'valid') headers.authorization = `Bearer ${token}`
+        if (auth === 'valid') headers.authorization = `Bearer ${actor}`
         else if (auth !== 'none') headers.authorization = auth
         const target = query ? `${path}?${query}` : path
         const response = await gw.call(`${entry.method} ${target}`, {

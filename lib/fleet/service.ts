@@ -8,7 +8,8 @@ import type { GatewayIdentity } from '../identity.ts'
 import type { Logger } from '../log.ts'
 import type { OrderChange, OrderSummary } from '../orders/types.ts'
 import type { Store } from '../store/db.ts'
-import { FleetBridge, type FleetStatus } from './bridge.ts'
+// The bridge (and with it the mqtt package) is loaded only when the fleet is enabled.
+import type { FleetBridge, FleetStatus } from './bridge.ts'
 import type { FleetConfig, FleetTopics } from './config.ts'
 import { fleetMessages } from './messages.ts'
 import { FleetOutbox, type FleetOutboxEntry } from './outbox.ts'
@@ -47,6 +48,7 @@ export class FleetService {
       await deps.store.collection('fleet-cursor'),
     )
     let service: FleetService | undefined
+    const { FleetBridge } = await import('./bridge.ts')
     const bridge = new FleetBridge({
       config: deps.config,
       siteId,

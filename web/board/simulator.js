@@ -37,7 +37,10 @@ export function setupSimulator({ onError }) {
           item.textContent = `#${tracker.number} ${describe(tracker.position)}${tracker.buzzing ? ' · buzzing' : ''}`
           item.title = 'Use this tracker in the forms'
           item.addEventListener('click', () => {
-            for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) input.value = String(tracker.number)
+            for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) {
+              input.value = String(tracker.number)
+              delete input.dataset.typed
+            }
           })
           return item
         }),
@@ -74,15 +77,27 @@ export function setupSimulator({ onError }) {
   }
 
   const trackerOf = (form) => Number(form.elements.tracker.value)
+  for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) {
+    input.addEventListener('input', () => {
+      input.dataset.typed = 'true'
+    })
+  }
 
   $('sim-start').addEventListener('submit', async (event) => {
     event.preventDefault()
     const form = event.currentTarget
     const toGo = event.submitter?.value === 'to-go'
-    if (await send('/api/v2/simulator/start', { tracker: trackerOf(form), toGo }, form)) {
-      for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) input.value = form.elements.tracker.value
-      form.elements.tracker.value = ''
-      render()
+    const submitted = form.elements.tracker.value
+    if (await send('/api/v2/simulator/start', { tracker: Number(submitted), toGo }, form)) {
+      // Pre-fill the place and clear forms, but never over a number someone typed there.
+      for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) {
+        if (input.dataset.typed !== 'true') input.value = submitted
+      }
+      // Offer the next free tracker, unless someone typed another number meanwhile.
+      if (form.elements.tracker.value === submitted) {
+        form.elements.tracker.value = ''
+        render()
+      }
     }
   })
   $('sim-place').addEventListener('submit', (event) => {

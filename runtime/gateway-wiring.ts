@@ -4,6 +4,7 @@
 import type { Clock } from '../lib/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { capabilities, type Capabilities } from '../lib/gateway/capabilities.ts'
+import type { FleetStatus } from '../lib/fleet/bridge.ts'
 import { ConnectionCheck } from '../lib/gateway/check.ts'
 import { CloudActivation, type CloudRecord } from '../lib/gateway/cloud.ts'
 import { HostMonitor, type HostSource } from '../lib/gateway/host.ts'
@@ -34,6 +35,8 @@ export interface GatewayServicesDeps {
   identity: GatewayIdentity
   settings: SettingsService
   radio: Radio
+  /** The fleet bridge's status, reported in gatewayStatus. */
+  fleetStatus(): FleetStatus
   host?: HostSource
   fetch?: typeof fetch
 }
@@ -75,6 +78,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     timezone: () => settings.timezone,
     radioInfo: () => radio.info(),
     cloud: () => cloud.status(),
+    fleet: deps.fleetStatus,
   })
   const check = new ConnectionCheck({
     clock,

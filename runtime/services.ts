@@ -75,7 +75,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
   const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { channel: presetChannel(settings) } })
-  const gatewayServices = await buildGatewayServices({ config, clock, log, store, identity, settings, radio: orderServices.radio })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,
@@ -85,6 +84,16 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     log,
     timezone: () => settings.timezone,
     storedSummary: (uuid) => history.get(uuid),
+  })
+  const gatewayServices = await buildGatewayServices({
+    config,
+    clock,
+    log,
+    store,
+    identity,
+    settings,
+    radio: orderServices.radio,
+    fleetStatus: () => fleet.status(),
   })
   const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
   changes.addSink(webhooks.sink)

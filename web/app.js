@@ -2,6 +2,7 @@
 // the WebSocket feed, with paging and clearing through the v2 API.
 import { ApiError, api, orderPath, tokenStore } from './board/api.js'
 import { connectFeed } from './board/feed.js'
+import { fleetPill } from './board/fleet.js'
 import { OrderBoard } from './board/orders.js'
 import { renderCards, renderFloor, renderStatistics, showToast, tickCards } from './board/render.js'
 import { setupSimulator } from './board/simulator.js'
@@ -43,6 +44,24 @@ async function refreshStatistics() {
   } catch (error) {
     if (error instanceof ApiError && error.unauthorized) reportError(error)
   }
+}
+
+/** The gateway's own state worth a glance: the fleet bridge, when it is on. */
+async function refreshGateway() {
+  try {
+    const body = await api('GET', '/api/v2/gateway')
+    const pill = fleetPill(body.gatewayStatus?.fleet)
+    $('fleet').hidden = pill.hidden
+    $('fleet').textContent = pill.text
+    $('fleet').dataset.state = pill.state
+  } catch (error) {
+    if (error instanceof ApiError && error.unauthorized) reportError(error)
+  }
+}
+
+function refreshFigures() {
+  refreshStatistics()
+  refreshGateway()
 }
 
 let statsSoon = null
@@ -99,9 +118,9 @@ function showBoard() {
     onState: setConnection,
     onRejected: () => signOut('The access token was rejected: enter another.'),
   })
-  refreshStatistics()
+  refreshFigures()
   clearInterval(statsTimer)
-  statsTimer = setInterval(refreshStatistics, 30_000)
+  statsTimer = setInterval(refreshFigures, 30_000)
   simulator.refresh()
 }
 

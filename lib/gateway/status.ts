@@ -2,6 +2,7 @@
 // at every call, so a settings change shows at once) and the radio's EUI-64 and channel.
 import type { Clock } from '../clock.ts'
 import type { GatewayIdentity } from '../identity.ts'
+import type { FleetStatus } from '../fleet/bridge.ts'
 import type { RadioInfo } from '../radio/radio.ts'
 import { formatLocal, formatOffset } from '../time.ts'
 import type { CloudStatus } from './cloud.ts'
@@ -31,6 +32,8 @@ export interface GatewayStatus {
   radioUp: boolean
   /** Extension: 'simulated' or 'zigbee'. */
   radioKind: string
+  /** Extension: the fleet bridge's state and backlog (state 'disabled' when off). */
+  fleet: FleetStatus
 }
 
 export interface StatusDeps {
@@ -40,6 +43,7 @@ export interface StatusDeps {
   timezone(): string
   radioInfo(): Promise<RadioInfo>
   cloud(): CloudStatus
+  fleet(): FleetStatus
 }
 
 export class GatewayStatusService {
@@ -76,6 +80,7 @@ export class GatewayStatusService {
       currentTime: formatLocal(now, zone),
       radioUp: radio.up,
       radioKind: radio.kind,
+      fleet: this.#deps.fleet(),
     }
   }
 }

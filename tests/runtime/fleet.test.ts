@@ -113,6 +113,9 @@ t.test('every change and summary reaches headquarters in seq order across an out
   await broker.stop()
   for (let name = 11; name <= 20; name++) await create(name)
   for (let name = 11; name <= 15; name++) await clear(name)
+  const whileDown = (await api(gateway, 'GET', '/api/v2/gateway', token)).gatewayStatus.fleet
+  t.equal(whileDown.backlog, 15, 'GET /api/v2/gateway reports the backlog while the broker is down')
+  t.not(whileDown.state, 'connected')
 
   // 3. The gateway dies hard with that backlog; both come back.
   await kill9(gateway)

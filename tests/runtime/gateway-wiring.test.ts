@@ -21,6 +21,7 @@ async function setup() {
     identity: { deviceId: 'TG-TEST', version: '0.1.0', startedAt: clock.now() },
     settings,
     radio,
+    fleetStatus: () => ({ state: 'disabled', backlog: 0, lastError: null, lastPublishedSeq: null }),
   })
   return { clock, radio, services }
 }

@@ -49,3 +49,10 @@ t.test('GET /api/v2/gateway needs a token', async (t) => {
   t.equal(status, 401)
   t.equal(body.returnCode, -2)
 })
+
+t.test('gatewayStatus reports the fleet bridge: disabled by default', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  const { body } = await gw.json('GET /api/v2/gateway', { token })
+  t.same(body.gatewayStatus.fleet, { state: 'disabled', backlog: 0, lastError: null, lastPublishedSeq: null })
+})

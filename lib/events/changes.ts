@@ -1,11 +1,23 @@
 // Every change to an active order gets the next value of one global, persistent, strictly
 // increasing seq. Values are reserved in blocks (one durable write per block), so a crash
 // skips the rest of a block but can never reuse a value.
+//
+// A change can be reserved (seq and time) before the write it describes and recorded after
+// it: the writer stores the reservation with its data, so after a crash between the write and
+// the record it can record the change again with the same seq (see OrdersService). Which
+// changes surely reached every sink is kept as a watermark (announcedThrough), written in the
+// background: it may lag after a crash, so re-recording is at-least-once, never lossy.
 import type { Clock } from '../clock.ts'
 import type { ActiveOrder, ChangeType, OrderChange } from '../orders/types.ts'
 import type { Collection } from '../store/db.ts'
 
-type SeqDoc = { key: 'seq'; reservedUpTo: number }
+type SeqDoc = { key: 'seq'; reservedUpTo: number } | { key: 'announced'; through: number }
+
+/** A seq (and the time of the change) taken before the change is written. */
+export interface ReservedChange {
+  seq: number
+  at: number
+}
 
 /**
  * A durable consumer (webhook outbox, fleet outbox): awaited inside record(), so a change is
@@ -24,18 +36,33 @@ export class ChangeLog {
   #sinks: ChangeSink[] = []
   #listeners = new Set<ChangeListener>()
   #queue: Promise<unknown> = Promise.resolve()
+  #announcedThrough: number
+  /** The watermark write in progress (at most one; later values wait for it). */
+  #announcing: Promise<void> | undefined
+  #announcedStored: number
 
-  private constructor(collection: Collection<SeqDoc>, clock: Clock, reservedUpTo: number, blockSize: number) {
+  private constructor(collection: Collection<SeqDoc>, clock: Clock, reservedUpTo: number, blockSize: number, announcedThrough: number) {
     this.#collection = collection
     this.#clock = clock
     this.#blockSize = blockSize
     this.#reservedUpTo = reservedUpTo
     this.#next = reservedUpTo + 1
+    this.#announcedThrough = announcedThrough
+    this.#announcedStored = announcedThrough
   }
 
   static async open(collection: Collection<SeqDoc>, clock: Clock, blockSize = 1000): Promise<ChangeLog> {
-    const stored = await collection.findOne({ key: 'seq' })
-    return new ChangeLog(collection, clock, stored?.reservedUpTo ?? 0, blockSize)
+    const stored = (await collection.findOne({ key: 'seq' })) as { reservedUpTo: number } | null
+    const announced = (await collection.findOne({ key: 'announced' })) as { through: number } | null
+    return new ChangeLog(collection, clock, stored?.reservedUpTo ?? 0, blockSize, announced?.through ?? 0)
+  }
+
+  /**
+   * Every change up to this seq was handed to every sink (as far as the last run knew: a
+   * crash may leave it behind, never ahead). A writer re-records its reserved changes above it.
+   */
+  get announcedThrough(): number {
+    return this.#announcedThrough
   }
 
   /** The last seq handed out (0 before any). */
@@ -52,19 +79,32 @@ export class ChangeLog {
     return () => this.#listeners.delete(listener)
   }
 
+  /** Takes the next seq (durably reserved) and the change's time, to store with the write. */
+  reserve(): Promise<ReservedChange> {
+    const run = this.#queue.then(() => this.#take())
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
+  async #take(): Promise<ReservedChange> {
+    if (this.#next > this.#reservedUpTo) {
+      const reservedUpTo = this.#reservedUpTo + this.#blockSize
+      await this.#collection.update({ key: 'seq' }, { key: 'seq', reservedUpTo }, { upsert: true })
+      this.#reservedUpTo = reservedUpTo
+    }
+    return { seq: this.#next++, at: this.#clock.now() }
+  }
+
   /**
-   * Numbers the change, hands it to every durable sink, then to live listeners. Serialised,
-   * so sinks see changes in seq order.
+   * Numbers the change (or uses the reservation made for it), hands it to every durable sink,
+   * then to live listeners. Serialised, so sinks see changes in seq order.
    */
-  record(type: ChangeType, order: ActiveOrder): Promise<OrderChange> {
+  record(type: ChangeType, order: ActiveOrder, reserved?: ReservedChange): Promise<OrderChange> {
     const run = this.#queue.then(async () => {
-      if (this.#next > this.#reservedUpTo) {
-        const reservedUpTo = this.#reservedUpTo + this.#blockSize
-        await this.#collection.update({ key: 'seq' }, { key: 'seq', reservedUpTo }, { upsert: true })
-        this.#reservedUpTo = reservedUpTo
-      }
-      const change: OrderChange = { seq: this.#next++, type, order: structuredClone(order), at: this.#clock.now() }
+      const { seq, at } = reserved ?? (await this.#take())
+      const change: OrderChange = { seq, type, order: structuredClone(order), at }
       for (const sink of this.#sinks) await sink(change)
+      this.#announced(seq)
       for (const listener of this.#listeners) {
         try {
           listener(change)
@@ -76,5 +116,30 @@ export class ChangeLog {
     })
     this.#queue = run.catch(() => undefined)
     return run
+  }
+
+  /** Raises the watermark; written in the background, one write at a time, latest value wins. */
+  #announced(seq: number): void {
+    if (seq > this.#announcedThrough) this.#announcedThrough = seq
+    if (this.#announcing || this.#announcedStored >= this.#announcedThrough) return
+    const through = this.#announcedThrough
+    let written = false
+    this.#announcing = this.#collection
+      .update({ key: 'announced' }, { key: 'announced', through }, { upsert: true })
+      .then(() => {
+        this.#announcedStored = through
+        written = true
+      })
+      // A failed write only means more is re-recorded after a crash; the next change retries.
+      .catch(() => undefined)
+      .finally(() => {
+        this.#announcing = undefined
+        if (written) this.#announced(0)
+      })
+  }
+
+  /** Resolves once the watermark is on disk (clean shutdown, tests). */
+  async flush(): Promise<void> {
+    while (this.#announcing) await this.#announcing
   }
 }

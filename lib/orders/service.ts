@@ -7,6 +7,14 @@
 // (idempotent on uuid), then the order leaves NeDB. open() removes any active order whose
 // uuid is already in history, so a crash between the two steps loses nothing and never
 // leaves an order in both places.
+//
+// Each stored version carries the change it was written for (seq reserved before the write,
+// type, time). A crash between the write and the record would otherwise leave a durable
+// change nobody is ever told about (no webhook, no fleet event: a receiver would keep a
+// cleared order forever); resume() records every stored change above the change log's
+// watermark again, with its own seq, so receivers may see it twice but never miss it. A
+// clear keeps the cleared version (a tombstone) until its change is recorded, for the same
+// reason.
 import { randomUUID } from 'node:crypto'
 import type { OrderRef } from '../api/input.ts'
 import type { Clock } from '../clock.ts'
@@ -19,7 +27,22 @@ import type { RadioEvents } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
 import type { FaultPoint } from './fault.ts'
 import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
-import { summaryOf, type ActiveOrder, type OrderType } from './types.ts'
+import { summaryOf, type ActiveOrder, type ChangeType, type OrderType } from './types.ts'
+
+/** The change a stored version was written for. */
+interface ChangeStamp {
+  seq: number
+  type: ChangeType
+  at: number
+}
+
+type StoredOrder = ActiveOrder & { _id: string; change?: ChangeStamp }
+
+/** A stored change that may not have reached the change log before a crash. */
+interface Unannounced {
+  change: ChangeStamp
+  order: ActiveOrder
+}
 
 /** What the orders service needs from the paging scheduler. */
 export interface Pager {
@@ -34,7 +57,7 @@ export interface Pager {
 export interface OrdersDeps {
   collection: Collection<ActiveOrder>
   history: Pick<HistoryStore, 'insert' | 'has' | 'get'>
-  changes: Pick<ChangeLog, 'record'>
+  changes: Pick<ChangeLog, 'record' | 'reserve' | 'announcedThrough'>
   trackers: TrackerInventory
   pager: Pager
   clock: Clock
@@ -70,31 +93,45 @@ export class OrdersService {
   #queue: Promise<unknown> = Promise.resolve()
   /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
   #recovered: ActiveOrder[]
+  /** Stored changes a crash may have kept from the change log; resume() records them again. */
+  #unannounced: Unannounced[]
 
-  private constructor(deps: OrdersDeps, active: ActiveOrder[], recovered: ActiveOrder[]) {
+  private constructor(deps: OrdersDeps, active: ActiveOrder[], recovered: ActiveOrder[], unannounced: Unannounced[]) {
     this.#deps = deps
     this.#active = active
     this.#recovered = recovered
+    this.#unannounced = unannounced
   }
 
   static async open(deps: OrdersDeps): Promise<OrdersService> {
-    const docs = await deps.collection.find({})
+    const docs = (await deps.collection.find({})) as StoredOrder[]
+    const announced = deps.changes.announcedThrough
     const active: ActiveOrder[] = []
     const recovered: ActiveOrder[] = []
-    for (const { _id, ...order } of docs) {
+    const unannounced: Unannounced[] = []
+    for (const { _id, change, ...order } of docs) {
       const summary = deps.history.get(order.uuid)
+      const pending = change && change.seq > announced ? { change, order } : undefined
+      if (change?.type === 'ORDER_CLEARED') {
+        // A clear written in full (history, then this tombstone); only its removal was left.
+        await deps.collection.remove({ uuid: order.uuid })
+        if (pending) unannounced.push(pending)
+        continue
+      }
       if (summary) {
-        // Cleared, but the crash came before the removal: finish the clear.
+        // Cleared, but the crash came before the tombstone: finish the clear.
         await deps.collection.remove({ uuid: order.uuid })
         deps.log.warn({ uuid: order.uuid, name: order.name }, 'finished clearing an order already in history')
         recovered.push({ ...order, state: 'cleared', stateChanged: summary.orderCleared, paged: false, tracking: false, pagedAt: null })
         continue
       }
+      if (pending) unannounced.push(pending)
       active.push(order)
     }
     active.sort(byCreated)
+    unannounced.sort((a, b) => a.change.seq - b.change.seq)
     await deps.trackers.reconcile(active)
-    return new OrdersService(deps, active, recovered)
+    return new OrdersService(deps, active, recovered, unannounced)
   }
 
   list(): ActiveOrder[] {
@@ -165,12 +202,16 @@ export class OrdersService {
   }
 
   /**
-   * At start-up, once every change consumer is attached: records the ORDER_CLEARED of clears
-   * a crash interrupted, and re-arms paging (tracking pages resume, single pages get their
+   * At start-up, once every change consumer is attached: records again (same seq) the stored
+   * changes a crash may have kept from the change log, records the ORDER_CLEARED of clears a
+   * crash interrupted, and re-arms paging (tracking pages resume, single pages get their
    * remaining time).
    */
   resume(): Promise<void> {
     return this.#serial(async () => {
+      for (const { change, order } of this.#unannounced.splice(0)) {
+        await this.#deps.changes.record(change.type, order, { seq: change.seq, at: change.at })
+      }
       for (const order of this.#recovered.splice(0)) await this.#deps.changes.record('ORDER_CLEARED', order)
       const now = this.#deps.clock.now()
       for (const order of this.#active) {
@@ -243,6 +284,8 @@ export class OrdersService {
   async #commit(write: OrderWrite): Promise<void> {
     const { collection, history, changes, trackers } = this.#deps
     const previous = this.#active.find((o) => o.uuid === write.order.uuid)
+    const reserved = await changes.reserve()
+    const stored = { ...write.order, change: { seq: reserved.seq, type: write.type, at: reserved.at } satisfies ChangeStamp }
     if (write.type === 'ORDER_CLEARED') {
       try {
         history.insert(summaryOf(write.order, write.order.stateChanged))
@@ -250,15 +293,20 @@ export class OrdersService {
         throw new DomainError('STORAGE_UNAVAILABLE', 'history', { cause: error })
       }
       this.#deps.fault?.('crash-after-history-insert')
-      await collection.remove({ uuid: write.order.uuid })
-    } else {
-      await collection.update({ uuid: write.order.uuid }, { ...write.order }, { upsert: true })
     }
+    // A cleared order is stored as a tombstone until its change is recorded (removed below).
+    await collection.update({ uuid: write.order.uuid }, stored, { upsert: true })
     this.#active = applyWrite(this.#active, write)
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null)
     if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null)
     else if (write.order.tracker) await trackers.bind(write.order.tracker, { uuid: write.order.uuid, name: write.order.name })
-    await changes.record(write.type, write.order)
+    await changes.record(write.type, write.order, reserved)
+    if (write.type === 'ORDER_CLEARED') {
+      // Not awaited: the answer does not depend on it, and open() removes a tombstone left behind.
+      collection.remove({ uuid: write.order.uuid }).catch((error: unknown) => {
+        this.#deps.log.warn({ err: error, uuid: write.order.uuid }, 'removing a cleared order failed; it is removed at the next start')
+      })
+    }
     for (const effect of write.effects) this.#apply(effect)
   }
 

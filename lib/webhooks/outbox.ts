@@ -44,6 +44,10 @@ export class Outbox {
 
   /** Appends an entry; returns how many old entries were dropped to stay within maxBacklog. */
   async append(entry: OutboxEntry): Promise<number> {
+    // Changes arrive in seq order, so one at or below the newest queued is already here: a
+    // change recorded again after a crash (OrdersService.resume) is not queued twice.
+    const newest = this.#queues.get(entry.url)?.at(-1)
+    if (newest && entry.seq <= newest.seq) return 0
     const stored = (await this.#collection.insert(entry)) as Stored
     const queue = this.#queue(entry.url)
     queue.push(stored)

@@ -2,12 +2,15 @@ import fc from 'fast-check'
 import t from 'tap'
 import { ManualClock } from '../../../lib/clock.ts'
 import { DomainError } from '../../../lib/errors.ts'
+import { ChangeLog } from '../../../lib/events/changes.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../../lib/log.ts'
 import { OrdersService, type Pager } from '../../../lib/orders/service.ts'
 import type { ActiveOrder, ChangeType } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
+
+const changeLogs = new WeakMap<Store, ChangeLog>()
 
 async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
   const store = options.store ?? new Store()
@@ -21,11 +24,16 @@ async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
     stop: (tracker) => void paging.delete(tracker),
   }
   const collection = await store.collection<ActiveOrder>('activeorders')
+  // A restart on the same store: the previous run's change-log watermark is written first.
+  await changeLogs.get(store)?.flush()
+  const changes = await ChangeLog.open(await store.collection('seq'), clock)
+  changeLogs.set(store, changes)
+  changes.addSink(async (change) => void recorded.push({ type: change.type, order: change.order }))
   const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers'))
   const orders = await OrdersService.open({
     collection,
     history,
-    changes: { record: async (type, order) => (recorded.push({ type, order }), { seq: recorded.length, type, order, at: 0 }) },
+    changes,
     trackers,
     pager,
     clock,

@@ -1,0 +1,50 @@
+// ChangeLog: seq reserved before a write and recorded after it, and the watermark of what
+// surely reached every sink, which survives a restart (and may only lag, never lead).
+import t from 'tap'
+import { ManualClock } from '../../../lib/clock.ts'
+import { ChangeLog } from '../../../lib/events/changes.ts'
+import type { ActiveOrder, OrderChange } from '../../../lib/orders/types.ts'
+import { Store } from '../../../lib/store/db.ts'
+import { sampleOrder } from '../../helpers/webhooks.ts'
+
+const order: ActiveOrder = sampleOrder(1, 0)
+
+t.test('a reserved seq is the one recorded, at the reserved time; seq never goes back', async (t) => {
+  const clock = new ManualClock()
+  const log = await ChangeLog.open(await new Store().collection('seq'), clock, 3)
+  const seen: OrderChange[] = []
+  log.addSink(async (change) => void seen.push(change))
+  const reserved = await log.reserve()
+  await clock.advance(500)
+  const change = await log.record('ORDER_CREATED', order, reserved)
+  t.same({ seq: change.seq, at: change.at }, reserved)
+  t.equal((await log.record('ORDER_MODIFIED', order)).seq, reserved.seq + 1)
+  await log.reserve() // taken and never recorded: skipped, not reused
+  t.equal((await log.record('ORDER_MODIFIED', order)).seq, reserved.seq + 3)
+  t.same(seen.map((c) => c.seq), [1, 2, 4])
+})
+
+t.test('announcedThrough: the highest recorded seq, kept across a restart', async (t) => {
+  const store = new Store({ dataDir: t.testdir() })
+  const clock = new ManualClock()
+  const first = await ChangeLog.open(await store.collection('seq'), clock, 2)
+  t.equal(first.announcedThrough, 0)
+  for (let i = 0; i < 5; i++) await first.record('ORDER_MODIFIED', order)
+  await first.reserve() // reserved for a write that a crash cut off before its record
+  t.equal(first.announcedThrough, 5)
+  await first.flush()
+
+  const second = await ChangeLog.open(await new Store({ dataDir: store.dataDir }).collection('seq'), clock, 2)
+  t.equal(second.announcedThrough, 5, 'the watermark survived')
+  t.equal(second.lastSeq, 6, 'and seq continues after every reservation')
+})
+
+t.test('a sink that fails leaves the watermark where it was', async (t) => {
+  const log = await ChangeLog.open(await new Store().collection('seq'), new ManualClock())
+  await log.record('ORDER_CREATED', order)
+  log.addSink(async () => {
+    throw new Error('disk full')
+  })
+  await t.rejects(log.record('ORDER_MODIFIED', order), { message: 'disk full' })
+  t.equal(log.announcedThrough, 1)
+})

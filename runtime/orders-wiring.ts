@@ -43,7 +43,7 @@ export interface OrderServicesDeps {
 export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {
   const { config, clock, log, store } = deps
   const radio = deps.radio ?? (await createRadio(config, { clock, log, zigbee: deps.zigbee }))
-  const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers'))
+  const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers', [{ fieldName: 'address', unique: true }]))
   let orders: OrdersService | undefined
   const paging = new PagingScheduler({
     radio,
@@ -53,7 +53,7 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     onLapse: (tracker) => void orders?.pageLapsed(tracker),
   })
   orders = await OrdersService.open({
-    collection: await store.collection<ActiveOrder>('activeorders'),
+    collection: await store.collection<ActiveOrder>('activeorders', [{ fieldName: 'uuid', unique: true }]),
     history: deps.history,
     changes: deps.changes,
     trackers,

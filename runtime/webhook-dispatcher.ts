@@ -78,6 +78,8 @@ export class WebhookDispatcher {
       }
       const wait = entry.nextAttemptAt - clock.now()
       if (wait > 0) return this.#wait(url, worker, wait)
+      // The change may still be on its way to disk; a receiver never hears of one a crash could undo.
+      await webhooks.outbox.synced()
       const result = await webhooks.attempt(entry, (attempts) => retryDelay(retrySchedule, attempts, random), this.#stopping.signal)
       if (result === 'gone' || result === 'disabled') return
     }

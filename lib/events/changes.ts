@@ -89,7 +89,9 @@ export class ChangeLog {
   async #take(): Promise<ReservedChange> {
     if (this.#next > this.#reservedUpTo) {
       const reservedUpTo = this.#reservedUpTo + this.#blockSize
-      await this.#collection.update({ key: 'seq' }, { key: 'seq', reservedUpTo }, { upsert: true })
+      // Durable before any value of the block is used, even inside a deferred-sync operation:
+      // a crash must never hand out a seq again.
+      await this.#collection.update({ key: 'seq' }, { key: 'seq', reservedUpTo }, { upsert: true, syncNow: true })
       this.#reservedUpTo = reservedUpTo
     }
     return { seq: this.#next++, at: this.#clock.now() }

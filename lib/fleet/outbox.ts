@@ -53,8 +53,9 @@ export class FleetOutbox {
     this.#size++
   }
 
-  /** The oldest entries, in seq order. */
+  /** The oldest entries, in seq order, once on disk: nothing leaves that a crash could undo. */
   async head(limit: number): Promise<FleetOutboxEntry[]> {
+    await this.#entries.synced()
     const docs = (await this.#entries.datastore.find({}).sort({ seq: 1 }).limit(limit)) as FleetOutboxEntry[]
     return docs.map((doc) => ({ seq: doc.seq, messages: doc.messages }))
   }

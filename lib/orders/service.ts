@@ -24,7 +24,7 @@ import type { HistoryStore } from '../history/store.ts'
 import type { TrackerInventory } from '../inventory/trackers.ts'
 import type { Logger } from '../log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
-import type { Collection } from '../store/db.ts'
+import { withDeferredSync, type Collection } from '../store/db.ts'
 import type { FaultPoint } from './fault.ts'
 import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderType } from './types.ts'
@@ -261,10 +261,18 @@ export class OrdersService {
     return (this.#deps.newUuid ?? randomUUID)()
   }
 
+  /**
+   * Operations run one at a time, but the next starts as soon as this one's writes are
+   * appended; the caller is answered once they are on disk. Concurrent requests so share
+   * fsyncs (group commit) instead of queueing behind each other's.
+   */
   #serial<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(operation)
+    const run = this.#queue.then(() => withDeferredSync(operation))
     this.#queue = run.catch(() => undefined)
-    return run
+    return run.then(async ({ value, durable }) => {
+      await durable
+      return value
+    })
   }
 
   /** Radio and scheduler work: queued like requests, failures logged (nobody to answer). */

@@ -2,6 +2,7 @@
 // Acknowledged writes are fsynced before they resolve, batched (group commit) so a burst
 // of writes shares one fsync per file. A torn last line after a power cut is dropped on
 // load (NeDB rewrites the file compacted), never fatal.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync, promises as fs } from 'node:fs'
 import path from 'node:path'
 import Datastore from 'nedb-promises'
@@ -19,31 +20,76 @@ export function storageError(error: unknown): unknown {
   return error
 }
 
-/** Batches fdatasync calls per file: every caller waiting in one window shares one sync. */
+/**
+ * Batches fdatasync calls per file: every caller waiting in one window shares one sync. It
+ * counts writes per file, so asking for durability when nothing new was written since the
+ * last completed sync costs nothing.
+ */
 class GroupCommit {
   #pending = new Map<string, Promise<void>>()
+  #written = new Map<string, number>()
+  #durable = new Map<string, number>()
   readonly intervalMs: number
 
   constructor(intervalMs: number) {
     this.intervalMs = intervalMs
   }
 
+  /** Notes that an append to `file` completed (it is not durable until the next sync). */
+  written(file: string): void {
+    this.#written.set(file, (this.#written.get(file) ?? 0) + 1)
+  }
+
+  /** Resolves once every write to `file` noted so far is on disk. */
   sync(file: string): Promise<void> {
+    if ((this.#durable.get(file) ?? 0) >= (this.#written.get(file) ?? 0)) return Promise.resolve()
     const waiting = this.#pending.get(file)
     if (waiting) return waiting
-    const promise = new Promise<void>((resolve) => setTimeout(resolve, this.intervalMs))
-      .then(async () => {
-        this.#pending.delete(file)
-        const handle = await fs.open(file, 'r+')
-        try {
-          await handle.datasync()
-        } finally {
-          await handle.close()
-        }
-      })
+    const promise = new Promise<void>((resolve) => setTimeout(resolve, this.intervalMs)).then(async () => {
+      // Writes noted from here on need the next sync: this one may start before they land.
+      this.#pending.delete(file)
+      const covered = this.#written.get(file) ?? 0
+      const handle = await fs.open(file, 'r+')
+      try {
+        await handle.datasync()
+      } finally {
+        await handle.close()
+      }
+      this.#durable.set(file, Math.max(this.#durable.get(file) ?? 0, covered))
+    })
     this.#pending.set(file, promise)
     return promise
   }
+}
+
+/**
+ * Inside withDeferredSync(), writes resolve once appended and their fsyncs are collected
+ * here instead of awaited, so a service that runs operations one at a time can start the
+ * next while the group commit makes the previous ones durable together.
+ */
+const deferredSyncs = new AsyncLocalStorage<Promise<void>[]>()
+
+/**
+ * Runs `work`, whose writes are appended at once but made durable afterwards, together.
+ * `durable` resolves once every write `work` made is on disk (reject: storage trouble);
+ * answer a caller only after it.
+ */
+export async function withDeferredSync<T>(work: () => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
+  const syncs: Promise<void>[] = []
+  let value: T
+  try {
+    value = await deferredSyncs.run(syncs, work)
+  } catch (error) {
+    // The writes made before the failure still get synced; nobody waits for them.
+    for (const sync of syncs) sync.catch(() => undefined)
+    throw error
+  }
+  return { value, durable: Promise.all(syncs).then(() => undefined) }
+}
+
+export interface WriteOptions {
+  /** fsync before resolving even inside withDeferredSync (e.g. a seq block reservation). */
+  syncNow?: boolean
 }
 
 export class Collection<T extends object> {
@@ -73,22 +119,38 @@ export class Collection<T extends object> {
     return this.datastore.count(query) as unknown as Promise<number>
   }
 
-  async insert(doc: T): Promise<T & { _id: string }> {
-    return this.#durable(() => this.datastore.insert(doc) as Promise<T & { _id: string }>)
+  async insert(doc: T, options: WriteOptions = {}): Promise<T & { _id: string }> {
+    return this.#durable(() => this.datastore.insert(doc) as Promise<T & { _id: string }>, options)
   }
 
-  async update(query: Query, update: Query, options: { multi?: boolean; upsert?: boolean } = {}): Promise<number> {
+  async update(query: Query, update: Query, options: { multi?: boolean; upsert?: boolean } & WriteOptions = {}): Promise<number> {
+    const { syncNow, ...nedbOptions } = options
     return this.#durable(async () => {
-      const result = (await this.datastore.update(query, update, options)) as unknown
+      const result = (await this.datastore.update(query, update, nedbOptions)) as unknown
       return typeof result === 'number' ? result : 1
-    })
+    }, { syncNow })
   }
 
-  async remove(query: Query, options: { multi?: boolean } = {}): Promise<number> {
-    return this.#durable(() => this.datastore.remove(query, options) as Promise<number>)
+  async remove(query: Query, options: { multi?: boolean } & WriteOptions = {}): Promise<number> {
+    const { syncNow, ...nedbOptions } = options
+    return this.#durable(() => this.datastore.remove(query, nedbOptions) as Promise<number>, { syncNow })
   }
 
-  async #durable<R>(write: () => Promise<R>): Promise<R> {
+  /**
+   * Resolves once every write so far is on disk. Readers that pass data on beyond the
+   * gateway (webhook and fleet outboxes) wait for it, so nothing leaves that a crash could
+   * still take back.
+   */
+  async synced(): Promise<void> {
+    if (!this.#file || !this.#commit) return
+    try {
+      await this.#commit.sync(this.#file)
+    } catch (error) {
+      throw storageError(error)
+    }
+  }
+
+  async #durable<R>(write: () => Promise<R>, options: WriteOptions): Promise<R> {
     try {
       // After a failed write the datafile may end in a torn fragment that the next append
       // would glue onto; rewriting it first (NeDB's load compacts) keeps later lines whole.
@@ -97,7 +159,17 @@ export class Collection<T extends object> {
         this.#needsRepair = false
       }
       const result = await write()
-      if (this.#file && this.#commit) await this.#commit.sync(this.#file)
+      if (this.#file && this.#commit) {
+        this.#commit.written(this.#file)
+        const deferred = options.syncNow ? undefined : deferredSyncs.getStore()
+        if (deferred) {
+          const sync = this.synced()
+          // A write finishing after its operation returned is not awaited by anyone.
+          sync.catch(() => undefined)
+          deferred.push(sync)
+        }
+        else await this.#commit.sync(this.#file)
+      }
       return result
     } catch (error) {
       const mapped = storageError(error)

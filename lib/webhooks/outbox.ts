@@ -60,6 +60,11 @@ export class Outbox {
     return dropped
   }
 
+  /** Resolves once every entry appended so far is on disk (deliver nothing before). */
+  synced(): Promise<void> {
+    return this.#collection.synced()
+  }
+
   head(url: string): OutboxEntry | undefined {
     const head = this.#queues.get(url)?.[0]
     return head && { ...head }

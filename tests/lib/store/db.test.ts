@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { Store, storageError } from '../../../lib/store/db.ts'
+import { Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
 import { DomainError } from '../../../lib/errors.ts'
 
 t.test('writes persist to the data dir and survive reopening', async (t) => {
@@ -97,4 +97,39 @@ t.test('a full disk refuses writes with STORAGE_UNAVAILABLE, leaves no phantom s
   const reopened = await new Store({ dataDir: path.join(disk, 'data') }).collection<{ n: number }>('things')
   t.equal(await reopened.count(), acknowledged + 1, 'disk holds every acknowledged write, nothing torn')
   t.ok(await reopened.findOne({ n: 99 }), 'writes resume when space returns')
+})
+
+t.test('withDeferredSync: writes resolve once appended, durable once fsynced together', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
+  const things = await store.collection<{ n: number }>('things')
+  const started = performance.now()
+  const { value, durable } = await withDeferredSync(async () => {
+    await things.insert({ n: 1 })
+    await things.insert({ n: 2 })
+    return 'done'
+  })
+  const appendedAfter = performance.now() - started
+  t.equal(value, 'done')
+  t.ok(appendedAfter < 150, `appends did not wait for the sync window (${appendedAfter.toFixed(0)} ms)`)
+  await durable
+  t.ok(performance.now() - started >= 140, 'durable waited for the group commit')
+  const quiet = performance.now()
+  await things.synced()
+  t.ok(performance.now() - quiet < 100, 'nothing new written: synced() does not wait for another window')
+})
+
+t.test('withDeferredSync: syncNow writes are durable before they resolve; failures propagate', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
+  const things = await store.collection<{ n: number }>('things')
+  const started = performance.now()
+  await withDeferredSync(async () => {
+    await things.update({ n: 1 }, { n: 1 }, { upsert: true, syncNow: true })
+    t.ok(performance.now() - started >= 140, 'syncNow waited for the fsync inside the deferred scope')
+  })
+  await t.rejects(withDeferredSync(async () => {
+    await things.insert({ n: 3 })
+    throw new Error('operation failed')
+  }), /operation failed/)
 })

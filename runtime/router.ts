@@ -6,13 +6,15 @@ import { parseJsonObject } from '../lib/api/input.ts'
 import { DomainError } from '../lib/errors.ts'
 import { authorize } from './auth.ts'
 import type { Caller, GatewayContext, ManifestEntry } from './define.ts'
+import { NodeRequest } from './node-request.ts'
+import { RequestLog } from './request-log.ts'
 import { jsonResponse } from './respond.ts'
 import type { Services } from './services.ts'
 import { staticRoutes } from './static.ts'
 
 export const maxBodyBytes = 16 * 1024
 
-/** What @whatwg-node/server passes as the second argument (absent in tests). */
+/** What the HTTP host passes as the second argument (absent in tests). */
 export interface ServerContext {
   req?: { socket?: { remoteAddress?: string } }
 }
@@ -21,7 +23,23 @@ export interface GatewayRouter {
   fetch(request: Request, serverContext?: ServerContext): Promise<Response>
 }
 
-type RoutedRequest = Request & { params?: Record<string, string>; startedAt?: number }
+type RoutedRequest = Request & { params?: Record<string, string>; startedAt?: number; parsedUrl?: URL }
+
+/** The request URL, parsed once per request however many steps ask for it. */
+function urlOf(request: RoutedRequest): URL {
+  return (request.parsedUrl ??= new URL(request.url))
+}
+
+// A request from the HTTP host already has its path and query split off the raw target, so
+// it needs no second URL parse (itty-router parses once for matching). The raw path is what
+// the client sent: the log shows it, and its /api/v1 prefix picks the 404 envelope.
+function pathOf(request: RoutedRequest): string {
+  return request instanceof NodeRequest ? request.pathname : urlOf(request).pathname
+}
+
+function queryOf(request: RoutedRequest): URLSearchParams {
+  return request instanceof NodeRequest ? new URLSearchParams(request.search) : urlOf(request).searchParams
+}
 
 export function versionOfPath(pathname: string): ApiVersion {
   return pathname === '/api/v1' || pathname.startsWith('/api/v1/') ? 'v1' : 'v2'
@@ -30,8 +48,16 @@ export function versionOfPath(pathname: string): ApiVersion {
 async function readBody(request: Request): Promise<Record<string, unknown>> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > maxBodyBytes) throw new DomainError('BODY_TOO_LARGE')
-  if (!request.body) return {}
-  const reader = request.body.getReader()
+  // From the socket the host gave us, the body is read straight off node's stream.
+  const bytes = request instanceof NodeRequest ? await request.readBody(maxBodyBytes) : await readStream(request.body)
+  if (bytes === undefined) throw new DomainError('BODY_TOO_LARGE')
+  return parseJsonObject(bytes.toString('utf8'))
+}
+
+/** A fetch body stream up to maxBodyBytes; undefined when it is larger. */
+async function readStream(body: ReadableStream<Uint8Array> | null): Promise<Buffer | undefined> {
+  if (!body) return Buffer.alloc(0)
+  const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
@@ -40,11 +66,11 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
     size += value.byteLength
     if (size > maxBodyBytes) {
       await reader.cancel()
-      throw new DomainError('BODY_TOO_LARGE')
+      return undefined
     }
     chunks.push(value)
   }
-  return parseJsonObject(Buffer.concat(chunks).toString('utf8'))
+  return Buffer.concat(chunks)
 }
 
 function callerOf(serverContext: ServerContext | undefined, request: Request): Caller {
@@ -59,12 +85,15 @@ function invoke(entry: ManifestEntry, services: Services) {
     const caller = callerOf(serverContext, request)
     await authorize(entry, request, services, caller)
     let bodyPromise: Promise<Record<string, unknown>> | undefined
+    let query: URLSearchParams | undefined
     const ctx: GatewayContext = {
       version,
       config: entry,
       services,
       params: request.params ?? {},
-      query: new URL(request.url).searchParams,
+      get query() {
+        return (query ??= queryOf(request))
+      },
       caller,
       log: services.log,
       body: () => (bodyPromise ??= readBody(request)),
@@ -87,6 +116,7 @@ function invoke(entry: ManifestEntry, services: Services) {
 }
 
 export function buildRouter(manifest: ManifestEntry[], services: Services): GatewayRouter {
+  const requestLog = new RequestLog(services.log)
   const router = Router<RoutedRequest, [ServerContext | undefined]>({
     before: [
       (request) => {
@@ -100,19 +130,15 @@ export function buildRouter(manifest: ManifestEntry[], services: Services): Gate
       if (domainError.kind === 'INTERNAL') {
         services.log.error({ err: error, method: request.method, url: request.url }, 'unexpected error')
       }
-      return jsonResponse(errorEnvelope(versionOfPath(new URL(request.url).pathname), domainError))
+      return jsonResponse(errorEnvelope(versionOfPath(pathOf(request)), domainError))
     },
     finally: [
       (response: Response, request) => {
-        const pathname = new URL(request.url).pathname
-        services.log.info(
-          {
-            method: request.method,
-            path: pathname.slice(0, 256),
-            status: response.status,
-            ms: Math.round((performance.now() - (request.startedAt ?? 0)) * 100) / 100,
-          },
-          'request',
+        requestLog.request(
+          request.method,
+          pathOf(request).slice(0, 256),
+          response.status,
+          Math.round((performance.now() - (request.startedAt ?? 0)) * 100) / 100,
         )
         return response
       },

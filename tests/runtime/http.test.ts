@@ -1,0 +1,261 @@
+// The HTTP host on a real socket (port 0, loopback): limits, timeouts, error answers,
+// graceful close, the log line per request, and the lazy Request it hands to the router.
+import http from 'node:http'
+import net from 'node:net'
+import t, { type Test } from 'tap'
+import type { GatewayFunction, ManifestEntry } from '../../runtime/define.ts'
+import { createHttpHost, type HttpHostOptions } from '../../runtime/http.ts'
+import { buildRouter } from '../../runtime/router.ts'
+import { testGateway } from '../helpers/gateway.ts'
+
+const entry = (file: string, method: 'GET' | 'POST', path: string, handler: GatewayFunction): ManifestEntry => ({
+  file,
+  method,
+  path,
+  auth: 'none',
+  ...(path.startsWith('/api/v2') ? { code: 42 } : {}),
+  summary: `test route ${path}`,
+  handler,
+})
+
+interface Gate {
+  entered: Promise<void>
+  release(): void
+}
+
+function gate(): Gate & { enter(): Promise<void> } {
+  let entered!: () => void
+  let release!: () => void
+  const enteredPromise = new Promise<void>((resolve) => (entered = resolve))
+  const released = new Promise<void>((resolve) => (release = resolve))
+  return {
+    entered: enteredPromise,
+    release,
+    enter: () => {
+      entered()
+      return released
+    },
+  }
+}
+
+async function serve(t: Test, options: HttpHostOptions = {}) {
+  const gw = await testGateway()
+  const slow = gate()
+  const manifest = [
+    entry('v2/echo.post.ts', 'POST', '/api/v2/echo', async (_request, ctx) => ctx.ok({ got: await ctx.body() })),
+    entry('v2/boom.get.ts', 'GET', '/api/v2/boom', async () => {
+      throw new TypeError('secret internals at /srv/gateway/db.ts:12')
+    }),
+    entry('v2/slow.get.ts', 'GET', '/api/v2/slow', async (_request, ctx) => {
+      await slow.enter()
+      return ctx.ok({ done: true })
+    }),
+    entry('v2/whoami.get.ts', 'GET', '/api/v2/whoami', async (request, ctx) =>
+      ctx.ok({
+        ip: ctx.caller.ip,
+        q: ctx.query.get('q'),
+        url: request.url,
+        method: request.method,
+        accept: request.headers.get('accept'),
+        names: [...request.headers.keys()].sort(),
+        aborted: request.signal.aborted,
+      }),
+    ),
+    entry('v2/text.get.ts', 'GET', '/api/v2/text', async () =>
+      new Response('plain words', { status: 202, headers: { 'content-type': 'text/plain', 'x-kind': 'other' } }),
+    ),
+    entry('v2/raw.post.ts', 'POST', '/api/v2/raw', async (request, ctx) => ctx.ok({ text: await request.text() })),
+  ]
+  const host = createHttpHost(buildRouter(manifest, gw.services), gw.services.log, options)
+  const port = await host.listen(0, '127.0.0.1')
+  t.teardown(() => host.close(100))
+  const base = `http://127.0.0.1:${port}`
+  const requestLines = () => gw.logs.lines().filter((line) => line.msg === 'request')
+  return { gw, host, port, base, slow, requestLines }
+}
+
+/** One request on its own connection; resolves with status, headers and body text. */
+function send(
+  port: number,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | string[] } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port, method, path, headers: options.headers, agent: false }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text }))
+    })
+    request.on('error', reject)
+    const chunks = typeof options.body === 'string' ? [options.body] : (options.body ?? [])
+    for (const chunk of chunks) request.write(chunk)
+    request.end()
+  })
+}
+
+/** Raw bytes on a socket; resolves with everything the server sent before closing. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    let received = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk) => (received += chunk))
+    socket.on('close', () => resolve(received))
+    socket.on('error', reject)
+    socket.write(bytes)
+  })
+}
+
+t.test('404 -5 in the shape of the version, also for an unserved method', async (t) => {
+  const { port } = await serve(t)
+  const v2 = await send(port, 'GET', '/api/v2/nope')
+  t.equal(v2.status, 404)
+  t.same(JSON.parse(v2.text), { status: 404, returnCode: -5, message: 'Route not found' })
+  t.equal(v2.headers['content-type'], 'application/json; charset=utf-8')
+  t.equal(v2.headers['content-length'], String(Buffer.byteLength(v2.text)))
+  const v1 = await send(port, 'GET', '/api/v1/nope')
+  t.same(JSON.parse(v1.text), { status: 404, message: 'Route not found' })
+  const method = await send(port, 'DELETE', '/api/v2/echo')
+  t.equal(method.status, 404)
+  t.equal(JSON.parse(method.text).returnCode, -5)
+})
+
+t.test('JSON bodies: echoed, 400 -31 when malformed', async (t) => {
+  const { port } = await serve(t)
+  const ok = await send(port, 'POST', '/api/v2/echo', { body: '{"name":"7"}', headers: { 'content-type': 'application/json' } })
+  t.equal(ok.status, 200)
+  t.same(JSON.parse(ok.text), { status: 200, returnCode: 42, got: { name: '7' } })
+  const chunked = await send(port, 'POST', '/api/v2/echo', { body: ['{"na', 'me":"8"}'] })
+  t.same(JSON.parse(chunked.text).got, { name: '8' }, 'a chunked body under the limit is read whole')
+  const bad = await send(port, 'POST', '/api/v2/echo', { body: '{"name":' })
+  t.equal(bad.status, 400)
+  t.same(JSON.parse(bad.text), { status: 400, returnCode: -31, message: 'Invalid JSON payload' })
+})
+
+t.test('bodies above 16 KiB: 413 -35 by Content-Length and while reading a chunked body', async (t) => {
+  const { port } = await serve(t)
+  const big = JSON.stringify({ name: 'x'.repeat(17 * 1024) })
+  const declared = await send(port, 'POST', '/api/v2/echo', { body: big })
+  t.equal(declared.status, 413)
+  t.same(JSON.parse(declared.text), { status: 413, returnCode: -35, message: 'Request body is larger than 16 KiB' })
+  t.equal(declared.headers.connection, 'close', 'the unread upload is not drained')
+
+  const pieces = Array.from({ length: 20 }, () => 'y'.repeat(1024))
+  const chunked = await send(port, 'POST', '/api/v2/echo', { body: pieces })
+  t.equal(chunked.status, 413)
+  t.equal(JSON.parse(chunked.text).returnCode, -35)
+})
+
+t.test('headers above 16 KiB: 431', async (t) => {
+  const { port } = await serve(t)
+  const answer = await rawExchange(
+    port,
+    `GET /api/v2/whoami HTTP/1.1\r\nHost: x\r\nX-Big: ${'z'.repeat(17 * 1024)}\r\n\r\n`,
+  )
+  t.match(answer, /^HTTP\/1\.1 431 /)
+  t.match(answer, /"status":431/)
+})
+
+t.test('an unexpected error: 500 -99, no details for the client, logged for us', async (t) => {
+  const { gw, port } = await serve(t)
+  const answer = await send(port, 'GET', '/api/v2/boom')
+  t.equal(answer.status, 500)
+  t.same(JSON.parse(answer.text), { status: 500, returnCode: -99, message: 'Internal error' })
+  t.notMatch(answer.text, /secret|srv|TypeError|\bat\b/)
+  const logged = gw.logs.lines().find((line) => line.msg === 'unexpected error') as any
+  t.ok(logged, 'logged')
+  t.match(logged.err, { type: 'TypeError', message: /secret internals/ })
+  t.match(logged.err.stack, /router\.test|http\.test/, 'with its stack')
+})
+
+t.test('slowloris: a header block that never ends is cut off by the server', async (t) => {
+  const { port } = await serve(t, { headersTimeoutMs: 300, requestTimeoutMs: 600, timeoutCheckIntervalMs: 50 })
+  const started = Date.now()
+  const answer = await rawExchange(port, 'GET /api/v2/whoami HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n')
+  t.match(answer, /^HTTP\/1\.1 408 /, 'answered 408, then closed')
+  t.ok(Date.now() - started < 5_000, 'within the configured timeout, not the default')
+})
+
+t.test('graceful close: an in-flight request finishes, then the server stops', async (t) => {
+  const { host, port, slow } = await serve(t)
+  const pending = send(port, 'GET', '/api/v2/slow')
+  await slow.entered
+  let closed = false
+  const closing = host.close(10_000).then(() => (closed = true))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  t.equal(closed, false, 'close waits for the request in flight')
+  slow.release()
+  const answer = await pending
+  t.equal(answer.status, 200)
+  t.same(JSON.parse(answer.text), { status: 200, returnCode: 42, done: true })
+  t.equal(answer.headers.connection, 'close', 'the connection is not kept for another request')
+  await closing
+  t.equal(closed, true)
+  await t.rejects(send(port, 'GET', '/api/v2/whoami'), 'no new connections after close')
+})
+
+t.test('one log line per request with method, path, status and duration', async (t) => {
+  const { port, requestLines } = await serve(t)
+  await send(port, 'GET', '/api/v2/whoami?token=abc')
+  await send(port, 'POST', '/api/v2/echo', { body: '{' })
+  await send(port, 'GET', '/api/v1/none')
+  const lines = requestLines()
+  t.equal(lines.length, 3)
+  t.match(lines[0], { level: 30, method: 'GET', path: '/api/v2/whoami', status: 200, msg: 'request' })
+  t.notMatch(JSON.stringify(lines), /abc/, 'no query string in the log')
+  t.match(lines[1], { method: 'POST', path: '/api/v2/echo', status: 400 })
+  t.match(lines[2], { method: 'GET', path: '/api/v1/none', status: 404 })
+  for (const line of lines) t.ok(typeof line.ms === 'number' && (line.ms as number) >= 0)
+})
+
+t.test('the Request a function sees: URL, headers, signal; the socket address beats x-test-client-ip', async (t) => {
+  const { port } = await serve(t)
+  const answer = await send(port, 'GET', '/api/v2/whoami?q=%C3%A9t%C3%A9', {
+    headers: { accept: 'application/json', 'x-test-client-ip': '10.9.9.9', host: 'gateway.local:8000' },
+  })
+  const body = JSON.parse(answer.text)
+  t.equal(body.ip, '127.0.0.1', 'a real socket: the header is ignored')
+  t.equal(body.q, 'été')
+  t.equal(body.url, 'http://gateway.local:8000/api/v2/whoami?q=%C3%A9t%C3%A9')
+  t.equal(body.method, 'GET')
+  t.equal(body.accept, 'application/json')
+  t.ok(body.names.includes('host') && body.names.includes('x-test-client-ip'), 'iterating headers works')
+  t.equal(body.aborted, false)
+
+  const odd = await send(port, 'GET', '/api/v2/whoami', { headers: { host: 'bad host/../x' } })
+  t.equal(JSON.parse(odd.text).url, 'http://localhost/api/v2/whoami', 'an implausible Host is not trusted')
+
+  const raw = await send(port, 'POST', '/api/v2/raw', { body: 'not json at all' })
+  t.equal(JSON.parse(raw.text).text, 'not json at all', 'request.text() reads the body through a real Request')
+})
+
+t.test('a Response that is not ours is copied out whole', async (t) => {
+  const { port } = await serve(t)
+  const answer = await send(port, 'GET', '/api/v2/text')
+  t.equal(answer.status, 202)
+  t.equal(answer.text, 'plain words')
+  t.equal(answer.headers['x-kind'], 'other')
+  t.equal(answer.headers['content-type'], 'text/plain')
+  t.equal(answer.headers['content-length'], '11')
+})
+
+t.test('keep-alive: several requests on one connection', async (t) => {
+  const { base } = await serve(t)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  t.teardown(() => agent.destroy())
+  const ports = new Set<number>()
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve, reject) => {
+      http
+        .get(`${base}/api/v2/whoami`, { agent }, (response) => {
+          ports.add(response.socket.localPort!)
+          response.resume()
+          response.on('end', resolve)
+        })
+        .on('error', reject)
+    })
+  }
+  t.equal(ports.size, 1, 'one socket served all three')
+})

@@ -1,0 +1,408 @@
+// npm run bench — the gateway's HTTP and WebSocket speed, each beside a baseline measured in
+// the same run: a bare node:http/ws server (bench/bare-server.ts) answering the same bytes.
+//
+//   1. GET  /api/v2/activeorders with 50 active orders
+//   2. GET  /api/v2/orders over 1,000,000 history summaries
+//   3. WebSocket fan-out: 500 subscribers, each event's delivery time to every one of them
+//   4. POST /api/v2/activeorders (durable writes: acknowledged after fsync)
+//
+// Reads: saturated throughput (autocannon, 50 connections) and the ratio to the bare server;
+// then p99 at half the gateway's own saturated rate. Writes: throughput (target 2,000/s).
+// Server CPU per request (from /proc) is printed as well: it is steadier than throughput on
+// a shared machine. Real processes on loopback; on a machine with 2+ cores the servers are
+// pinned to CPU 0 and this process (the load) to CPU 1.
+//
+// Environment: BENCH_SECONDS (per measurement, default 10), BENCH_HISTORY_ROWS (default
+// 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
+// 3 s, 50,000 rows and 100 events for a quick look. Results: bench/results/http.json.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon, { type Result } from 'autocannon'
+import { WebSocket } from 'ws'
+import { sendControl } from '../runtime/control.ts'
+import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
+import { generateHistory } from './history-data.ts'
+
+const root = path.resolve(import.meta.dirname, '..')
+const quick = process.env.BENCH_QUICK === '1'
+const seconds = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 10))
+const historyRows = Number(process.env.BENCH_HISTORY_ROWS ?? (quick ? 50_000 : 1_000_000))
+const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
+const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
+const connections = 50
+const targets = { readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
+
+// Read before this process pins itself to one CPU (which would make it see one).
+const cores = os.availableParallelism()
+const canPin = cores >= 2 && hasTaskset()
+const round = (n: number, digits = 2) => Number(n.toFixed(digits))
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const command = canPin ? 'taskset' : process.execPath
+  const argv = canPin ? ['-c', '0', process.execPath, ...args] : args
+  return spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+}
+
+/** utime + stime of a process, in microseconds. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+function request(port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<RecordedAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: target, headers, agent: false }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => (text += chunk))
+      res.on('end', () => {
+        const kept: Record<string, string> = {}
+        for (const name of ['content-type', 'cache-control']) if (typeof res.headers[name] === 'string') kept[name] = res.headers[name] as string
+        resolve({ status: res.statusCode ?? 0, headers: kept, body: text })
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+interface Load {
+  rps: number
+  p50Ms: number
+  p99Ms: number
+  cpuMicrosPerRequest: number
+  requests: number
+  non2xx: number
+  errors: number
+}
+
+async function load(pid: number, options: Parameters<typeof autocannon>[0], warmSeconds = Math.min(2, seconds)): Promise<Load> {
+  if (warmSeconds > 0) await autocannon({ ...options, duration: warmSeconds })
+  const cpuBefore = cpuMicros(pid)
+  const result: Result = await autocannon({ ...options, duration: seconds })
+  const cpu = cpuMicros(pid) - cpuBefore
+  const requests = result.requests.total
+  return {
+    rps: Math.round(requests / seconds),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: round(cpu / Math.max(1, requests), 1),
+    requests,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+}
+
+interface Comparison {
+  gateway: Load
+  bare: Load
+  throughputRatio: number
+  cpuRatio: number
+  atHalfRate?: Load
+}
+
+async function compareRead(name: string, gateway: Server, bare: Server, target: string, headers: Record<string, string>): Promise<Comparison> {
+  process.stderr.write(`${name}: bare server …`)
+  const bareLoad = await load(bare.pid, { url: `http://127.0.0.1:${bare.port}${target}`, connections, headers })
+  process.stderr.write(` gateway …`)
+  const gatewayLoad = await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}${target}`, connections, headers })
+  process.stderr.write(` gateway at half its rate …`)
+  const atHalfRate = await load(gateway.pid, {
+    url: `http://127.0.0.1:${gateway.port}${target}`,
+    connections,
+    headers,
+    overallRate: Math.max(1, Math.round(gatewayLoad.rps / 2)),
+  }, 0)
+  process.stderr.write(' done\n')
+  return {
+    gateway: gatewayLoad,
+    bare: bareLoad,
+    throughputRatio: round(gatewayLoad.rps / bareLoad.rps),
+    cpuRatio: round(bareLoad.cpuMicrosPerRequest / gatewayLoad.cpuMicrosPerRequest),
+    atHalfRate,
+  }
+}
+
+async function compareWrite(gateway: Server, bare: Server, headers: Record<string, string>, firstName: number): Promise<Comparison> {
+  let name = firstName
+  const post = (port: number) => ({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v2/activeorders',
+        headers: { ...headers, 'content-type': 'application/json' },
+        // Every request starts a new order (a repeated name would be an update).
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ name: name++, orderType: 'TO_GO', locationName: 5 }) }),
+      },
+    ],
+  })
+  process.stderr.write('POST /api/v2/activeorders: bare server …')
+  const bareLoad = await load(bare.pid, post(bare.port))
+  process.stderr.write(' gateway …')
+  const gatewayLoad = await load(gateway.pid, post(gateway.port))
+  process.stderr.write(' done\n')
+  return {
+    gateway: gatewayLoad,
+    bare: bareLoad,
+    throughputRatio: round(gatewayLoad.rps / bareLoad.rps),
+    cpuRatio: round(bareLoad.cpuMicrosPerRequest / gatewayLoad.cpuMicrosPerRequest),
+  }
+}
+
+interface Fanout {
+  subscribers: number
+  events: number
+  deliveries: number
+  missing: number
+  p50Ms: number
+  p99Ms: number
+  maxMs: number
+}
+
+/**
+ * Connects `subscriberCount` authenticated subscribers, then creates `eventCount` orders one
+ * every 20 ms; each subscriber timestamps each event frame. Delivery time = arrival minus
+ * the moment the creating request was sent (same clock: all in this process).
+ */
+async function fanout(port: number, token: string, firstName: number): Promise<Fanout> {
+  const sockets: WebSocket[] = []
+  const arrivals: number[][] = []
+  try {
+    for (let i = 0; i < subscriberCount; i++) {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { perMessageDeflate: false })
+      const mine: number[] = []
+      arrivals.push(mine)
+      sockets.push(socket)
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject)
+        socket.once('open', () => socket.send(JSON.stringify({ accesstoken: token })))
+        socket.on('message', (data) => {
+          const at = performance.now()
+          const type = (JSON.parse(data.toString()) as { type?: string }).type
+          if (type === 'ACTIVE_ORDERS') resolve()
+          else mine.push(at)
+        })
+      })
+    }
+    const sentAt: number[] = []
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    for (let k = 0; k < eventCount; k++) {
+      const began = performance.now()
+      sentAt.push(began)
+      await new Promise<void>((resolve, reject) => {
+        const body = JSON.stringify({ name: firstName + k, orderType: 'TO_GO' })
+        const req = http.request(
+          { host: '127.0.0.1', port, method: 'POST', path: '/api/v2/activeorders', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+          (res) => {
+            res.resume()
+            res.on('end', resolve)
+          },
+        )
+        req.on('error', reject)
+        req.end(body)
+      })
+      const wait = 20 - (performance.now() - began)
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    agent.destroy()
+    const latencies: number[] = []
+    let missing = 0
+    for (const mine of arrivals) {
+      missing += Math.max(0, eventCount - mine.length)
+      for (let k = 0; k < Math.min(eventCount, mine.length); k++) latencies.push(mine[k] - sentAt[k])
+    }
+    latencies.sort((a, b) => a - b)
+    const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN)
+    return { subscribers: subscriberCount, events: eventCount, deliveries: latencies.length, missing, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(latencies.at(-1) ?? NaN) }
+  } finally {
+    for (const socket of sockets) socket.terminate()
+  }
+}
+
+interface Server {
+  child: ChildProcess
+  pid: number
+  port: number
+}
+
+async function startGateway(dataDir: string): Promise<Server> {
+  const port = await freePort()
+  const configFile = path.join(dataDir, 'gateway.config.json')
+  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false } }))
+  // Logs at info go to stdout, which this process reads and drops: their cost is measured.
+  const child = spawnServer(['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], { LOG_LEVEL: 'info' })
+  child.stdout!.resume()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)
+    const answer = await request(port, 'GET', '/api/v2').catch(() => undefined)
+    if (answer?.status === 200) break
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return { child, pid: serverPid(child), port }
+}
+
+async function startBare(answersFile: string): Promise<Server> {
+  const child = spawnServer([path.join(root, 'bench/bare-server.ts'), answersFile])
+  const line = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk) => resolve(String(chunk))))
+  return { child, pid: serverPid(child), port: (JSON.parse(line) as { port: number }).port }
+}
+
+/** The node process itself (under taskset it replaces taskset, keeping the pid). */
+function serverPid(child: ChildProcess): number {
+  return child.pid!
+}
+
+async function issueToken(dataDir: string, port: number): Promise<string> {
+  await sendControl(dataDir, 'button.press')
+  const answer = await request(port, 'GET', '/api/v2/accesstoken/generate?name=bench')
+  const token = (JSON.parse(answer.body) as { token?: { token?: string } }).token?.token
+  if (!token) throw new Error(`no token: ${answer.status} ${answer.body}`)
+  return token
+}
+
+function machine() {
+  return {
+    nproc: cores,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    pinned: canPin ? 'servers on CPU 0, load generator on CPU 1' : 'not pinned',
+    loadAverage1m: round(os.loadavg()[0]),
+  }
+}
+
+function row(name: string, c: Comparison): string {
+  const g = c.gateway
+  const b = c.bare
+  return (
+    `${name.padEnd(34)} ${String(b.rps).padStart(8)} ${String(g.rps).padStart(8)} ${c.throughputRatio.toFixed(2).padStart(6)}  ` +
+    `${b.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${g.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${c.cpuRatio.toFixed(2).padStart(6)}  ` +
+    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s` : ''}` +
+    (g.non2xx || g.errors ? `  (gateway non-2xx ${g.non2xx}, errors ${g.errors})` : '')
+  )
+}
+
+async function main(): Promise<void> {
+  if (canPin) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
+  const servers: Server[] = []
+  try {
+    process.stderr.write(`generating ${historyRows.toLocaleString('en-US')} history summaries …`)
+    const generated = generateHistory(dataDir, historyRows)
+    process.stderr.write(` ${generated.seconds} s\n`)
+    const gateway = await startGateway(dataDir)
+    servers.push(gateway)
+    const token = await issueToken(dataDir, gateway.port)
+    const auth = { authorization: `Bearer ${token}` }
+    // 48 orders here, one while recording the WebSocket frames and one recording a creation: 50.
+    for (let name = 1; name <= 48; name++) {
+      const answer = await request(gateway.port, 'POST', '/api/v2/activeorders', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ name, orderType: 'TO_GO', locationName: (name % 40) + 1 }))
+      if (answer.status !== 201 && answer.status !== 200) throw new Error(`creating order ${name}: ${answer.status} ${answer.body}`)
+    }
+
+    // Record what the gateway answers, for the bare server to repeat byte for byte.
+    const frames = await recordFrames(gateway.port, token)
+    const created = await request(gateway.port, 'POST', '/api/v2/activeorders', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ name: 50, orderType: 'TO_GO', locationName: 5 }))
+    const active = await request(gateway.port, 'GET', '/api/v2/activeorders', auth)
+    const orders = await request(gateway.port, 'GET', '/api/v2/orders', auth)
+    for (const answer of [created, active, orders]) if (answer.status >= 300) throw new Error(`recording: ${answer.status} ${answer.body}`)
+    const answers: BareAnswers = {
+      routes: { 'GET /api/v2/activeorders': active, 'GET /api/v2/orders': orders, 'POST /api/v2/activeorders': created },
+      ws: frames,
+      broadcastOn: 'POST /api/v2/activeorders',
+    }
+    const answersFile = path.join(dataDir, 'bare-answers.json')
+    writeFileSync(answersFile, JSON.stringify(answers))
+    const bare = await startBare(answersFile)
+    servers.push(bare)
+
+    const results = {
+      activeOrders: await compareRead('GET /api/v2/activeorders (50 active)', gateway, bare, '/api/v2/activeorders', auth),
+      orders: await compareRead(`GET /api/v2/orders (${historyRows.toLocaleString('en-US')} summaries)`, gateway, bare, '/api/v2/orders', auth),
+      fanout: { bare: await fanout(bare.port, token, 1_000_000), gateway: await fanout(gateway.port, token, 2_000_000) },
+      writes: await compareWrite(gateway, bare, auth, 3_000_000),
+    }
+    const pass = {
+      activeOrdersRatio: results.activeOrders.throughputRatio >= targets.readRatio,
+      activeOrdersP99: (results.activeOrders.atHalfRate?.p99Ms ?? Infinity) < targets.readP99Ms,
+      ordersRatio: results.orders.throughputRatio >= targets.readRatio,
+      ordersP99: (results.orders.atHalfRate?.p99Ms ?? Infinity) < targets.readP99Ms,
+      writes: results.writes.gateway.rps >= targets.writesPerSecond,
+      fanout: results.fanout.gateway.p99Ms < targets.fanoutP99Ms && results.fanout.gateway.missing === 0,
+    }
+    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, historyRows, targets, results, pass }
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true })
+    writeFileSync(path.join(root, 'bench/results/http.json'), `${JSON.stringify(report, null, 2)}\n`)
+
+    const m = report.machine
+    console.log(`machine: ${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.pinned}, load average ${m.loadAverage1m}`)
+    console.log(`${seconds} s per measurement, ${connections} connections; req/s and server CPU µs per request, bare vs gateway`)
+    console.log(`${'route'.padEnd(34)} ${'bare/s'.padStart(8)} ${'gw/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'b µs'.padStart(5)} ${'g µs'.padStart(5)} ${'ratio'.padStart(6)}  ${'p99 ms'.padStart(6)} p99 ms at half rate`)
+    console.log(row('GET /api/v2/activeorders', results.activeOrders))
+    console.log(row('GET /api/v2/orders', results.orders))
+    console.log(row('POST /api/v2/activeorders', results.writes))
+    const f = results.fanout
+    console.log(
+      `WebSocket fan-out, ${f.gateway.subscribers} subscribers × ${f.gateway.events} events: ` +
+        `p50/p99/max ${f.gateway.p50Ms}/${f.gateway.p99Ms}/${f.gateway.maxMs} ms (bare ${f.bare.p50Ms}/${f.bare.p99Ms}/${f.bare.maxMs}), missing ${f.gateway.missing}`,
+    )
+    console.log(
+      `targets: reads ≥ ${targets.readRatio}× bare [${pass.activeOrdersRatio && pass.ordersRatio ? 'met' : 'MISSED'}], ` +
+        `p99 < ${targets.readP99Ms} ms at half rate [${pass.activeOrdersP99 && pass.ordersP99 ? 'met' : 'MISSED'}], ` +
+        `writes ≥ ${targets.writesPerSecond}/s [${pass.writes ? 'met' : 'MISSED'}], fan-out p99 < ${targets.fanoutP99Ms} ms [${pass.fanout ? 'met' : 'MISSED'}]`,
+    )
+    console.log('written to bench/results/http.json')
+    if (!Object.values(pass).every(Boolean)) process.exitCode = 1
+  } finally {
+    for (const server of servers.reverse()) {
+      server.child.kill('SIGTERM')
+      await new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once('exit', resolve)))
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** The snapshot frame a subscriber gets, and the frame one created order broadcasts. */
+async function recordFrames(port: number, token: string): Promise<BareAnswers['ws']> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { perMessageDeflate: false })
+  const frames: string[] = []
+  const got = (count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (frames.length >= count ? resolve() : setTimeout(check, 5))
+      check()
+    })
+  socket.on('message', (data) => frames.push(data.toString()))
+  await new Promise((resolve) => socket.once('open', resolve))
+  socket.send(JSON.stringify({ accesstoken: token }))
+  await got(1)
+  await request(port, 'POST', '/api/v2/activeorders', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ name: 999_999, orderType: 'TO_GO' }))
+  await got(2)
+  socket.terminate()
+  return { snapshot: frames[0], event: frames[1] }
+}
+
+await main()

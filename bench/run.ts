@@ -145,7 +145,11 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
 }
 
 async function compareWrite(gateway: Server, bare: Server, headers: Record<string, string>, firstName: number): Promise<Comparison> {
-  let name = firstName
+  // A restaurant has a few hundred active orders at most. Requests walk over 200 order
+  // numbers; each first starts an order, later ones move it to another table, so every
+  // request is a durable change (a write + a recorded change) and the active set stays real.
+  let request = 0
+  const activeOrders = 200
   const post = (port: number) => ({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -154,8 +158,11 @@ async function compareWrite(gateway: Server, bare: Server, headers: Record<strin
         method: 'POST',
         path: '/api/v2/activeorders',
         headers: { ...headers, 'content-type': 'application/json' },
-        // Every request starts a new order (a repeated name would be an update).
-        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ name: name++, orderType: 'TO_GO', locationName: 5 }) }),
+        setupRequest: (req: Record<string, unknown>) => {
+          const n = request++
+          const body = { name: firstName + (n % activeOrders), orderType: 'TO_GO', locationName: (Math.floor(n / activeOrders) % 40) + 1 }
+          return { ...req, body: JSON.stringify(body) }
+        },
       },
     ],
   })

@@ -34,11 +34,31 @@ export function isValidTimezone(zone: string): boolean {
   }
 }
 
+/**
+ * Zone offsets only change at transitions, and every real zone's transitions fall on a
+ * quarter hour: the offset is the same for a whole quarter-hour bucket and is cached per
+ * (zone, bucket). Asking Intl for it costs far more than formatting a timestamp.
+ */
+const quarterHourMs = 15 * 60_000
+const offsetCache = new Map<string, number>()
+const offsetCacheLimit = 4096
+
 /** Minutes east of UTC for the zone at the instant `ms`. */
 export function offsetMinutes(ms: number, zone: string): number {
   const fixed = fixedOffsetPattern.exec(zone)
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]))
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0
+  const bucket = Math.floor(ms / quarterHourMs)
+  const key = `${zone}|${bucket}`
+  const cached = offsetCache.get(key)
+  if (cached !== undefined) return cached
+  const minutes = intlOffsetMinutes(bucket * quarterHourMs, zone)
+  if (offsetCache.size >= offsetCacheLimit) offsetCache.clear()
+  offsetCache.set(key, minutes)
+  return minutes
+}
+
+function intlOffsetMinutes(ms: number, zone: string): number {
   const parts: Record<string, number> = {}
   for (const part of formatterFor(zone).formatToParts(new Date(ms))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value)
@@ -49,8 +69,26 @@ export function offsetMinutes(ms: number, zone: string): number {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
+/**
+ * Active orders show the same few timestamps in every answer; formatting each once per
+ * zone (a bounded cache, emptied when full) keeps list answers cheap.
+ */
+const formatted = new Map<string, string>()
+const formattedLimit = 10_000
+
 /** "YYYY-MM-DDTHH:MM:SS" in the gateway's zone, without an offset. */
 export function formatLocal(ms: number, zone: string, separator: 'T' | ' ' = 'T'): string {
+  const key = `${zone}|${separator}|${ms}`
+  let text = formatted.get(key)
+  if (text === undefined) {
+    text = formatLocalUncached(ms, zone, separator)
+    if (formatted.size >= formattedLimit) formatted.clear()
+    formatted.set(key, text)
+  }
+  return text
+}
+
+function formatLocalUncached(ms: number, zone: string, separator: 'T' | ' '): string {
   const shifted = new Date(ms + offsetMinutes(ms, zone) * 60000)
   return (
     `${pad(shifted.getUTCFullYear(), 4)}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}` +

@@ -41,3 +41,29 @@ t.test('a day in a zone is 23, 24 or 25 hours', async (t) => {
   const springForward = dayBounds(Date.parse('2026-03-29T12:00:00Z'), 'Europe/Berlin')
   t.equal(springForward.end - springForward.start, 23 * 3600_000)
 })
+
+t.test('the cached offsets agree with Intl at every instant, across DST changes', async (t) => {
+  const { default: fc } = await import('fast-check')
+  const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham']
+  const reference = (ms: number, zone: string) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+        .formatToParts(new Date(ms))
+        .map((p) => [p.type, p.value]),
+    )
+    return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`
+  }
+  // Instants spread over 2024-2030 plus a dense walk across two DST changes.
+  fc.assert(
+    fc.property(fc.integer({ min: Date.parse('2024-01-01T00:00:00Z'), max: Date.parse('2030-12-31T00:00:00Z') }), fc.constantFrom(...zones), (ms, zone) => {
+      return formatLocal(ms, zone) === reference(ms, zone)
+    }),
+    { seed: 7, numRuns: 3000 },
+  )
+  for (const zone of ['Europe/Berlin', 'America/New_York']) {
+    for (let ms = Date.parse('2026-03-07T00:00:00Z'); ms < Date.parse('2026-03-30T12:00:00Z'); ms += 7 * 60_000 + 13_000) {
+      if (formatLocal(ms, zone) !== reference(ms, zone)) t.fail(`${zone} ${new Date(ms).toISOString()}`)
+    }
+  }
+  t.pass('all instants agree')
+})

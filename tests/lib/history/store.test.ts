@@ -117,7 +117,8 @@ t.test('every list and statistics query is an index walk, never a scan or a sort
     ['dates', day, /summaries_started/],
     ['order type + dates', { orderType: 'TO_GO', ...day }, /summaries_type_started/],
     ['location + dates', { locationName: 3, ...day }, /summaries_location_started/],
-    ['everything', { orderType: 'ON_PREMISE', locationName: 3, ...day }, /summaries_location_type_started/],
+    // Without statistics SQLite may pick either location index here; both walk without a sort.
+    ['everything', { orderType: 'ON_PREMISE', locationName: 3, ...day }, /summaries_location_(type_)?started/],
   ]
   for (const [name, filter, index] of filters) {
     const plan = queries.explain(filter)

@@ -4,7 +4,7 @@
 // signing the same content as a `v1a,<base64>` entry of the same header, so receivers that
 // prefer not to hold a secret verify with the public key from the JWKS route.
 import crypto from 'node:crypto'
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose'
+import type { JWK } from 'jose'
 import type { Collection } from '../store/db.ts'
 
 const secretPrefix = 'whsec_'
@@ -44,6 +44,8 @@ export class SigningKey {
   static async open(collection: Collection<KeyDoc>, now: number): Promise<SigningKey> {
     const stored = await collection.findOne({ key: 'ed25519' })
     if (stored) return new SigningKey(stored)
+    // jose is loaded only to make the key, once per gateway: later starts skip its import.
+    const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await import('jose')
     const { privateKey } = await generateKeyPair('Ed25519', { extractable: true })
     const jwk = await exportJWK(privateKey)
     const { d: _private, ...publicPart } = jwk

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const projectNode = `${root}node_modules/.bin/node`
 const nodeBinary = existsSync(projectNode) ? projectNode : process.execPath
-const child = spawn(nodeBinary, [`${root}runtime/cli.ts`, ...process.argv.slice(2)], { stdio: 'inherit' })
+// Node keeps the type-stripped and compiled modules here, so a restart skips the stripper.
+const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? `${root}node_modules/.cache/node-compile-cache` }
+const child = spawn(nodeBinary, ['--disable-warning=ExperimentalWarning', `${root}runtime/cli.ts`, ...process.argv.slice(2)], { stdio: 'inherit', env })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))

@@ -12,7 +12,6 @@
 // Options: --rows N (default 1000000), --samples N per query (default 2000), --keep (keep
 // the data dir and print its path).
 import { spawn } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -20,8 +19,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { historyListInput } from '../lib/api/history-input.ts'
+import { day, generateHistory, historyYears, prng } from './history-data.ts'
 import { HistoryStore } from '../lib/history/store.ts'
-import type { OrderSummary } from '../lib/orders/types.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const { values: flags } = parseArgs({
@@ -30,71 +29,21 @@ const { values: flags } = parseArgs({
 const rows = Number(flags.rows ?? 1_000_000)
 const samples = Number(flags.samples ?? 2000)
 const warmup = Math.min(200, samples)
-const years = 5
 const timezone = 'UTC'
 const targets = { startupMs: 1000, rssMB: 120, p99Ms: 5 }
 
-const day = 86_400_000
 const end = Date.now()
-const start = end - years * 365 * day
-
-/** A small deterministic PRNG (mulberry32), so every run generates the same shape of data. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-function* summaries(count: number): Generator<OrderSummary> {
-  const random = prng(42)
-  const step = (end - start - 40 * 60_000) / count
-  for (let i = 0; i < count; i++) {
-    const orderStarted = Math.floor(start + i * step + random() * step)
-    const located = random() < 0.9
-    const locationName = located ? 1 + Math.floor(random() * 40) : null
-    yield {
-      uuid: randomUUID(),
-      name: 1 + (i % 200),
-      orderType: random() < 0.5 ? 'TO_GO' : 'ON_PREMISE',
-      locationName,
-      orderStarted,
-      orderLocated: located ? orderStarted + 60_000 + Math.floor(random() * 240_000) : null,
-      orderCleared: orderStarted + 360_000 + Math.floor(random() * 1_200_000),
-    }
-  }
-}
+const start = end - historyYears * 365 * day
 
 function generate(dataDir: string): { ms: number; fileMB: number } {
   const began = performance.now()
-  const file = path.join(dataDir, 'history.sqlite')
-  const store = new HistoryStore(file, { synchronous: 'NORMAL', cacheKiB: 256 * 1024 })
-  // Bulk load: drop the secondary indexes, insert, and let reopening the store build them
-  // again from its own schema (a sort per index, much faster than a million index inserts).
-  const indexes = store.db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'summaries' AND sql IS NOT NULL")
-    .all() as { name: string }[]
-  for (const { name } of indexes) store.db.exec(`DROP INDEX ${name}`)
-  const batch: OrderSummary[] = []
-  let done = 0
-  for (const summary of summaries(rows)) {
-    batch.push(summary)
-    if (batch.length === 20_000) {
-      done += store.insertMany(batch)
-      batch.length = 0
-      process.stderr.write(`\rgenerating ${done.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')}`)
-    }
-  }
-  done += store.insertMany(batch)
-  store.close()
-  process.stderr.write(`\rbuilding ${indexes.length} indexes${' '.repeat(30)}`)
-  const indexed = new HistoryStore(file, { synchronous: 'NORMAL', cacheKiB: 256 * 1024 })
-  indexed.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-  indexed.close()
+  const total = rows.toLocaleString('en-US')
+  const { rows: done } = generateHistory(dataDir, rows, {
+    end,
+    onProgress: (written) => process.stderr.write(`\rgenerating ${written.toLocaleString('en-US')} / ${total}`),
+  })
   process.stderr.write(`\rgenerated ${done.toLocaleString('en-US')} summaries${' '.repeat(20)}\n`)
-  const fileMB = Number((statSync(file).size / 1e6).toFixed(1))
+  const fileMB = Number((statSync(path.join(dataDir, 'history.sqlite')).size / 1e6).toFixed(1))
   return { ms: performance.now() - began, fileMB }
 }
 
@@ -308,7 +257,7 @@ async function main() {
         // queries began and when they ended (2 means both cores were busy).
         loadAverage: { atQueries: loadAtQueries, atEnd: round(os.loadavg()[0], 2) },
       },
-      data: { summaries: count, years, generateSeconds: round(generated.ms / 1000, 1), fileMB: generated.fileMB },
+      data: { summaries: count, years: historyYears, generateSeconds: round(generated.ms / 1000, 1), fileMB: generated.fileMB },
       samplesPerQuery: samples,
       startupMs: round(startupMs, 1),
       coldStartMs: round(coldStartMs, 1),
@@ -328,7 +277,7 @@ async function main() {
         Object.values(results).every((r) => r.p99Ms < targets.p99Ms),
     }
     writeFileSync(path.join(root, 'bench/results/history.json'), `${JSON.stringify(report, null, 2)}\n`)
-    console.log(`history benchmark: ${count.toLocaleString('en-US')} summaries over ${years} years (${generated.fileMB} MB, generated in ${report.data.generateSeconds} s)`)
+    console.log(`history benchmark: ${count.toLocaleString('en-US')} summaries over ${historyYears} years (${generated.fileMB} MB, generated in ${report.data.generateSeconds} s)`)
     console.log(
       `machine: ${report.machine.nproc} × ${report.machine.cpu}, Node ${report.machine.node}, ` +
         `load average ${loadAtQueries} → ${report.machine.loadAverage.atEnd}`,

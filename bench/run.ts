@@ -7,12 +7,15 @@
 //   4. POST /api/v2/activeorders (durable writes: acknowledged after fsync)
 //
 // Reads: saturated throughput (autocannon, 50 connections) and the ratio to the bare server;
-// then p99 at half the gateway's own saturated rate. Writes: throughput (target 2,000/s).
+// then p99 at half the gateway's own saturated rate, from a paced open-loop client
+// (pacedLoad: evenly spaced requests, latency from when each was due). Writes: throughput
+// (target 2,000/s).
 // Server CPU per request (from /proc) is printed as well: it is steadier than throughput on
 // a shared machine. Real processes on loopback; on a machine with 2+ cores the servers are
 // pinned to CPU 0 and this process (the load) to CPU 1.
 //
-// Environment: BENCH_SECONDS (per measurement, default 10), BENCH_HISTORY_ROWS (default
+// Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
+// measurement, default 10), BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
 // 3 s, 50,000 rows and 100 events for a quick look. Results: bench/results/http.json.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
@@ -114,6 +117,63 @@ async function load(pid: number, options: Parameters<typeof autocannon>[0], warm
   }
 }
 
+/**
+ * Open-loop load at a steady rate: request i is due at start + i/rate, spread evenly (not in
+ * bursts, as autocannon's per-second rate limit sends them), and its latency counts from
+ * when it was due, so a stall delays every request behind it (no coordinated omission).
+ */
+async function pacedLoad(pid: number, url: string, headers: Record<string, string>, rate: number): Promise<Load> {
+  const target = new URL(url)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
+  const latencies: number[] = []
+  let non2xx = 0
+  let errors = 0
+  const total = Math.max(1, Math.round(rate * seconds))
+  const cpuBefore = cpuMicros(pid)
+  const started = performance.now()
+  const inFlight: Promise<void>[] = []
+  let sent = 0
+  while (sent < total) {
+    const now = performance.now()
+    while (sent < total && started + (sent * 1000) / rate <= now) {
+      const due = started + (sent * 1000) / rate
+      sent++
+      inFlight.push(
+        new Promise<void>((resolve) => {
+          const req = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers }, (res) => {
+            res.resume()
+            res.on('end', () => {
+              if (res.statusCode === undefined || res.statusCode >= 300) non2xx++
+              latencies.push(performance.now() - due)
+              resolve()
+            })
+          })
+          req.on('error', () => {
+            errors++
+            resolve()
+          })
+          req.end()
+        }),
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  await Promise.all(inFlight)
+  const cpu = cpuMicros(pid) - cpuBefore
+  agent.destroy()
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 2)
+  return {
+    rps: Math.round(total / ((performance.now() - started) / 1000)),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    cpuMicrosPerRequest: round(cpu / total, 1),
+    requests: total,
+    non2xx,
+    errors,
+  }
+}
+
 interface Comparison {
   gateway: Load
   bare: Load
@@ -128,12 +188,7 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   process.stderr.write(` gateway …`)
   const gatewayLoad = await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}${target}`, connections, headers })
   process.stderr.write(` gateway at half its rate …`)
-  const atHalfRate = await load(gateway.pid, {
-    url: `http://127.0.0.1:${gateway.port}${target}`,
-    connections,
-    headers,
-    overallRate: Math.max(1, Math.round(gatewayLoad.rps / 2)),
-  }, 0)
+  const atHalfRate = await pacedLoad(gateway.pid, `http://127.0.0.1:${gateway.port}${target}`, headers, Math.max(1, Math.round(gatewayLoad.rps / 2)))
   process.stderr.write(' done\n')
   return {
     gateway: gatewayLoad,
@@ -261,7 +316,7 @@ async function startGateway(dataDir: string): Promise<Server> {
   const configFile = path.join(dataDir, 'gateway.config.json')
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false } }))
   // Logs at info go to stdout, which this process reads and drops: their cost is measured.
-  const child = spawnServer(['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], { LOG_LEVEL: 'info' })
+  const child = spawnServer(['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
   child.stdout!.resume()
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)

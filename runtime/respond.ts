@@ -3,6 +3,7 @@
 // header object as they were given, so the HTTP host writes them straight to the socket.
 // A real Response is only built if someone reads a member not kept here (body, clone, ...).
 import type { Envelope } from '../lib/api/envelope.ts'
+import { serializeEnvelope } from '../lib/api/raw-json.ts'
 
 const jsonType = 'application/json; charset=utf-8'
 
@@ -83,5 +84,5 @@ export function jsonResponse(envelope: Envelope, extraHeaders?: Record<string, s
   const headers: Record<string, string> = { 'content-type': jsonType, 'cache-control': 'no-store' }
   if (envelope.headers) addLowercased(headers, envelope.headers)
   if (extraHeaders) addLowercased(headers, extraHeaders)
-  return new JsonResponse(JSON.stringify(envelope.body), envelope.status, headers)
+  return new JsonResponse(serializeEnvelope(envelope.body), envelope.status, headers)
 }

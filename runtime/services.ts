@@ -7,6 +7,7 @@ import { EventBus } from '../lib/events/bus.ts'
 import { ChangeLog } from '../lib/events/changes.ts'
 import { FleetService } from '../lib/fleet/service.ts'
 import { HistoryStore } from '../lib/history/store.ts'
+import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
 import { SettingsService } from '../lib/settings/service.ts'
@@ -41,6 +42,8 @@ export interface Services extends OrderServices, GatewayServices {
   fleet: FleetService
   /** Webhook registrations, outbox (a ChangeLog sink) and delivery attempts. */
   webhooks: WebhookService
+  /** The active-order list as the list routes answer it, cached while it cannot differ. */
+  activeList: ActiveOrderList
 }
 
 export interface BuildOptions {
@@ -97,5 +100,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
   changes.addSink(webhooks.sink)
-  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, webhooks, ...orderServices, ...gatewayServices }
+  const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
+  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
 }

@@ -1,4 +1,3 @@
-import { v1View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -9,8 +8,8 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const items = ctx.services.orders.list().map(v1View(ctx.services))
-  return ctx.ok({ count: String(items.length), items })
+  const { count, items } = ctx.services.activeList.presented('v1')
+  return ctx.ok({ count: String(count), items })
 }
 
 export default handler

@@ -1,4 +1,3 @@
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -11,8 +10,8 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const items = ctx.services.orders.list().map(v2View(ctx.services))
-  return ctx.ok({ count: items.length, items })
+  const { count, items } = ctx.services.activeList.presented('v2')
+  return ctx.ok({ count, items })
 }
 
 export default handler

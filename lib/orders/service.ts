@@ -91,6 +91,7 @@ export class OrdersService {
   readonly #deps: OrdersDeps
   #active: ActiveOrder[]
   #queue: Promise<unknown> = Promise.resolve()
+  #revision = 0
   /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
   #recovered: ActiveOrder[]
   /** Stored changes a crash may have kept from the change log; resume() records them again. */
@@ -132,6 +133,11 @@ export class OrdersService {
     unannounced.sort((a, b) => a.change.seq - b.change.seq)
     await deps.trackers.reconcile(active)
     return new OrdersService(deps, active, recovered, unannounced)
+  }
+
+  /** Changes with every write to the active set (cached presentations key on it). */
+  get revision(): number {
+    return this.#revision
   }
 
   list(): ActiveOrder[] {
@@ -305,6 +311,7 @@ export class OrdersService {
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
     await collection.update({ uuid: write.order.uuid }, stored, { upsert: true })
     this.#active = applyWrite(this.#active, write)
+    this.#revision++
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null)
     if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null)
     else if (write.order.tracker) await trackers.bind(write.order.tracker, { uuid: write.order.uuid, name: write.order.name })

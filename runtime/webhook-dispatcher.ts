@@ -3,6 +3,7 @@
 // configured schedule with ±20 % jitter while the receiver is down. Started after the
 // store, it picks up whatever backlog a previous run (or a crash) left behind.
 import type { Clock, TimerHandle } from '../lib/clock.ts'
+import { outsideDeferredSync } from '../lib/store/db.ts'
 import type { Logger } from '../lib/log.ts'
 import type { WebhookService } from '../lib/webhooks/service.ts'
 import type { Part } from './lifecycle.ts'
@@ -54,7 +55,7 @@ export class WebhookDispatcher {
     if (!worker) this.#workers.set(url, (worker = { busy: false, timer: undefined }))
     if (worker.busy || worker.timer) return
     worker.busy = true
-    const run = this.#drain(url, worker)
+    const run = outsideDeferredSync(() => this.#drain(url, worker))
       .catch((error: unknown) => {
         this.#options.log.error({ err: error, url: safeHost(url) }, 'webhook delivery failed unexpectedly')
         // Storage trouble: try again later rather than spin.
@@ -79,7 +80,7 @@ export class WebhookDispatcher {
       const wait = entry.nextAttemptAt - clock.now()
       if (wait > 0) return this.#wait(url, worker, wait)
       // The change may still be on its way to disk; a receiver never hears of one a crash could undo.
-      await webhooks.outbox.synced()
+      await webhooks.outbox.headOnDisk(url)
       const result = await webhooks.attempt(entry, (attempts) => retryDelay(retrySchedule, attempts, random), this.#stopping.signal)
       if (result === 'gone' || result === 'disabled') return
     }

@@ -24,6 +24,8 @@ export class FleetOutbox {
   readonly #cursor: Collection<CursorDoc>
   #size: number
   #lastPublishedSeq: number | null
+  /** When each entry added in this run reaches the disk (entries loaded at start are there). */
+  readonly #onDisk = new Map<number, Promise<void>>()
 
   private constructor(entries: Collection<FleetOutboxEntry>, cursor: Collection<CursorDoc>, size: number, last: number | null) {
     this.#entries = entries
@@ -50,20 +52,28 @@ export class FleetOutbox {
 
   async add(entry: FleetOutboxEntry): Promise<void> {
     await this.#entries.insert({ seq: entry.seq, messages: entry.messages })
+    const onDisk = this.#entries.synced()
+    onDisk.catch(() => undefined)
+    this.#onDisk.set(entry.seq, onDisk)
     this.#size++
   }
 
-  /** The oldest entries, in seq order, once on disk: nothing leaves that a crash could undo. */
+  /**
+   * The oldest entries, in seq order, once their own appends are on disk: nothing leaves
+   * that a crash could undo.
+   */
   async head(limit: number): Promise<FleetOutboxEntry[]> {
-    await this.#entries.synced()
     const docs = (await this.#entries.datastore.find({}).sort({ seq: 1 }).limit(limit)) as FleetOutboxEntry[]
+    await Promise.all(docs.map((doc) => this.#onDisk.get(doc.seq)))
     return docs.map((doc) => ({ seq: doc.seq, messages: doc.messages }))
   }
 
   /** Drops entries the broker acknowledged; `seqs` are a prefix of head(). */
   async remove(seqs: number[]): Promise<void> {
     if (!seqs.length) return
-    const removed = await this.#entries.remove({ seq: { $in: seqs } }, { multi: true })
+    for (const seq of seqs) this.#onDisk.delete(seq)
+    // Lazy: a removal lost in a crash only republishes messages recognisable by their seq.
+    const removed = await this.#entries.remove({ seq: { $in: seqs } }, { multi: true, lazy: true })
     this.#size = Math.max(0, this.#size - removed)
     const highest = Math.max(...seqs)
     if (this.#lastPublishedSeq === null || highest > this.#lastPublishedSeq) {

@@ -87,9 +87,24 @@ export async function withDeferredSync<T>(work: () => Promise<T>): Promise<{ val
   return { value, durable: Promise.all(syncs).then(() => undefined) }
 }
 
+/**
+ * Runs `fn` outside any withDeferredSync() operation. Background work that an operation
+ * merely triggers (a delivery worker woken by a new outbox entry) must not inherit the
+ * operation's deferral: its writes would be collected for a caller who answered long ago.
+ */
+export function outsideDeferredSync<T>(fn: () => T): T {
+  return deferredSyncs.exit(fn)
+}
+
 export interface WriteOptions {
   /** fsync before resolving even inside withDeferredSync (e.g. a seq block reservation). */
   syncNow?: boolean
+  /**
+   * Resolve once appended; the next group commit makes it durable. For writes whose loss
+   * in a crash only repeats work (an outbox entry's removal after delivery: it is
+   * delivered again, which receivers recognise).
+   */
+  lazy?: boolean
 }
 
 export class Collection<T extends object> {
@@ -124,16 +139,16 @@ export class Collection<T extends object> {
   }
 
   async update(query: Query, update: Query, options: { multi?: boolean; upsert?: boolean } & WriteOptions = {}): Promise<number> {
-    const { syncNow, ...nedbOptions } = options
+    const { syncNow, lazy, ...nedbOptions } = options
     return this.#durable(async () => {
       const result = (await this.datastore.update(query, update, nedbOptions)) as unknown
       return typeof result === 'number' ? result : 1
-    }, { syncNow })
+    }, { syncNow, lazy })
   }
 
   async remove(query: Query, options: { multi?: boolean } & WriteOptions = {}): Promise<number> {
-    const { syncNow, ...nedbOptions } = options
-    return this.#durable(() => this.datastore.remove(query, nedbOptions) as Promise<number>, { syncNow })
+    const { syncNow, lazy, ...nedbOptions } = options
+    return this.#durable(() => this.datastore.remove(query, nedbOptions) as Promise<number>, { syncNow, lazy })
   }
 
   /**
@@ -162,7 +177,9 @@ export class Collection<T extends object> {
       if (this.#file && this.#commit) {
         this.#commit.written(this.#file)
         const deferred = options.syncNow ? undefined : deferredSyncs.getStore()
-        if (deferred) {
+        if (options.lazy) {
+          this.synced().catch(() => undefined)
+        } else if (deferred) {
           const sync = this.synced()
           // A write finishing after its operation returned is not awaited by anyone.
           sync.catch(() => undefined)

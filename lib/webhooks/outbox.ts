@@ -23,6 +23,8 @@ type Stored = OutboxEntry & { _id: string }
 export class Outbox {
   readonly #collection: Collection<OutboxEntry>
   readonly #queues = new Map<string, Stored[]>()
+  /** When each entry appended in this run reaches the disk (entries loaded at start are there). */
+  readonly #onDisk = new WeakMap<Stored, Promise<void>>()
 
   private constructor(collection: Collection<OutboxEntry>) {
     this.#collection = collection
@@ -49,6 +51,9 @@ export class Outbox {
     const newest = this.#queues.get(entry.url)?.at(-1)
     if (newest && entry.seq <= newest.seq) return 0
     const stored = (await this.#collection.insert(entry)) as Stored
+    const onDisk = this.#collection.synced()
+    onDisk.catch(() => undefined)
+    this.#onDisk.set(stored, onDisk)
     const queue = this.#queue(entry.url)
     queue.push(stored)
     let dropped = 0
@@ -60,9 +65,14 @@ export class Outbox {
     return dropped
   }
 
-  /** Resolves once every entry appended so far is on disk (deliver nothing before). */
-  synced(): Promise<void> {
-    return this.#collection.synced()
+  /**
+   * Resolves once the URL's next entry is on disk (deliver nothing before). Only that
+   * entry's own append is waited for, not writes made since (acknowledgements), so a
+   * backlog drains at the receiver's pace.
+   */
+  async headOnDisk(url: string): Promise<void> {
+    const head = this.#queues.get(url)?.[0]
+    if (head) await this.#onDisk.get(head)
   }
 
   head(url: string): OutboxEntry | undefined {
@@ -80,13 +90,14 @@ export class Outbox {
     const index = queue?.findIndex((e) => e.seq === entry.seq) ?? -1
     if (!queue || index < 0) return
     const [stored] = queue.splice(index, 1)
-    await this.#collection.remove({ _id: stored!._id })
+    // Lazy: a removal lost in a crash only means one more delivery of the same webhook-id.
+    await this.#collection.remove({ _id: stored!._id }, { lazy: true })
   }
 
   async reschedule(entry: OutboxEntry, attempts: number, nextAttemptAt: number): Promise<void> {
     const stored = this.#queues.get(entry.url)?.find((e) => e.seq === entry.seq)
     if (!stored) return
-    await this.#collection.update({ _id: stored._id }, { $set: { attempts, nextAttemptAt } })
+    await this.#collection.update({ _id: stored._id }, { $set: { attempts, nextAttemptAt } }, { lazy: true })
     stored.attempts = attempts
     stored.nextAttemptAt = nextAttemptAt
   }

@@ -1,6 +1,6 @@
 // Webhook registrations, kept in NeDB and mirrored in memory (there are at most
 // maxRegistrations, and the change sink reads them on every order change).
-import type { Collection } from '../store/db.ts'
+import type { Collection, WriteOptions } from '../store/db.ts'
 
 export const maxRegistrations = 20
 
@@ -54,9 +54,10 @@ export class Registry {
   }
 
   /** Updates some fields; the memory copy changes only once the write is durable. */
-  async patch(url: string, fields: Partial<Omit<Registration, 'url'>>): Promise<void> {
+  /** `lazy` for delivery bookkeeping, whose loss in a crash the next attempt rewrites. */
+  async patch(url: string, fields: Partial<Omit<Registration, 'url'>>, options: WriteOptions = {}): Promise<void> {
     if (!this.#byUrl.has(url)) return
-    await this.#collection.update({ url }, { $set: fields })
+    await this.#collection.update({ url }, { $set: fields }, options)
     const latest = this.#byUrl.get(url)
     if (latest) this.#byUrl.set(url, { ...latest, ...fields })
   }

@@ -226,12 +226,12 @@ export class WebhookService {
       })
       if (status >= 200 && status < 300) {
         await this.outbox.acknowledge(entry)
-        await this.registry.patch(entry.url, { state: 'active', lastSuccess: clock.now() })
+        await this.registry.patch(entry.url, { state: 'active', lastSuccess: clock.now() }, { lazy: true })
         return 'delivered'
       }
       if (status === 410) {
         await this.outbox.clear(entry.url)
-        await this.registry.patch(entry.url, { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } })
+        await this.registry.patch(entry.url, { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } }, { lazy: true })
         this.#deps.log.warn({ url: new URL(entry.url).host }, 'webhook disabled by 410 Gone')
         return 'disabled'
       }
@@ -243,7 +243,7 @@ export class WebhookService {
     const attempts = entry.attempts + 1
     const now = clock.now()
     await this.outbox.reschedule(entry, attempts, now + retryDelay(attempts))
-    await this.registry.patch(entry.url, { state: 'failing', lastError: { at: now, message: failure } })
+    await this.registry.patch(entry.url, { state: 'failing', lastError: { at: now, message: failure } }, { lazy: true })
     return 'failed'
   }
 

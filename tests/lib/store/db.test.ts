@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
+import { outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
 import { DomainError } from '../../../lib/errors.ts'
 
 t.test('writes persist to the data dir and survive reopening', async (t) => {
@@ -132,4 +132,28 @@ t.test('withDeferredSync: syncNow writes are durable before they resolve; failur
     await things.insert({ n: 3 })
     throw new Error('operation failed')
   }), /operation failed/)
+})
+
+t.test('outsideDeferredSync: background work an operation triggers does not inherit its deferral', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
+  const things = await store.collection<{ n: number }>('things')
+  await withDeferredSync(async () => {
+    const started = performance.now()
+    await outsideDeferredSync(() => things.insert({ n: 1 }))
+    t.ok(performance.now() - started >= 140, 'the write waited for its own fsync')
+  })
+})
+
+t.test('lazy writes resolve once appended and are made durable by the next group commit', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
+  const things = await store.collection<{ n: number }>('things')
+  await things.insert({ n: 1 })
+  const started = performance.now()
+  await things.remove({ n: 1 }, { lazy: true })
+  t.ok(performance.now() - started < 140, 'did not wait for the sync window')
+  await things.synced()
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.equal(await reopened.count(), 0, 'on disk after the group commit')
 })

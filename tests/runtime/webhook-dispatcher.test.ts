@@ -43,7 +43,8 @@ t.test('every change is delivered once, in seq order, contiguous, signed', async
   const { services, receiver } = await setup(t)
   const { secret } = await services.webhooks.register(receiver.url, 'v2')
   await record(services, contiguous(1, 40))
-  await waitFor(() => receiver.posts().length >= 40, 10_000, 'all deliveries')
+  // The receiver records a POST before the gateway has its answer: wait for the acknowledgements too.
+  await waitFor(() => receiver.posts().length >= 40 && services.webhooks.outbox.backlog(receiver.url) === 0, 10_000, 'all deliveries')
   t.same(seqs(receiver), contiguous(1, 40))
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0)
 

@@ -96,21 +96,5 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 10_000, what
   }
 }
 
-export function sampleOrder(name: number, at: number, fields: Partial<ActiveOrder> = {}): ActiveOrder {
-  return {
-    uuid: `00000000-0000-4000-8000-${String(name).padStart(12, '0')}`,
-    name,
-    orderType: 'ON_PREMISE',
-    state: 'started',
-    locationName: null,
-    created: at,
-    stateChanged: at,
-    located: null,
-    tracker: null,
-    hadTracker: false,
-    paged: false,
-    tracking: true,
-    pagedAt: null,
-    ...fields,
-  }
-}
+/** Kept here for the event tests that import it with the receiver helpers. */
+export { sampleOrder } from './orders.ts'

@@ -3,20 +3,13 @@
 import http from 'node:http'
 import net from 'node:net'
 import t, { type Test } from 'tap'
-import type { GatewayFunction, ManifestEntry } from '../../runtime/define.ts'
+import type { ManifestEntry } from '../../runtime/define.ts'
 import { createHttpHost, type HttpHostOptions } from '../../runtime/http.ts'
 import { buildRouter } from '../../runtime/router.ts'
 import { testGateway } from '../helpers/gateway.ts'
+import { testEntry } from '../helpers/manifest.ts'
 
-const entry = (file: string, method: 'GET' | 'POST', path: string, handler: GatewayFunction): ManifestEntry => ({
-  file,
-  method,
-  path,
-  auth: 'none',
-  ...(path.startsWith('/api/v2') ? { code: 42 } : {}),
-  summary: `test route ${path}`,
-  handler,
-})
+const entry = testEntry
 
 interface Gate {
   entered: Promise<void>

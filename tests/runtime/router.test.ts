@@ -2,19 +2,12 @@
 // Requests, the one place errors become envelopes, the per-request log line, and the
 // JsonResponse it answers with behaving as a fetch Response.
 import t from 'tap'
-import type { GatewayFunction, ManifestEntry } from '../../runtime/define.ts'
+import type { ManifestEntry } from '../../runtime/define.ts'
 import { buildRouter } from '../../runtime/router.ts'
 import { testGateway } from '../helpers/gateway.ts'
+import { testEntry } from '../helpers/manifest.ts'
 
-const entry = (file: string, method: 'GET' | 'POST', path: string, handler: GatewayFunction): ManifestEntry => ({
-  file,
-  method,
-  path,
-  auth: 'none',
-  ...(path.startsWith('/api/v2') ? { code: 42 } : {}),
-  summary: `test route ${path}`,
-  handler,
-})
+const entry = testEntry
 
 const manifest: ManifestEntry[] = [
   entry('v2/echo.post.ts', 'POST', '/api/v2/echo', async (_request, ctx) => ctx.ok({ got: await ctx.body() })),

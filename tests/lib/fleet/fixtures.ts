@@ -8,25 +8,10 @@ import { FleetService } from '../../../lib/fleet/service.ts'
 import { memoryLogger } from '../../../lib/log.ts'
 import type { ActiveOrder } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
+import { sampleOrder } from '../../helpers/orders.ts'
 
 export function order(name: number, overrides: Partial<ActiveOrder> = {}): ActiveOrder {
-  const created = Date.parse('2026-11-22T12:00:00Z')
-  return {
-    uuid: `00000000-0000-4000-8000-${String(name).padStart(12, '0')}`,
-    name,
-    orderType: 'ON_PREMISE',
-    state: 'started',
-    locationName: null,
-    created,
-    stateChanged: created,
-    located: null,
-    tracker: null,
-    hadTracker: false,
-    paged: false,
-    tracking: false,
-    pagedAt: null,
-    ...overrides,
-  }
+  return sampleOrder(name, undefined, { tracking: false, ...overrides })
 }
 
 export async function fleetService(fleet: Record<string, unknown>, options: { store?: Store; clock?: ManualClock } = {}) {

@@ -2,23 +2,9 @@ import t from 'tap'
 import { activeOrderV1, activeOrderV2 } from '../../../lib/api/present.ts'
 import { ManualClock } from '../../../lib/clock.ts'
 import { ActiveOrderList } from '../../../lib/orders/active-list.ts'
-import type { ActiveOrder } from '../../../lib/orders/types.ts'
+import { sampleOrder } from '../../helpers/orders.ts'
 
-const order = (name: number, created: number): ActiveOrder => ({
-  uuid: `00000000-0000-4000-8000-${String(name).padStart(12, '0')}`,
-  name,
-  orderType: 'TO_GO',
-  state: 'started',
-  locationName: null,
-  created,
-  stateChanged: created,
-  located: null,
-  tracker: null,
-  hadTracker: false,
-  paged: false,
-  tracking: false,
-  pagedAt: null,
-})
+const order = (name: number, created: number) => sampleOrder(name, created, { orderType: 'TO_GO', tracking: false })
 
 function setup() {
   const clock = new ManualClock('2026-11-22T12:00:00.200Z')

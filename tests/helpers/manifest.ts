@@ -1,0 +1,12 @@
+// A hand-made manifest entry, for router and host tests (test routes never live in functions/).
+import type { GatewayFunction, ManifestEntry } from '../../runtime/define.ts'
+
+export const testEntry = (file: string, method: 'GET' | 'POST', path: string, handler: GatewayFunction): ManifestEntry => ({
+  file,
+  method,
+  path,
+  auth: 'none',
+  ...(path.startsWith('/api/v2') ? { code: 42 } : {}),
+  summary: `test route ${path}`,
+  handler,
+})

@@ -10,6 +10,7 @@ import type { ParseArgsOptionsConfig } from 'node:util'
 import type { HistoryFilter } from '../lib/history/query.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { exportSummaries, importNdjson, type ExportFormat, type ImportReport } from '../lib/history/transfer.ts'
+import { systemTimezone } from '../lib/settings/service.ts'
 import { isValidTimezone, parseLocal } from '../lib/time.ts'
 import type { CliCommand } from './cli.ts'
 
@@ -47,10 +48,6 @@ export function storedTimezone(dataDir: string): string | undefined {
     }
   }
   return zone
-}
-
-function systemTimezone(): string {
-  return process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
 }
 
 /** --from/--to: a date (midnight) or a date and time, in the gateway's timezone unless an offset is given. */

@@ -26,7 +26,8 @@ export function defaultSettings(): Settings {
   return { zigbeePreset: 'A', targetTimeDefault: 300, timezone: systemTimezone() }
 }
 
-function systemTimezone(): string {
+/** The host's zone (TZ, else the system's), the default of the timezone setting. */
+export function systemTimezone(): string {
   const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
   return isValidTimezone(zone) ? zone : 'UTC'
 }

@@ -11,6 +11,9 @@ import type { Clock } from '../clock.ts'
 import type { ActiveOrder, ChangeType, OrderChange } from '../orders/types.ts'
 import type { Collection } from '../store/db.ts'
 
+/** The longest the stored watermark lags behind the changes handed to every sink. */
+const announceIntervalMs = 50
+
 type SeqDoc = { key: 'seq'; reservedUpTo: number } | { key: 'announced'; through: number }
 
 /** A seq (and the time of the change) taken before the change is written. */
@@ -104,7 +107,8 @@ export class ChangeLog {
   record(type: ChangeType, order: ActiveOrder, reserved?: ReservedChange): Promise<OrderChange> {
     const run = this.#queue.then(async () => {
       const { seq, at } = reserved ?? (await this.#take())
-      const change: OrderChange = { seq, type, order: structuredClone(order), at }
+      // A copy (flat: every field of an order is a primitive), so later writes cannot alter it.
+      const change: OrderChange = { seq, type, order: { ...order }, at }
       for (const sink of this.#sinks) await sink(change)
       this.#announced(seq)
       for (const listener of this.#listeners) {
@@ -124,10 +128,15 @@ export class ChangeLog {
   #announced(seq: number): void {
     if (seq > this.#announcedThrough) this.#announcedThrough = seq
     if (this.#announcing || this.#announcedStored >= this.#announcedThrough) return
-    const through = this.#announcedThrough
     let written = false
-    this.#announcing = this.#collection
-      .update({ key: 'announced' }, { key: 'announced', through }, { upsert: true })
+    let through = 0
+    // Written at most every announceIntervalMs: under load a write per change doubled the
+    // cost of each; a lagging watermark only means more is re-recorded after a crash.
+    this.#announcing = new Promise((resolve) => setTimeout(resolve, announceIntervalMs))
+      .then(() => {
+        through = this.#announcedThrough
+        return this.#collection.update({ key: 'announced' }, { key: 'announced', through }, { upsert: true })
+      })
       .then(() => {
         this.#announcedStored = through
         written = true

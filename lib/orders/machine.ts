@@ -240,10 +240,15 @@ export function step(active: ActiveOrders, action: OrdersAction): StepResult {
   }
 }
 
-/** The active set after one write: a cleared order leaves it, any other version replaces its predecessor. */
-export function applyWrite(active: ActiveOrders, write: OrderWrite): ActiveOrder[] {
-  if (write.type === 'ORDER_CLEARED') return active.filter((o) => o.uuid !== write.order.uuid)
+/**
+ * Brings the active set up to date with one write, in place (the orders service owns the
+ * array; copying a few hundred orders on every change showed in the write path's profile):
+ * a cleared order leaves it, any other version replaces its predecessor or joins the end.
+ */
+export function applyWrite(active: ActiveOrder[], write: OrderWrite): void {
   const at = active.findIndex((o) => o.uuid === write.order.uuid)
-  if (at < 0) return [...active, write.order]
-  return active.map((o, i) => (i === at ? write.order : o))
+  if (write.type === 'ORDER_CLEARED') {
+    if (at >= 0) active.splice(at, 1)
+  } else if (at < 0) active.push(write.order)
+  else active[at] = write.order
 }

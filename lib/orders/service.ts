@@ -310,7 +310,7 @@ export class OrdersService {
     }
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
     await collection.update({ uuid: write.order.uuid }, stored, { upsert: true })
-    this.#active = applyWrite(this.#active, write)
+    applyWrite(this.#active, write)
     this.#revision++
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null)
     if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null)

@@ -3,11 +3,12 @@
 // of writes shares one fsync per file. A torn last line after a power cut is dropped on
 // load (NeDB rewrites the file compacted), never fatal.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { mkdirSync, promises as fs } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import Datastore from 'nedb-promises'
 import { DomainError } from '../errors.ts'
 import type { Logger } from '../log.ts'
+import { Datafile } from './datafile.ts'
 
 export type Query = Record<string, unknown>
 
@@ -18,48 +19,6 @@ export function storageError(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (code && unavailableCodes.has(code)) return new DomainError('STORAGE_UNAVAILABLE', undefined, { cause: error })
   return error
-}
-
-/**
- * Batches fdatasync calls per file: every caller waiting in one window shares one sync. It
- * counts writes per file, so asking for durability when nothing new was written since the
- * last completed sync costs nothing.
- */
-class GroupCommit {
-  #pending = new Map<string, Promise<void>>()
-  #written = new Map<string, number>()
-  #durable = new Map<string, number>()
-  readonly intervalMs: number
-
-  constructor(intervalMs: number) {
-    this.intervalMs = intervalMs
-  }
-
-  /** Notes that an append to `file` completed (it is not durable until the next sync). */
-  written(file: string): void {
-    this.#written.set(file, (this.#written.get(file) ?? 0) + 1)
-  }
-
-  /** Resolves once every write to `file` noted so far is on disk. */
-  sync(file: string): Promise<void> {
-    if ((this.#durable.get(file) ?? 0) >= (this.#written.get(file) ?? 0)) return Promise.resolve()
-    const waiting = this.#pending.get(file)
-    if (waiting) return waiting
-    const promise = new Promise<void>((resolve) => setTimeout(resolve, this.intervalMs)).then(async () => {
-      // Writes noted from here on need the next sync: this one may start before they land.
-      this.#pending.delete(file)
-      const covered = this.#written.get(file) ?? 0
-      const handle = await fs.open(file, 'r+')
-      try {
-        await handle.datasync()
-      } finally {
-        await handle.close()
-      }
-      this.#durable.set(file, Math.max(this.#durable.get(file) ?? 0, covered))
-    })
-    this.#pending.set(file, promise)
-    return promise
-  }
 }
 
 /**
@@ -110,15 +69,14 @@ export interface WriteOptions {
 export class Collection<T extends object> {
   readonly name: string
   readonly datastore: Datastore<T>
-  readonly #file: string | undefined
-  readonly #commit: GroupCommit | undefined
+  /** Undefined for an in-memory collection. */
+  readonly #datafile: Datafile | undefined
   #needsRepair = false
 
-  constructor(name: string, datastore: Datastore<T>, file: string | undefined, commit: GroupCommit | undefined) {
+  constructor(name: string, datastore: Datastore<T>, datafile: Datafile | undefined) {
     this.name = name
     this.datastore = datastore
-    this.#file = file
-    this.#commit = commit
+    this.#datafile = datafile
   }
 
   find(query: Query = {}, sort?: Record<string, 1 | -1>): Promise<(T & { _id: string })[]> {
@@ -157,9 +115,8 @@ export class Collection<T extends object> {
    * still take back.
    */
   async synced(): Promise<void> {
-    if (!this.#file || !this.#commit) return
     try {
-      await this.#commit.sync(this.#file)
+      await this.#datafile?.sync()
     } catch (error) {
       throw storageError(error)
     }
@@ -174,8 +131,7 @@ export class Collection<T extends object> {
         this.#needsRepair = false
       }
       const result = await write()
-      if (this.#file && this.#commit) {
-        this.#commit.written(this.#file)
+      if (this.#datafile) {
         const deferred = options.syncNow ? undefined : deferredSyncs.getStore()
         if (options.lazy) {
           this.synced().catch(() => undefined)
@@ -185,20 +141,19 @@ export class Collection<T extends object> {
           sync.catch(() => undefined)
           deferred.push(sync)
         }
-        else await this.#commit.sync(this.#file)
+        else await this.#datafile.sync()
       }
       return result
     } catch (error) {
       const mapped = storageError(error)
-      if (mapped !== error && this.#file) await this.#dropPhantomState()
+      if (mapped !== error && this.#datafile) await this.#dropPhantomState()
       throw mapped
     }
   }
 
   /** Re-reads the datafile (nedb-promises memoises load(), so go to the datastore beneath). */
   #reload(): Promise<void> {
-    const original = (this.datastore as unknown as { __original: { loadDatabaseAsync(): Promise<void> } }).__original
-    return original.loadDatabaseAsync()
+    return nedbOf(this.datastore).loadDatabaseAsync()
   }
 
   /**
@@ -217,6 +172,35 @@ export class Collection<T extends object> {
   }
 }
 
+/** The NeDB datastore beneath nedb-promises' wrapper. */
+interface NedbDatastore {
+  loadDatabaseAsync(): Promise<void>
+  persistence: {
+    persistNewStateAsync(docs: object[]): Promise<void>
+    persistCachedDatabaseAsync(): Promise<void>
+  }
+}
+
+function nedbOf(datastore: Datastore<object>): NedbDatastore {
+  return (datastore as unknown as { __original: NedbDatastore }).__original
+}
+
+/**
+ * Routes the datastore's appends through `datafile` (see datafile.ts) and tells it when NeDB
+ * rewrites the file (load, compaction), which NeDB does by renaming a new file into place.
+ */
+function writeThrough(datastore: Datastore<object>, datafile: Datafile): Datafile {
+  const { persistence } = nedbOf(datastore)
+  const rewrite = persistence.persistCachedDatabaseAsync.bind(persistence)
+  persistence.persistNewStateAsync = async (docs) => datafile.append(docs)
+  persistence.persistCachedDatabaseAsync = async () => {
+    await datafile.release()
+    await rewrite()
+    datafile.rewritten()
+  }
+  return datafile
+}
+
 export interface StoreOptions {
   /** Directory for datafiles; undefined keeps everything in memory (tests). */
   dataDir?: string
@@ -226,17 +210,15 @@ export interface StoreOptions {
 
 export class Store {
   readonly dataDir: string | undefined
-  readonly #commit: GroupCommit | undefined
+  readonly #syncIntervalMs: number
   readonly #collections = new Map<string, Collection<object>>()
   readonly #log: Logger | undefined
 
   constructor(options: StoreOptions = {}) {
     this.dataDir = options.dataDir
     this.#log = options.log
-    if (this.dataDir) {
-      mkdirSync(this.dataDir, { recursive: true })
-      this.#commit = new GroupCommit(options.syncIntervalMs ?? 5)
-    }
+    this.#syncIntervalMs = options.syncIntervalMs ?? 5
+    if (this.dataDir) mkdirSync(this.dataDir, { recursive: true })
   }
 
   /** Opens (once) and loads a collection. */
@@ -252,9 +234,10 @@ export class Store {
       // Any number of torn lines is tolerated: they can only come from an interrupted append.
       corruptAlertThreshold: 1,
     } as Parameters<typeof Datastore.create>[0]) as unknown as Datastore<T>
+    const datafile = file ? writeThrough(datastore, new Datafile(file, this.#syncIntervalMs)) : undefined
     await datastore.load()
     for (const index of indexes) await datastore.ensureIndex(index)
-    const collection = new Collection<T>(name, datastore, file, this.#commit)
+    const collection = new Collection<T>(name, datastore, datafile)
     this.#collections.set(name, collection as unknown as Collection<object>)
     this.#log?.debug({ collection: name }, 'collection opened')
     return collection

@@ -61,10 +61,19 @@ interface Entry {
 
 export const defaultUsageFlushMs = 60_000
 
+/** How many verified tokens are remembered before the memory starts over. */
+const verifiedCacheSize = 64
+
 export class TokenService {
   readonly authFailures: AuthFailureLimiter
   readonly #deps: TokenServiceDeps
   readonly #entries = new Map<string, Entry>()
+  /**
+   * Presented token → id, for tokens that verified: hashing every request's token was a
+   * measurable part of a read's cost (docs/performance.md). Secrets held here are ones
+   * clients send in every request anyway; memory only, never stored.
+   */
+  readonly #verified = new Map<string, string>()
   readonly #usage: UsageBuffer
 
   private constructor(deps: TokenServiceDeps, docs: (TokenDoc & { _id: string })[]) {
@@ -121,12 +130,15 @@ export class TokenService {
    * authentication of `ip`.
    */
   async verifyToken(token: string, ip: string): Promise<TokenIdentity | null> {
-    let found: Entry | undefined
-    if (tokenPattern.test(token)) {
+    // A token that verified before skips the hash (a revoked one is no longer in #entries).
+    const knownId = this.#verified.get(token)
+    let found = knownId === undefined ? undefined : this.#entries.get(knownId)
+    if (!found && tokenPattern.test(token)) {
       const hash = hashToken(token)
       for (const entry of this.#entries.values()) {
         if (sameHash(entry.hash, hash)) found = entry
       }
+      if (found) this.#rememberVerified(token, found.doc._id)
     }
     if (!found) {
       this.authFailures.recordFailure(ip)
@@ -134,6 +146,15 @@ export class TokenService {
     }
     this.#usage.record(found.doc._id, { at: this.#deps.clock.now(), ip })
     return { name: found.doc.name, id: found.doc._id }
+  }
+
+  /**
+   * Only tokens that verified are remembered (guesses never grow the map), and few: a gateway
+   * has a handful of clients, so the map is simply emptied when it fills.
+   */
+  #rememberVerified(token: string, id: string): void {
+    if (this.#verified.size >= verifiedCacheSize) this.#verified.clear()
+    this.#verified.set(token, id)
   }
 
   get(id: string): TokenRecord | null {

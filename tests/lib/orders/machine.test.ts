@@ -9,8 +9,8 @@ const nextUuid = () => `00000000-0000-4000-8000-${String(++uuidCounter).padStart
 
 function run(active: ActiveOrder[], action: OrdersAction): { active: ActiveOrder[]; result: StepResult } {
   const result = step(active, action)
-  let next = active
-  for (const write of result.writes) next = applyWrite(next, write)
+  const next = [...active]
+  for (const write of result.writes) applyWrite(next, write)
   return { active: next, result }
 }
 
@@ -159,7 +159,7 @@ const actionArb: fc.Arbitrary<Gen> = fc.oneof(
 t.test('property: random radio and API actions keep every invariant', async (t) => {
   fc.assert(
     fc.property(fc.array(actionArb, { minLength: 1, maxLength: 60 }), (gens) => {
-      let active: ActiveOrder[] = []
+      const active: ActiveOrder[] = []
       const history = new Map<string, number>()
       // What the scheduler would be doing after the effects: tracker → tracking.
       const paging = new Map<string, boolean>()
@@ -175,7 +175,7 @@ t.test('property: random radio and API actions keep every invariant', async (t) 
         }
         for (const write of result.writes) {
           if (write.type === 'ORDER_CLEARED') history.set(write.order.uuid, (history.get(write.order.uuid) ?? 0) + 1)
-          active = applyWrite(active, write)
+          applyWrite(active, write)
           for (const effect of write.effects) {
             if (effect.kind === 'page') paging.set(effect.tracker, effect.tracking)
             else paging.delete(effect.tracker)

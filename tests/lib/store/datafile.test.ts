@@ -1,0 +1,68 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { Datafile } from '../../../lib/store/datafile.ts'
+import { Store } from '../../../lib/store/db.ts'
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean)
+
+t.test('appends NeDB lines at once, one per document, in order', async (t) => {
+  const file = path.join(t.testdir({}), 'things.db')
+  const datafile = new Datafile(file, 1)
+  datafile.append([{ _id: 'a', n: 1, when: new Date(0) }])
+  datafile.append([{ _id: 'b', n: 2, skipped: undefined }, { _id: 'c', n: 3 }])
+  datafile.append([])
+  t.same(lines(file), ['{"_id":"a","n":1,"when":{"$$date":0}}', '{"_id":"b","n":2}', '{"_id":"c","n":3}'])
+  await datafile.sync()
+  await datafile.release()
+})
+
+t.test('sync waits for the group window once for many appends, and is free when nothing is new', async (t) => {
+  const file = path.join(t.testdir({}), 'things.db')
+  const datafile = new Datafile(file, 50)
+  datafile.append([{ _id: 'a' }])
+  const first = datafile.sync()
+  datafile.append([{ _id: 'b' }])
+  t.equal(datafile.sync(), first, 'appends inside one window share its sync')
+  const started = performance.now()
+  await first
+  const again = performance.now()
+  await datafile.sync()
+  t.ok(performance.now() - again < 20, `nothing new: resolved at once (window was ${(again - started).toFixed(0)} ms)`)
+  await datafile.release()
+})
+
+t.test('after release, appends go to the file now at the path (NeDB renames a rewrite into place)', async (t) => {
+  const dir = t.testdir({})
+  const file = path.join(dir, 'things.db')
+  const datafile = new Datafile(file, 1)
+  datafile.append([{ _id: 'a' }])
+  await datafile.release()
+  writeFileSync(`${file}~`, '{"_id":"a"}\n')
+  renameSync(`${file}~`, file)
+  datafile.rewritten()
+  datafile.append([{ _id: 'b' }])
+  t.same(lines(file), ['{"_id":"a"}', '{"_id":"b"}'])
+  await datafile.sync()
+  await datafile.release()
+})
+
+t.test('a released datafile still syncs what it wrote, by name', async (t) => {
+  const file = path.join(t.testdir({}), 'things.db')
+  const datafile = new Datafile(file, 1)
+  datafile.append([{ _id: 'a' }])
+  await datafile.release()
+  await t.resolves(datafile.sync(), 'synced through a descriptor opened for it')
+})
+
+t.test('a collection keeps appending to its file across compactions', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
+  const things = await store.collection<{ n: number }>('things')
+  await things.insert({ n: 1 })
+  await (things.datastore as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync()
+  await things.insert({ n: 2 })
+  await things.update({ n: 1 }, { $set: { n: 10 } })
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.same((await reopened.find({}, { n: 1 })).map((d) => d.n), [2, 10])
+})

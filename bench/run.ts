@@ -17,7 +17,8 @@
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
 // measurement, default 10), BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
-// 3 s, 50,000 rows and 100 events for a quick look. Results: bench/results/http.json.
+// 3 s, 50,000 rows and 100 events for a quick look; BENCH_ONLY (see below) runs some parts.
+// Results: bench/results/http.json.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -37,6 +38,8 @@ const historyRows = Number(process.env.BENCH_HISTORY_ROWS ?? (quick ? 50_000 : 1
 const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
 const connections = 50
+/** BENCH_ONLY=activeorders,orders,writes: run only those comparisons, print them, record nothing. */
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined
 const targets = { readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
 
 // Read before this process pins itself to one CPU (which would make it see one).
@@ -402,6 +405,13 @@ async function main(): Promise<void> {
     const bare = await startBare(answersFile)
     servers.push(bare)
 
+    if (only) {
+      // A look at some parts while working on them: printed, not recorded.
+      if (only.has('activeorders')) console.log(row('GET /api/v2/activeorders', await compareRead('GET /api/v2/activeorders', gateway, bare, '/api/v2/activeorders', auth)))
+      if (only.has('orders')) console.log(row('GET /api/v2/orders', await compareRead('GET /api/v2/orders', gateway, bare, '/api/v2/orders', auth)))
+      if (only.has('writes')) console.log(row('POST /api/v2/activeorders', await compareWrite(gateway, bare, auth, 3_000_000)))
+      return
+    }
     const results = {
       activeOrders: await compareRead('GET /api/v2/activeorders (50 active)', gateway, bare, '/api/v2/activeorders', auth),
       orders: await compareRead(`GET /api/v2/orders (${historyRows.toLocaleString('en-US')} summaries)`, gateway, bare, '/api/v2/orders', auth),

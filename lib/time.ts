@@ -35,27 +35,67 @@ export function isValidTimezone(zone: string): boolean {
 }
 
 /**
- * Zone offsets only change at transitions, and every real zone's transitions fall on a
- * quarter hour: the offset is the same for a whole quarter-hour bucket and is cached per
- * (zone, bucket). Asking Intl for it costs far more than formatting a timestamp.
+ * Zone offsets only change at transitions, and every real zone's transitions and offsets
+ * fall on quarter hours. So within one UTC quarter hour the offset is fixed, and the local
+ * date, hour and first minute are too: they are worked out once per (zone, quarter hour),
+ * and a timestamp is formatted from them with a little arithmetic. Asking Intl costs far
+ * more than formatting, and a history page formats 75 distinct timestamps.
  */
 const quarterHourMs = 15 * 60_000
-const offsetCache = new Map<string, number>()
-const offsetCacheLimit = 4096
 
-/** Minutes east of UTC for the zone at the instant `ms`. */
-export function offsetMinutes(ms: number, zone: string): number {
+interface Quarter {
+  /** Minutes east of UTC. */
+  offset: number
+  /** "+HH:MM" / "-HH:MM". */
+  offsetText: string
+  /** "YYYY-MM-DD" and "HH" of the quarter's first minute, local. */
+  date: string
+  hour: string
+  /** The local minute the quarter starts at (0, 15, 30 or 45 for every real zone). */
+  minute: number
+}
+
+const quarters = new Map<string, Map<number, Quarter>>()
+const quartersPerZoneLimit = 4096
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+/** "00" to "59". */
+const twoDigits = Array.from({ length: 60 }, (_, n) => pad(n))
+
+function quarterOf(ms: number, zone: string): Quarter {
+  const bucket = Math.floor(ms / quarterHourMs)
+  let zoneQuarters = quarters.get(zone)
+  const cached = zoneQuarters?.get(bucket)
+  if (cached) return cached
+  if (!zoneQuarters || zoneQuarters.size >= quartersPerZoneLimit) {
+    zoneQuarters = new Map()
+    quarters.set(zone, zoneQuarters)
+  }
+  const start = bucket * quarterHourMs
+  const offset = zoneOffsetMinutes(start, zone)
+  const local = formatShifted(start + offset * 60_000, 'T')
+  const abs = Math.abs(offset)
+  const quarter: Quarter = {
+    offset,
+    offsetText: `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`,
+    date: local.slice(0, 10),
+    hour: local.slice(11, 13),
+    minute: Number(local.slice(14, 16)),
+  }
+  zoneQuarters.set(bucket, quarter)
+  return quarter
+}
+
+function zoneOffsetMinutes(ms: number, zone: string): number {
   const fixed = fixedOffsetPattern.exec(zone)
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]))
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0
-  const bucket = Math.floor(ms / quarterHourMs)
-  const key = `${zone}|${bucket}`
-  const cached = offsetCache.get(key)
-  if (cached !== undefined) return cached
-  const minutes = intlOffsetMinutes(bucket * quarterHourMs, zone)
-  if (offsetCache.size >= offsetCacheLimit) offsetCache.clear()
-  offsetCache.set(key, minutes)
-  return minutes
+  return intlOffsetMinutes(ms, zone)
+}
+
+/** Minutes east of UTC for the zone at the instant `ms`. */
+export function offsetMinutes(ms: number, zone: string): number {
+  return quarterOf(ms, zone).offset
 }
 
 function intlOffsetMinutes(ms: number, zone: string): number {
@@ -67,46 +107,36 @@ function intlOffsetMinutes(ms: number, zone: string): number {
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000)
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0')
-
-/**
- * Active orders show the same few timestamps in every answer; formatting each once per
- * zone (a bounded cache, emptied when full) keeps list answers cheap.
- */
-const formatted = new Map<string, string>()
-const formattedLimit = 10_000
-
 /** "YYYY-MM-DDTHH:MM:SS" in the gateway's zone, without an offset. */
 export function formatLocal(ms: number, zone: string, separator: 'T' | ' ' = 'T'): string {
-  const key = `${zone}|${separator}|${ms}`
-  let text = formatted.get(key)
-  if (text === undefined) {
-    text = formatLocalUncached(ms, zone, separator)
-    if (formatted.size >= formattedLimit) formatted.clear()
-    formatted.set(key, text)
-  }
-  return text
+  const quarter = quarterOf(ms, zone)
+  const intoQuarter = ms - Math.floor(ms / quarterHourMs) * quarterHourMs
+  const minute = quarter.minute + Math.floor(intoQuarter / 60_000)
+  // An offset off the quarter hour (a "+05:07" setting, a historical local mean time) can
+  // carry the quarter into the next hour: work that one out in full.
+  if (minute > 59) return formatShifted(ms + quarter.offset * 60_000, separator)
+  // Offsets are whole minutes, so the seconds are the UTC seconds.
+  const second = Math.floor(intoQuarter / 1000) % 60
+  return `${quarter.date}${separator}${quarter.hour}:${twoDigits[minute]}:${twoDigits[second]}`
 }
 
-function formatLocalUncached(ms: number, zone: string, separator: 'T' | ' '): string {
-  const shifted = new Date(ms + offsetMinutes(ms, zone) * 60000)
+/** A UTC instant shifted by the zone's offset, formatted as local wall time. */
+function formatShifted(shiftedMs: number, separator: 'T' | ' '): string {
+  const local = new Date(shiftedMs)
   return (
-    `${pad(shifted.getUTCFullYear(), 4)}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}` +
-    `${separator}${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}:${pad(shifted.getUTCSeconds())}`
+    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+    `${separator}${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`
   )
 }
 
 /** "+HH:MM" / "-HH:MM" for the zone at the instant `ms`. */
 export function formatOffset(ms: number, zone: string): string {
-  const minutes = offsetMinutes(ms, zone)
-  const sign = minutes < 0 ? '-' : '+'
-  const abs = Math.abs(minutes)
-  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  return quarterOf(ms, zone).offsetText
 }
 
 /** "YYYY-MM-DDTHH:MM:SS+HH:MM": the order-summary timestamp form. */
 export function formatWithOffset(ms: number, zone: string): string {
-  return formatLocal(ms, zone) + formatOffset(ms, zone)
+  return formatLocal(ms, zone) + quarterOf(ms, zone).offsetText
 }
 
 const localPattern = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})?$/

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { EventBus } from '../lib/events/bus.ts'
 import { ChangeLog } from '../lib/events/changes.ts'
 import { FleetService } from '../lib/fleet/service.ts'
+import { HistoryPages } from '../lib/history/pages.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
@@ -44,6 +45,7 @@ export interface Services extends OrderServices, GatewayServices {
   webhooks: WebhookService
   /** The active-order list as the list routes answer it, cached while it cannot differ. */
   activeList: ActiveOrderList
+  historyPages: HistoryPages
 }
 
 export interface BuildOptions {
@@ -101,5 +103,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
   changes.addSink(webhooks.sink)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
-  return { config, clock, log, store, events, identity, settings, button, tokens, history, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
+  const historyPages = new HistoryPages(history)
+  return { config, clock, log, store, events, identity, settings, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
 }

@@ -1,5 +1,4 @@
 import { historyListInput, historyQueryDocs } from '../../lib/api/history-input.ts'
-import { orderSummary } from '../../lib/api/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -25,12 +24,8 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const timezone = ctx.services.settings.timezone
   const { filter, page } = historyListInput(ctx.query, 'v2', timezone)
-  const result = ctx.services.history.list(filter, page)
-  return ctx.ok({
-    count: String(result.count),
-    asOf: String(result.asOf),
-    items: result.items.map((summary) => orderSummary(summary, timezone)),
-  })
+  const { count, asOf, items } = ctx.services.historyPages.presented(filter, page, timezone)
+  return ctx.ok({ count: String(count), asOf: String(asOf), items })
 }
 
 export default handler

@@ -25,3 +25,18 @@ export function rowToSummary(row: SummaryRow): OrderSummary {
     orderCleared: row.orderCleared,
   }
 }
+
+/** A row read as an array (in summaryColumns order): cheaper for node:sqlite to build. */
+export type SummaryTuple = [string, number, string, number | null, number, number | null, number]
+
+export function tupleToSummary(row: SummaryTuple): OrderSummary {
+  return {
+    uuid: row[0],
+    name: row[1],
+    orderType: row[2] as OrderType,
+    locationName: row[3],
+    orderStarted: row[4],
+    orderLocated: row[5],
+    orderCleared: row[6],
+  }
+}

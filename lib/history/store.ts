@@ -120,6 +120,11 @@ export class HistoryStore {
     return this.#queries.page(filter, page)
   }
 
+  /** The newest position in history (0 when empty). */
+  highWater(): number {
+    return this.#queries.highWater()
+  }
+
   /** Every matching summary, oldest first, read lazily (export: constant memory). */
   iterate(filter: HistoryFilter = {}): IterableIterator<OrderSummary> {
     return this.#queries.iterate(filter)

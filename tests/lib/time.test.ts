@@ -67,3 +67,14 @@ t.test('the cached offsets agree with Intl at every instant, across DST changes'
   }
   t.pass('all instants agree')
 })
+
+t.test('offsets off the quarter hour format every minute of the hour right', async (t) => {
+  // A fixed "+05:07" setting: local = UTC + 5 h 7 min, minute by minute across whole hours.
+  const start = Date.parse('2026-06-01T00:00:00Z')
+  for (let ms = start; ms < start + 2 * 3600_000; ms += 60_000 + 1_000) {
+    const expected = new Date(ms + (5 * 60 + 7) * 60_000).toISOString().slice(0, 19)
+    if (formatLocal(ms, '+05:07') !== expected) t.fail(`${new Date(ms).toISOString()}: ${formatLocal(ms, '+05:07')} ≠ ${expected}`)
+  }
+  t.equal(formatWithOffset(Date.parse('2026-06-01T23:59:59Z'), '-00:07'), '2026-06-01T23:52:59-00:07')
+  t.equal(formatLocal(Date.parse('1969-12-31T23:59:59Z'), 'UTC'), '1969-12-31T23:59:59', 'before 1970 too')
+})

@@ -1,0 +1,58 @@
+// History pages as GET /api/v1|v2/orders answer them, presented once and reused. A page read
+// as of a position is fixed for good: positions only grow, so later summaries never enter
+// it. The key is therefore the request as resolved (filters, offset, limit, the position
+// it is read at) plus the timezone its times are shown in; nothing needs invalidating, and
+// a poll of the first page only costs a fresh read of the newest position. Kitchen displays
+// and point-of-sale screens poll the same page over and over.
+import { orderSummary } from '../api/present.ts'
+import { RawJson } from '../api/raw-json.ts'
+import type { HistoryFilter, PageRequest } from './query.ts'
+import type { HistoryStore } from './store.ts'
+
+export interface PresentedPage {
+  count: number
+  asOf: number
+  items: RawJson
+}
+
+/** Presented pages kept, counted in characters of JSON (about 4 MB). */
+const defaultBudget = 4_000_000
+
+export class HistoryPages {
+  readonly #history: Pick<HistoryStore, 'list' | 'highWater'>
+  readonly #budget: number
+  /** Oldest use first (a Map keeps insertion order; a hit moves to the end). */
+  readonly #pages = new Map<string, PresentedPage>()
+  #size = 0
+
+  constructor(history: Pick<HistoryStore, 'list' | 'highWater'>, budget = defaultBudget) {
+    this.#history = history
+    this.#budget = budget
+  }
+
+  presented(filter: HistoryFilter, page: PageRequest, timezone: string): PresentedPage {
+    const highWater = this.#history.highWater()
+    const asOf = page.asOf === undefined ? highWater : Math.min(page.asOf, highWater)
+    const key = JSON.stringify([timezone, asOf, page.offset, page.limit, filter.createdAfter, filter.createdBefore, filter.orderType, filter.locationName])
+    const cached = this.#pages.get(key)
+    if (cached) {
+      this.#pages.delete(key)
+      this.#pages.set(key, cached)
+      return cached
+    }
+    const result = this.#history.list(filter, { ...page, asOf })
+    const presented = { count: result.count, asOf: result.asOf, items: new RawJson(JSON.stringify(result.items.map((summary) => orderSummary(summary, timezone)))) }
+    this.#remember(key, presented)
+    return presented
+  }
+
+  #remember(key: string, page: PresentedPage): void {
+    this.#pages.set(key, page)
+    this.#size += page.items.text.length
+    for (const [oldest, evicted] of this.#pages) {
+      if (this.#size <= this.#budget || oldest === key) break
+      this.#pages.delete(oldest)
+      this.#size -= evicted.items.text.length
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import t from 'tap'
+import { orderSummary } from '../../../lib/api/present.ts'
+import { HistoryPages } from '../../../lib/history/pages.ts'
+import { HistoryStore } from '../../../lib/history/store.ts'
+import { summary } from './fixtures.ts'
+
+function countingStore(store: HistoryStore) {
+  let lists = 0
+  return {
+    get lists() {
+      return lists
+    },
+    highWater: () => store.highWater(),
+    list: (...args: Parameters<HistoryStore['list']>) => {
+      lists++
+      return store.list(...args)
+    },
+  }
+}
+
+t.test('a page is presented as the store reads it, then answered from memory until history grows', async (t) => {
+  const store = new HistoryStore(':memory:')
+  for (let n = 1; n <= 30; n++) store.insert(summary(n))
+  const counting = countingStore(store)
+  const pages = new HistoryPages(counting)
+  const first = pages.presented({}, { offset: 0, limit: 5 }, 'Europe/Berlin')
+  const expected = store.list({}, { offset: 0, limit: 5 })
+  t.same(JSON.parse(first.items.text), expected.items.map((s) => orderSummary(s, 'Europe/Berlin')))
+  t.equal(first.count, 30)
+  t.equal(first.asOf, 30)
+  t.equal(pages.presented({}, { offset: 0, limit: 5 }, 'Europe/Berlin'), first, 'the same page again: from memory')
+  t.equal(counting.lists, 1)
+
+  store.insert(summary(31))
+  const grown = pages.presented({}, { offset: 0, limit: 5 }, 'Europe/Berlin')
+  t.equal(counting.lists, 2, 'a new summary: read again')
+  t.equal(grown.count, 31)
+  t.equal(JSON.parse(grown.items.text)[0].uuid, summary(31).uuid)
+  t.equal(pages.presented({}, { offset: 0, limit: 5, asOf: 30 }, 'Europe/Berlin'), first, 'an older snapshot asked for by asOf: still the kept page')
+  t.equal(counting.lists, 2)
+})
+
+t.test('everything that changes an answer is part of the key', async (t) => {
+  const store = new HistoryStore(':memory:')
+  for (let n = 1; n <= 30; n++) store.insert(summary(n))
+  const counting = countingStore(store)
+  const pages = new HistoryPages(counting)
+  const base = { offset: 0, limit: 5 }
+  const asOfFirst = pages.presented({}, { ...base, asOf: 30 }, 'UTC')
+  t.equal(pages.presented({}, base, 'UTC'), asOfFirst, 'asOf equal to the newest position is the same snapshot')
+  const variants = [
+    pages.presented({}, base, '+05:00'),
+    pages.presented({}, { ...base, offset: 1 }, 'UTC'),
+    pages.presented({}, { ...base, limit: 6 }, 'UTC'),
+    pages.presented({}, { ...base, asOf: 20 }, 'UTC'),
+    pages.presented({ orderType: 'TO_GO' }, base, 'UTC'),
+    pages.presented({ locationName: 2 }, base, 'UTC'),
+    pages.presented({ createdAfter: summary(10).orderStarted }, base, 'UTC'),
+    pages.presented({ createdBefore: summary(10).orderStarted }, base, 'UTC'),
+  ]
+  t.equal(counting.lists, 1 + variants.length, 'each variant read from the store')
+  t.equal(new Set(variants.map((page) => page.items.text)).size, variants.length, 'and each answers differently')
+})
+
+t.test('the memory held is bounded; the least recently used pages go first', async (t) => {
+  const store = new HistoryStore(':memory:')
+  for (let n = 1; n <= 30; n++) store.insert(summary(n))
+  const counting = countingStore(store)
+  const onePage = new HistoryPages(store).presented({}, { offset: 0, limit: 5 }, 'UTC').items.text.length
+  const pages = new HistoryPages(counting, onePage * 2)
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  pages.presented({}, { offset: 5, limit: 5 }, 'UTC')
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC') // used again: now the newest
+  pages.presented({}, { offset: 10, limit: 5 }, 'UTC') // evicts offset 5
+  t.equal(counting.lists, 3)
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 3, 'offset 0 was kept')
+  pages.presented({}, { offset: 5, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 4, 'offset 5 was evicted')
+})

@@ -65,9 +65,8 @@ async function writeOtherResponse(res: http.ServerResponse, response: Response):
 
 function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): void {
   const { text, headers } = response.wireParts()
-  const out: Record<string, string> = {}
-  if (headers instanceof Headers) headers.forEach((value, name) => void (out[name] = value))
-  else Object.assign(out, headers)
+  // The header object is the response's own (built for it in respond.ts): no copy needed.
+  const out: Record<string, string> = headers instanceof Headers ? Object.fromEntries(headers) : headers
   out['content-length'] = String(Buffer.byteLength(text))
   res.writeHead(response.status, out)
   res.end(text)

@@ -56,11 +56,9 @@ export class NodeRequest {
   /** The query part including "?", or "". */
   readonly search: string
   readonly raw: IncomingMessage
-  // Fields itty-router and the router set on every request, declared so the shape is stable.
-  query: Record<string, unknown> | undefined = undefined
+  // Fields the dispatcher sets on every request, declared so the shape is stable.
   params: Record<string, string> | undefined = undefined
   route: string | undefined = undefined
-  startedAt: number | undefined = undefined
   readonly #response: ServerResponse
   #headers: NodeHeaders | undefined
   #real: Request | undefined

@@ -1,11 +1,13 @@
-// Builds the itty-router Router from the manifest. Owns: the per-request context, the auth
-// gate, the body limit, version-aware 404s, and the one place errors become envelopes.
+// Builds the router from the manifest (routes compiled by itty-router, run by dispatch.ts).
+// Owns: the per-request context, the auth gate, the body limit, version-aware 404s, and the
+// one place errors become envelopes.
 import { Router } from 'itty-router'
 import { type ApiVersion, errorEnvelope, okEnvelope, toDomainError } from '../lib/api/envelope.ts'
 import { parseJsonObject } from '../lib/api/input.ts'
 import { DomainError } from '../lib/errors.ts'
 import { authorize } from './auth.ts'
-import type { Caller, GatewayContext, ManifestEntry } from './define.ts'
+import { createDispatcher } from './dispatch.ts'
+import type { Caller, GatewayContext, ManifestEntry, OkOptions } from './define.ts'
 import { NodeRequest } from './node-request.ts'
 import { RequestLog } from './request-log.ts'
 import { jsonResponse } from './respond.ts'
@@ -23,7 +25,7 @@ export interface GatewayRouter {
   fetch(request: Request, serverContext?: ServerContext): Promise<Response>
 }
 
-type RoutedRequest = Request & { params?: Record<string, string>; startedAt?: number; parsedUrl?: URL }
+type RoutedRequest = Request & { params?: Record<string, string>; parsedUrl?: URL }
 
 /** The request URL, parsed once per request however many steps ask for it. */
 function urlOf(request: RoutedRequest): URL {
@@ -79,35 +81,57 @@ function callerOf(serverContext: ServerContext | undefined, request: Request): C
   return { ip: ip.startsWith('::ffff:') ? ip.slice(7) : ip }
 }
 
+/**
+ * What a function gets as `ctx`. A class, not an object literal with a getter and closures:
+ * built for every request, the literal was the router's largest own cost.
+ */
+class RequestContext implements GatewayContext {
+  readonly version: ApiVersion
+  readonly config: ManifestEntry
+  readonly services: Services
+  readonly params: Record<string, string>
+  readonly caller: Caller
+  readonly #request: RoutedRequest
+  #query: URLSearchParams | undefined
+  #body: Promise<Record<string, unknown>> | undefined
+
+  constructor(entry: ManifestEntry, version: ApiVersion, services: Services, request: RoutedRequest, caller: Caller) {
+    this.version = version
+    this.config = entry
+    this.services = services
+    this.params = request.params ?? {}
+    this.caller = caller
+    this.#request = request
+  }
+
+  get log(): Services['log'] {
+    return this.services.log
+  }
+
+  get query(): URLSearchParams {
+    return (this.#query ??= queryOf(this.#request))
+  }
+
+  body(): Promise<Record<string, unknown>> {
+    return (this.#body ??= readBody(this.#request))
+  }
+
+  ok(payload: Record<string, unknown> = {}, options: OkOptions = {}): Response {
+    const envelope = okEnvelope(this.version, this.config.code, payload, {
+      outcome: options.outcome,
+      status: options.status ?? this.config.successStatus,
+      message: options.message,
+    })
+    return jsonResponse(envelope, options.headers)
+  }
+}
+
 function invoke(entry: ManifestEntry, services: Services) {
   const version: ApiVersion = entry.path.startsWith('/api/v1') ? 'v1' : 'v2'
   return async (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
     const caller = callerOf(serverContext, request)
     await authorize(entry, request, services, caller)
-    let bodyPromise: Promise<Record<string, unknown>> | undefined
-    let query: URLSearchParams | undefined
-    const ctx: GatewayContext = {
-      version,
-      config: entry,
-      services,
-      params: request.params ?? {},
-      get query() {
-        return (query ??= queryOf(request))
-      },
-      caller,
-      log: services.log,
-      body: () => (bodyPromise ??= readBody(request)),
-      ok: (payload = {}, options = {}) =>
-        jsonResponse(
-          okEnvelope(version, entry.code, payload, {
-            outcome: options.outcome,
-            status: options.status ?? entry.successStatus,
-            message: options.message,
-          }),
-          options.headers,
-        ),
-    }
-    const response = await entry.handler(request, ctx)
+    const response = await entry.handler(request, new RequestContext(entry, version, services, request, caller))
     if (!(response && typeof response === 'object' && 'status' in response)) {
       throw new Error(`${entry.file} returned no Response`)
     }
@@ -117,41 +141,42 @@ function invoke(entry: ManifestEntry, services: Services) {
 
 export function buildRouter(manifest: ManifestEntry[], services: Services): GatewayRouter {
   const requestLog = new RequestLog(services.log)
-  const router = Router<RoutedRequest, [ServerContext | undefined]>({
-    before: [
-      (request) => {
-        request.startedAt = performance.now()
-        const declared = request.headers.get('content-length')
-        if (declared !== null && Number(declared) > maxBodyBytes) throw new DomainError('BODY_TOO_LARGE')
-      },
-    ],
-    catch: (error, request) => {
-      const domainError = toDomainError(error)
-      if (domainError.kind === 'INTERNAL') {
-        services.log.error({ err: error, method: request.method, url: request.url }, 'unexpected error')
-      }
-      return jsonResponse(errorEnvelope(versionOfPath(pathOf(request)), domainError))
-    },
-    finally: [
-      (response: Response, request) => {
-        requestLog.request(
-          request.method,
-          pathOf(request).slice(0, 256),
-          response.status,
-          Math.round((performance.now() - (request.startedAt ?? 0)) * 100) / 100,
-        )
-        return response
-      },
-    ],
-  })
+  // itty-router compiles the routes; runtime/dispatch.ts runs them (see there why).
+  const table = Router<RoutedRequest, [ServerContext | undefined]>()
   for (const entry of manifest) {
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'delete'
-    router[method](entry.path, invoke(entry, services))
+    table[method](entry.path, invoke(entry, services))
   }
   // The board, /docs, /api/openapi.json and /assets/* (runtime/static.ts); other paths fall through.
-  router.get('*', staticRoutes(manifest))
-  router.all('*', () => {
+  table.get('*', staticRoutes(manifest))
+  table.all('*', () => {
     throw new DomainError('ROUTE_NOT_FOUND')
   })
-  return { fetch: (request, serverContext) => router.fetch(request as RoutedRequest, serverContext) }
+  const dispatch = createDispatcher<[ServerContext | undefined]>(table.routes)
+
+  const answerError = (error: unknown, request: RoutedRequest): Response => {
+    const domainError = toDomainError(error)
+    if (domainError.kind === 'INTERNAL') {
+      services.log.error({ err: error, method: request.method, url: request.url }, 'unexpected error')
+    }
+    return jsonResponse(errorEnvelope(versionOfPath(pathOf(request)), domainError))
+  }
+
+  return {
+    fetch: async (request: RoutedRequest, serverContext) => {
+      const startedAt = performance.now()
+      let response: Response
+      try {
+        const declared = request.headers.get('content-length')
+        if (declared !== null && Number(declared) > maxBodyBytes) throw new DomainError('BODY_TOO_LARGE')
+        // The catch-all route throws ROUTE_NOT_FOUND, so some route always answers.
+        response = (await dispatch(request, serverContext))!
+      } catch (error) {
+        response = answerError(error, request)
+      }
+      const ms = Math.round((performance.now() - startedAt) * 100) / 100
+      requestLog.request(request.method, pathOf(request).slice(0, 256), response.status, ms)
+      return response
+    },
+  }
 }

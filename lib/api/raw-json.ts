@@ -17,7 +17,7 @@ export class RawJson {
   framed(before: string, after: string): string {
     const last = this.#framed
     if (last?.before === before && last.after === after) return last.text
-    const text = flat(before + this.text + after)
+    const text = before + this.text + after
     this.#framed = { before, after, text }
     return text
   }
@@ -27,25 +27,18 @@ export class RawJson {
   }
 }
 
-/**
- * A joined string is a rope until something reads it whole; reading it once here makes the
- * kept copy flat, so each socket write of it is a plain copy (Number() reads every char).
- */
-function flat(text: string): string {
-  Number(text)
-  return text
-}
-
 /** JSON.stringify for an envelope, splicing top-level RawJson values in without re-serialising. */
 export function serializeEnvelope(body: Record<string, unknown>): string {
-  const values = Object.values(body)
-  if (!values.some((value) => value instanceof RawJson)) return JSON.stringify(body)
+  let hasRaw = false
+  for (const key in body) if (body[key] instanceof RawJson) hasRaw = true
+  if (!hasRaw) return JSON.stringify(body)
   // The text between the raw values: texts[i] comes before raws[i], the last one closes.
   const texts: string[] = []
   const raws: RawJson[] = []
   let text = '{'
   let first = true
-  for (const [key, value] of Object.entries(body)) {
+  for (const key in body) {
+    const value = body[key]
     if (value === undefined || typeof value === 'function') continue
     text += `${first ? '' : ','}${JSON.stringify(key)}:`
     first = false

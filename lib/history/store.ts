@@ -12,6 +12,7 @@
 // lets the unfiltered count be read from max(seq) instead of walking a million rows.
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { OrderSummary } from '../orders/types.ts'
+import { HighWater } from './high-water.ts'
 import { HistoryQueries, type HistoryFilter, type HistoryPage, type PageRequest } from './query.ts'
 import { rowToSummary, summaryColumns, type SummaryRow } from './rows.ts'
 import { StatisticsQuery, type DailyStatistics, type StatisticsRequest } from './stats.ts'
@@ -54,6 +55,7 @@ export class HistoryStore {
   readonly #get: StatementSync
   readonly #queries: HistoryQueries
   readonly #statistics: StatisticsQuery
+  readonly #highWater: HighWater
 
   constructor(file: string, options: HistoryStoreOptions = {}) {
     this.db = new DatabaseSync(file)
@@ -76,6 +78,7 @@ export class HistoryStore {
     )
     this.#queries = new HistoryQueries(this.db)
     this.#statistics = new StatisticsQuery(this.db)
+    this.#highWater = new HighWater(() => this.#queries.highWater(), file === ':memory:' ? undefined : file)
   }
 
   /** Inserts a summary; false when that uuid is already in history (idempotent). */
@@ -89,6 +92,7 @@ export class HistoryStore {
       summary.orderLocated,
       summary.orderCleared,
     )
+    this.#highWater.changed()
     return Number(result.changes) > 0
   }
 
@@ -122,7 +126,7 @@ export class HistoryStore {
 
   /** The newest position in history (0 when empty). */
   highWater(): number {
-    return this.#queries.highWater()
+    return this.#highWater.get()
   }
 
   /** Every matching summary, oldest first, read lazily (export: constant memory). */
@@ -136,6 +140,7 @@ export class HistoryStore {
   }
 
   close(): void {
+    this.#highWater.close()
     if (this.db.isOpen) this.db.close()
   }
 }

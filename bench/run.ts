@@ -30,6 +30,7 @@ import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
 import { generateHistory } from './history-data.ts'
+import { pacedLoad } from './paced-client.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const quick = process.env.BENCH_QUICK === '1'
@@ -125,55 +126,21 @@ async function load(pid: number, options: Parameters<typeof autocannon>[0], warm
  * bursts, as autocannon's per-second rate limit sends them), and its latency counts from
  * when it was due, so a stall delays every request behind it (no coordinated omission).
  */
-async function pacedLoad(pid: number, url: string, headers: Record<string, string>, rate: number): Promise<Load> {
-  const target = new URL(url)
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
-  const latencies: number[] = []
-  let non2xx = 0
-  let errors = 0
-  const total = Math.max(1, Math.round(rate * seconds))
+async function paced(pid: number, port: number, path: string, headers: Record<string, string>, rate: number): Promise<Load> {
   const cpuBefore = cpuMicros(pid)
-  const started = performance.now()
-  const inFlight: Promise<void>[] = []
-  let sent = 0
-  while (sent < total) {
-    const now = performance.now()
-    while (sent < total && started + (sent * 1000) / rate <= now) {
-      const due = started + (sent * 1000) / rate
-      sent++
-      inFlight.push(
-        new Promise<void>((resolve) => {
-          const req = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers }, (res) => {
-            res.resume()
-            res.on('end', () => {
-              if (res.statusCode === undefined || res.statusCode >= 300) non2xx++
-              latencies.push(performance.now() - due)
-              resolve()
-            })
-          })
-          req.on('error', () => {
-            errors++
-            resolve()
-          })
-          req.end()
-        }),
-      )
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1))
-  }
-  await Promise.all(inFlight)
+  const result = await pacedLoad({ port, path, headers, rate, seconds, connections })
   const cpu = cpuMicros(pid) - cpuBefore
-  agent.destroy()
-  latencies.sort((a, b) => a - b)
+  const { latencies } = result
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 2)
+  const requests = latencies.length + result.errors
   return {
-    rps: Math.round(total / ((performance.now() - started) / 1000)),
+    rps: Math.round(requests / result.seconds),
     p50Ms: at(0.5),
     p99Ms: at(0.99),
-    cpuMicrosPerRequest: round(cpu / total, 1),
-    requests: total,
-    non2xx,
-    errors,
+    cpuMicrosPerRequest: round(cpu / requests, 1),
+    requests,
+    non2xx: result.non2xx,
+    errors: result.errors,
   }
 }
 
@@ -183,6 +150,8 @@ interface Comparison {
   throughputRatio: number
   cpuRatio: number
   atHalfRate?: Load
+  /** The bare server at the same paced rate: the floor this machine and client give. */
+  bareAtHalfRate?: Load
 }
 
 async function compareRead(name: string, gateway: Server, bare: Server, target: string, headers: Record<string, string>): Promise<Comparison> {
@@ -191,7 +160,10 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   process.stderr.write(` gateway …`)
   const gatewayLoad = await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}${target}`, connections, headers })
   process.stderr.write(` gateway at half its rate …`)
-  const atHalfRate = await pacedLoad(gateway.pid, `http://127.0.0.1:${gateway.port}${target}`, headers, Math.max(1, Math.round(gatewayLoad.rps / 2)))
+  const halfRate = Math.max(1, Math.round(gatewayLoad.rps / 2))
+  const atHalfRate = await paced(gateway.pid, gateway.port, target, headers, halfRate)
+  process.stderr.write(' bare at that rate …')
+  const bareAtHalfRate = await paced(bare.pid, bare.port, target, headers, halfRate)
   process.stderr.write(' done\n')
   return {
     gateway: gatewayLoad,
@@ -199,6 +171,7 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
     throughputRatio: round(gatewayLoad.rps / bareLoad.rps),
     cpuRatio: round(bareLoad.cpuMicrosPerRequest / gatewayLoad.cpuMicrosPerRequest),
     atHalfRate,
+    bareAtHalfRate,
   }
 }
 
@@ -366,7 +339,7 @@ function row(name: string, c: Comparison): string {
   return (
     `${name.padEnd(34)} ${String(b.rps).padStart(8)} ${String(g.rps).padStart(8)} ${c.throughputRatio.toFixed(2).padStart(6)}  ` +
     `${b.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${g.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${c.cpuRatio.toFixed(2).padStart(6)}  ` +
-    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s` : ''}` +
+    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s (bare ${c.bareAtHalfRate?.p99Ms})` : ''}` +
     (g.non2xx || g.errors ? `  (gateway non-2xx ${g.non2xx}, errors ${g.errors})` : '')
   )
 }

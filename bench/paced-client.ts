@@ -1,0 +1,128 @@
+// An open-loop HTTP/1.1 load at an even pace, for latency at a given rate: request i is due at
+// start + i/rate whatever happened before, and its latency counts from when it was due, so a
+// server that falls behind is charged for the queue it builds (no coordinated omission).
+// Written on raw sockets with one prepared request and a minimal response parser, because
+// node's http client spent more CPU per request than the server did, and its pauses showed
+// up as the server's latency.
+import net from 'node:net'
+
+export interface PacedResult {
+  /** Milliseconds from due to the last byte of the answer, sorted. */
+  latencies: number[]
+  non2xx: number
+  errors: number
+  seconds: number
+}
+
+interface Connection {
+  socket: net.Socket
+  /** When the request in flight was due; undefined when idle. */
+  due: number | undefined
+  /** Header bytes received so far (until the blank line), then the body bytes still to come. */
+  head: Buffer
+  bodyLeft: number
+  status: number
+}
+
+const headerEnd = Buffer.from('\r\n\r\n')
+
+function contentLength(head: string): number {
+  const match = /\r\ncontent-length:\s*(\d+)/i.exec(head)
+  return match ? Number(match[1]) : 0
+}
+
+export async function pacedLoad(options: { port: number; path: string; headers: Record<string, string>; rate: number; seconds: number; connections: number }): Promise<PacedResult> {
+  const { port, rate, connections } = options
+  const total = Math.max(1, Math.round(rate * options.seconds))
+  const request = Buffer.from(
+    `GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      Object.entries(options.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+      '\r\n',
+  )
+  const latencies: number[] = []
+  let non2xx = 0
+  let errors = 0
+  let sent = 0
+  let done = 0
+  const waiting: number[] = []
+  const idle: Connection[] = []
+  let finished: () => void = () => undefined
+  const allDone = new Promise<void>((resolve) => (finished = resolve))
+
+  const complete = (connection: Connection, failed: boolean) => {
+    if (connection.due === undefined) return
+    if (failed) errors++
+    else {
+      latencies.push(performance.now() - connection.due)
+      if (connection.status < 200 || connection.status >= 300) non2xx++
+    }
+    connection.due = undefined
+    done++
+    if (done === total) finished()
+    else if (!failed) send(connection)
+  }
+
+  const send = (connection: Connection) => {
+    const due = waiting.shift()
+    if (due === undefined) {
+      idle.push(connection)
+      return
+    }
+    connection.due = due
+    connection.head = Buffer.alloc(0)
+    connection.bodyLeft = -1
+    connection.socket.write(request)
+  }
+
+  const onData = (connection: Connection, chunk: Buffer) => {
+    if (connection.bodyLeft < 0) {
+      connection.head = connection.head.length ? Buffer.concat([connection.head, chunk]) : chunk
+      const end = connection.head.indexOf(headerEnd)
+      if (end < 0) return
+      const head = connection.head.subarray(0, end).toString('latin1')
+      connection.status = Number(head.slice(9, 12))
+      connection.bodyLeft = contentLength(head) - (connection.head.length - end - headerEnd.length)
+    } else {
+      connection.bodyLeft -= chunk.length
+    }
+    if (connection.bodyLeft <= 0) complete(connection, false)
+  }
+
+  const open = () =>
+    new Promise<Connection>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.setNoDelay(true)
+      const connection: Connection = { socket, due: undefined, head: Buffer.alloc(0), bodyLeft: -1, status: 0 }
+      socket.on('data', (chunk: Buffer) => onData(connection, chunk))
+      socket.on('error', () => complete(connection, true))
+      socket.on('close', () => complete(connection, true))
+      socket.once('connect', () => resolve(connection))
+      socket.once('error', reject)
+    })
+
+  for (let i = 0; i < connections; i++) idle.push(await open())
+  const started = performance.now()
+  while (sent < total) {
+    const now = performance.now()
+    while (sent < total && started + (sent * 1000) / rate <= now) {
+      waiting.push(started + (sent * 1000) / rate)
+      sent++
+      const connection = idle.pop()
+      if (connection) send(connection)
+    }
+    // setImmediate, not a 1 ms timer: sending up to a millisecond late would count as the
+    // server's latency. This spins the load generator's own core, which it has to itself.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  // Requests still queued when every connection died are counted as errors.
+  const deadline = setTimeout(() => {
+    errors += total - done
+    finished()
+  }, 30_000)
+  await allDone
+  clearTimeout(deadline)
+  const seconds = (performance.now() - started) / 1000
+  for (const connection of [...idle]) connection.socket.destroy()
+  latencies.sort((a, b) => a - b)
+  return { latencies, non2xx, errors, seconds }
+}

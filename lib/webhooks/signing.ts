@@ -17,8 +17,17 @@ export function signedContent(id: string, timestampSeconds: number, body: string
   return `${id}.${timestampSeconds}.${body}`
 }
 
+/** Secret → its key, decoded once: every delivery signs with its registration's secret. */
+const hmacKeys = new Map<string, crypto.KeyObject>()
+
 export function hmacSignature(secret: string, content: string): string {
-  const key = Buffer.from(secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret, 'base64')
+  let key = hmacKeys.get(secret)
+  if (!key) {
+    key = crypto.createSecretKey(Buffer.from(secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret, 'base64'))
+    // Registrations are few; a map that only grows with them is emptied if it ever gets large.
+    if (hmacKeys.size >= 256) hmacKeys.clear()
+    hmacKeys.set(secret, key)
+  }
   return `v1,${crypto.createHmac('sha256', key).update(content).digest('base64')}`
 }
 

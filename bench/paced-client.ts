@@ -24,9 +24,9 @@ interface Connection {
   status: number
 }
 
-const headerEnd = Buffer.from('\r\n\r\n')
+export const headerEnd = Buffer.from('\r\n\r\n')
 
-function contentLength(head: string): number {
+export function contentLength(head: string): number {
   const match = /\r\ncontent-length:\s*(\d+)/i.exec(head)
   return match ? Number(match[1]) : 0
 }

@@ -24,8 +24,10 @@ export const configSchema = z.strictObject({
       /** Group-commit window for fsyncing acknowledged NeDB writes, in ms. */
       syncIntervalMs: z.number().int().min(0).max(1000).default(5),
       historySynchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
+      /** Memory for presented history pages answered again (lib/history/pages.ts), in bytes; 0: none. */
+      historyPageCacheBytes: z.number().int().min(0).max(256_000_000).default(4_000_000),
     })
-    .default({ syncIntervalMs: 5, historySynchronous: 'FULL' }),
+    .default({ syncIntervalMs: 5, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000 }),
   v1: z
     .strictObject({
       basicAuth: z.boolean().default(false),

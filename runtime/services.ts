@@ -103,6 +103,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
   changes.addSink(webhooks.sink)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
-  const historyPages = new HistoryPages(history)
+  const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
   return { config, clock, log, store, events, identity, settings, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
 }

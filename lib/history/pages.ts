@@ -15,7 +15,7 @@ export interface PresentedPage {
   items: RawJson
 }
 
-/** Presented pages kept, counted in characters of JSON (about 4 MB). */
+/** Presented pages kept, counted in characters of JSON (about 4 MB; config storage.historyPageCacheBytes). */
 const defaultBudget = 4_000_000
 
 export class HistoryPages {
@@ -47,6 +47,7 @@ export class HistoryPages {
   }
 
   #remember(key: string, page: PresentedPage): void {
+    if (this.#budget === 0) return
     this.#pages.set(key, page)
     this.#size += page.items.text.length
     for (const [oldest, evicted] of this.#pages) {

@@ -78,3 +78,13 @@ t.test('the memory held is bounded; the least recently used pages go first', asy
   pages.presented({}, { offset: 5, limit: 5 }, 'UTC')
   t.equal(counting.lists, 4, 'offset 5 was evicted')
 })
+
+t.test('a budget of 0 keeps nothing', async (t) => {
+  const store = new HistoryStore(':memory:')
+  store.insert(summary(1))
+  const counting = countingStore(store)
+  const pages = new HistoryPages(counting, 0)
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 2)
+})

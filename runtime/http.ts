@@ -72,8 +72,31 @@ function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): vo
   res.end(text)
 }
 
+/**
+ * JSON answers are written together at the end of the event-loop turn that produced them
+ * (setImmediate), not one by one as each is ready. Measured under load (docs/performance.md):
+ * about a fifth less CPU per request, as the sockets' writes, and the wake-ups of the clients
+ * they cause, are no longer interleaved with reading and routing the next requests. The
+ * wait is the rest of the current turn.
+ */
+class AnswerBatch {
+  #pending: [http.ServerResponse, JsonResponse][] = []
+  readonly #flush = () => {
+    const pending = this.#pending
+    this.#pending = []
+    for (const [res, response] of pending) {
+      if (!res.headersSent && !res.destroyed) writeJsonResponse(res, response)
+    }
+  }
+
+  write(res: http.ServerResponse, response: JsonResponse): void {
+    if (this.#pending.push([res, response]) === 1) setImmediate(this.#flush)
+  }
+}
+
 export function createHttpHost(router: GatewayRouter, log: Logger, options: HttpHostOptions = {}): HttpHost {
   let closing = false
+  const answers = new AnswerBatch()
 
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const request = new NodeRequest(req, res)
@@ -92,7 +115,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     if (closing || (!req.complete && !(Number(req.headers['content-length']) <= maxBodyBytes))) {
       res.setHeader('connection', 'close')
     }
-    if (response instanceof JsonResponse) writeJsonResponse(res, response)
+    if (response instanceof JsonResponse) answers.write(res, response)
     else await writeOtherResponse(res, response)
   }
 

@@ -95,14 +95,20 @@ export async function pacedLoad(options: { port: number; path: string; headers: 
       socket.setNoDelay(true)
       const connection: Connection = { socket, due: undefined, head: Buffer.alloc(0), bodyLeft: -1, status: 0 }
       socket.on('data', (chunk: Buffer) => onData(connection, chunk))
-      socket.on('error', () => complete(connection, true))
       socket.on('close', () => {
+        // A request sent just as the server closed the idle connection was never read:
+        // it goes again on another connection, still timed from when it was due.
+        if (connection.due !== undefined && connection.head.length === 0 && connection.bodyLeft < 0) {
+          waiting.unshift(connection.due)
+          connection.due = undefined
+        }
         complete(connection, true)
         // A server closes keep-alive connections left idle (5 s here): replace them.
         const at = idle.indexOf(connection)
         if (at >= 0) idle.splice(at, 1)
         if (!stopping) open().then(send, () => undefined)
       })
+      socket.on('error', () => undefined) // 'close' follows and decides
       socket.once('connect', () => resolve(connection))
       socket.once('error', reject)
     })

@@ -58,6 +58,10 @@ async function serve(t: Test, options: HttpHostOptions = {}) {
       new Response('plain words', { status: 202, headers: { 'content-type': 'text/plain', 'x-kind': 'other' } }),
     ),
     entry('v2/raw.post.ts', 'POST', '/api/v2/raw', async (request, ctx) => ctx.ok({ text: await request.text() })),
+    entry('v2/held.get.ts', 'GET', '/api/v2/held', async (_request, ctx) => {
+      await slow.enter()
+      return ctx.ok({ q: ctx.query.get('q') })
+    }),
   ]
   const host = createHttpHost(buildRouter(manifest, gw.services), gw.services.log, options)
   const port = await host.listen(0, '127.0.0.1')
@@ -251,4 +255,23 @@ t.test('keep-alive: several requests on one connection', async (t) => {
     })
   }
   t.equal(ports.size, 1, 'one socket served all three')
+})
+
+t.test('answers that are ready together are written together, each to its own client', async (t) => {
+  const { port, slow } = await serve(t)
+  // 40 requests held until the same moment, so all 40 answers are queued in one turn (more
+  // than one batch); one client gives up first, and its answer is simply not written.
+  const answers = Array.from({ length: 40 }, (_, i) => send(port, 'GET', `/api/v2/held?q=${i}`))
+  const quitter = http.get({ host: '127.0.0.1', port, path: '/api/v2/held?q=gone', agent: false })
+  quitter.on('error', () => undefined)
+  await slow.entered
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  quitter.destroy()
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  slow.release()
+  const results = await Promise.all(answers)
+  t.same(
+    results.map((r) => [r.status, JSON.parse(r.text).q]),
+    Array.from({ length: 40 }, (_, i) => [200, String(i)]),
+  )
 })

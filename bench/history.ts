@@ -15,11 +15,11 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { historyListInput } from '../lib/api/history-input.ts'
+import { freePort } from './free-port.ts'
 import { day, generateHistory, historyYears, prng } from './history-data.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { KeepAliveClient } from './keep-alive-client.ts'
@@ -49,13 +49,6 @@ function generate(dataDir: string): { ms: number; fileMB: number } {
   return { ms: performance.now() - began, fileMB }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 

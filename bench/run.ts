@@ -22,13 +22,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon, { type Result } from 'autocannon'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
+import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
 import { pacedLoad } from './paced-client.ts'
 
@@ -69,13 +69,6 @@ function cpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 function request(port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<RecordedAnswer> {
   return new Promise((resolve, reject) => {
@@ -165,13 +158,15 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   process.stderr.write(' bare at that rate …')
   const bareAtHalfRate = await paced(bare.pid, bare.port, target, headers, halfRate)
   process.stderr.write(' done\n')
+  return { ...compared(gatewayLoad, bareLoad), atHalfRate, bareAtHalfRate }
+}
+
+function compared(gateway: Load, bare: Load): Comparison {
   return {
-    gateway: gatewayLoad,
-    bare: bareLoad,
-    throughputRatio: round(gatewayLoad.rps / bareLoad.rps),
-    cpuRatio: round(bareLoad.cpuMicrosPerRequest / gatewayLoad.cpuMicrosPerRequest),
-    atHalfRate,
-    bareAtHalfRate,
+    gateway,
+    bare,
+    throughputRatio: round(gateway.rps / bare.rps),
+    cpuRatio: round(bare.cpuMicrosPerRequest / gateway.cpuMicrosPerRequest),
   }
 }
 
@@ -202,12 +197,7 @@ async function compareWrite(gateway: Server, bare: Server, headers: Record<strin
   process.stderr.write(' gateway …')
   const gatewayLoad = await load(gateway.pid, post(gateway.port))
   process.stderr.write(' done\n')
-  return {
-    gateway: gatewayLoad,
-    bare: bareLoad,
-    throughputRatio: round(gatewayLoad.rps / bareLoad.rps),
-    cpuRatio: round(bareLoad.cpuMicrosPerRequest / gatewayLoad.cpuMicrosPerRequest),
-  }
+  return compared(gatewayLoad, bareLoad)
 }
 
 interface Fanout {

@@ -15,8 +15,16 @@ export interface PresentedPage {
   items: RawJson
 }
 
-/** Presented pages kept, counted in characters of JSON (about 4 MB; config storage.historyPageCacheBytes). */
+/** Memory for kept pages (config storage.historyPageCacheBytes). */
 const defaultBudget = 4_000_000
+
+/**
+ * What a kept page costs: its JSON (one byte a character, as V8 keeps ASCII text) twice,
+ * since the answer framed around it is kept as well (RawJson.framed).
+ */
+function costOf(page: PresentedPage): number {
+  return page.items.text.length * 2
+}
 
 export class HistoryPages {
   readonly #history: Pick<HistoryStore, 'list' | 'highWater'>
@@ -49,11 +57,11 @@ export class HistoryPages {
   #remember(key: string, page: PresentedPage): void {
     if (this.#budget === 0) return
     this.#pages.set(key, page)
-    this.#size += page.items.text.length
+    this.#size += costOf(page)
     for (const [oldest, evicted] of this.#pages) {
       if (this.#size <= this.#budget || oldest === key) break
       this.#pages.delete(oldest)
-      this.#size -= evicted.items.text.length
+      this.#size -= costOf(evicted)
     }
   }
 }

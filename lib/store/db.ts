@@ -1,7 +1,8 @@
 // Live state in NeDB (nedb-promises): one datafile per collection under the data dir.
 // Acknowledged writes are fsynced before they resolve, batched (group commit) so a burst
-// of writes shares one fsync per file. A torn last line after a power cut is dropped on
-// load (NeDB rewrites the file compacted), never fatal.
+// of writes shares one fsync per file; the appends and fsyncs themselves are datafile.ts's.
+// A torn last line after a power cut is dropped on load (NeDB rewrites the file
+// compacted), never fatal.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'

@@ -13,7 +13,7 @@ export type RouteHandler<Args extends unknown[]> = (request: Request, ...args: A
 /** A path `new URL()` leaves as it is: no dot segments, escapes or characters it would encode. */
 const plainPath = /^[/A-Za-z0-9_~-]*$/
 
-type Dispatchable = Request & { params?: Record<string, string>; route?: string }
+type Dispatchable = Request & { params?: Record<string, string> }
 
 /** The path as itty-router matches it: the URL-parsed pathname. */
 export function routingPath(request: Request): string {
@@ -53,7 +53,6 @@ export function createDispatcher<Args extends unknown[]>(routes: RouteEntry[]) {
 
 async function run(route: RouteEntry, request: Dispatchable, params: Record<string, string>, args: unknown[]): Promise<Response | undefined> {
   request.params = params
-  request.route = route[3]
   for (const handler of route[2] as RouteHandler<unknown[]>[]) {
     const answer = await handler(request, ...args)
     if (answer !== undefined && answer !== null) return answer as Response

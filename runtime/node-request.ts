@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { DomainError } from '../lib/errors.ts'
+import { delegateToReal } from './lazy-delegate.ts'
 
 type RawHeaders = IncomingMessage['headers']
 
@@ -56,9 +57,8 @@ export class NodeRequest {
   /** The query part including "?", or "". */
   readonly search: string
   readonly raw: IncomingMessage
-  // Fields the dispatcher sets on every request, declared so the shape is stable.
+  /** The route's path parameters, set by the dispatcher (declared so the shape is stable). */
   params: Record<string, string> | undefined = undefined
-  route: string | undefined = undefined
   readonly #response: ServerResponse
   #headers: NodeHeaders | undefined
   #real: Request | undefined
@@ -130,39 +130,11 @@ export class NodeRequest {
 export interface NodeRequest extends Omit<Request, 'headers'> {}
 
 // Every other Request member (body, json(), text(), clone(), ...) answers from the real one.
-for (const key of Reflect.ownKeys(Request.prototype)) {
-  if (key === 'constructor' || Object.hasOwn(NodeRequest.prototype, key)) continue
-  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)
-  if (typeof descriptor?.value === 'function') {
-    Object.defineProperty(NodeRequest.prototype, key, {
-      value(this: NodeRequest, ...args: unknown[]) {
-        const real = this.toRequest() as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>
-        return real[key](...args)
-      },
-    })
-  } else if (descriptor?.get) {
-    Object.defineProperty(NodeRequest.prototype, key, {
-      get(this: NodeRequest) {
-        return (this.toRequest() as unknown as Record<PropertyKey, unknown>)[key]
-      },
-    })
-  }
-}
+delegateToReal(NodeRequest, Request, (request) => request.toRequest(), { getters: true })
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype)
 
 // Same for Headers: get/has are native above, the rest goes through the copied real Headers.
-for (const key of Reflect.ownKeys(Headers.prototype)) {
-  if (key === 'constructor' || Object.hasOwn(NodeHeaders.prototype, key)) continue
-  const descriptor = Object.getOwnPropertyDescriptor(Headers.prototype, key)
-  if (typeof descriptor?.value === 'function') {
-    Object.defineProperty(NodeHeaders.prototype, key, {
-      value(this: NodeHeaders, ...args: unknown[]) {
-        const real = this.materialize() as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>
-        return real[key](...args)
-      },
-    })
-  }
-}
+delegateToReal(NodeHeaders, Headers, (headers) => headers.materialize(), { getters: false })
 Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype)
 
 /** "http://host/x?y" (absolute-form) → "/x?y"; anything unparsable → "/" (then a 404). */

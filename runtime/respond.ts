@@ -4,6 +4,7 @@
 // A real Response is only built if someone reads a member not kept here (body, clone, ...).
 import type { Envelope } from '../lib/api/envelope.ts'
 import { serializeEnvelope } from '../lib/api/raw-json.ts'
+import { delegateToReal } from './lazy-delegate.ts'
 
 const jsonType = 'application/json; charset=utf-8'
 
@@ -55,24 +56,7 @@ export class JsonResponse {
 }
 export interface JsonResponse extends Response {}
 
-for (const key of Reflect.ownKeys(Response.prototype)) {
-  if (key === 'constructor' || Object.hasOwn(JsonResponse.prototype, key)) continue
-  const descriptor = Object.getOwnPropertyDescriptor(Response.prototype, key)
-  if (typeof descriptor?.value === 'function') {
-    Object.defineProperty(JsonResponse.prototype, key, {
-      value(this: JsonResponse, ...args: unknown[]) {
-        const real = this.toResponse() as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>
-        return real[key](...args)
-      },
-    })
-  } else if (descriptor?.get) {
-    Object.defineProperty(JsonResponse.prototype, key, {
-      get(this: JsonResponse) {
-        return (this.toResponse() as unknown as Record<PropertyKey, unknown>)[key]
-      },
-    })
-  }
-}
+delegateToReal(JsonResponse, Response, (response) => response.toResponse(), { getters: true })
 Object.setPrototypeOf(JsonResponse.prototype, Response.prototype)
 
 // Header names are case-insensitive; one spelling keeps a later value from duplicating an earlier one.

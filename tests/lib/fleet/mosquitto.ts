@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import { freePort } from '../../../bench/free-port.ts'
 
 export const mosquittoBinary = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto', '/usr/local/sbin/mosquitto'].find((file) =>
   existsSync(file),
@@ -24,13 +25,8 @@ export interface Broker {
   stop(): Promise<void>
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+// One way to find a free loopback port, shared with the benchmarks.
+export { freePort }
 
 export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Promise<Broker> {
   if (!mosquittoBinary) throw new Error('mosquitto is not installed (scripts/ci-system-deps.sh installs it)')

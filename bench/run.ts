@@ -118,11 +118,13 @@ async function load(pid: number, options: Parameters<typeof autocannon>[0], warm
 /**
  * Open-loop load at a steady rate: request i is due at start + i/rate, spread evenly (not in
  * bursts, as autocannon's per-second rate limit sends them), and its latency counts from
- * when it was due, so a stall delays every request behind it (no coordinated omission).
+ * when it was due, so a stall delays every request behind it (no coordinated omission). The
+ * first 2 s at that pace are a warm-up, on the same connections, and are not recorded.
  */
 async function paced(pid: number, port: number, path: string, headers: Record<string, string>, rate: number): Promise<Load> {
-  const cpuBefore = cpuMicros(pid)
-  const result = await pacedLoad({ port, path, headers, rate, seconds, connections })
+  let cpuBefore = 0
+  const warmSeconds = Math.min(2, seconds)
+  const result = await pacedLoad({ port, path, headers, rate, seconds, warmSeconds, connections, onMeasuring: () => (cpuBefore = cpuMicros(pid)) })
   const cpu = cpuMicros(pid) - cpuBefore
   const { latencies } = result
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 2)

@@ -1,5 +1,6 @@
 // Structured logs: one JSON object a line on stdout, verbosity from LOG_LEVEL.
 import { pino, type Logger as PinoLogger, type DestinationStream } from 'pino'
+import { HoldingDestination } from './log-destination.ts'
 
 export type Logger = PinoLogger
 
@@ -13,7 +14,8 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       // Authorization headers and tokens never reach the log, whatever a caller passes in.
       redact: { paths: ['token', '*.token', 'authorization', '*.authorization', 'accesstoken', '*.accesstoken'], censor: '[redacted]' },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    // Request lines may wait a moment there (lib/log-destination.ts); other lines do not.
+    new HoldingDestination(options.destination ?? pino.destination({ dest: 1, sync: false })),
   )
 }
 
@@ -22,9 +24,14 @@ export function memoryLogger(level = 'debug'): { log: Logger; lines: () => Recor
   const chunks: string[] = []
   const destination = { write: (chunk: string) => void chunks.push(chunk) }
   const log = createLogger({ level, destination })
+  // Reading releases any held request lines first, so tests see them without waiting.
+  const text = () => {
+    log.flush()
+    return chunks.join('')
+  }
   return {
     log,
-    text: () => chunks.join(''),
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    text,
+    lines: () => text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
   }
 }

@@ -26,12 +26,18 @@ function costOf(page: PresentedPage): number {
   return page.items.text.length * 2
 }
 
+interface Kept {
+  page: PresentedPage
+  /** When it was last asked for, in the cache's own count of lookups. */
+  usedAt: number
+}
+
 export class HistoryPages {
   readonly #history: Pick<HistoryStore, 'list' | 'highWater'>
   readonly #budget: number
-  /** Oldest use first (a Map keeps insertion order; a hit moves to the end). */
-  readonly #pages = new Map<string, PresentedPage>()
+  readonly #pages = new Map<string, Kept>()
   #size = 0
+  #lookups = 0
 
   constructor(history: Pick<HistoryStore, 'list' | 'highWater'>, budget = defaultBudget) {
     this.#history = history
@@ -42,11 +48,13 @@ export class HistoryPages {
     const highWater = this.#history.highWater()
     const asOf = page.asOf === undefined ? highWater : Math.min(page.asOf, highWater)
     const key = JSON.stringify([timezone, asOf, page.offset, page.limit, filter.createdAfter, filter.createdBefore, filter.orderType, filter.locationName])
-    const cached = this.#pages.get(key)
-    if (cached) {
-      this.#pages.delete(key)
-      this.#pages.set(key, cached)
-      return cached
+    const kept = this.#pages.get(key)
+    if (kept) {
+      // Marked, not moved to the end of the Map: deleting and re-adding on every hit made
+      // V8 rebuild the Map's table over and over, and under an even load that garbage
+      // brought a full collection every few seconds (docs/performance.md).
+      kept.usedAt = ++this.#lookups
+      return kept.page
     }
     const result = this.#history.list(filter, { ...page, asOf })
     const presented = { count: result.count, asOf: result.asOf, items: new RawJson(JSON.stringify(result.items.map((summary) => orderSummary(summary, timezone)))) }
@@ -56,12 +64,21 @@ export class HistoryPages {
 
   #remember(key: string, page: PresentedPage): void {
     if (this.#budget === 0) return
-    this.#pages.set(key, page)
+    this.#pages.set(key, { page, usedAt: ++this.#lookups })
     this.#size += costOf(page)
-    for (const [oldest, evicted] of this.#pages) {
-      if (this.#size <= this.#budget || oldest === key) break
-      this.#pages.delete(oldest)
-      this.#size -= costOf(evicted)
+    // Evicting happens only on a miss, which has just cost a query: a scan is cheap beside it.
+    while (this.#size > this.#budget && this.#pages.size > 1) {
+      let oldest: string | undefined
+      let oldestAt = Infinity
+      for (const [candidate, { usedAt }] of this.#pages) {
+        if (candidate !== key && usedAt < oldestAt) {
+          oldest = candidate
+          oldestAt = usedAt
+        }
+      }
+      const evicted = this.#pages.get(oldest!)!
+      this.#pages.delete(oldest!)
+      this.#size -= costOf(evicted.page)
     }
   }
 }

@@ -28,10 +28,7 @@ async function setup() {
   const router = buildRouter(manifest, gw.services)
   const call = (method: string, path: string, init: RequestInit = {}, serverContext?: object) =>
     router.fetch(new Request(`http://gateway.test${path}`, { method, ...init }), serverContext)
-  const requestLines = async () => {
-    await new Promise((resolve) => setImmediate(resolve)) // request lines leave once per loop turn
-    return gw.logs.lines().filter((line) => line.msg === 'request')
-  }
+  const requestLines = async () => gw.logs.lines().filter((line) => line.msg === 'request')
   return { gw, call, requestLines }
 }
 

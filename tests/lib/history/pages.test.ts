@@ -80,6 +80,19 @@ t.test('the memory held is bounded; the least recently used pages go first', asy
   t.equal(counting.lists, 4, 'offset 5 was evicted')
 })
 
+t.test('a page larger than the whole budget is still kept, alone', async (t) => {
+  const store = new HistoryStore(':memory:')
+  for (let n = 1; n <= 10; n++) store.insert(summary(n))
+  const counting = countingStore(store)
+  const pages = new HistoryPages(counting, 10)
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  pages.presented({}, { offset: 5, limit: 5 }, 'UTC') // evicts offset 0
+  pages.presented({}, { offset: 5, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 2, 'the newest page answers again from memory')
+  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 3, 'the one before it was let go')
+})
+
 t.test('a budget of 0 keeps nothing', async (t) => {
   const store = new HistoryStore(':memory:')
   store.insert(summary(1))

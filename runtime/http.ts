@@ -64,12 +64,12 @@ async function writeOtherResponse(res: http.ServerResponse, response: Response):
 }
 
 function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): void {
-  const { text, headers } = response.wireParts()
+  const { text, bytes, headers } = response.wireParts()
   // The header object is the response's own (built for it in respond.ts): no copy needed.
   const out: Record<string, string> = headers instanceof Headers ? Object.fromEntries(headers) : headers
-  out['content-length'] = String(Buffer.byteLength(text))
+  out['content-length'] = String(bytes ? bytes.length : Buffer.byteLength(text))
   res.writeHead(response.status, out)
-  res.end(text)
+  res.end(bytes ?? text)
 }
 
 /**

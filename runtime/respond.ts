@@ -3,7 +3,7 @@
 // header object as they were given, so the HTTP host writes them straight to the socket.
 // A real Response is only built if someone reads a member not kept here (body, clone, ...).
 import type { Envelope } from '../lib/api/envelope.ts'
-import { serializeEnvelope } from '../lib/api/raw-json.ts'
+import { type EncodedJson, encodeEnvelope } from '../lib/api/raw-json.ts'
 import { delegateToReal } from './lazy-delegate.ts'
 
 const jsonType = 'application/json; charset=utf-8'
@@ -11,12 +11,14 @@ const jsonType = 'application/json; charset=utf-8'
 export class JsonResponse {
   readonly status: number
   readonly #text: string
+  readonly #bytes: Buffer | undefined
   readonly #headerObject: Record<string, string>
   #headers: Headers | undefined
   #real: Response | undefined
 
-  constructor(text: string, status: number, headers: Record<string, string>) {
-    this.#text = text
+  constructor(json: string | EncodedJson, status: number, headers: Record<string, string>) {
+    this.#text = typeof json === 'string' ? json : json.text
+    this.#bytes = typeof json === 'string' ? undefined : json.bytes
     this.status = status
     this.#headerObject = headers
   }
@@ -47,11 +49,11 @@ export class JsonResponse {
   }
 
   /**
-   * What the host writes: the text and headers as given, or the Headers object when someone
-   * took it (it may have been changed since).
+   * What the host writes: the text (and its bytes, when kept with a cached answer) and the
+   * headers as given, or the Headers object when someone took it (it may have changed since).
    */
-  wireParts(): { text: string; headers: Record<string, string> | Headers } {
-    return { text: this.#text, headers: this.#headers ?? this.#headerObject }
+  wireParts(): { text: string; bytes: Buffer | undefined; headers: Record<string, string> | Headers } {
+    return { text: this.#text, bytes: this.#bytes, headers: this.#headers ?? this.#headerObject }
   }
 }
 export interface JsonResponse extends Response {}
@@ -68,5 +70,5 @@ export function jsonResponse(envelope: Envelope, extraHeaders?: Record<string, s
   const headers: Record<string, string> = { 'content-type': jsonType, 'cache-control': 'no-store' }
   if (envelope.headers) addLowercased(headers, envelope.headers)
   if (extraHeaders) addLowercased(headers, extraHeaders)
-  return new JsonResponse(serializeEnvelope(envelope.body), envelope.status, headers)
+  return new JsonResponse(encodeEnvelope(envelope.body), envelope.status, headers)
 }

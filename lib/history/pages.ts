@@ -19,11 +19,12 @@ export interface PresentedPage {
 const defaultBudget = 4_000_000
 
 /**
- * What a kept page costs: its JSON (one byte a character, as V8 keeps ASCII text) twice,
- * since the answer framed around it is kept as well (RawJson.framed).
+ * What a kept page costs: its JSON (one byte a character, as V8 keeps ASCII text) three
+ * times, since the answer framed around it is kept as well, as text and as bytes
+ * (RawJson.framed).
  */
 function costOf(page: PresentedPage): number {
-  return page.items.text.length * 2
+  return page.items.text.length * 3
 }
 
 interface Kept {

@@ -3,6 +3,7 @@
 import http from 'node:http'
 import net from 'node:net'
 import t, { type Test } from 'tap'
+import { RawJson } from '../../lib/api/raw-json.ts'
 import type { ManifestEntry } from '../../runtime/define.ts'
 import { createHttpHost, type HttpHostOptions } from '../../runtime/http.ts'
 import { buildRouter } from '../../runtime/router.ts'
@@ -10,6 +11,8 @@ import { testGateway } from '../helpers/gateway.ts'
 import { testEntry } from '../helpers/manifest.ts'
 
 const entry = testEntry
+/** One list serialised once, as a cached list is (lib/api/raw-json.ts). */
+const kept = new RawJson('[{"city":"Zürich"}]')
 
 interface Gate {
   entered: Promise<void>
@@ -58,6 +61,7 @@ async function serve(t: Test, options: HttpHostOptions = {}) {
       new Response('plain words', { status: 202, headers: { 'content-type': 'text/plain', 'x-kind': 'other' } }),
     ),
     entry('v2/raw.post.ts', 'POST', '/api/v2/raw', async (request, ctx) => ctx.ok({ text: await request.text() })),
+    entry('v2/kept.get.ts', 'GET', '/api/v2/kept', async (_request, ctx) => ctx.ok({ count: 1, items: kept })),
     entry('v2/held.get.ts', 'GET', '/api/v2/held', async (_request, ctx) => {
       await slow.enter()
       return ctx.ok({ q: ctx.query.get('q') })
@@ -104,6 +108,16 @@ function rawExchange(port: number, bytes: string): Promise<string> {
     socket.write(bytes)
   })
 }
+
+t.test('a kept answer goes out as its bytes: same body, length in bytes', async (t) => {
+  const { port } = await serve(t)
+  for (let round = 0; round < 2; round++) {
+    const answer = await send(port, 'GET', '/api/v2/kept')
+    t.equal(answer.status, 200)
+    t.same(JSON.parse(answer.text), { status: 200, returnCode: 42, count: 1, items: [{ city: 'Zürich' }] })
+    t.equal(answer.headers['content-length'], String(Buffer.byteLength(answer.text)), 'ü counted as two bytes')
+  }
+})
 
 t.test('404 -5 in the shape of the version, also for an unserved method', async (t) => {
   const { port } = await serve(t)

@@ -66,8 +66,8 @@ t.test('the memory held is bounded; the least recently used pages go first', asy
   const store = new HistoryStore(':memory:')
   for (let n = 1; n <= 30; n++) store.insert(summary(n))
   const counting = countingStore(store)
-  // A page costs its JSON twice (the list and the answer framed around it): room for two.
-  const onePage = new HistoryPages(store).presented({}, { offset: 0, limit: 5 }, 'UTC').items.text.length * 2
+  // A page costs its JSON three times (the list, the answer framed around it and its bytes): room for two.
+  const onePage = new HistoryPages(store).presented({}, { offset: 0, limit: 5 }, 'UTC').items.text.length * 3
   const pages = new HistoryPages(counting, onePage * 2)
   pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
   pages.presented({}, { offset: 5, limit: 5 }, 'UTC')

@@ -18,27 +18,31 @@ export interface PresentedPage {
 /** Memory for kept pages (config storage.historyPageCacheBytes). */
 const defaultBudget = 4_000_000
 
+/** About what the objects around a kept page take besides its text (entry, page, RawJson). */
+const entryOverhead = 200
+
 /**
- * What a kept page costs: its JSON (one byte a character, as V8 keeps ASCII text) three
- * times, since the answer framed around it is kept as well, as text and as bytes
- * (RawJson.framed).
+ * What a kept page costs: its key, and its JSON (one byte a character, as V8 keeps ASCII
+ * text) three times, since the answer framed around it is kept as well, as text and as
+ * bytes (RawJson.framed). Counting the key and the overhead bounds how many empty pages a
+ * stream of different filters can leave behind.
  */
-function costOf(page: PresentedPage): number {
-  return page.items.text.length * 3
+function costOf(key: string, page: PresentedPage): number {
+  return entryOverhead + key.length + page.items.text.length * 3
 }
 
 interface Kept {
   page: PresentedPage
-  /** When it was last asked for, in the cache's own count of lookups. */
-  usedAt: number
+  /** Asked for again since it was kept, or since eviction last passed it. */
+  used: boolean
 }
 
 export class HistoryPages {
   readonly #history: Pick<HistoryStore, 'list' | 'highWater'>
   readonly #budget: number
+  /** In the order eviction passes them: oldest first. */
   readonly #pages = new Map<string, Kept>()
   #size = 0
-  #lookups = 0
 
   constructor(history: Pick<HistoryStore, 'list' | 'highWater'>, budget = defaultBudget) {
     this.#history = history
@@ -54,7 +58,7 @@ export class HistoryPages {
       // Marked, not moved to the end of the Map: deleting and re-adding on every hit made
       // V8 rebuild the Map's table over and over, and under an even load that garbage
       // brought a full collection every few seconds (docs/performance.md).
-      kept.usedAt = ++this.#lookups
+      kept.used = true
       return kept.page
     }
     const result = this.#history.list(filter, { ...page, asOf })
@@ -63,23 +67,26 @@ export class HistoryPages {
     return presented
   }
 
+  /**
+   * Least recently used first, approximately ("second chance"): from the oldest, a page asked
+   * for since it was last passed is moved to the end and spared once; the first that was not
+   * goes. Only a miss gets here, and each step evicts or clears a mark, so it is short.
+   */
   #remember(key: string, page: PresentedPage): void {
     if (this.#budget === 0) return
-    this.#pages.set(key, { page, usedAt: ++this.#lookups })
-    this.#size += costOf(page)
-    // Evicting happens only on a miss, which has just cost a query: a scan is cheap beside it.
-    while (this.#size > this.#budget && this.#pages.size > 1) {
-      let oldest: string | undefined
-      let oldestAt = Infinity
-      for (const [candidate, { usedAt }] of this.#pages) {
-        if (candidate !== key && usedAt < oldestAt) {
-          oldest = candidate
-          oldestAt = usedAt
-        }
+    const cost = costOf(key, page)
+    while (this.#size + cost > this.#budget && this.#pages.size > 0) {
+      const [oldest, kept] = this.#pages.entries().next().value!
+      this.#pages.delete(oldest)
+      if (kept.used) {
+        kept.used = false
+        this.#pages.set(oldest, kept)
+      } else {
+        this.#size -= costOf(oldest, kept.page)
       }
-      const evicted = this.#pages.get(oldest!)!
-      this.#pages.delete(oldest!)
-      this.#size -= costOf(evicted.page)
     }
+    // A page larger than the whole budget is still kept, alone, until the next one.
+    this.#pages.set(key, { page, used: false })
+    this.#size += cost
   }
 }

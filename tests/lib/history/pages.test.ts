@@ -66,9 +66,10 @@ t.test('the memory held is bounded; the least recently used pages go first', asy
   const store = new HistoryStore(':memory:')
   for (let n = 1; n <= 30; n++) store.insert(summary(n))
   const counting = countingStore(store)
-  // A page costs its JSON three times (the list, the answer framed around it and its bytes): room for two.
+  // A page costs its JSON three times (the list, the answer framed around it and its
+  // bytes) and a little for its key and objects: room for two, not three.
   const onePage = new HistoryPages(store).presented({}, { offset: 0, limit: 5 }, 'UTC').items.text.length * 3
-  const pages = new HistoryPages(counting, onePage * 2)
+  const pages = new HistoryPages(counting, onePage * 2.5)
   pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
   pages.presented({}, { offset: 5, limit: 5 }, 'UTC')
   pages.presented({}, { offset: 0, limit: 5 }, 'UTC') // used again: now the newest
@@ -91,6 +92,19 @@ t.test('a page larger than the whole budget is still kept, alone', async (t) => 
   t.equal(counting.lists, 2, 'the newest page answers again from memory')
   pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
   t.equal(counting.lists, 3, 'the one before it was let go')
+})
+
+t.test('empty pages count too: many different filters cannot fill memory with keys', async (t) => {
+  const store = new HistoryStore(':memory:')
+  store.insert(summary(1))
+  const counting = countingStore(store)
+  const pages = new HistoryPages(counting, 10_000)
+  for (let location = 100; location < 300; location++) pages.presented({ locationName: location }, { offset: 0, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 200)
+  pages.presented({ locationName: 299 }, { offset: 0, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 200, 'the newest empty page is kept')
+  pages.presented({ locationName: 100 }, { offset: 0, limit: 5 }, 'UTC')
+  t.equal(counting.lists, 201, 'the oldest was let go: each costs its key and objects, not just "[]"')
 })
 
 t.test('a budget of 0 keeps nothing', async (t) => {

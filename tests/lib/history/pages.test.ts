@@ -1,6 +1,7 @@
 import t from 'tap'
 import { orderSummary } from '../../../lib/api/present.ts'
 import { HistoryPages } from '../../../lib/history/pages.ts'
+import type { HistoryFilter } from '../../../lib/history/query.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { summary } from './fixtures.ts'
 
@@ -16,6 +17,15 @@ function countingStore(store: HistoryStore) {
       return store.list(...args)
     },
   }
+}
+
+/** A page cache with `budget` bytes over summaries 1..rows; `counting.lists` counts store reads. */
+function cacheOver(rows: number, budget: number) {
+  const store = new HistoryStore(':memory:')
+  for (let n = 1; n <= rows; n++) store.insert(summary(n))
+  const counting = countingStore(store)
+  const pages = new HistoryPages(counting, budget)
+  return { counting, ask: (filter: HistoryFilter, offset = 0) => pages.presented(filter, { offset, limit: 5 }, 'UTC') }
 }
 
 t.test('a page is presented as the store reads it, then answered from memory until history grows', async (t) => {
@@ -82,37 +92,28 @@ t.test('the memory held is bounded; the least recently used pages go first', asy
 })
 
 t.test('a page larger than the whole budget is still kept, alone', async (t) => {
-  const store = new HistoryStore(':memory:')
-  for (let n = 1; n <= 10; n++) store.insert(summary(n))
-  const counting = countingStore(store)
-  const pages = new HistoryPages(counting, 10)
-  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
-  pages.presented({}, { offset: 5, limit: 5 }, 'UTC') // evicts offset 0
-  pages.presented({}, { offset: 5, limit: 5 }, 'UTC')
+  const { counting, ask } = cacheOver(10, 10)
+  ask({}, 0)
+  ask({}, 5) // evicts offset 0
+  ask({}, 5)
   t.equal(counting.lists, 2, 'the newest page answers again from memory')
-  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  ask({}, 0)
   t.equal(counting.lists, 3, 'the one before it was let go')
 })
 
 t.test('empty pages count too: many different filters cannot fill memory with keys', async (t) => {
-  const store = new HistoryStore(':memory:')
-  store.insert(summary(1))
-  const counting = countingStore(store)
-  const pages = new HistoryPages(counting, 10_000)
-  for (let location = 100; location < 300; location++) pages.presented({ locationName: location }, { offset: 0, limit: 5 }, 'UTC')
+  const { counting, ask } = cacheOver(1, 10_000)
+  for (let location = 100; location < 300; location++) ask({ locationName: location })
   t.equal(counting.lists, 200)
-  pages.presented({ locationName: 299 }, { offset: 0, limit: 5 }, 'UTC')
+  ask({ locationName: 299 })
   t.equal(counting.lists, 200, 'the newest empty page is kept')
-  pages.presented({ locationName: 100 }, { offset: 0, limit: 5 }, 'UTC')
+  ask({ locationName: 100 })
   t.equal(counting.lists, 201, 'the oldest was let go: each costs its key and objects, not just "[]"')
 })
 
 t.test('a budget of 0 keeps nothing', async (t) => {
-  const store = new HistoryStore(':memory:')
-  store.insert(summary(1))
-  const counting = countingStore(store)
-  const pages = new HistoryPages(counting, 0)
-  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
-  pages.presented({}, { offset: 0, limit: 5 }, 'UTC')
+  const { counting, ask } = cacheOver(1, 0)
+  ask({})
+  ask({})
   t.equal(counting.lists, 2)
 })

@@ -1,5 +1,5 @@
 // JSON serialised once and reused (a cached list), placed into an answer as it is. A
-// top-level RawJson value of an envelope is spliced in by serializeEnvelope, and the whole
+// top-level RawJson value of an envelope is spliced in by encodeEnvelope, and the whole
 // answer around it is kept too while the envelope's other values stay the same: building an
 // 11 KB answer for every poll was a fifth of its cost and most of its garbage. The kept
 // answer keeps its UTF-8 bytes as well, which the HTTP host writes as they are: written as
@@ -36,12 +36,10 @@ export class RawJson {
   }
 }
 
-/** JSON.stringify for an envelope, splicing top-level RawJson values in without re-serialising. */
-export function serializeEnvelope(body: Record<string, unknown>): string {
-  return encodeEnvelope(body).text
-}
-
-/** serializeEnvelope, with the bytes when the answer is a kept one (a single RawJson value). */
+/**
+ * JSON.stringify for an envelope, splicing top-level RawJson values in without
+ * re-serialising; with the bytes when the answer is a kept one (a single RawJson value).
+ */
 export function encodeEnvelope(body: Record<string, unknown>): EncodedJson {
   let hasRaw = false
   for (const key in body) if (body[key] instanceof RawJson) hasRaw = true

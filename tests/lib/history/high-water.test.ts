@@ -5,6 +5,19 @@ import { HighWater } from '../../../lib/history/high-water.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { summary } from './fixtures.ts'
 
+/** Commits summary n through a second connection, as `gateway history import` beside the gateway would. */
+function commitElsewhere(file: string, n: number): void {
+  const other = new HistoryStore(file)
+  other.insert(summary(n))
+  other.close()
+}
+
+/** Polls until check() holds or 5 s pass. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+}
+
 function counted(value: () => number) {
   const reads = { count: 0 }
   return { reads, read: () => (reads.count++, value()) }
@@ -33,12 +46,8 @@ t.test('a file: another process writing is noticed through the watch, long befor
   const highWater = new HighWater(() => store.db.prepare('SELECT max(seq) AS n FROM summaries').get()!.n as number, file, 60_000)
   t.teardown(() => highWater.close())
   t.equal(highWater.get(), 1)
-  // Another connection (as `gateway history import` would be) commits a summary.
-  const other = new HistoryStore(file)
-  other.insert(summary(2))
-  other.close()
-  const deadline = Date.now() + 5_000
-  while (highWater.get() !== 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+  commitElsewhere(file, 2)
+  await until(() => highWater.get() === 2)
   t.equal(highWater.get(), 2, 'seen')
 })
 
@@ -49,11 +58,8 @@ t.test('the store pages see another process\'s summaries', async (t) => {
   t.teardown(() => store.close())
   store.insert(summary(1))
   t.equal(store.highWater(), 1)
-  const other = new HistoryStore(file)
-  other.insert(summary(2))
-  other.close()
-  const deadline = Date.now() + 5_000
-  while (store.highWater() !== 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+  commitElsewhere(file, 2)
+  await until(() => store.highWater() === 2)
   t.equal(store.list({}, { offset: 0, limit: 5 }).count, 2)
 })
 

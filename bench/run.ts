@@ -31,7 +31,7 @@ import { sendControl } from '../runtime/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
-import { pacedLoad } from './paced-client.ts'
+import { pacedLoadInWorker } from './paced-worker.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const quick = process.env.BENCH_QUICK === '1'
@@ -124,7 +124,7 @@ async function load(pid: number, options: Parameters<typeof autocannon>[0], warm
 async function paced(pid: number, port: number, path: string, headers: Record<string, string>, rate: number): Promise<Load> {
   let cpuBefore = 0
   const warmSeconds = Math.min(2, seconds)
-  const result = await pacedLoad({ port, path, headers, rate, seconds, warmSeconds, connections, onMeasuring: () => (cpuBefore = cpuMicros(pid)) })
+  const result = await pacedLoadInWorker({ port, path, headers, rate, seconds, warmSeconds, connections, onMeasuring: () => (cpuBefore = cpuMicros(pid)) })
   const cpu = cpuMicros(pid) - cpuBefore
   const { latencies } = result
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 2)

@@ -12,7 +12,7 @@ type FromWorker = { measuring: true } | { result: PacedResult }
 export function pacedLoadInWorker(options: PacedOptions): Promise<PacedResult> {
   const { onMeasuring, ...data } = options
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: data })
+    const worker = new Worker(new URL(import.meta.url), { workerData: { pacedOptions: data } })
     worker.on('message', (message: FromWorker) => {
       if ('measuring' in message) onMeasuring?.()
       else resolve(message.result)
@@ -22,8 +22,9 @@ export function pacedLoadInWorker(options: PacedOptions): Promise<PacedResult> {
   })
 }
 
-if (!isMainThread) {
+const pacedOptions = isMainThread ? undefined : (workerData as { pacedOptions?: PacedOptions } | null)?.pacedOptions
+if (pacedOptions) {
   const port = parentPort!
-  const result = await pacedLoad({ ...(workerData as PacedOptions), onMeasuring: () => port.postMessage({ measuring: true }) })
+  const result = await pacedLoad({ ...pacedOptions, onMeasuring: () => port.postMessage({ measuring: true }) })
   port.postMessage({ result }, [result.latencies.buffer as ArrayBuffer])
 }

@@ -21,6 +21,12 @@ export interface PacedResult {
   errors: number
   /** The measured span, warm-up excluded. */
   seconds: number
+  /**
+   * This client's own pauses in the measured span: gaps over 1 ms between its pacing turns
+   * (its GC, or its thread not running). Its latencies include them, so a run with long
+   * pauses measured the load generator as much as the server.
+   */
+  stalls: { count: number; totalMs: number; maxMs: number }
 }
 
 interface Connection {
@@ -164,8 +170,17 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   // own core, which it has to itself; one callback, no promise per spin.
   let allSent: () => void = () => undefined
   const sending = new Promise<void>((resolve) => (allSent = resolve))
+  const stalls = { count: 0, totalMs: 0, maxMs: 0 }
+  let lastTurn = 0
   const pace = () => {
     const now = performance.now()
+    const gap = now - lastTurn
+    if (now >= measuredFrom && lastTurn > 0 && gap > 1) {
+      stalls.count++
+      stalls.totalMs += gap
+      stalls.maxMs = Math.max(stalls.maxMs, gap)
+    }
+    lastTurn = now
     while (sent < total && dueAt(sent) <= now) {
       if (sent === warmRequests) options.onMeasuring?.()
       sent++
@@ -194,5 +209,5 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const seconds = (performance.now() - measuredFrom) / 1000
   stopping = true
   for (const connection of [...idle]) connection.socket.destroy()
-  return { latencies: latencies.subarray(0, recorded).sort(), non2xx, errors, seconds }
+  return { latencies: latencies.subarray(0, recorded).sort(), non2xx, errors, seconds, stalls }
 }

@@ -31,6 +31,7 @@ import { sendControl } from '../runtime/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
+import type { PacedResult } from './paced-client.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -96,6 +97,8 @@ interface Load {
   requests: number
   non2xx: number
   errors: number
+  /** Paced runs: the load generator's own pauses over 1 ms (see PacedResult.stalls). */
+  clientStalls?: PacedResult['stalls']
 }
 
 async function load(pid: number, options: Parameters<typeof autocannon>[0], warmSeconds = Math.min(2, seconds)): Promise<Load> {
@@ -137,6 +140,7 @@ async function paced(pid: number, port: number, path: string, headers: Record<st
     requests,
     non2xx: result.non2xx,
     errors: result.errors,
+    clientStalls: { count: result.stalls.count, totalMs: round(result.stalls.totalMs, 1), maxMs: round(result.stalls.maxMs, 1) },
   }
 }
 
@@ -326,13 +330,20 @@ function machine() {
   }
 }
 
+/** The paced client's longest pauses, when any was long enough to weigh on a p99 of a few ms. */
+function stallNote(c: Comparison): string {
+  const gateway = c.atHalfRate?.clientStalls?.maxMs ?? 0
+  const bare = c.bareAtHalfRate?.clientStalls?.maxMs ?? 0
+  return gateway >= 2 || bare >= 2 ? `, load generator paused up to ${gateway}/${bare} ms` : ''
+}
+
 function row(name: string, c: Comparison): string {
   const g = c.gateway
   const b = c.bare
   return (
     `${name.padEnd(34)} ${String(b.rps).padStart(8)} ${String(g.rps).padStart(8)} ${c.throughputRatio.toFixed(2).padStart(6)}  ` +
     `${b.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${g.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${c.cpuRatio.toFixed(2).padStart(6)}  ` +
-    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s (bare ${c.bareAtHalfRate?.p99Ms})` : ''}` +
+    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s (bare ${c.bareAtHalfRate?.p99Ms})${stallNote(c)}` : ''}` +
     (g.non2xx || g.errors ? `  (gateway non-2xx ${g.non2xx}, errors ${g.errors})` : '')
   )
 }

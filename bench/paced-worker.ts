@@ -1,8 +1,7 @@
 // Runs the paced client (bench/paced-client.ts) in a worker thread: an isolate of its own,
 // with a small fresh heap that nothing else allocates in. In the bench's main isolate, after
-// autocannon's runs and with the gateway's log drained beside it, V8 fell into a full GC
-// after nearly every scavenge (every ~130 ms, 2-10 ms each) during paced runs, and the
-// client's pauses count as the server's latency.
+// autocannon's runs, V8 fell into a full GC after nearly every scavenge during paced runs
+// (every ~130 ms, 2-10 ms each), and the client's pauses count as the server's latency.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { pacedLoad, type PacedOptions, type PacedResult } from './paced-client.ts'
 

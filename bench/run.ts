@@ -8,9 +8,9 @@
 //
 // Reads: saturated throughput (autocannon, 50 connections) and the ratio to the bare server;
 // then p99 at half the gateway's own saturated rate, from a paced open-loop client
-// (bench/paced-client.ts, in a worker thread: evenly spaced requests, latency from when each was due; the bare
-// server is measured at the same pace). Writes: throughput
-// (target 2,000/s).
+// (bench/paced-client.ts, in a worker thread: evenly spaced requests, latency from when each
+// was due; the bare server is measured at the same pace). Writes: throughput (target
+// 2,000/s).
 // Server CPU per request (from /proc) is printed as well: it is steadier than throughput on
 // a shared machine. Real processes on loopback; on a machine with 2+ cores the servers are
 // pinned to CPU 0 and this process (the load) to CPU 1.

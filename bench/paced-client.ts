@@ -99,8 +99,9 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
     }
     connection.due = undefined
     done++
+    // Back to work, or to the idle ones, which are closed at the end (the last one too).
+    if (!failed) send(connection)
     if (done === total) finished()
-    else if (!failed) send(connection)
   }
 
   const send = (connection: Connection) => {

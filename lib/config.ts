@@ -26,8 +26,10 @@ export const configSchema = z.strictObject({
       historySynchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
       /** Memory for presented history pages answered again (lib/history/pages.ts), in bytes; 0: none. */
       historyPageCacheBytes: z.number().int().min(0).max(256_000_000).default(4_000_000),
+      /** Lines appended to a NeDB datafile since its last rewrite before it is compacted (lib/store/db.ts). */
+      compactAfterLines: z.number().int().min(10).max(10_000_000).default(2000),
     })
-    .default({ syncIntervalMs: 5, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000 }),
+    .default({ syncIntervalMs: 5, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000, compactAfterLines: 2000 }),
   v1: z
     .strictObject({
       basicAuth: z.boolean().default(false),

@@ -61,6 +61,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const store = new Store({
     dataDir: options.inMemory ? undefined : config.dataDir,
     syncIntervalMs: config.storage.syncIntervalMs,
+    compactAfterLines: config.storage.compactAfterLines,
     log,
   })
   const events = new EventBus<GatewayEvents>(log)

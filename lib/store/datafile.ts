@@ -39,6 +39,8 @@ export class Datafile {
   #pending: Promise<void> | undefined
   /** The fdatasync in progress (never rejects): the descriptor is not closed under it. */
   #syncing: Promise<void> = Promise.resolve()
+  /** Lines appended since NeDB last wrote the file from memory (its size beyond the live documents). */
+  #appendedSinceRewrite = 0
 
   constructor(file: string, intervalMs: number) {
     this.file = file
@@ -56,6 +58,11 @@ export class Datafile {
     // A short write (full disk) throws on the next call with the reason.
     while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset)
     this.#written++
+    this.#appendedSinceRewrite += docs.length
+  }
+
+  get appendedSinceRewrite(): number {
+    return this.#appendedSinceRewrite
   }
 
   /** Resolves once every append made so far is on disk. */
@@ -92,6 +99,7 @@ export class Datafile {
   /** NeDB rewrote the file from memory and fsynced it: every append so far is on disk. */
   rewritten(): void {
     this.#durable = this.#written
+    this.#appendedSinceRewrite = 0
   }
 
   async #datasync(): Promise<void> {

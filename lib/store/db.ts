@@ -67,17 +67,36 @@ export interface WriteOptions {
   lazy?: boolean
 }
 
+/**
+ * A datafile gains a line with every write and is rewritten from memory only at load,
+ * close and compaction. Left to grow, a gateway that runs for months would carry gigabytes
+ * of old versions and take minutes to start; so once this many lines, and several times the
+ * live documents, were appended since the last rewrite, the collection is compacted in the
+ * background (a rewrite of the live documents, costing about what they weigh).
+ */
+export const defaultCompactAfterLines = 2000
+const compactAtLiveMultiple = 4
+
 export class Collection<T extends object> {
   readonly name: string
   readonly datastore: Datastore<T>
   /** Undefined for an in-memory collection. */
   readonly #datafile: Datafile | undefined
   #needsRepair = false
+  readonly #compactAfterLines: number
+  #compacting = false
+  /** Appended lines that start the next compaction (pushed on after one fails). */
+  #compactAt: number
 
-  constructor(name: string, datastore: Datastore<T>, datafile: Datafile | undefined) {
+  readonly #log: Logger | undefined
+
+  constructor(name: string, datastore: Datastore<T>, datafile: Datafile | undefined, options: { compactAfterLines?: number; log?: Logger } = {}) {
     this.name = name
     this.datastore = datastore
     this.#datafile = datafile
+    this.#compactAfterLines = options.compactAfterLines ?? defaultCompactAfterLines
+    this.#compactAt = this.#compactAfterLines
+    this.#log = options.log
   }
 
   find(query: Query = {}, sort?: Record<string, 1 | -1>): Promise<(T & { _id: string })[]> {
@@ -143,6 +162,7 @@ export class Collection<T extends object> {
           deferred.push(sync)
         }
         else await this.#datafile.sync()
+        this.#compactIfGrown()
       }
       return result
     } catch (error) {
@@ -150,6 +170,39 @@ export class Collection<T extends object> {
       if (mapped !== error && this.#datafile) await this.#dropPhantomState()
       throw mapped
     }
+  }
+
+  /**
+   * Starts a compaction when the file has grown enough (see defaultCompactAfterLines). NeDB
+   * queues it behind the writes before it and holds the writes after it; it writes a new
+   * file, fsyncs it and renames it into place, so a crash leaves the old file or the new
+   * one. One that fails (a full disk) leaves the old file as it was and is tried again after
+   * as many lines more.
+   */
+  #compactIfGrown(): void {
+    const appended = this.#datafile?.appendedSinceRewrite ?? 0
+    if (this.#compacting || appended < this.#compactAt) return
+    const nedb = nedbOf(this.datastore)
+    const worthIt = compactAtLiveMultiple * nedb.getAllData().length
+    if (appended < worthIt) {
+      // Many live documents: look again once there are enough lines for them.
+      this.#compactAt = worthIt
+      return
+    }
+    this.#compacting = true
+    nedb
+      .compactDatafileAsync()
+      .then(
+        () => {
+          this.#compactAt = this.#compactAfterLines
+          this.#log?.debug({ collection: this.name, lines: appended }, 'datafile compacted')
+        },
+        (error: unknown) => {
+          this.#compactAt = appended + this.#compactAfterLines
+          this.#log?.warn({ collection: this.name, err: error }, 'datafile not compacted (tried again later)')
+        },
+      )
+      .finally(() => (this.#compacting = false))
   }
 
   /** Re-reads the datafile (nedb-promises memoises load(), so go to the datastore beneath). */
@@ -176,6 +229,8 @@ export class Collection<T extends object> {
 /** The NeDB datastore beneath nedb-promises' wrapper. */
 interface NedbDatastore {
   loadDatabaseAsync(): Promise<void>
+  compactDatafileAsync(): Promise<void>
+  getAllData(): object[]
   persistence: {
     persistNewStateAsync(docs: object[]): Promise<void>
     persistCachedDatabaseAsync(): Promise<void>
@@ -206,12 +261,15 @@ export interface StoreOptions {
   /** Directory for datafiles; undefined keeps everything in memory (tests). */
   dataDir?: string
   syncIntervalMs?: number
+  /** See defaultCompactAfterLines. */
+  compactAfterLines?: number
   log?: Logger
 }
 
 export class Store {
   readonly dataDir: string | undefined
   readonly #syncIntervalMs: number
+  readonly #compactAfterLines: number | undefined
   readonly #collections = new Map<string, Collection<object>>()
   readonly #log: Logger | undefined
 
@@ -219,6 +277,7 @@ export class Store {
     this.dataDir = options.dataDir
     this.#log = options.log
     this.#syncIntervalMs = options.syncIntervalMs ?? 5
+    this.#compactAfterLines = options.compactAfterLines
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true })
   }
 
@@ -238,7 +297,7 @@ export class Store {
     const datafile = file ? writeThrough(datastore, new Datafile(file, this.#syncIntervalMs)) : undefined
     await datastore.load()
     for (const index of indexes) await datastore.ensureIndex(index)
-    const collection = new Collection<T>(name, datastore, datafile)
+    const collection = new Collection<T>(name, datastore, datafile, { compactAfterLines: this.#compactAfterLines, log: this.#log })
     this.#collections.set(name, collection as unknown as Collection<object>)
     this.#log?.debug({ collection: name }, 'collection opened')
     return collection
@@ -248,7 +307,7 @@ export class Store {
   async close(): Promise<void> {
     if (!this.dataDir) return
     for (const collection of this.#collections.values()) {
-      await (collection.datastore as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync()
+      await nedbOf(collection.datastore).compactDatafileAsync()
     }
   }
 }

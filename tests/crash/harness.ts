@@ -95,7 +95,8 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   const configFile = path.join(dir, 'gateway.config.json')
   await writeFile(
     configFile,
-    JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, webhooks: { allowLoopback: true, retrySchedule: [20, 100], timeoutMs: 2000 } }),
+    // Datafiles compacted every few dozen lines, so kills land during compactions too.
+    JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, storage: { compactAfterLines: 40 }, webhooks: { allowLoopback: true, retrySchedule: [20, 100], timeoutMs: 2000 } }),
   )
   const env = { GATEWAY_CONFIG: configFile }
 

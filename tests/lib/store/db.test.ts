@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import t from 'tap'
-import { outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
+import t, { type Test } from 'tap'
+import { defaultCompactAfterLines as compactAfterLines, outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
 import { DomainError } from '../../../lib/errors.ts'
+import { memoryLogger } from '../../../lib/log.ts'
 
 t.test('writes persist to the data dir and survive reopening', async (t) => {
   const dir = t.testdir({})
@@ -156,4 +157,68 @@ t.test('lazy writes resolve once appended and are made durable by the next group
   await things.synced()
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
   t.equal(await reopened.count(), 0, 'on disk after the group commit')
+})
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length
+
+async function until(t: Test, what: string, done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 10_000) return void t.fail(`still waiting: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+t.test('a datafile that grew by many versions of a few documents is compacted while open', async (t) => {
+  const dir = t.testdir({})
+  const file = path.join(dir, 'things.db')
+  const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
+  const things = await store.collection<{ name: string; n: number }>('things')
+  await Promise.all(['a', 'b', 'c'].map((name) => things.insert({ name, n: 0 })))
+  await Promise.all(Array.from({ length: compactAfterLines - 10 }, (_, n) => things.update({ name: 'a' }, { $set: { n } })))
+  t.ok(lines(file) >= compactAfterLines - 7, 'below the threshold every version is still there')
+  await Promise.all(Array.from({ length: 20 }, (_, n) => things.update({ name: 'b' }, { $set: { n } })))
+  await until(t, 'compaction', () => lines(file) < 50)
+  // The three live documents, and the updates NeDB ran after the compaction, if any.
+  const compacted = lines(file)
+  t.ok(compacted >= 3 && compacted <= 23, `compacted to ${compacted} lines`)
+  await things.update({ name: 'c' }, { $set: { n: 7 } })
+  t.equal(lines(file), compacted + 1, 'appends go on to the new file')
+  const reopened = await new Store({ dataDir: dir }).collection<{ name: string; n: number }>('things')
+  t.same(
+    (await reopened.find({}, { name: 1 })).map(({ name, n }) => [name, n]),
+    [['a', compactAfterLines - 11], ['b', 19], ['c', 7]],
+  )
+})
+
+t.test('a datafile of many live documents is not rewritten for fewer lines than it holds', async (t) => {
+  const dir = t.testdir({})
+  const file = path.join(dir, 'things.db')
+  const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
+  const things = await store.collection<{ n: number }>('things')
+  await Promise.all(Array.from({ length: compactAfterLines }, (_, n) => things.insert({ n })))
+  await Promise.all(Array.from({ length: 100 }, (_, n) => things.update({ n }, { $set: { n: -n } })))
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  t.equal(lines(file), compactAfterLines + 100, 'not compacted: the live documents outweigh the old versions')
+})
+
+t.test('a compaction that fails leaves the file whole, is logged, and is tried again after as many lines', async (t) => {
+  const dir = t.testdir({})
+  const file = path.join(dir, 'things.db')
+  const { log, lines: logged } = memoryLogger()
+  const store = new Store({ dataDir: dir, syncIntervalMs: 1, compactAfterLines: 40, log })
+  const things = await store.collection<{ n: number }>('things')
+  await things.insert({ n: 0 })
+  // NeDB writes the new file as things.db~ before renaming it: a directory there fails it.
+  mkdirSync(`${file}~`)
+  for (let n = 1; n <= 60; n++) await things.update({}, { $set: { n } })
+  await until(t, 'the failure', () => logged().some((line) => line.msg === 'datafile not compacted (tried again later)'))
+  t.equal(lines(file), 61, 'every line still there')
+  rmSync(`${file}~`, { recursive: true })
+  for (let n = 61; n <= 70; n++) await things.update({}, { $set: { n } })
+  t.equal(lines(file), 71, 'not tried again before another 40 lines')
+  for (let n = 71; n <= 80; n++) await things.update({}, { $set: { n } })
+  await until(t, 'the compaction', () => lines(file) < 10)
+  t.ok(logged().some((line) => line.msg === 'datafile compacted' && line.collection === 'things'))
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.same((await reopened.find({})).map((d) => d.n), [80])
 })

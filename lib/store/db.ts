@@ -87,7 +87,6 @@ export class Collection<T extends object> {
   #compacting = false
   /** Appended lines that start the next compaction (pushed on after one fails). */
   #compactAt: number
-
   readonly #log: Logger | undefined
 
   constructor(name: string, datastore: Datastore<T>, datafile: Datafile | undefined, options: { compactAfterLines?: number; log?: Logger } = {}) {

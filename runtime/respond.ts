@@ -16,9 +16,9 @@ export class JsonResponse {
   #headers: Headers | undefined
   #real: Response | undefined
 
-  constructor(json: string | EncodedJson, status: number, headers: Record<string, string>) {
-    this.#text = typeof json === 'string' ? json : json.text
-    this.#bytes = typeof json === 'string' ? undefined : json.bytes
+  constructor(json: EncodedJson, status: number, headers: Record<string, string>) {
+    this.#text = json.text
+    this.#bytes = json.bytes
     this.status = status
     this.#headerObject = headers
   }

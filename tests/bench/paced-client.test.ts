@@ -52,7 +52,21 @@ t.test('every request after the warm-up is timed once, sorted, with its status c
   t.equal(measuring, 1)
   t.ok(result.latencies.every((ms, i) => ms >= 0 && (i === 0 || ms >= result.latencies[i - 1])), 'non-negative and ascending')
   t.ok(result.seconds > 0)
-  t.ok(result.stalls.count >= 0 && result.stalls.maxMs >= 0)
+})
+
+t.test("the client's own pauses in the recorded part are reported", async (t) => {
+  const server = answering(200)
+  closing(t, server)
+  // The client's thread held up for 30 ms just as the recorded part begins.
+  const pause = () => {
+    const until = performance.now() + 30
+    while (performance.now() < until);
+  }
+  const result = await pacedLoad(options(await listening(server), { onMeasuring: pause }))
+  t.ok(result.stalls.count >= 1)
+  t.ok(result.stalls.maxMs >= 30, `longest pause ${result.stalls.maxMs} ms`)
+  t.ok(result.stalls.totalMs >= result.stalls.maxMs)
+  t.equal(result.latencies.length, 400, 'every request still answered and timed')
 })
 
 t.test('answers other than 2xx are counted as such', async (t) => {

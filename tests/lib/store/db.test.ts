@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process'
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { defaultCompactAfterLines as compactAfterLines, outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
 import { DomainError } from '../../../lib/errors.ts'
 import { memoryLogger } from '../../../lib/log.ts'
+import { waitFor } from '../../helpers/webhooks.ts'
 
 t.test('writes persist to the data dir and survive reopening', async (t) => {
   const dir = t.testdir({})
@@ -161,13 +162,6 @@ t.test('lazy writes resolve once appended and are made durable by the next group
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length
 
-async function until(t: Test, what: string, done: () => boolean): Promise<void> {
-  for (let waited = 0; !done(); waited += 10) {
-    if (waited > 10_000) return void t.fail(`still waiting: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 t.test('a datafile that grew by many versions of a few documents is compacted while open', async (t) => {
   const dir = t.testdir({})
   const file = path.join(dir, 'things.db')
@@ -177,7 +171,7 @@ t.test('a datafile that grew by many versions of a few documents is compacted wh
   await Promise.all(Array.from({ length: compactAfterLines - 10 }, (_, n) => things.update({ name: 'a' }, { $set: { n } })))
   t.ok(lines(file) >= compactAfterLines - 7, 'below the threshold every version is still there')
   await Promise.all(Array.from({ length: 20 }, (_, n) => things.update({ name: 'b' }, { $set: { n } })))
-  await until(t, 'compaction', () => lines(file) < 50)
+  await waitFor(() => lines(file) < 50, 10_000, 'compaction')
   // The three live documents, and the updates NeDB ran after the compaction, if any.
   const compacted = lines(file)
   t.ok(compacted >= 3 && compacted <= 23, `compacted to ${compacted} lines`)
@@ -211,13 +205,13 @@ t.test('a compaction that fails leaves the file whole, is logged, and is tried a
   // NeDB writes the new file as things.db~ before renaming it: a directory there fails it.
   mkdirSync(`${file}~`)
   for (let n = 1; n <= 60; n++) await things.update({}, { $set: { n } })
-  await until(t, 'the failure', () => logged().some((line) => line.msg === 'datafile not compacted (tried again later)'))
+  await waitFor(() => logged().some((line) => line.msg === 'datafile not compacted (tried again later)'), 10_000, 'the failure')
   t.equal(lines(file), 61, 'every line still there')
   rmSync(`${file}~`, { recursive: true })
   for (let n = 61; n <= 70; n++) await things.update({}, { $set: { n } })
   t.equal(lines(file), 71, 'not tried again before another 40 lines')
   for (let n = 71; n <= 80; n++) await things.update({}, { $set: { n } })
-  await until(t, 'the compaction', () => lines(file) < 10)
+  await waitFor(() => lines(file) < 10, 10_000, 'the compaction')
   t.ok(logged().some((line) => line.msg === 'datafile compacted' && line.collection === 'things'))
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
   t.same((await reopened.find({})).map((d) => d.n), [80])

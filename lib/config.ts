@@ -17,8 +17,10 @@ export const configSchema = z.strictObject({
       kind: z.enum(['simulated', 'zigbee']).default('simulated'),
       adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp']).optional(),
       serialPort: z.string().min(1).optional(),
+      /** Trackers in the simulated restaurant (numbered from 1); ignored by the Zigbee radio. */
+      trackers: z.number().int().min(1).max(999).default(50),
     })
-    .default({ kind: 'simulated' }),
+    .default({ kind: 'simulated', trackers: 50 }),
   storage: z
     .strictObject({
       /** Group-commit window for fsyncing acknowledged NeDB writes, in ms. */

@@ -4,14 +4,16 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
 import { historyCliCommand, historyCliOptions, historyUsage } from './history-commands.ts'
-import { simCliCommand } from './sim-commands.ts'
+import { describeRush, simCliCommand, simCliOptions } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
+import type { Services } from './services.ts'
 
 const usage = `usage: gateway <command> [options]
 
   start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
+        [--demo]                                      ... and play lunch services on the simulated restaurant
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
@@ -21,6 +23,8 @@ const usage = `usage: gateway <command> [options]
   sim place <tracker> <table>                         simulated radio: put a tracker on a table
   sim clear <tracker>                                 simulated radio: hold a tracker over the clearer
   sim status                                          simulated radio: trackers, positions, buzzing
+  sim rush [--minutes N] [--pace X]                   simulated radio: play a lunch service (default 20 min at pace 1)
+  sim rush stop                                       simulated radio: stop the lunch service at once
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
 
 ${historyUsage}
@@ -41,7 +45,7 @@ export function addCliCommand(name: string, command: CliCommand, options?: Parse
 }
 
 addCliCommand('fleet', fleetCliCommand)
-addCliCommand('sim', simCliCommand)
+addCliCommand('sim', simCliCommand, simCliOptions)
 
 addCliCommand('button', async (positionals, _flags, dataDir) => {
   const command = positionals[0] === 'status' ? 'button.status' : 'button.press'
@@ -63,6 +67,7 @@ async function start(flags: Record<string, string | boolean | undefined>): Promi
     port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
   })
   const gateway = await startGateway({ config })
+  if (flags.demo === true) await startDemo(gateway.services)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -73,6 +78,18 @@ async function start(flags: Record<string, string | boolean | undefined>): Promi
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+/** `start --demo`: one lunch service after another, so the board always has something to show. */
+async function startDemo(services: Services): Promise<void> {
+  if (!services.simulator.available) throw new ConfigError('--demo needs the simulated radio (radio.kind "simulated")')
+  const play = async () => {
+    const status = await services.rush.start({ minutes: 30, targetSeconds: services.settings.get().targetTimeDefault })
+    console.log(describeRush(status))
+  }
+  await play()
+  const replay = setInterval(() => services.rush.status().state === 'stopped' && void play(), 60_000)
+  replay.unref()
 }
 
 function parsePort(text: string): number {
@@ -86,6 +103,7 @@ const globalOptions: ParseArgsOptionsConfig = {
   'data-dir': { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  demo: { type: 'boolean' },
 }
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -17,6 +17,8 @@ export function pagingPart(services: Services): Part {
     name: 'scheduler',
     start: () => services.orders.resume(),
     stop: async () => {
+      // A lunch rush makes no more moves once the gateway is stopping.
+      services.rush.stop()
       services.paging.close()
       // Let radio work already queued finish before the radio stops.
       await services.orders.idle()

@@ -10,6 +10,7 @@ import type { Logger } from '../lib/log.ts'
 import { faultFromEnv } from '../lib/orders/fault.ts'
 import { feedRadioEvents } from '../lib/orders/radio-feed.ts'
 import { OrdersService } from '../lib/orders/service.ts'
+import { LunchRush } from '../lib/orders/rush.ts'
 import { SimulatorService } from '../lib/orders/simulator.ts'
 import type { ActiveOrder } from '../lib/orders/types.ts'
 import { createRadio, type RadioDeps } from '../lib/radio/create.ts'
@@ -24,6 +25,8 @@ export interface OrderServices {
   orders: OrdersService
   /** The virtual restaurant's controls (its methods answer -5 when the radio is not simulated). */
   simulator: SimulatorService
+  /** A lunch service played on the simulated restaurant (`gateway sim rush`, `--demo`). */
+  rush: LunchRush
 }
 
 export interface OrderServicesDeps {
@@ -63,5 +66,6 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     fault: faultFromEnv((deps.env ?? process.env).GATEWAY_FAULT),
   })
   feedRadioEvents(radio, orders)
-  return { radio, trackers, paging, orders, simulator: new SimulatorService({ radio, orders }) }
+  const simulator = new SimulatorService({ radio, orders })
+  return { radio, trackers, paging, orders, simulator, rush: new LunchRush({ clock, simulator, orders, log }) }
 }

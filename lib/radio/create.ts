@@ -15,7 +15,7 @@ export interface RadioDeps {
 }
 
 export async function createRadio(config: GatewayConfig, deps: RadioDeps): Promise<Radio> {
-  if (config.radio.kind === 'simulated') return new SimulatedRadio({ clock: deps.clock })
+  if (config.radio.kind === 'simulated') return new SimulatedRadio({ clock: deps.clock, trackers: config.radio.trackers })
   // ---- kind 'zigbee' -------------------------------------------------------------------
   // zigbee.ts is written separately and exports `ZigbeeRadio`. The module path is held in a
   // variable so this file type-checks and loads while zigbee.ts does not exist yet.

@@ -208,6 +208,14 @@ export class SimulatedRadio implements Radio {
     return this.#status(tracker)
   }
 
+  /**
+   * Corrects where the simulation thinks tracker `number` is, without a radio event: after a
+   * restart, or after its order was cleared from the board, the orders are the truth.
+   */
+  setPosition(number: number, position: SimPosition): void {
+    this.#byNumber(number).position = { ...position }
+  }
+
   isBuzzing(numberOrAddress: number | string): boolean {
     const tracker = typeof numberOrAddress === 'number' ? this.#byNumber(numberOrAddress) : this.#byAddress(numberOrAddress)
     return this.#buzzing(tracker)

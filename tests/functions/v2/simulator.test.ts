@@ -69,3 +69,48 @@ t.test('createRadio: simulated by default', async (t) => {
   const radio = await createRadio(gw.services.config, { clock: gw.clock, log: gw.logs.log })
   t.equal(radio.kind, 'simulated')
 })
+
+t.test('impossible moves are refused with a message and change nothing', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 5 } })
+  const again = await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 5, toGo: true } })
+  t.same([again.status, again.body.returnCode], [400, -38])
+  t.match(again.body.message, /tracker 5 already has order 5 \(started\): clear it at the pass first/)
+  t.match(gw.services.orders.get({ name: 5 }), { orderType: 'ON_PREMISE', state: 'started' }, 'the order is untouched')
+  const idle = await gw.json('POST /api/v2/simulator/place', { token, body: { tracker: 6, table: 3 } })
+  t.same([idle.status, idle.body.returnCode], [400, -38])
+  t.match(idle.body.message, /tracker 6 has no order: start it on a starter first/)
+  t.match((await gw.json('GET /api/v2/simulator', { token })).body.simulator.trackers[5], { number: 6, position: { at: 'rack' } }, 'tracker 6 stays in the rack')
+  t.equal(gw.services.orders.list().length, 1)
+})
+
+t.test('the simulation follows the orders: after a restart and after a clear on the board', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 2 } })
+  await gw.json('POST /api/v2/simulator/place', { token, body: { tracker: 2, table: 9 } })
+  await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 3, toGo: true } })
+  // A restart: a fresh simulated radio (every tracker in the rack) over the same orders.
+  const { SimulatorService } = await import('../../../lib/orders/simulator.ts')
+  const { SimulatedRadio } = await import('../../../lib/radio/simulated.ts')
+  const fresh = new SimulatedRadio({ clock: gw.clock, trackers: 10 })
+  const restarted = new SimulatorService({ radio: fresh, orders: gw.services.orders })
+  const trackers = restarted.status().trackers
+  t.match(trackers[1], { position: { at: 'table', table: 9 }, order: { name: 2 } })
+  t.match(trackers[2], { position: { at: 'guest', orderType: 'TO_GO' }, order: { name: 3 } })
+  t.match(trackers[0], { position: { at: 'rack' }, order: null })
+  // Cleared from the board (the API): the tracker is back in the rack, ready to start again.
+  await gw.json('DELETE /api/v2/activeorders/2', { token })
+  t.match((await gw.json('GET /api/v2/simulator', { token })).body.simulator.trackers[1], { position: { at: 'rack' }, order: null })
+  t.equal((await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 2 } })).status, 200)
+})
+
+t.test('radio.trackers sizes the simulated restaurant', async (t) => {
+  const gw = await testGateway({ radio: { kind: 'simulated', trackers: 120 } })
+  const token = await gw.issueToken()
+  t.equal((await gw.json('GET /api/v2/simulator', { token })).body.simulator.trackers.length, 120)
+  t.equal((await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 120 } })).status, 200)
+  t.equal((await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 121 } })).body.returnCode, -38)
+  t.equal((await testGateway()).radio.status().trackers.length, 50, '50 by default')
+})

@@ -11,6 +11,7 @@ import { HistoryStore } from '../lib/history/store.ts'
 import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
+import { FloorService } from '../lib/settings/floor.ts'
 import { SettingsService } from '../lib/settings/service.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
@@ -35,6 +36,8 @@ export interface Services extends OrderServices, GatewayServices {
   events: EventBus<GatewayEvents>
   identity: GatewayIdentity
   settings: SettingsService
+  /** The floor plan the board draws (extension: /api/v2/floor). */
+  floor: FloorService
   button: ButtonWindow
   tokens: TokenService
   history: HistoryStore
@@ -67,6 +70,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const events = new EventBus<GatewayEvents>(log)
   const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
   const settings = await SettingsService.open(await store.collection('settings'))
+  const floor = await FloorService.open(await store.collection('floor'))
   const button = new ButtonWindow(clock)
   const tokens = await TokenService.open({
     collection: await store.collection<TokenDoc>('tokens'),
@@ -105,5 +109,5 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   changes.addSink(webhooks.sink)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  return { config, clock, log, store, events, identity, settings, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
+  return { config, clock, log, store, events, identity, settings, floor, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
 }

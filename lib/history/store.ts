@@ -15,6 +15,7 @@ import type { OrderSummary } from '../orders/types.ts'
 import { HighWater } from './high-water.ts'
 import { HistoryQueries, type HistoryFilter, type HistoryPage, type PageRequest } from './query.ts'
 import { rowToSummary, summaryColumns, type SummaryRow } from './rows.ts'
+import { HourlyQuery, type HourlyRequest, type HourlyStatistics } from './hourly.ts'
 import { StatisticsQuery, type DailyStatistics, type StatisticsRequest } from './stats.ts'
 
 export { rowToSummary, type SummaryRow } from './rows.ts'
@@ -55,6 +56,7 @@ export class HistoryStore {
   readonly #get: StatementSync
   readonly #queries: HistoryQueries
   readonly #statistics: StatisticsQuery
+  readonly #hourly: HourlyQuery
   readonly #highWater: HighWater
 
   constructor(file: string, options: HistoryStoreOptions = {}) {
@@ -78,6 +80,7 @@ export class HistoryStore {
     )
     this.#queries = new HistoryQueries(this.db)
     this.#statistics = new StatisticsQuery(this.db)
+    this.#hourly = new HourlyQuery(this.db)
     this.#highWater = new HighWater(() => this.#queries.highWater(), file === ':memory:' ? undefined : file)
   }
 
@@ -137,6 +140,11 @@ export class HistoryStore {
   /** Figures for the calendar day containing `now` in `timezone` (decisions §4). */
   statistics(request: StatisticsRequest): DailyStatistics {
     return this.#statistics.today(request)
+  }
+
+  /** Per hour of the day, for today or the last seven days (the manager's charts). */
+  hourly(request: HourlyRequest): HourlyStatistics {
+    return this.#hourly.hourly(request)
   }
 
   close(): void {

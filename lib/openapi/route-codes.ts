@@ -61,4 +61,7 @@ export const routeCodes: Record<string, RouteCodes> = {
   'POST /api/v2/simulator/start': { outcomes: [200], errors: [-1, -2, -5, -31, -38] },
   'POST /api/v2/simulator/place': { outcomes: [200], errors: [-1, -2, -5, -31, -38] },
   'POST /api/v2/simulator/clear': { outcomes: [200], errors: [-1, -2, -5, -31, -38] },
+  'GET /api/v2/statistics/hourly': { outcomes: [200], errors: [-1, -2, -22, -25] },
+  'GET /api/v2/floor': { outcomes: [200], errors: [-1, -2] },
+  'POST /api/v2/floor': { outcomes: [200], errors: [-1, -2, -21, -31] },
 }

@@ -63,4 +63,9 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/simulator/start', auth: 'bearer', code: 21, outcomes: [200], errors: [-1, -2, -5, -31, -38] },
   { method: 'POST', path: '/api/v2/simulator/place', auth: 'bearer', code: 21, outcomes: [200], errors: [-1, -2, -5, -31, -38] },
   { method: 'POST', path: '/api/v2/simulator/clear', auth: 'bearer', code: 21, outcomes: [200], errors: [-1, -2, -5, -31, -38] },
+  // extension: the manager's charts (hour by hour, today or the last 7 days)
+  { method: 'GET', path: '/api/v2/statistics/hourly', auth: 'bearer', code: 10, outcomes: [200], errors: [-1, -2, -22, -25] },
+  // extension: the floor plan the board draws
+  { method: 'GET', path: '/api/v2/floor', auth: 'bearer', code: 22, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/floor', auth: 'bearer', code: 22, outcomes: [200], errors: [-1, -2, -21, -31] },
 ]

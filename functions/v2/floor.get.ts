@@ -1,0 +1,14 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/floor',
+  auth: 'bearer',
+  code: 22,
+  summary: 'Extension (floor plan): the grid the board draws the tables on (columns, rows, each table in a cell), inside `floor`',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ floor: ctx.services.floor.get() })
+
+export default handler

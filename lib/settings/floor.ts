@@ -1,0 +1,93 @@
+// The floor plan the board draws (extension: GET/POST /api/v2/floor): a grid of columns and
+// rows with each table in one cell, arranged by the manager and kept on the gateway in NeDB,
+// so every screen shows the same floor. A new plan is validated whole (distinct tables,
+// distinct cells, every cell inside the grid) before anything is written.
+import { z } from 'zod'
+import { DomainError } from '../errors.ts'
+import type { Collection } from '../store/db.ts'
+
+export const maxGrid = 30
+
+export interface FloorTable {
+  table: number
+  /** Column, from 0 at the left. */
+  x: number
+  /** Row, from 0 at the top. */
+  y: number
+}
+
+export interface FloorPlan {
+  columns: number
+  rows: number
+  tables: FloorTable[]
+}
+
+const cell = z.number().int().min(0).max(maxGrid - 1)
+const planSchema = z
+  .strictObject({
+    columns: z.number().int().min(1).max(maxGrid),
+    rows: z.number().int().min(1).max(maxGrid),
+    tables: z.array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell })).max(maxGrid * maxGrid),
+  })
+  .superRefine((plan, ctx) => {
+    const tables = new Set<number>()
+    const cells = new Set<string>()
+    plan.tables.forEach((t, i) => {
+      if (t.x >= plan.columns || t.y >= plan.rows) ctx.addIssue({ code: 'custom', path: ['tables', i], message: `cell ${t.x},${t.y} is outside the ${plan.columns}x${plan.rows} grid` })
+      if (tables.has(t.table)) ctx.addIssue({ code: 'custom', path: ['tables', i, 'table'], message: `table ${t.table} is placed twice` })
+      if (cells.has(`${t.x},${t.y}`)) ctx.addIssue({ code: 'custom', path: ['tables', i], message: `two tables in cell ${t.x},${t.y}` })
+      tables.add(t.table)
+      cells.add(`${t.x},${t.y}`)
+    })
+  })
+
+/** Out of the box: tables 1-30 (the simulated restaurant's) in six columns. */
+export function defaultFloor(): FloorPlan {
+  return { columns: 6, rows: 5, tables: Array.from({ length: 30 }, (_, i) => ({ table: i + 1, x: i % 6, y: Math.floor(i / 6) })) }
+}
+
+/** A valid plan from untrusted input, or -21 naming the first offending field. */
+export function parseFloor(input: unknown): FloorPlan {
+  const result = planSchema.safeParse(input)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]!
+  const where = ['floor', ...issue.path].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1)
+  throw new DomainError('SETTINGS_VALUE_INVALID', `${where}: ${issue.message}`.slice(0, 200))
+}
+
+type FloorDoc = FloorPlan & { key: 'floor' }
+
+export class FloorService {
+  readonly #collection: Collection<FloorDoc>
+  #plan: FloorPlan
+
+  private constructor(collection: Collection<FloorDoc>, plan: FloorPlan) {
+    this.#collection = collection
+    this.#plan = plan
+  }
+
+  static async open(collection: Collection<FloorDoc>): Promise<FloorService> {
+    const stored = await collection.findOne({ key: 'floor' })
+    let plan = defaultFloor()
+    if (stored) {
+      const { key: _key, _id, ...fields } = stored
+      try {
+        plan = parseFloor(fields)
+      } catch {
+        // A plan this version cannot read falls back to the default; the next save replaces it.
+      }
+    }
+    return new FloorService(collection, plan)
+  }
+
+  get(): FloorPlan {
+    return structuredClone(this.#plan)
+  }
+
+  async update(input: unknown): Promise<FloorPlan> {
+    const plan = parseFloor(input)
+    await this.#collection.update({ key: 'floor' }, { key: 'floor', ...plan }, { upsert: true })
+    this.#plan = plan
+    return this.get()
+  }
+}

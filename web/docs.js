@@ -12,6 +12,34 @@ function el(tag, attributes = {}, ...children) {
   return node
 }
 
+/**
+ * The few Markdown forms the API document uses, as DOM nodes (never innerHTML): `code`,
+ * **bold** and [links](/path). Anything else stays plain text.
+ */
+function inline(text) {
+  const nodes = []
+  const pattern = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g
+  let last = 0
+  for (const match of String(text ?? '').matchAll(pattern)) {
+    if (match.index > last) nodes.push(text.slice(last, match.index))
+    if (match[1] !== undefined) nodes.push(el('code', {}, match[1]))
+    else if (match[2] !== undefined) nodes.push(el('strong', {}, match[2]))
+    else if (/^(\/|#|https?:)/.test(match[4])) nodes.push(el('a', { href: match[4] }, match[3]))
+    else nodes.push(match[3])
+    last = match.index + match[0].length
+  }
+  if (last < String(text ?? '').length) nodes.push(text.slice(last))
+  return nodes
+}
+
+/** Several lines of Markdown: one paragraph-like block per line. */
+function lines(text) {
+  return String(text ?? '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => el('div', { class: 'line' }, inline(line)))
+}
+
 /** Follows local $refs and merges allOf, so a schema reads as one object. */
 function flatten(schema, doc, depth = 0) {
   if (!schema || depth > 8) return schema
@@ -39,7 +67,7 @@ function parametersTable(parameters) {
       'tbody',
       {},
       parameters.map((p) =>
-        el('tr', {}, el('td', {}, el('code', {}, p.name)), el('td', {}, p.in), el('td', {}, p.required ? 'yes' : 'no'), el('td', {}, p.description ?? '')),
+        el('tr', {}, el('td', {}, el('code', {}, p.name)), el('td', {}, p.in), el('td', {}, p.required ? 'yes' : 'no'), el('td', {}, inline(p.description ?? ''))),
       ),
     ),
   )
@@ -61,7 +89,7 @@ function responsesTable(responses, doc) {
           {},
           el('td', { class: 'status' }, status),
           el('td', {}, codes),
-          el('td', {}, el('pre', {}, response.description ?? '')),
+          el('td', {}, lines(response.description)),
         )
       }),
     ),
@@ -80,13 +108,13 @@ function operationBlock(path, method, op, doc) {
       {},
       el('span', { class: 'method', 'data-method': method }, method.toUpperCase()),
       el('span', { class: 'path' }, path),
-      el('span', {}, op.summary ?? ''),
+      el('span', { class: 'summary' }, inline(op.summary ?? '')),
       secured ? el('span', { class: 'lock' }, 'bearer token') : null,
     ),
     el(
       'div',
       { class: 'body' },
-      op.description ? el('p', {}, op.description) : null,
+      op.description ? el('p', {}, inline(op.description)) : null,
       parametersTable(op.parameters),
       op.requestBody ? [el('h4', {}, 'Request body (JSON)'), el('pre', {}, pretty(op.requestBody.content['application/json'].schema, doc))] : null,
       success?.[1].content ? [el('h4', {}, `Success body (${success[0]})`), el('pre', {}, pretty(success[1].content['application/json']?.schema, doc))] : null,
@@ -100,7 +128,7 @@ async function main() {
   const doc = await fetch('/api/openapi.json').then((r) => r.json())
   $('title').textContent = doc.info.title
   $('version').textContent = `v${doc.info.version} · OpenAPI ${doc.openapi}`
-  $('description').textContent = doc.info.description
+  $('description').replaceChildren(...inline(doc.info.description))
   const groups = new Map((doc.tags ?? []).map((tag) => [tag.name, []]))
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -111,7 +139,7 @@ async function main() {
   }
   const tagText = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]))
   $('operations').replaceChildren(
-    ...[...groups.entries()].filter(([, ops]) => ops.length).flatMap(([tag, ops]) => [el('h2', {}, `${tag} — ${tagText.get(tag) ?? ''}`), ...ops]),
+    ...[...groups.entries()].filter(([, ops]) => ops.length).flatMap(([tag, ops]) => [el('h2', {}, `${tag} — `, inline(tagText.get(tag) ?? '')), ...ops]),
   )
   $('filter').addEventListener('input', (event) => {
     const needle = event.target.value.trim().toLowerCase()

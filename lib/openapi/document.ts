@@ -195,8 +195,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
       version: options.version,
       description:
         'JSON HTTP API of the order-tracking gateway, v1 and v2. Every body carries `status` equal to the HTTP status; ' +
-        'v2 adds `returnCode` (the path default 1-999, an outcome above 1000, or a negative error). ' +
-        'Generated from the function manifest (functions/_manifest.gen.ts).',
+        'v2 adds `returnCode` (the path default 1-999, an outcome above 1000, or a negative error).',
     },
     servers: [{ url: '/' }],
     tags: [

@@ -1,214 +1,145 @@
-// The board in real headless Chromium (Debian's chromium, driven by playwright-core) against
-// a real gateway on a loopback port with the simulated radio. Screenshots go to
-// test-artifacts/ (one of them, copied by hand, is docs/board.png).
-import { existsSync, mkdirSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+// The board in real headless Chromium against a real gateway with the simulated radio: the
+// order flow, undo of a clear, the offline banner, simulator refusals, the login screen and
+// the docs page. Layouts, floor, charts and the rush are in board-views.test.ts.
 import path from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import t, { type Test } from 'tap'
-import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/log.ts'
+import t from 'tap'
 import { sendControl } from '../../runtime/control.ts'
-import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, watchErrors } from '../helpers/browser.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
-const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
+const browser = await launchBrowser(t)
 
-async function gatewayOn(dataDir: string, port = 0): Promise<RunningGateway> {
-  const config = parseConfig({ port, host: '127.0.0.1', dataDir, radio: { kind: 'simulated' }, mdns: { enabled: false } })
-  return startGateway({ config, log: memoryLogger('warn').log })
-}
-
-/** The first token, the way a person gets it: a button press, then generate within the window. */
-async function firstToken(gateway: RunningGateway, dataDir: string): Promise<string> {
-  await sendControl(dataDir, 'button.press')
-  const response = await fetch(`http://127.0.0.1:${gateway.port}/api/v2/accesstoken/generate?name=board`)
-  const body = (await response.json()) as { token?: { token?: string } }
-  if (response.status !== 201 || !body.token?.token) throw new Error(`no token: ${JSON.stringify(body)}`)
-  return body.token.token
-}
-
-async function launch(t: Test): Promise<BrowserContext> {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/ci-system-deps.sh (apt-get install chromium)`)
-  const userDataDir = await mkdtemp(path.join(tmpdir(), 'board-chromium-'))
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumArgs,
-    viewport: { width: 1280, height: 800 },
-  })
-  t.teardown(async () => {
-    await context.close()
-    await rm(userDataDir, { recursive: true, force: true })
-  })
-  return context
-}
-
-/** Collects console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text())
-  })
-  page.on('pageerror', (error) => errors.push(error.message))
-  return errors
-}
-
-t.test('the board: token once, live orders from the simulator, paging and clearing', async (t) => {
-  mkdirSync(artifacts, { recursive: true })
+t.test('the board: live orders from the simulator, paging, and a clear that can be undone', async (t) => {
   const dataDir = t.testdir()
   const gateway = await gatewayOn(dataDir)
   t.teardown(() => gateway.stop())
   const base = `http://127.0.0.1:${gateway.port}`
   const token = await firstToken(gateway, dataDir)
-  const api = async (method: string, route: string) => {
-    const response = await fetch(`${base}${route}`, { method, headers: { authorization: `Bearer ${token}` } })
-    return { status: response.status, body: (await response.json()) as any }
-  }
+  const api = apiClient(base, token)
+  const { page, errors } = await openBoard(t, browser, base, token)
 
-  const context = await launch(t)
-  const page = context.pages()[0] ?? (await context.newPage())
-  const errors = watchErrors(page)
-
-  await page.goto(`${base}/`)
-  await page.locator('#token-input').fill(token)
-  await page.locator('#token-form button[type="submit"]').click()
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+  // The simulator opens from the header; a tracker started there shows within a second.
+  await page.locator('#sim-toggle').click()
   await page.locator('#simulator').waitFor({ state: 'visible', timeout: 5000 })
-  t.equal(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), token, 'the token is kept')
-
-  // A tracker started on the dine-in starter shows on the board within a second.
   await page.locator('#sim-start input[name="tracker"]').fill('7')
   const clicked = Date.now()
   await page.locator('#sim-start button[value="dine-in"]').click()
   const card = page.locator('.card[data-order="7"]')
   await card.waitFor({ timeout: 1000 })
   t.ok(Date.now() - clicked < 1000, `card appeared after ${Date.now() - clicked} ms`)
-  t.equal(await card.locator('.type').textContent(), 'Dine-in')
-  t.equal(await card.locator('.state').textContent(), 'started')
+  t.equal(await card.locator('.table').textContent(), 'No table')
+  t.equal(await card.locator('.state').textContent(), 'New')
   t.equal(await card.getAttribute('data-level'), 'green', 'a new order is within target')
+  t.equal(await card.locator('.badge-text').textContent(), 'On time', 'the level is a word too')
+  t.equal(await card.locator('.primary').textContent(), 'Page', 'not on a table yet: paging is the one action')
 
-  // A to-go tracker, and tracker 7 placed on table 4.
-  await page.locator('#sim-start input[name="tracker"]').fill('12')
-  await page.locator('#sim-start button[value="to-go"]').click()
-  await page.locator('.card[data-order="12"] .type', { hasText: 'To go' }).waitFor({ timeout: 3000 })
+  // Placed on table 4: the table is the headline and clearing becomes the primary action.
   await page.locator('#sim-place input[name="tracker"]').fill('7')
   await page.locator('#sim-place select[name="table"]').selectOption('4')
   await page.locator('#sim-place button').click()
   await card.locator('.table', { hasText: '4' }).waitFor({ timeout: 3000 })
-  t.equal(await card.locator('.state').textContent(), 'located')
-
-  // The timer ticks.
+  t.equal(await card.locator('.state').textContent(), 'On table')
+  t.equal(await card.locator('.primary').textContent(), 'Clear')
   const before = await card.locator('.timer').textContent()
   await page.waitForFunction((text) => document.querySelector('.card[data-order="7"] .timer')?.textContent !== text, before, { timeout: 2500 })
-  t.pass('the timer ticks')
 
-  // Page from the board: the API and the simulated tracker agree.
-  await card.locator('[data-action="page"]').click()
+  // Page from the menu behind "⋯"; then "Stop paging" is one tap away.
+  await card.locator('.more').click()
+  await card.locator('.menu [data-action="page"]').click()
   await page.locator('.card[data-order="7"][data-paged="true"]').waitFor({ timeout: 2000 })
-  const paged = await api('GET', '/api/v2/activeorders/7/page')
-  t.equal(paged.body.paged, true, 'the API says order 7 is paged')
-  const sim = await api('GET', '/api/v2/simulator')
-  t.equal(sim.body.simulator.trackers.find((tr: any) => tr.number === 7).buzzing, true, 'tracker 7 buzzes')
-  await page.locator('#sim-trackers li[data-tracker="7"][data-buzzing="true"]').waitFor({ timeout: 2000 })
-  await page.screenshot({ path: path.join(artifacts, 'board-paged.png'), fullPage: true })
-
-  // Cancel paging from the board.
-  await card.locator('[data-action="cancel"]').click()
+  t.equal((await api('GET', '/api/v2/activeorders/7/page')).body.paged, true, 'the API says order 7 is paged')
+  t.equal((await api('GET', '/api/v2/simulator')).body.simulator.trackers[6].buzzing, true, 'tracker 7 buzzes')
+  await card.locator('.more').click()
+  await card.locator('.menu [data-action="cancel"]').click()
   await page.locator('.card[data-order="7"][data-paged="false"]').waitFor({ timeout: 2000 })
-  t.equal((await api('GET', '/api/v2/activeorders/7/page')).body.paged, false, 'paging cancelled')
 
-  // The floor view groups orders by table.
-  await page.locator('.tab[data-view="floor"]').click()
-  await page.locator('.table-tile[data-table="4"] .chip[data-order="7"]').waitFor({ timeout: 3000 })
-  await page.locator('.table-tile[data-table="none"] .chip[data-order="12"]').waitFor({ timeout: 3000 })
-  await page.screenshot({ path: path.join(artifacts, 'board-floor.png'), fullPage: true })
-  await page.locator('.tab[data-view="cards"]').click()
-
-  // Clear from the board: gone from the board and from the API; today's statistics count it.
-  await card.locator('[data-action="clear"]').click()
-  await card.waitFor({ state: 'detached', timeout: 2000 })
-  const gone = await api('GET', '/api/v2/activeorders/7')
-  t.equal(gone.status, 404, 'order 7 is no longer active')
-  t.equal(gone.body.returnCode, -6)
+  // Clear, then Undo: nothing reaches the gateway.
+  await page.locator('#sim-start input[name="tracker"]').fill('9')
+  await page.locator('#sim-start button[value="to-go"]').click()
+  await page.locator('.card[data-order="9"]').waitFor({ timeout: 3000 })
+  await card.locator('.primary').click()
+  await page.locator('.card[data-order="7"][data-pending="true"] .undo-button').click()
+  await page.locator('.card[data-order="7"][data-pending="false"]').waitFor({ timeout: 1000 })
+  // Clear 9 for real: once its undo window has ended and it is gone, 7's would have been too.
+  await page.locator('.card[data-order="9"] .more').click()
+  await page.locator('.card[data-order="9"] .menu [data-action="clear"]').click()
+  t.equal((await api('GET', '/api/v2/activeorders/9')).status, 200, 'not sent during the undo window')
+  await page.locator('.card[data-order="9"]').waitFor({ state: 'detached', timeout: 8000 })
+  t.equal((await api('GET', '/api/v2/activeorders/9')).status, 404, 'sent when the window ended')
+  t.equal((await api('GET', '/api/v2/activeorders/7')).status, 200, 'the undone clear was never sent')
   await page.locator('#stat-orders', { hasText: '1' }).waitFor({ timeout: 3000 })
-  t.equal((await api('GET', '/api/v2/statistics')).body.statistics.ordersToday, 1)
-
-  // An order created through the API (not the simulator) shows too.
-  await fetch(`${base}/api/v2/activeorders`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 31, orderType: 'TO_GO', locationName: 9 }),
-  })
-  await page.locator('.card[data-order="31"]').waitFor({ timeout: 3000 })
-  await page.screenshot({ path: path.join(artifacts, 'board.png'), fullPage: true })
-
-  // A phone.
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.screenshot({ path: path.join(artifacts, 'board-phone.png'), fullPage: true })
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  t.ok(overflow <= 0, `no sideways scrolling on a phone (overflow ${overflow}px)`)
-
-  // Reloading keeps the token: no second prompt.
-  await page.reload()
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
-  t.ok(await page.locator('#login').isHidden(), 'no token prompt after a reload')
-
   t.same(errors, [], 'no console errors')
 })
 
-t.test('the board reconnects by itself when the gateway restarts', async (t) => {
-  const dataDir = t.testdir()
-  let gateway = await gatewayOn(dataDir)
-  const port = gateway.port
-  t.teardown(() => gateway.stop())
-  const token = await firstToken(gateway, dataDir)
-
-  const context = await launch(t)
-  const page = context.pages()[0] ?? (await context.newPage())
-  const errors = watchErrors(page)
-  await page.goto(`http://127.0.0.1:${port}/`)
-  await page.evaluate((value) => localStorage.setItem('trackerGateway.accessToken', value), token)
-  await page.reload()
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
-
-  await gateway.stop()
-  await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
-  gateway = await gatewayOn(dataDir, port)
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
-  t.pass('live again after the restart')
-
-  // The feed works after reconnecting.
-  await fetch(`http://127.0.0.1:${port}/api/v2/simulator/start`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tracker: 3 }),
-  })
-  await page.locator('.card[data-order="3"]').waitFor({ timeout: 3000 })
-  // While the gateway was down the browser logs failed WebSocket attempts; nothing else.
-  t.same(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), [], 'no other console errors')
-})
-
-t.test('a rejected token brings back the prompt; the button window gives a new one', async (t) => {
+t.test('over target counts the active late orders; refused simulator moves say why', async (t) => {
   const dataDir = t.testdir()
   const gateway = await gatewayOn(dataDir)
   t.teardown(() => gateway.stop())
   const base = `http://127.0.0.1:${gateway.port}`
+  const token = await firstToken(gateway, dataDir)
+  const api = apiClient(base, token)
+  // Target 1 s: an order started now is late within a second or two.
+  await api('POST', '/api/v2/gateway/settings', { targetTimeDefault: 1 })
+  await api('POST', '/api/v2/simulator/start', { tracker: 3 })
+  const { page, errors } = await openBoard(t, browser, base, token)
+  await page.locator('.card[data-order="3"][data-level="red"] .badge-text', { hasText: 'Late' }).waitFor({ timeout: 5000 })
+  await page.locator('#stat-late-now', { hasText: '1' }).waitFor({ timeout: 3000 })
+  await page.locator('#stat-exceeded', { hasText: '1' }).waitFor({ timeout: 3000 })
+  t.pass('one late active order counts as over target before it is cleared')
 
-  const context = await launch(t)
-  const page = context.pages()[0] ?? (await context.newPage())
+  await page.locator('#sim-toggle').click()
+  await page.locator('#sim-start input[name="tracker"]').fill('3')
+  await page.locator('#sim-start button[value="dine-in"]').click()
+  await page.locator('#toast', { hasText: 'tracker 3 already has order 3' }).waitFor({ timeout: 3000 })
+  await page.locator('#sim-place input[name="tracker"]').fill('4')
+  await page.locator('#sim-place button').click()
+  await page.locator('#toast', { hasText: 'tracker 4 has no order: start it on a starter first' }).waitFor({ timeout: 3000 })
+  t.equal((await api('GET', '/api/v2/activeorders')).body.count, 1, 'nothing changed')
+  // The refusals are 400s the browser logs; nothing else.
+  t.same(errors.filter((e) => !/status of 400/.test(e)), [], 'no other console errors')
+})
+
+t.test('the gateway stopped under an open board: a banner, a greyed board, no actions; back when it returns', async (t) => {
+  const dataDir = t.testdir()
+  let gateway = await gatewayOn(dataDir)
+  const port = gateway.port
+  t.teardown(() => gateway.stop())
+  const base = `http://127.0.0.1:${port}`
+  const token = await firstToken(gateway, dataDir)
+  await apiClient(base, token)('POST', '/api/v2/simulator/start', { tracker: 2 })
+  const { page, errors } = await openBoard(t, browser, base, token)
+  const primary = page.locator('.card[data-order="2"] .primary')
+  await primary.waitFor()
+  t.ok(await page.locator('#offline').isHidden(), 'no banner while live')
+  t.ok(await primary.isEnabled())
+
+  await gateway.stop()
+  await page.locator('#offline').waitFor({ state: 'visible', timeout: 5000 })
+  t.match(await page.locator('#offline').textContent(), /No connection to the gateway/)
+  t.ok(await page.locator('body.offline').count(), 'the board is greyed')
+  t.ok(await primary.isDisabled(), 'actions are off')
+  const banner = await page.locator('#offline').boundingBox()
+  t.ok(banner && banner.width >= 1270, `the banner spans the screen (${banner?.width} px)`)
+
+  gateway = await gatewayOn(dataDir, port)
+  await page.locator('#offline').waitFor({ state: 'hidden', timeout: 20_000 })
+  t.ok(await primary.isEnabled(), 'actions are back')
+  await apiClient(base, token)('POST', '/api/v2/simulator/start', { tracker: 3 })
+  await page.locator('.card[data-order="3"]').waitFor({ timeout: 3000 })
+  t.same(errors.filter((e) => !/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(e)), [], 'no other console errors')
+})
+
+t.test('the login screen: no tabs, no error-looking pill; a rejected token asks again', async (t) => {
+  const dataDir = t.testdir()
+  const gateway = await gatewayOn(dataDir)
+  t.teardown(() => gateway.stop())
+  const context = await browser.newContext()
+  t.teardown(() => context.close())
+  const page = await context.newPage()
   const errors = watchErrors(page)
-  await page.goto(`${base}/`)
+  await page.goto(`http://127.0.0.1:${gateway.port}/`)
+  await page.locator('#token-input').waitFor()
+  t.equal(await page.locator('.tab:visible, .pill:visible, .offline-banner:visible').count(), 0, 'nothing on the login screen that does nothing or looks like an error')
+  await page.screenshot({ path: path.join(artifacts, 'login.png') })
   await page.locator('#token-input').fill('ab'.repeat(24))
   await page.locator('#token-form button[type="submit"]').click()
   await page.locator('#login-error', { hasText: 'not accepted' }).waitFor({ timeout: 3000 })
@@ -216,27 +147,31 @@ t.test('a rejected token brings back the prompt; the button window gives a new o
 
   await sendControl(dataDir, 'button.press')
   await page.locator('#token-from-button').click()
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  t.ok(await page.locator('.tab[data-view="cards"]').isVisible(), 'the tabs come with the board')
   t.match(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), /^[0-9a-f]{48}$/)
-  // The failed check of the bad token is a 401 the browser logs; nothing else.
   t.same(errors.filter((e) => !/status of 401/.test(e)), [], 'no other console errors')
 })
 
-t.test('the docs page renders the OpenAPI document from local assets', async (t) => {
+t.test('the docs page renders Markdown from local assets and names no internal file', async (t) => {
   const dataDir = t.testdir()
   const gateway = await gatewayOn(dataDir)
   t.teardown(() => gateway.stop())
-  const context = await launch(t)
-  const page = context.pages()[0] ?? (await context.newPage())
+  const context = await browser.newContext()
+  t.teardown(() => context.close())
+  const page = await context.newPage()
   const errors = watchErrors(page)
   const requested = new Set<string>()
   page.on('request', (request) => requested.add(new URL(request.url()).host))
   await page.goto(`http://127.0.0.1:${gateway.port}/docs`)
   await page.locator('#v2_activeorders_id_page_post').waitFor({ timeout: 5000 })
+  const text = (await page.locator('body').textContent()) ?? ''
+  t.notOk(text.includes('`'), 'no raw backticks')
+  t.notMatch(text, /\.ts\b|_manifest|functions\//, 'no internal file named')
+  t.ok(await page.locator('#v2_statistics_get .summary code', { hasText: 'statistics' }).count(), 'inline code is code')
   await page.locator('#filter').fill('-13')
   t.ok(await page.locator('#v2_activeorders_id_page_post').isVisible(), 'paging documents -13')
   t.ok(await page.locator('#v2_statistics_get').isHidden(), 'the filter hides the rest')
-  await page.screenshot({ path: path.join(artifacts, 'docs.png'), fullPage: false })
   t.same([...requested], [`127.0.0.1:${gateway.port}`], 'nothing but the gateway is contacted')
   t.same(errors, [], 'no console errors')
 })

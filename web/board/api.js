@@ -21,13 +21,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the gateway with the stored token; resolves to the JSON body, rejects with ApiError. */
-export async function api(method, path, body) {
+/**
+ * Calls the gateway with the stored token; resolves to the JSON body, rejects with ApiError.
+ * keepalive lets a request finish while the page closes.
+ */
+export async function api(method, path, body, { keepalive = false } = {}) {
   const headers = { accept: 'application/json' }
   const token = tokenStore.get()
   if (token) headers.authorization = `Bearer ${token}`
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const response = await fetch(path, { method, headers, keepalive, body: body === undefined ? undefined : JSON.stringify(body) })
   let json = null
   try {
     json = await response.json()

@@ -64,3 +64,8 @@ export function formatDuration(totalSeconds) {
   const seconds = String(s % 60).padStart(2, '0')
   return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`
 }
+
+/** Active orders at or beyond the target: late now, not yet in today's cleared figures. */
+export function lateNow(orders, now, targetSeconds) {
+  return orders.filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red').length
+}

@@ -1,29 +1,72 @@
-// Drawing the board: order cards (updated in place, so buttons keep focus), the floor view
-// grouped by table, and today's statistics.
+// Drawing the order cards (updated in place, so buttons keep focus) and today's figures.
+// A card's headline is where the food goes (the table) and how long the guest has waited;
+// the whole card takes the colour of its state against the target, with a shape and a word.
+import { actionLabels, actionsFor, levelBadges } from './actions.js'
 import { formatDuration, levelOf } from './orders.js'
 
 const typeLabel = { ON_PREMISE: 'Dine-in', TO_GO: 'To go' }
+const stateLabel = { started: 'New', located: 'On table' }
 const $ = (id) => document.getElementById(id)
 
-function fillCard(card, order, now, target) {
+function fillWhere(card, order) {
+  const where = order.locationName ? 'table' : order.orderType === 'TO_GO' ? 'togo' : 'none'
+  card.dataset.where = where
+  card.querySelector('.where-label').textContent = where === 'table' ? 'Table' : ''
+  card.querySelector('.table').textContent = where === 'table' ? String(order.locationName) : where === 'togo' ? 'To go' : 'No table'
+}
+
+function fillLevel(card, order, now, target) {
   const elapsed = (now - order.startedAt) / 1000
-  card.dataset.level = levelOf(elapsed, target)
+  const level = levelOf(elapsed, target)
+  card.dataset.level = level
+  card.querySelector('.timer').textContent = formatDuration(elapsed)
+  card.querySelector('.badge-text').textContent = levelBadges[level].text
+  return level
+}
+
+function actionButton(action, className = '') {
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.dataset.action = action
+  button.textContent = actionLabels[action]
+  if (className) button.className = className
+  return button
+}
+
+/**
+ * @param {{ pending: (uuid: string) => number | null, disabled: boolean }} context
+ *   pending: seconds left in the undo window of a cleared order, null when not being cleared.
+ */
+function fillCard(card, order, now, target, context) {
+  fillLevel(card, order, now, target)
+  fillWhere(card, order)
   card.dataset.state = order.state
   card.dataset.paged = String(Boolean(order.paged))
   card.querySelector('.number').textContent = `#${order.name}`
-  card.querySelector('.timer').textContent = formatDuration(elapsed)
-  card.querySelector('.table').textContent = order.locationName ? order.locationName : '–'
   card.querySelector('.type').textContent = typeLabel[order.orderType] ?? order.orderType
-  card.querySelector('.state').textContent = order.state
+  card.querySelector('.state').textContent = stateLabel[order.state] ?? order.state
   card.querySelector('.paging').hidden = !order.paged
-  // While an action on this order is in flight its buttons stay disabled.
-  const busy = card.dataset.busy === 'true'
-  card.querySelector('[data-action="page"]').disabled = busy || Boolean(order.paged)
-  card.querySelector('[data-action="cancel"]').disabled = busy || !order.paged
-  card.querySelector('[data-action="clear"]').disabled = busy
+  const left = context.pending(order.uuid)
+  card.dataset.pending = String(left !== null)
+  card.querySelector('.undo').hidden = left === null
+  card.querySelector('.actions').hidden = left !== null
+  if (left !== null) card.querySelector('.undo-text').textContent = `Cleared · sent in ${left} s`
+  const { primary, others } = actionsFor(order)
+  const main = card.querySelector('.primary')
+  main.dataset.action = primary
+  main.textContent = actionLabels[primary]
+  const menu = card.querySelector('.menu')
+  if (menu.dataset.actions !== others.join(',')) {
+    menu.replaceChildren(...others.map((action) => actionButton(action, action === 'clear' ? 'danger' : 'secondary')))
+    menu.dataset.actions = others.join(',')
+  }
+  // While an action is in flight, or the gateway is out of reach, the buttons stay disabled.
+  const off = context.disabled || card.dataset.busy === 'true'
+  for (const button of card.querySelectorAll('.actions button')) button.disabled = off
+  card.querySelector('.undo-button').disabled = false
 }
 
-export function renderCards(orders, now, target) {
+export function renderCards(orders, now, target, context) {
   const container = $('cards')
   const template = $('card-template')
   const seen = new Set()
@@ -37,7 +80,7 @@ export function renderCards(orders, now, target) {
       card.dataset.order = order.name
       card.setAttribute('aria-label', `Order ${order.name}`)
     }
-    fillCard(card, order, now, target)
+    fillCard(card, order, now, target, context)
     // Keep DOM order equal to board order without touching cards already in place.
     const expected = previous ? previous.nextElementSibling : container.firstElementChild
     if (expected !== card) container.insertBefore(card, expected)
@@ -45,64 +88,40 @@ export function renderCards(orders, now, target) {
   }
   for (const card of [...container.children]) if (!seen.has(card.dataset.uuid)) card.remove()
   $('empty').hidden = orders.length > 0
-  $('stat-active').textContent = String(orders.length)
 }
 
-/** Only the timers and colours change every second; everything else on frames. */
-export function tickCards(orders, now, target) {
+/** Every second: timers, colours and undo countdowns; returns the orders that just turned late. */
+export function tickCards(orders, now, target, context, lastLevels) {
   const container = $('cards')
+  const turnedLate = []
   for (const order of orders) {
     const card = container.querySelector(`[data-uuid="${CSS.escape(order.uuid)}"]`)
     if (!card) continue
-    const elapsed = (now - order.startedAt) / 1000
-    card.dataset.level = levelOf(elapsed, target)
-    card.querySelector('.timer').textContent = formatDuration(elapsed)
+    const level = fillLevel(card, order, now, target)
+    const before = lastLevels.get(order.uuid)
+    if (level === 'red' && before && before !== 'red') {
+      turnedLate.push(order)
+      card.classList.remove('turned-late')
+      void card.offsetWidth // restarts the animation
+      card.classList.add('turned-late')
+    }
+    lastLevels.set(order.uuid, level)
+    const left = context.pending(order.uuid)
+    if (left !== null) card.querySelector('.undo-text').textContent = `Cleared · sent in ${left} s`
   }
+  return turnedLate
 }
 
-export function renderFloor(orders, now, target) {
-  const groups = new Map()
-  for (const order of orders) {
-    const key = order.locationName || ''
-    if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push(order)
-  }
-  const keys = [...groups.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : Number(a) - Number(b)))
-  const floor = $('floor')
-  floor.replaceChildren(
-    ...keys.map((key) => {
-      const tile = document.createElement('section')
-      tile.className = key ? 'table-tile' : 'table-tile waiting'
-      tile.dataset.table = key || 'none'
-      const heading = document.createElement('h3')
-      heading.textContent = key ? `Table ${key}` : 'Not on a table yet'
-      const chips = document.createElement('ul')
-      for (const order of groups.get(key)) {
-        const chip = document.createElement('li')
-        const elapsed = (now - order.startedAt) / 1000
-        chip.className = 'chip'
-        chip.dataset.level = levelOf(elapsed, target)
-        chip.dataset.order = order.name
-        chip.textContent = `#${order.name} · ${formatDuration(elapsed)}${order.paged ? ' · paging' : ''}`
-        chips.append(chip)
-      }
-      tile.append(heading, chips)
-      return tile
-    }),
-  )
-  if (!keys.length) {
-    const empty = document.createElement('p')
-    empty.className = 'empty'
-    empty.textContent = 'No active orders.'
-    floor.append(empty)
-  }
-}
-
-export function renderStatistics(stats) {
+/** Today's figures; "over target" adds the active orders already late to those cleared late. */
+export function renderStatistics(stats, activeCount, lateActive) {
+  $('stat-active').textContent = String(activeCount)
+  $('stat-late-now').textContent = String(lateActive)
+  $('stat-late-now').closest('div').dataset.late = String(lateActive > 0)
+  if (!stats) return
   $('stat-orders').textContent = String(stats.ordersToday ?? '–')
   $('stat-average').textContent = Number.isFinite(stats.averageSeconds) ? formatDuration(stats.averageSeconds) : '–'
   $('stat-goal').textContent = Number.isFinite(stats.percentGoal) ? `${Math.round(stats.percentGoal)} %` : '–'
-  $('stat-exceeded').textContent = String(stats.exceededToday ?? '–')
+  $('stat-exceeded').textContent = Number.isFinite(stats.exceededToday) ? String(stats.exceededToday + lateActive) : '–'
   $('stat-target').textContent = Number.isFinite(stats.targetTime) ? formatDuration(stats.targetTime) : '–'
 }
 

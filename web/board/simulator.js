@@ -1,5 +1,6 @@
-// The simulator panel, shown only when the gateway runs the simulated radio: start trackers
-// on the dine-in or to-go starter, place them on tables, clear them at the pass.
+// The simulator panel, offered only when the gateway runs the simulated radio (the header's
+// "Simulator" button opens it): start trackers on the dine-in or to-go starter, place them
+// on tables, clear them at the pass. Moves the gateway refuses come back as a message.
 import { ApiError, api } from './api.js'
 
 const $ = (id) => document.getElementById(id)
@@ -11,7 +12,7 @@ function describe(position) {
   return position.at
 }
 
-export function setupSimulator({ onError }) {
+export function setupSimulator({ onError, onAvailable }) {
   const panel = $('simulator')
   let status = null
 
@@ -51,12 +52,12 @@ export function setupSimulator({ onError }) {
     try {
       const body = await api('GET', '/api/v2/simulator')
       status = body.simulator ?? body
-      panel.hidden = false
+      onAvailable(true)
       render()
       return true
     } catch (error) {
       // 404 (-5): the gateway drives a real radio, so there is no simulator to show.
-      if (error instanceof ApiError && error.status === 404) panel.hidden = true
+      if (error instanceof ApiError && error.status === 404) onAvailable(false)
       else onError(error)
       return false
     }

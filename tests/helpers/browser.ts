@@ -1,0 +1,80 @@
+// The board's browser tests: one headless Chromium (Debian's, driven by playwright-core) per
+// test file, a fresh context (own storage) per screen, and a real gateway on a loopback port
+// with the simulated radio. Screenshots go to test-artifacts/.
+import { existsSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Test } from 'tap'
+import { parseConfig } from '../../lib/config.ts'
+import { memoryLogger } from '../../lib/log.ts'
+import { sendControl } from '../../runtime/control.ts'
+import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+
+const chromiumPath = '/usr/bin/chromium'
+export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
+
+export async function launchBrowser(t: Test): Promise<Browser> {
+  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/ci-system-deps.sh (apt-get install chromium)`)
+  mkdirSync(artifacts, { recursive: true })
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  t.teardown(() => browser.close())
+  return browser
+}
+
+export async function gatewayOn(dataDir: string, port = 0, radio: Record<string, unknown> = {}): Promise<RunningGateway> {
+  const config = parseConfig({ port, host: '127.0.0.1', dataDir, radio: { kind: 'simulated', ...radio }, mdns: { enabled: false } })
+  return startGateway({ config, log: memoryLogger('warn').log })
+}
+
+/** The first token, the way a person gets it: a button press, then generate within the window. */
+export async function firstToken(gateway: RunningGateway, dataDir: string, name = 'board'): Promise<string> {
+  await sendControl(dataDir, 'button.press')
+  const response = await fetch(`http://127.0.0.1:${gateway.port}/api/v2/accesstoken/generate?name=${name}`)
+  const body = (await response.json()) as { token?: { token?: string } }
+  if (response.status !== 201 || !body.token?.token) throw new Error(`no token: ${JSON.stringify(body)}`)
+  return body.token.token
+}
+
+/** Collects console errors and uncaught exceptions of a page. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  return errors
+}
+
+export interface Screen {
+  context: BrowserContext
+  page: Page
+  errors: string[]
+}
+
+/** A new screen (own storage) already signed in with `token`, the feed live. */
+export async function openBoard(t: Test, browser: Browser, base: string, token: string, viewport = { width: 1280, height: 800 }): Promise<Screen> {
+  const context = await browser.newContext({ viewport })
+  t.teardown(() => context.close())
+  await context.addInitScript((value) => localStorage.setItem('trackerGateway.accessToken', value), token)
+  const page = await context.newPage()
+  const errors = watchErrors(page)
+  await page.goto(`${base}/`)
+  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  return { context, page, errors }
+}
+
+/** A v2 API call with the token; answers status and JSON body. */
+export function apiClient(base: string, token: string) {
+  return async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: response.status, body: (await response.json()) as any }
+  }
+}

@@ -1,0 +1,96 @@
+// The manager's charts as plain SVG (no library): time to table by hour (median bar, 90th
+// percentile tick, target line) and orders per hour, from GET /api/v2/statistics/hourly.
+import { formatDuration } from './orders.js'
+
+const svgNs = 'http://www.w3.org/2000/svg'
+
+/** The hours worth drawing: those with orders, widened to at least six (11-16 when empty). */
+export function hourWindow(hours) {
+  const busy = hours.filter((h) => h.orders > 0).map((h) => h.hour)
+  let first = busy.length ? Math.min(...busy) : 11
+  let last = busy.length ? Math.max(...busy) : 16
+  while (last - first < 5) {
+    if (first > 0) first -= 1
+    if (last - first < 5 && last < 23) last += 1
+  }
+  return hours.filter((h) => h.hour >= first && h.hour <= last)
+}
+
+/** The smallest 1, 2 or 5 times a power of ten at or above `value` (1 at least). */
+export function niceMax(value) {
+  if (!(value > 1)) return 1
+  const power = 10 ** Math.floor(Math.log10(value))
+  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power
+  return 10 * power
+}
+
+function node(tag, attributes = {}, text) {
+  const element = document.createElementNS(svgNs, tag)
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value))
+  if (text !== undefined) element.textContent = text
+  return element
+}
+
+const width = 720
+const height = 260
+const left = 56
+const bottom = 28
+const top = 16
+
+function frame(hours, max, formatAxis) {
+  const svg = node('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg', role: 'img' })
+  const plotHeight = height - top - bottom
+  const slot = (width - left - 8) / hours.length
+  const y = (value) => top + plotHeight - (Math.min(value, max) / max) * plotHeight
+  for (const share of [0, 0.5, 1]) {
+    svg.append(node('line', { x1: left, x2: width - 8, y1: y(max * share), y2: y(max * share), class: 'grid' }))
+    svg.append(node('text', { x: left - 6, y: y(max * share) + 4, class: 'axis', 'text-anchor': 'end' }, formatAxis(max * share)))
+  }
+  hours.forEach((h, i) => svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`)))
+  return { svg, slot, y }
+}
+
+/** Median bars coloured against the target, a tick at the 90th percentile, the target dashed. */
+export function drawTimes(container, hourly) {
+  const hours = hourWindow(hourly.hours)
+  const max = niceMax(Math.max(hourly.targetTime * 1.25, ...hours.map((h) => h.p90Seconds ?? 0)) / 60) * 60
+  const { svg, slot, y } = frame(hours, max, (s) => formatDuration(s))
+  hours.forEach((h, i) => {
+    if (h.medianSeconds === null) return
+    const x = left + slot * i + slot * 0.2
+    const over = h.medianSeconds > hourly.targetTime
+    const bar = node('rect', { x, y: y(h.medianSeconds), width: slot * 0.6, height: y(0) - y(h.medianSeconds), class: over ? 'bar over' : 'bar within', 'data-hour': h.hour, 'data-median': h.medianSeconds, 'data-p90': h.p90Seconds })
+    bar.append(node('title', {}, `${h.hour}:00 – median ${formatDuration(h.medianSeconds)}, 90 % within ${formatDuration(h.p90Seconds)} (${h.orders} orders)`))
+    svg.append(bar, node('line', { x1: x - 4, x2: x + slot * 0.6 + 4, y1: y(h.p90Seconds), y2: y(h.p90Seconds), class: 'p90' }))
+  })
+  svg.append(node('line', { x1: left, x2: width - 8, y1: y(hourly.targetTime), y2: y(hourly.targetTime), class: 'target' }))
+  svg.append(node('text', { x: width - 10, y: y(hourly.targetTime) - 5, class: 'axis target-label', 'text-anchor': 'end' }, `target ${formatDuration(hourly.targetTime)}`))
+  svg.setAttribute('aria-label', 'Median and 90th percentile time to table per hour, against the target')
+  container.replaceChildren(svg, legend([['within', 'median within target'], ['over', 'median over target'], ['p90', '90th percentile'], ['target', 'target']]))
+}
+
+/** Orders per hour, the count written over each bar. */
+export function drawOrders(container, hourly) {
+  const hours = hourWindow(hourly.hours)
+  const max = niceMax(Math.max(...hours.map((h) => h.orders)))
+  const { svg, slot, y } = frame(hours, max, (n) => String(Math.round(n)))
+  hours.forEach((h, i) => {
+    const x = left + slot * i + slot * 0.2
+    svg.append(node('rect', { x, y: y(h.orders), width: slot * 0.6, height: y(0) - y(h.orders), class: 'bar count', 'data-hour': h.hour, 'data-orders': h.orders }))
+    if (h.orders) svg.append(node('text', { x: x + slot * 0.3, y: y(h.orders) - 4, class: 'axis', 'text-anchor': 'middle' }, String(h.orders)))
+  })
+  svg.setAttribute('aria-label', `Orders per hour${hourly.days > 1 ? `, summed over ${hourly.days} days` : ''}`)
+  container.replaceChildren(svg)
+}
+
+function legend(entries) {
+  const list = document.createElement('ul')
+  list.className = 'legend'
+  for (const [kind, text] of entries) {
+    const item = document.createElement('li')
+    item.dataset.kind = kind
+    item.textContent = text
+    list.append(item)
+  }
+  return list
+}

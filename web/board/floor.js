@@ -1,0 +1,141 @@
+// The floor view: the manager's grid of tables (GET/POST /api/v2/floor, the same on every
+// screen), each table coloured by its most urgent order. "Arrange tables" edits a draft:
+// tap a table, then the cell it goes to; save sends the whole plan to the gateway.
+import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } from './floor-plan.js'
+import { formatDuration, levelOf } from './orders.js'
+
+const $ = (id) => document.getElementById(id)
+const rank = { green: 0, amber: 1, red: 2 }
+
+function chip(order, now, target) {
+  const item = document.createElement('li')
+  const elapsed = (now - order.startedAt) / 1000
+  item.className = 'chip'
+  item.dataset.level = levelOf(elapsed, target)
+  item.dataset.order = order.name
+  item.textContent = `#${order.name} ${formatDuration(elapsed)}${order.paged ? ' · paging' : ''}`
+  return item
+}
+
+function tile(table, orders, now, target) {
+  const element = document.createElement('div')
+  element.className = 'table-tile'
+  element.dataset.table = String(table)
+  const heading = document.createElement('span')
+  heading.className = 'table-number'
+  heading.textContent = String(table)
+  const chips = document.createElement('ul')
+  chips.append(...orders.map((order) => chip(order, now, target)))
+  const worst = orders.reduce((level, order) => {
+    const next = levelOf((now - order.startedAt) / 1000, target)
+    return rank[next] > rank[level] ? next : level
+  }, 'green')
+  element.dataset.level = orders.length ? worst : 'free'
+  element.append(heading, chips)
+  return element
+}
+
+export function setupFloor({ api, onError, orders, target }) {
+  let plan = null
+  let draft = null
+  let selected = null
+
+  async function refresh() {
+    try {
+      plan = (await api('GET', '/api/v2/floor')).floor
+      render()
+    } catch (error) {
+      onError(error)
+    }
+  }
+
+  function cellClicked(x, y) {
+    const here = tableAt(draft, x, y)
+    if (selected !== null && here?.table === selected) draft = removeTable(draft, selected)
+    else if (selected !== null) draft = moveTable(draft, selected, x, y)
+    else if (here) return select(here.table)
+    selected = null
+    render()
+  }
+
+  function select(table) {
+    selected = table
+    render()
+  }
+
+  function render(now = Date.now()) {
+    const shown = draft ?? plan
+    if (!shown) return
+    const groups = ordersByTable(orders())
+    const grid = $('floor')
+    grid.style.gridTemplateColumns = `repeat(${shown.columns}, minmax(0, 1fr))`
+    grid.dataset.editing = String(draft !== null)
+    const cells = []
+    for (let y = 0; y < shown.rows; y++) {
+      for (let x = 0; x < shown.columns; x++) {
+        const placed = tableAt(shown, x, y)
+        const cell = placed ? tile(placed.table, groups.get(String(placed.table)) ?? [], now, target()) : document.createElement('div')
+        if (!placed) cell.className = 'floor-cell'
+        cell.dataset.x = String(x)
+        cell.dataset.y = String(y)
+        if (draft) {
+          cell.tabIndex = 0
+          cell.setAttribute('role', 'button')
+          if (placed && placed.table === selected) cell.dataset.selected = 'true'
+          cell.addEventListener('click', () => cellClicked(x, y))
+        }
+        cells.push(cell)
+      }
+    }
+    grid.replaceChildren(...cells)
+    const onPlan = new Set(shown.tables.map((t) => String(t.table)))
+    const unplaced = [...groups.entries()].filter(([key]) => !onPlan.has(key))
+    $('floor-unplaced').replaceChildren(
+      ...unplaced.map(([key, list]) => {
+        const group = tile(key || '–', list, now, target())
+        group.querySelector('.table-number').textContent = key ? `Table ${key} (not on the floor plan)` : 'No table yet / to go'
+        group.classList.add('wide')
+        return group
+      }),
+    )
+  }
+
+  function arrange(on) {
+    draft = on ? structuredClone(plan) : null
+    selected = null
+    $('floor-arrange').setAttribute('aria-pressed', String(on))
+    $('floor-editor').hidden = !on
+    if (on) {
+      $('floor-columns').value = String(draft.columns)
+      $('floor-rows').value = String(draft.rows)
+    }
+    render()
+  }
+
+  $('floor-arrange').addEventListener('click', () => plan && arrange(draft === null))
+  $('floor-cancel').addEventListener('click', () => arrange(false))
+  const resize = () => {
+    draft = resizePlan(draft, Number($('floor-columns').value), Number($('floor-rows').value))
+    $('floor-columns').value = String(draft.columns)
+    $('floor-rows').value = String(draft.rows)
+    render()
+  }
+  $('floor-columns').addEventListener('change', resize)
+  $('floor-rows').addEventListener('change', resize)
+  $('floor-add').addEventListener('change', (event) => {
+    draft = addTable(draft, Number(event.target.value))
+    event.target.value = ''
+    $('floor-rows').value = String(draft.rows)
+    render()
+  })
+  $('floor-save').addEventListener('click', async () => {
+    try {
+      plan = (await api('POST', '/api/v2/floor', draft)).floor
+      arrange(false)
+    } catch (error) {
+      onError(error)
+    }
+  })
+
+  return { refresh, render }
+}

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { Test } from 'tap'
+import { SystemClock, type Clock } from '../../lib/clock.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import { sendControl } from '../../runtime/control.ts'
@@ -25,9 +26,18 @@ export async function launchBrowser(t: Test): Promise<Browser> {
   return browser
 }
 
-export async function gatewayOn(dataDir: string, port = 0, radio: Record<string, unknown> = {}): Promise<RunningGateway> {
+export async function gatewayOn(dataDir: string, port = 0, radio: Record<string, unknown> = {}, clock?: Clock): Promise<RunningGateway> {
   const config = parseConfig({ port, host: '127.0.0.1', dataDir, radio: { kind: 'simulated', ...radio }, mdns: { enabled: false } })
-  return startGateway({ config, log: memoryLogger('warn').log })
+  return startGateway({ config, log: memoryLogger('warn').log, clock })
+}
+
+/** The real clock, set back by `offset` ms while orders are created, so they have an age. */
+export class ShiftedClock extends SystemClock {
+  offset = 0
+
+  override now(): number {
+    return Date.now() + this.offset
+  }
 }
 
 /** The first token, the way a person gets it: a button press, then generate within the window. */

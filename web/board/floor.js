@@ -67,6 +67,10 @@ export function setupFloor({ api, onError, orders, target }) {
     const shown = draft ?? plan
     if (!shown) return
     const groups = ordersByTable(orders())
+    if (draft) {
+      $('floor-columns').value = String(draft.columns)
+      $('floor-rows').value = String(draft.rows)
+    }
     const grid = $('floor')
     grid.style.gridTemplateColumns = `repeat(${shown.columns}, minmax(0, 1fr))`
     grid.dataset.editing = String(draft !== null)
@@ -105,27 +109,26 @@ export function setupFloor({ api, onError, orders, target }) {
     selected = null
     $('floor-arrange').setAttribute('aria-pressed', String(on))
     $('floor-editor').hidden = !on
-    if (on) {
-      $('floor-columns').value = String(draft.columns)
-      $('floor-rows').value = String(draft.rows)
-    }
     render()
   }
 
   $('floor-arrange').addEventListener('click', () => plan && arrange(draft === null))
   $('floor-cancel').addEventListener('click', () => arrange(false))
-  const resize = () => {
-    draft = resizePlan(draft, Number($('floor-columns').value), Number($('floor-rows').value))
-    $('floor-columns').value = String(draft.columns)
-    $('floor-rows').value = String(draft.rows)
-    render()
+  // Buttons, not typed numbers: a field's change on blur would redraw the grid under the tap
+  // that caused the blur, and that tap would be lost.
+  for (const button of document.querySelectorAll('[data-resize]')) {
+    button.addEventListener('click', () => {
+      const step = Number(button.dataset.step)
+      const columns = draft.columns + (button.dataset.resize === 'columns' ? step : 0)
+      const rows = draft.rows + (button.dataset.resize === 'rows' ? step : 0)
+      if (columns <= 30 && rows <= 30) draft = resizePlan(draft, columns, rows)
+      render()
+    })
   }
-  $('floor-columns').addEventListener('change', resize)
-  $('floor-rows').addEventListener('change', resize)
-  $('floor-add').addEventListener('change', (event) => {
-    draft = addTable(draft, Number(event.target.value))
-    event.target.value = ''
-    $('floor-rows').value = String(draft.rows)
+  $('floor-add-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    draft = addTable(draft, Number($('floor-add').value))
+    $('floor-add').value = ''
     render()
   })
   $('floor-save').addEventListener('click', async () => {

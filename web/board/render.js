@@ -119,8 +119,10 @@ export function renderStatistics(stats, activeCount, lateActive) {
   $('stat-late-now').closest('div').dataset.late = String(lateActive > 0)
   if (!stats) return
   $('stat-orders').textContent = String(stats.ordersToday ?? '–')
-  $('stat-average').textContent = Number.isFinite(stats.averageSeconds) ? formatDuration(stats.averageSeconds) : '–'
-  $('stat-goal').textContent = Number.isFinite(stats.percentGoal) ? `${Math.round(stats.percentGoal)} %` : '–'
+  // No order cleared yet today: an average of 0:00 and 0 % within target would be false.
+  const cleared = stats.ordersToday > 0
+  $('stat-average').textContent = cleared && Number.isFinite(stats.averageSeconds) ? formatDuration(stats.averageSeconds) : '–'
+  $('stat-goal').textContent = cleared && Number.isFinite(stats.percentGoal) ? `${Math.round(stats.percentGoal)} %` : '–'
   $('stat-exceeded').textContent = Number.isFinite(stats.exceededToday) ? String(stats.exceededToday + lateActive) : '–'
   $('stat-target').textContent = Number.isFinite(stats.targetTime) ? formatDuration(stats.targetTime) : '–'
 }

@@ -55,3 +55,11 @@ t.test('the board keeps orders by UUID, oldest first, and ignores stale frames',
   board.remove('a')
   t.equal(board.size, 0)
 })
+
+t.test('lateNow counts the active orders at or beyond the target', async (t) => {
+  const { lateNow } = await import('../../../web/board/orders.js' as string)
+  const now = 1_000_000
+  const orders = [{ startedAt: now - 400_000 }, { startedAt: now - 300_000 }, { startedAt: now - 100_000 }]
+  t.equal(lateNow(orders, now, 300), 2)
+  t.equal(lateNow([], now, 300), 0)
+})

@@ -4,11 +4,10 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
 import { sendControl } from './control.ts'
 import { historyCliCommand, historyCliOptions, historyUsage } from './history-commands.ts'
-import { describeRush, simCliCommand, simCliOptions } from './sim-commands.ts'
+import { simCliCommand, simCliOptions, startDemo } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
-import type { Services } from './services.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -67,7 +66,7 @@ async function start(flags: Record<string, string | boolean | undefined>): Promi
     port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
   })
   const gateway = await startGateway({ config })
-  if (flags.demo === true) await startDemo(gateway.services)
+  if (flags.demo === true) console.log(await startDemo(gateway.services))
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -78,18 +77,6 @@ async function start(flags: Record<string, string | boolean | undefined>): Promi
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
-}
-
-/** `start --demo`: one lunch service after another, so the board always has something to show. */
-async function startDemo(services: Services): Promise<void> {
-  if (!services.simulator.available) throw new ConfigError('--demo needs the simulated radio (radio.kind "simulated")')
-  const play = async () => {
-    const status = await services.rush.start({ minutes: 30, targetSeconds: services.settings.get().targetTimeDefault })
-    console.log(describeRush(status))
-  }
-  await play()
-  const replay = setInterval(() => services.rush.status().state === 'stopped' && void play(), 60_000)
-  replay.unref()
 }
 
 function parsePort(text: string): number {

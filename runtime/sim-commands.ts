@@ -101,3 +101,21 @@ export const simCliCommand: CliCommand = async (positionals, flags, dataDir) => 
       throw new Error(simUsage)
   }
 }
+
+/**
+ * `gateway start --demo`: one lunch service after another (30 minutes at pace 1), so the
+ * board always has something to show. Answers the first service's description.
+ */
+export async function startDemo(services: Services, checkEveryMs = 60_000): Promise<string> {
+  if (!services.simulator.available) throw new Error('--demo needs the simulated radio (radio.kind "simulated")')
+  const play = () => services.rush.start({ minutes: 30, targetSeconds: services.settings.get().targetTimeDefault })
+  const first = describeRush(await play())
+  const replay = (): void => {
+    services.clock.setTimeout(() => {
+      if (services.rush.status().state === 'stopped') void play().catch(() => undefined)
+      replay()
+    }, checkEveryMs)
+  }
+  replay()
+  return first
+}

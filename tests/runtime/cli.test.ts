@@ -56,3 +56,17 @@ t.test('usage and unknown commands', async (t) => {
   t.equal(unknown.code, 1)
   t.match(unknown.stderr, /unknown command "fly"/)
 })
+
+t.test('start --demo plays a lunch service; `gateway sim rush` takes --pace and --minutes values', async (t) => {
+  const dataDir = t.testdir({})
+  const gateway = await startGatewayProcess(dataDir, {}, ['--demo'])
+  t.teardown(() => gateway.stop('SIGKILL'))
+  const again = await runCli(['sim', 'rush', '--data-dir', dataDir])
+  t.equal(again.code, 1)
+  t.match(again.stderr, /a rush is already running/, 'the demo is playing')
+  t.match((await runCli(['sim', 'rush', 'stop', '--data-dir', dataDir])).stdout, /^lunch rush stopped/)
+  const paced = await runCli(['sim', 'rush', '--pace', '10', '--minutes', '1', '--data-dir', dataDir])
+  t.match(paced.stdout, /^lunch rush running at pace 10;/)
+  t.match(gateway.output(), /lunch rush running at pace 1;/, '--demo says what it plays')
+  await gateway.stop()
+})

@@ -56,3 +56,18 @@ t.test('`gateway sim rush` starts a lunch service, refuses a second one, and sto
   await gw.clock.advance(600_000)
   t.equal(gw.services.orders.list().length, 1, 'nothing moves after the stop')
 })
+
+t.test('start --demo plays one lunch service after another', async (t) => {
+  const { startDemo } = await import('../../runtime/sim-commands.ts')
+  const gw = await testGateway()
+  t.match(await startDemo(gw.services), /^lunch rush running at pace 1/)
+  gw.services.rush.stop()
+  await gw.clock.advance(60_000)
+  await gw.services.orders.idle()
+  t.equal(gw.services.rush.status().state, 'running', 'a stopped service is followed by the next')
+  gw.services.rush.stop()
+
+  const { SimulatorService } = await import('../../lib/orders/simulator.ts')
+  ;(gw.services as { simulator: unknown }).simulator = new SimulatorService({ radio: { kind: 'zigbee' } as never, orders: gw.services.orders })
+  await t.rejects(startDemo(gw.services), /--demo needs the simulated radio/)
+})

@@ -1,28 +1,9 @@
 // The manager's charts as plain SVG (no library): time to table by hour (median bar, 90th
 // percentile tick, target line) and orders per hour, from GET /api/v2/statistics/hourly.
+import { hourWindow, niceMax } from './chart-scale.js'
 import { formatDuration } from './orders.js'
 
 const svgNs = 'http://www.w3.org/2000/svg'
-
-/** The hours worth drawing: those with orders, widened to at least six (11-16 when empty). */
-export function hourWindow(hours) {
-  const busy = hours.filter((h) => h.orders > 0).map((h) => h.hour)
-  let first = busy.length ? Math.min(...busy) : 11
-  let last = busy.length ? Math.max(...busy) : 16
-  while (last - first < 5) {
-    if (first > 0) first -= 1
-    if (last - first < 5 && last < 23) last += 1
-  }
-  return hours.filter((h) => h.hour >= first && h.hour <= last)
-}
-
-/** The smallest 1, 2 or 5 times a power of ten at or above `value` (1 at least). */
-export function niceMax(value) {
-  if (!(value > 1)) return 1
-  const power = 10 ** Math.floor(Math.log10(value))
-  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power
-  return 10 * power
-}
 
 function node(tag, attributes = {}, text) {
   const element = document.createElementNS(svgNs, tag)

@@ -1,6 +1,6 @@
 import t from 'tap'
 // @ts-expect-error: a plain browser ES module without types
-import { hourWindow, niceMax } from '../../../web/board/charts.js'
+import { hourWindow, niceMax } from '../../../web/board/chart-scale.js'
 
 const hours = (busy: Record<number, number>) => Array.from({ length: 24 }, (_, hour) => ({ hour, orders: busy[hour] ?? 0 }))
 

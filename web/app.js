@@ -113,6 +113,8 @@ function refreshFigures() {
   refreshStatistics()
   refreshGateway()
   if (view === 'charts') refreshCharts()
+  // Another screen may have arranged the floor.
+  if (view === 'floor') floor.refresh()
 }
 
 let statsSoon = null

@@ -109,6 +109,8 @@ export class LunchRush {
 
   /** Runs `step` after `seconds` of restaurant time; a failed step ends that guest's visit. */
   #after(seconds: number, step: () => Promise<void>): void {
+    // A move that was under way when the rush stopped schedules nothing more.
+    if (this.#status.state === 'stopped') return
     const timer = this.#clock.setTimeout(() => {
       this.#timers.delete(timer)
       this.#run(step)

@@ -60,3 +60,16 @@ t.test('seededRandom repeats itself for a seed', async (t) => {
   t.same([b(), b(), b()], draws)
   t.ok(draws.every((x) => x >= 0 && x < 1))
 })
+
+t.test('a move under way when the rush stops schedules nothing more', async (t) => {
+  const gw = await testGateway()
+  const starting = gw.services.rush.start({ minutes: 5, pace: 1, seed: 5 })
+  gw.services.rush.stop()
+  await starting
+  await gw.services.orders.idle()
+  const orders = gw.services.orders.list().length
+  await gw.clock.advance(3_600_000)
+  await gw.services.orders.idle()
+  t.equal(gw.services.orders.list().length, orders, 'the first guest keeps their tracker; nothing else happens')
+  t.equal(gw.services.rush.status().state, 'stopped')
+})

@@ -57,7 +57,7 @@ function setConnection(state, seconds) {
     $('offline').hidden = true
     document.body.classList.remove('offline')
   } else {
-    $('offline-detail').textContent = state === 'reconnecting' ? `Trying again in ${seconds} s.` : 'Connecting…'
+    $('offline-detail').textContent = state === 'reconnecting' && seconds >= 1 ? `Trying again in ${seconds} s.` : 'Trying again…'
     // A first connection gets a moment before the board is declared offline.
     const show = () => {
       $('offline').hidden = false

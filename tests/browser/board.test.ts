@@ -57,6 +57,7 @@ t.test('the board: live orders from the simulator, paging, and a clear that can 
   await page.locator('#sim-start button[value="to-go"]').click()
   await page.locator('.card[data-order="9"]').waitFor({ timeout: 3000 })
   await card.locator('.primary').click()
+  await page.screenshot({ path: path.join(artifacts, 'board-undo.png') })
   await page.locator('.card[data-order="7"][data-pending="true"] .undo-button').click()
   await page.locator('.card[data-order="7"][data-pending="false"]').waitFor({ timeout: 1000 })
   // Clear 9 for real: once its undo window has ended and it is gone, 7's would have been too.
@@ -117,6 +118,7 @@ t.test('the gateway stopped under an open board: a banner, a greyed board, no ac
   t.match(await page.locator('#offline').textContent(), /No connection to the gateway/)
   t.ok(await page.locator('body.offline').count(), 'the board is greyed')
   t.ok(await primary.isDisabled(), 'actions are off')
+  await page.screenshot({ path: path.join(artifacts, 'board-offline.png') })
   const banner = await page.locator('#offline').boundingBox()
   t.ok(banner && banner.width >= 1270, `the banner spans the screen (${banner?.width} px)`)
 

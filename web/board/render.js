@@ -50,7 +50,7 @@ function fillCard(card, order, now, target, context) {
   card.dataset.pending = String(left !== null)
   card.querySelector('.undo').hidden = left === null
   card.querySelector('.actions').hidden = left !== null
-  if (left !== null) card.querySelector('.undo-text').textContent = `Cleared · sent in ${left} s`
+  if (left !== null) card.querySelector('.undo-text').textContent = `Clearing in ${left} s`
   const { primary, others } = actionsFor(order)
   const main = card.querySelector('.primary')
   main.dataset.action = primary
@@ -107,7 +107,7 @@ export function tickCards(orders, now, target, context, lastLevels) {
     }
     lastLevels.set(order.uuid, level)
     const left = context.pending(order.uuid)
-    if (left !== null) card.querySelector('.undo-text').textContent = `Cleared · sent in ${left} s`
+    if (left !== null) card.querySelector('.undo-text').textContent = `Clearing in ${left} s`
   }
   return turnedLate
 }

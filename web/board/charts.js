@@ -12,13 +12,14 @@ function node(tag, attributes = {}, text) {
   return element
 }
 
-const width = 720
 const height = 260
 const left = 56
 const bottom = 28
 const top = 16
 
-function frame(hours, max, formatAxis) {
+/** Drawn at the container's own width, so the labels keep their size on a phone. */
+function frame(container, hours, max, formatAxis) {
+  const width = Math.max(320, Math.min(1200, Math.round(container.clientWidth || 720)))
   const svg = node('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg', role: 'img' })
   const plotHeight = height - top - bottom
   const slot = (width - left - 8) / hours.length
@@ -27,15 +28,20 @@ function frame(hours, max, formatAxis) {
     svg.append(node('line', { x1: left, x2: width - 8, y1: y(max * share), y2: y(max * share), class: 'grid' }))
     svg.append(node('text', { x: left - 6, y: y(max * share) + 4, class: 'axis', 'text-anchor': 'end' }, formatAxis(max * share)))
   }
-  hours.forEach((h, i) => svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`)))
-  return { svg, slot, y }
+  // Narrow slots (a phone, a long day) label every other hour.
+  const every = slot < 32 ? 2 : 1
+  hours.forEach((h, i) => i % every === 0 && svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`)))
+  if (!hours.some((h) => h.orders > 0)) {
+    svg.append(node('text', { x: (left + width) / 2, y: top + (height - top - bottom) / 2, class: 'axis nothing', 'text-anchor': 'middle' }, 'No orders cleared in this period yet'))
+  }
+  return { svg, slot, y, width }
 }
 
 /** Median bars coloured against the target, a tick at the 90th percentile, the target dashed. */
 export function drawTimes(container, hourly) {
   const hours = hourWindow(hourly.hours)
   const max = niceMax(Math.max(hourly.targetTime * 1.25, ...hours.map((h) => h.p90Seconds ?? 0)) / 60) * 60
-  const { svg, slot, y } = frame(hours, max, (s) => formatDuration(s))
+  const { svg, slot, y, width } = frame(container, hours, max, (s) => formatDuration(s))
   hours.forEach((h, i) => {
     if (h.medianSeconds === null) return
     const x = left + slot * i + slot * 0.2
@@ -54,7 +60,7 @@ export function drawTimes(container, hourly) {
 export function drawOrders(container, hourly) {
   const hours = hourWindow(hourly.hours)
   const max = niceMax(Math.max(...hours.map((h) => h.orders)))
-  const { svg, slot, y } = frame(hours, max, (n) => String(Math.round(n)))
+  const { svg, slot, y } = frame(container, hours, max, (n) => (Number.isInteger(n) ? String(n) : ''))
   hours.forEach((h, i) => {
     const x = left + slot * i + slot * 0.2
     svg.append(node('rect', { x, y: y(h.orders), width: slot * 0.6, height: y(0) - y(h.orders), class: 'bar count', 'data-hour': h.hour, 'data-orders': h.orders }))

@@ -1,6 +1,5 @@
 // The tracker profile on Zigbee (documented for firmware teams in docs/radio.md): the
 // manufacturer-specific cluster trkTracker, and how a herdsman message becomes a radio event.
-import { Zcl } from 'zigbee-herdsman'
 import type { OrderType } from '../orders/types.ts'
 import type { RadioEvents } from './radio.ts'
 
@@ -8,6 +7,13 @@ export const trackerClusterId = 0xfc00
 export const trackerClusterName = 'trkTracker'
 /** Herdsman's TEST_VENDOR_1 (0xFFF1) until a CSA-assigned manufacturer code exists. */
 export const defaultManufacturerCode = 0xfff1
+
+/**
+ * ZCL data type ids (ZCL specification 07-5123, table 2-10; herdsman's Zcl.DataType has the
+ * same values). Written out so that this module does not load zigbee-herdsman: only
+ * zigbee.ts does.
+ */
+export const zclDataType = { uint8: 0x20, uint16: 0x21, enum8: 0x30, ieeeAddr: 0xf0 } as const
 
 /** orderType on the air: 0 dine-in, 1 to go. */
 export const orderTypeCodes: Record<number, OrderType> = { 0: 'ON_PREMISE', 1: 'TO_GO' }
@@ -23,28 +29,28 @@ export function trackerCluster(manufacturerCode: number) {
     name: trackerClusterName,
     manufacturerCode,
     attributes: {
-      tableId: { name: 'tableId', ID: 0x0000, type: Zcl.DataType.UINT16 },
-      trackerNumber: { name: 'trackerNumber', ID: 0x0001, type: Zcl.DataType.UINT16 },
-      pageState: { name: 'pageState', ID: 0x0002, type: Zcl.DataType.ENUM8 },
+      tableId: { name: 'tableId', ID: 0x0000, type: zclDataType.uint16 },
+      trackerNumber: { name: 'trackerNumber', ID: 0x0001, type: zclDataType.uint16 },
+      pageState: { name: 'pageState', ID: 0x0002, type: zclDataType.enum8 },
     },
     commands: {},
     commandsResponse: {
-      located: { name: 'located', ID: 0x00, parameters: [{ name: 'tableId', type: Zcl.DataType.UINT16 }] },
+      located: { name: 'located', ID: 0x00, parameters: [{ name: 'tableId', type: zclDataType.uint16 }] },
       started: {
         name: 'started',
         ID: 0x01,
         parameters: [
-          { name: 'trackerIeee', type: Zcl.DataType.IEEE_ADDR },
-          { name: 'trackerNumber', type: Zcl.DataType.UINT16 },
-          { name: 'orderType', type: Zcl.DataType.ENUM8 },
+          { name: 'trackerIeee', type: zclDataType.ieeeAddr },
+          { name: 'trackerNumber', type: zclDataType.uint16 },
+          { name: 'orderType', type: zclDataType.enum8 },
         ],
       },
       cleared: {
         name: 'cleared',
         ID: 0x02,
         parameters: [
-          { name: 'trackerIeee', type: Zcl.DataType.IEEE_ADDR },
-          { name: 'trackerNumber', type: Zcl.DataType.UINT16 },
+          { name: 'trackerIeee', type: zclDataType.ieeeAddr },
+          { name: 'trackerNumber', type: zclDataType.uint16 },
         ],
       },
     },

@@ -1,8 +1,18 @@
 import t from 'tap'
-import { addressToIeee, ieeeToAddress, interpretMessage } from '../../../lib/radio/zigbee-profile.ts'
+import { Zcl } from 'zigbee-herdsman'
+import { addressToIeee, ieeeToAddress, interpretMessage, zclDataType } from '../../../lib/radio/zigbee-profile.ts'
 
 const device = { ieeeAddr: '0x00124b00aabbccdd', type: 'EndDevice' }
 const at = 1000
+
+t.test('the data type ids written out are herdsman\'s', async (t) => {
+  t.same(zclDataType, {
+    uint8: Zcl.DataType.UINT8,
+    uint16: Zcl.DataType.UINT16,
+    enum8: Zcl.DataType.ENUM8,
+    ieeeAddr: Zcl.DataType.IEEE_ADDR,
+  })
+})
 
 t.test('addresses convert between herdsman and API forms', async (t) => {
   t.equal(ieeeToAddress('0x00124B00AABBCCDD'), '00:12:4b:00:aa:bb:cc:dd')

@@ -1,0 +1,69 @@
+// Paging on Zigbee: genIdentify identify with the lease as its duration (0 stops it). Pages
+// still within their lease are remembered, so they can be sent again with what is left of
+// the lease when the adapter comes back.
+import type { Clock } from '../clock.ts'
+import type { Logger } from '../log.ts'
+import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
+
+export interface ZigbeePagerOptions {
+  clock: Clock
+  log: Logger
+  /** The device at an API address; throws when the radio is down or the device unknown. */
+  device(address: string): ZigbeeDevice
+  /** How long a page or cancel waits for the tracker's acknowledgement. */
+  commandTimeoutMs?: number
+}
+
+/** Just above the 7.68 s a parent holds a frame for a sleepy tracker. */
+const defaultCommandTimeoutMs = 8000
+
+export class ZigbeePager {
+  readonly #options: ZigbeePagerOptions
+  /** Pages still within their lease, by address: re-sent when the adapter comes back. */
+  readonly #leases = new Map<string, number>()
+
+  constructor(options: ZigbeePagerOptions) {
+    this.#options = options
+  }
+
+  async page(address: string, leaseSeconds: number): Promise<void> {
+    if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 0xfffe) {
+      throw new RangeError('leaseSeconds must be an integer from 1 to 65534')
+    }
+    // Remembered even when the send fails: the lease is re-sent when the adapter returns.
+    this.#leases.set(address, this.#options.clock.now() + leaseSeconds * 1000)
+    await this.#identify(address, leaseSeconds)
+  }
+
+  async cancel(address: string): Promise<void> {
+    this.#leases.delete(address)
+    await this.#identify(address, 0)
+  }
+
+  /** Sends every page still within its lease again, with the seconds it has left. */
+  async reapplyLeases(): Promise<void> {
+    const now = this.#options.clock.now()
+    for (const [address, until] of [...this.#leases]) {
+      const remaining = Math.floor((until - now) / 1000)
+      if (remaining < 1) {
+        this.#leases.delete(address)
+        continue
+      }
+      try {
+        await this.#identify(address, remaining)
+      } catch (error) {
+        this.#options.log.warn({ err: error, address }, 're-sending a page after reconnection failed')
+      }
+    }
+  }
+
+  async #identify(address: string, seconds: number): Promise<void> {
+    const device = this.#options.device(address)
+    const endpoint = device.endpoints.find((e) => e.supportsInputCluster('genIdentify')) ?? device.endpoints[0]
+    if (!endpoint) throw new Error(`zigbee device ${address} has no endpoint`)
+    await endpoint.command('genIdentify', 'identify', { identifytime: seconds }, {
+      sendPolicy: 'immediate',
+      timeout: this.#options.commandTimeoutMs ?? defaultCommandTimeoutMs,
+    })
+  }
+}

@@ -44,6 +44,12 @@ export class FakeAdapter extends Adapter {
   readonly permitJoins: number[] = []
   /** When set, sends to devices reject with this message (a tracker out of reach). */
   failSends: string | undefined
+  /** The options herdsman passed with each ZCL send to a device, in order. */
+  readonly sendOptions: { timeout: number; disableRecovery: boolean }[] = []
+  /** The status devices put in their Default Responses (a tracker may refuse). */
+  answerStatus: number = Zcl.Status.SUCCESS
+  /** When set, ZCL sends to devices never complete (a stuck adapter). */
+  hangSends = false
   stopped = false
   channel: number
   #tsn = 1
@@ -145,8 +151,10 @@ export class FakeAdapter extends Adapter {
     return [Zdo.Status.NOT_SUPPORTED, undefined]
   }
 
-  async sendZclFrameToEndpoint(ieee: string, nwk: number, endpoint: number, frame: Zcl.Frame, _timeout: number, disableResponse: boolean): Promise<any> {
+  async sendZclFrameToEndpoint(ieee: string, nwk: number, endpoint: number, frame: Zcl.Frame, timeout: number, disableResponse: boolean, disableRecovery: boolean): Promise<any> {
+    this.sendOptions.push({ timeout, disableRecovery })
     if (this.failSends) throw new Error(this.failSends)
+    if (this.hangSends) return new Promise<never>(() => {})
     const device = this.devices.get(nwk)
     this.sent.push({ ieee, cluster: frame.cluster.name, command: frame.command.name, payload: frame.payload })
     if (disableResponse) return undefined
@@ -163,7 +171,7 @@ export class FakeAdapter extends Adapter {
       return this.#payload(nwk, endpoint, response)
     }
     if (header.frameControl.disableDefaultResponse) return undefined
-    const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'defaultRsp', frame.cluster.ID, { cmdId: header.commandIdentifier, statusCode: Zcl.Status.SUCCESS }, {})
+    const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'defaultRsp', frame.cluster.ID, { cmdId: header.commandIdentifier, statusCode: this.answerStatus }, {})
     return this.#payload(nwk, endpoint, response)
   }
 

@@ -2,82 +2,10 @@
 // factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
-import { ManualClock } from '../../../lib/clock.ts'
-import { memoryLogger } from '../../../lib/log.ts'
-import type { RadioEvents } from '../../../lib/radio/radio.ts'
-import { ZigbeeRadio, type ChannelSource } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
-import { trackerCluster } from '../../../lib/radio/zigbee-profile.ts'
-import { type FakeDevice, installFakeAdapter } from '../../helpers/zigbee-fake-adapter.ts'
-
-const tracker: FakeDevice = {
-  ieee: '0x00124b00aabbccdd',
-  nwk: 0x1234,
-  type: 'EndDevice',
-  inClusters: [0x0000, 0x0001, 0x0003, 0xfc00],
-  basic: { modelId: 'TRACKER-1', manufacturerName: 'Acme', powerSource: 3, zclVersion: 8, swBuildId: '1.0.0' },
-}
-const repeater: FakeDevice = {
-  ieee: '0x00124b0011223344',
-  nwk: 0x4321,
-  type: 'Router',
-  inClusters: [0x0000, 0x0003],
-  basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0', hwVersion: 3 },
-}
-const starter: FakeDevice = {
-  ieee: '0x00124b0055667788',
-  nwk: 0x5555,
-  type: 'Router',
-  inClusters: [0x0000, 0xfc00],
-  basic: { modelId: 'STARTER-1', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8 },
-}
-const custom = { trkTracker: trackerCluster(0xfff1) } as never
-
-class TestChannel implements ChannelSource {
-  value = 15
-  #listeners = new Set<() => void>()
-  channel() {
-    return this.value
-  }
-  onChange(listener: () => void) {
-    this.#listeners.add(listener)
-    return () => void this.#listeners.delete(listener)
-  }
-  set(value: number) {
-    this.value = value
-    for (const listener of this.#listeners) listener()
-  }
-}
-
-/** Lets herdsman's real async work (interviews, frame parsing) finish. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
-async function setup(t: Test, options: { failStarts?: number } = {}) {
-  const fake = installFakeAdapter()
-  if (options.failStarts) fake.failNextStarts(options.failStarts)
-  const dataDir = t.testdir()
-  const clock = new ManualClock()
-  const channel = new TestChannel()
-  const logs = memoryLogger('warn')
-  const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000] })
-  const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
-    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
-  }
-  for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
-  t.teardown(async () => {
-    await radio.stop()
-    fake.restore()
-  })
-  return { fake, dataDir, clock, channel, radio, events, logs }
-}
+import { custom, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
 
 t.test('first start forms a network with its own key, stored in the data dir', async (t) => {
   const { fake, dataDir, radio, events } = await setup(t)

@@ -17,6 +17,11 @@ export const configSchema = z.strictObject({
       kind: z.enum(['simulated', 'zigbee']).default('simulated'),
       adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp']).optional(),
       serialPort: z.string().min(1).optional(),
+      /**
+       * The manufacturer code the tracker firmware puts in every trkTracker (0xFC00) frame;
+       * frames with another code are dropped. Default 0xFFF1 (a ZCL test vendor code).
+       */
+      manufacturerCode: z.number().int().min(1).max(0xfffe).optional(),
     })
     .default({ kind: 'simulated' }),
   storage: z

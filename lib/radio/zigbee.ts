@@ -38,6 +38,8 @@ export interface ZigbeeRadioOptions {
   reconnectDelaysMs?: number[]
   /** How long a page or cancel waits for the tracker's acknowledgement. */
   commandTimeoutMs?: number
+  /** Repeaters and starter/clearing units not heard from for this long are pinged. */
+  pingIntervalMs?: number
 }
 
 export const defaultReconnectDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
@@ -76,6 +78,7 @@ export class ZigbeeRadio implements Radio {
       log: this.#log,
       manufacturerCode: options.manufacturerCode ?? defaultManufacturerCode,
       emit,
+      pingIntervalMs: options.pingIntervalMs,
     })
     this.#pager = new ZigbeePager({
       clock: this.#clock,
@@ -155,7 +158,7 @@ export class ZigbeeRadio implements Radio {
       databaseBackupPath: path.join(directory, 'database.db.backup'),
       backupPath: path.join(directory, 'coordinator_backup.json'),
       adapter: { disableLED: false },
-      acceptJoiningDeviceHandler: async () => true,
+      acceptJoiningDeviceHandler: async (ieee) => this.#devices.mayJoin(ieee),
     })
     try {
       const result = await controller.start()
@@ -168,11 +171,14 @@ export class ZigbeeRadio implements Radio {
       const coordinator = controller.getDevicesByType('Coordinator')[0]
       if (coordinator) this.#eui64 = ieeeToAddress(coordinator.ieeeAddr)
       this.#channel = (await controller.getNetworkParameters()).channel
-      this.#devices.started(controller.getDevicesIterator())
+      this.#devices.attach({
+        devices: () => controller.getDevicesIterator(),
+        coordinator: () => controller.getDevicesByType('Coordinator')[0]?.getEndpoint(1),
+      })
       this.#attempt = 0
       this.#log.info({ result, eui64: this.#eui64, channel: this.#channel }, 'zigbee coordinator connected')
       this.#setUp(true)
-      this.#devices.announceKnown(controller.getDevicesIterator())
+      this.#devices.announceKnown()
       await this.#pager.reapplyLeases()
     } catch (error) {
       this.#log.warn({ err: error, attempt: this.#attempt + 1 }, 'zigbee coordinator not available')
@@ -197,6 +203,7 @@ export class ZigbeeRadio implements Radio {
   async #disconnect(): Promise<void> {
     const controller = this.#controller
     this.#controller = undefined
+    this.#devices.detach()
     if (controller) await stopQuietly(controller)
   }
 
@@ -210,9 +217,8 @@ export class ZigbeeRadio implements Radio {
   #subscribe(controller: Controller): void {
     controller.on('adapterDisconnected', () => void this.#adapterLost(controller))
     controller.on('deviceJoined', ({ device }) => this.#devices.joined(device))
-    controller.on('deviceInterview', ({ status, device }) => {
-      if (status === 'successful') this.#devices.interviewed(device)
-    })
+    controller.on('deviceInterview', ({ status, device }) => this.#devices.interview(status, device))
+    controller.on('deviceLeave', ({ ieeeAddr }) => this.#devices.left(ieeeAddr))
     controller.on('lastSeenChanged', ({ device }) => this.#devices.lastSeenChanged(device))
     controller.on('permitJoinChanged', ({ permitted }) => {
       if (!permitted) this.#permitJoinUntil = null
@@ -266,8 +272,7 @@ export class ZigbeeRadio implements Radio {
 
   /** Pings every repeater; each that answers is announced again with a fresh lastSeen. */
   async refreshRepeaters(): Promise<void> {
-    const controller = this.#controller
-    if (controller && this.#up) await this.#devices.refreshRepeaters(controller.getDevicesIterator())
+    if (this.#controller && this.#up) await this.#devices.refreshRepeaters()
   }
 
   async info(): Promise<RadioInfo> {
@@ -278,6 +283,7 @@ export class ZigbeeRadio implements Radio {
       channel: this.#channel,
       panId: this.#credentials?.panId ?? 0,
       permitJoinUntil: this.#permitJoinUntil,
+      unavailable: this.#up ? this.#devices.unavailable() : [],
     }
   }
 }

@@ -44,12 +44,24 @@ export class FakeAdapter extends Adapter {
   readonly permitJoins: number[] = []
   /** When set, sends to devices reject with this message (a tracker out of reach). */
   failSends: string | undefined
+  /** Every ZCL frame sent to a device, whole (headers included). */
+  readonly frames: Zcl.Frame[] = []
   /** The options herdsman passed with each ZCL send to a device, in order. */
   readonly sendOptions: { timeout: number; disableRecovery: boolean }[] = []
   /** The status devices put in their Default Responses (a tracker may refuse). */
   answerStatus: number = Zcl.Status.SUCCESS
   /** When set, ZCL sends to devices never complete (a stuck adapter). */
   hangSends = false
+  /** Bind requests devices accepted: `ieee cluster -> target ieee/endpoint`. */
+  readonly binds: string[] = []
+  /** When set, devices refuse bind requests (asleep, or a full binding table). */
+  failBinds = false
+  /** Devices asked to leave the network. */
+  readonly leaves: string[] = []
+  /** Devices (by IEEE) that do not answer anything: switched off, or asleep. */
+  readonly unreachable = new Set<string>()
+  /** Devices (by IEEE) whose node descriptor never comes: their interview fails. */
+  readonly interviewFailing = new Set<string>()
   stopped = false
   channel: number
   #tsn = 1
@@ -77,6 +89,12 @@ export class FakeAdapter extends Adapter {
     const manufacturerCode = cluster.startsWith('trk') ? device.manufacturerCode ?? 0xfff1 : undefined
     const frame = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, manufacturerCode, this.#tsn++, 'report', cluster, attributes, customClusters)
     this.#deliver(device, frame)
+  }
+
+  /** A device leaves the network by itself (reset, or told to by someone else). */
+  leave(device: FakeDevice): void {
+    this.devices.delete(device.nwk)
+    this.emit('deviceLeave', { networkAddress: device.nwk, ieeeAddr: device.ieee })
   }
 
   /** The serial link breaks (USB stick pulled). */
@@ -129,9 +147,20 @@ export class FakeAdapter extends Adapter {
   }
 
   // Herdsman's overloads are narrower than a test double needs to be.
-  async sendZdo(_ieee: string, nwk: number, clusterId: number, _payload: Buffer, disableResponse: boolean): Promise<any> {
+  async sendZdo(ieee: string, nwk: number, clusterId: number, payload: Buffer, disableResponse: boolean): Promise<any> {
     if (disableResponse) return undefined
     const device = this.devices.get(nwk)
+    if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
+    if (clusterId === Zdo.ClusterId.BIND_REQUEST) {
+      if (this.failBinds || !device) return [Zdo.Status.TIMEOUT, undefined]
+      this.binds.push(describeBind(payload))
+      return [Zdo.Status.SUCCESS, undefined]
+    }
+    if (clusterId === Zdo.ClusterId.LEAVE_REQUEST) {
+      this.leaves.push(ieee)
+      this.devices.delete(nwk)
+      return [Zdo.Status.SUCCESS, undefined]
+    }
     if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST) {
       return [Zdo.Status.SUCCESS, { nwkAddress: nwk, endpointList: [1] }]
     }
@@ -141,7 +170,7 @@ export class FakeAdapter extends Adapter {
         inClusterList: device?.inClusters ?? [0x0000], outClusterList: [],
       }]
     }
-    if (clusterId === Zdo.ClusterId.NODE_DESCRIPTOR_REQUEST && device) {
+    if (clusterId === Zdo.ClusterId.NODE_DESCRIPTOR_REQUEST && device && !this.interviewFailing.has(ieee)) {
       return [Zdo.Status.SUCCESS, {
         nwkAddress: nwk, logicalType: device.type === 'Router' ? 1 : 2, fragmentationSupported: false, apsFlags: 0,
         frequencyBand: 8, capabilities: {}, manufacturerCode: device.manufacturerCode ?? 0xfff1, maxBufSize: 80,
@@ -154,9 +183,11 @@ export class FakeAdapter extends Adapter {
   async sendZclFrameToEndpoint(ieee: string, nwk: number, endpoint: number, frame: Zcl.Frame, timeout: number, disableResponse: boolean, disableRecovery: boolean): Promise<any> {
     this.sendOptions.push({ timeout, disableRecovery })
     if (this.failSends) throw new Error(this.failSends)
+    if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
     if (this.hangSends) return new Promise<never>(() => {})
     const device = this.devices.get(nwk)
     this.sent.push({ ieee, cluster: frame.cluster.name, command: frame.command.name, payload: frame.payload })
+    this.frames.push(frame)
     if (disableResponse) return undefined
     const header = frame.header
     if (frame.command.name === 'read' && frame.cluster.name === 'genBasic') {
@@ -168,6 +199,11 @@ export class FakeAdapter extends Adapter {
           : { attrId, status: Zcl.Status.SUCCESS, dataType: basicAttributeTypes[name], attrData: value }
       })
       const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'readRsp', frame.cluster.ID, records, {})
+      return this.#payload(nwk, endpoint, response)
+    }
+    if (frame.command.name === 'configReport') {
+      const records = (frame.payload as { attrId: number }[]).map(({ attrId }) => ({ status: this.answerStatus, direction: 0, attrId }))
+      const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'configReportRsp', frame.cluster.ID, records, {})
       return this.#payload(nwk, endpoint, response)
     }
     if (header.frameControl.disableDefaultResponse) return undefined
@@ -190,6 +226,13 @@ export class FakeAdapter extends Adapter {
     return undefined
   }
   async restoreChannelInterPAN() {}
+}
+
+/** A ZDO bind request's payload (after the transaction sequence number) in a few words. */
+function describeBind(payload: Buffer): string {
+  const ieee = (offset: number) => `0x${Buffer.from(payload.subarray(offset, offset + 8)).reverse().toString('hex')}`
+  const cluster = payload.readUInt16LE(10)
+  return `${ieee(1)} 0x${cluster.toString(16).padStart(4, '0')} -> ${ieee(13)}/${payload[21]}`
 }
 
 export interface FakeAdapterControl {

@@ -5,8 +5,8 @@ import { ManualClock } from '../../lib/clock.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
 import { ZigbeeRadio, type ChannelSource, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
-import { trackerCluster } from '../../lib/radio/zigbee-profile.ts'
-import { type FakeDevice, installFakeAdapter } from './zigbee-fake-adapter.ts'
+import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
+import { type FakeAdapter, type FakeDevice, installFakeAdapter } from './zigbee-fake-adapter.ts'
 
 export const tracker: FakeDevice = {
   ieee: '0x00124b00aabbccdd',
@@ -62,10 +62,10 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
   const dataDir = t.testdir()
   const clock = new ManualClock()
   const channel = new TestChannel()
-  const logs = memoryLogger('warn')
+  const logs = memoryLogger('info')
   const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000], ...options.radio })
   const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
-    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
+    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], deviceLeft: [], status: [],
   }
   for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
   t.teardown(async () => {
@@ -73,4 +73,22 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
     fake.restore()
   })
   return { fake, dataDir, clock, channel, radio, events, logs }
+}
+
+/** The radio logged `message` about `device` (info level and up). */
+export function logged(logs: { lines(): Record<string, unknown>[] }, device: FakeDevice, message: string): boolean {
+  const address = ieeeToAddress(device.ieee)
+  return logs.lines().some((line) => line.address === address && line.msg === message)
+}
+
+export const configuredMessage = 'zigbee device bound to the coordinator and its reporting configured'
+
+/**
+ * Joins a device and waits until the radio is done with it: interviewed, and for trackers
+ * and units also bound and configured.
+ */
+export async function joinAndSettle(context: { logs: { lines(): Record<string, unknown>[] } }, adapter: FakeAdapter, device: FakeDevice): Promise<void> {
+  adapter.join(device)
+  const ours = device.inClusters.includes(0xfc00)
+  await until(() => logged(context.logs, device, ours ? configuredMessage : 'zigbee device joined'), `${device.ieee} settled`)
 }

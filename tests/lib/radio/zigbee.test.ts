@@ -5,7 +5,7 @@ import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
-import { custom, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
+import { custom, joinAndSettle, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
 
 t.test('first start forms a network with its own key, stored in the data dir', async (t) => {
   const { fake, dataDir, radio, events } = await setup(t)
@@ -28,11 +28,11 @@ t.test('first start forms a network with its own key, stored in the data dir', a
 })
 
 t.test('a tracker joins, is interviewed, reports its location and is paged', async (t) => {
-  const { fake, clock, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, clock, radio, events } = context
   await radio.start()
   const adapter = fake.current!
-  adapter.join(tracker)
-  await until(() => adapter.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, adapter, tracker)
 
   adapter.sendCommand(tracker, 'trkTracker', 'located', { tableId: 12 }, custom)
   await until(() => events.trackerLocated.length === 1, 'located')
@@ -61,11 +61,11 @@ t.test('a tracker joins, is interviewed, reports its location and is paged', asy
 })
 
 t.test('starters and clearers report through the tracker cluster', async (t) => {
-  const { fake, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, radio, events } = context
   await radio.start()
   const adapter = fake.current!
-  adapter.join(starter)
-  await until(() => adapter.sent.filter((f) => f.ieee === starter.ieee && f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, adapter, starter)
   adapter.sendCommand(starter, 'trkTracker', 'started', { trackerIeee: tracker.ieee, trackerNumber: 42, orderType: 1 }, custom)
   await until(() => events.trackerStarted.length === 1, 'started')
   t.match(events.trackerStarted[0], { address: '00:12:4b:00:aa:bb:cc:dd', number: 42, orderType: 'TO_GO' })
@@ -104,10 +104,10 @@ t.test('a router joining is announced as a repeater; joining opens and closes', 
 })
 
 t.test('adapter loss: status down, backoff, recovery, active paging re-applied', async (t) => {
-  const { fake, clock, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, clock, radio, events } = context
   await radio.start()
-  fake.current!.join(tracker)
-  await until(() => fake.current!.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, fake.current!, tracker)
   await radio.page('00:12:4b:00:aa:bb:cc:dd', 60)
 
   fake.failNextStarts(1)

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { Controller, setLogger } from 'zigbee-herdsman'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
+import { broadcastChannelChange } from './zigbee-channel.ts'
 import { loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
 import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
@@ -241,8 +242,10 @@ export class ZigbeeRadio implements Radio {
     await this.#connecting
     this.#clock.clearTimeout(this.#retryTimer)
     this.#retryTimer = undefined
-    await this.#disconnect()
     this.#setUp(false, 'changing channel')
+    // Told to the network first, while it still listens on the old channel (zigbee-channel.ts).
+    if (this.#controller) await broadcastChannelChange(this.#controller, wanted, this.#log)
+    await this.#disconnect()
     await this.#connect()
   }
 

@@ -2,6 +2,7 @@
 // adapter factory (Adapter.create), so the REAL zigbee-herdsman Controller runs against it:
 // joins, interviews (ZDO descriptors, genBasic reads), frame parsing, endpoint commands.
 // Devices are described by a small table; frames they "send" are real ZCL frames.
+import { createRequire } from 'node:module'
 import { Zcl, Zdo } from 'zigbee-herdsman'
 import { Adapter } from 'zigbee-herdsman/dist/adapter/index.js'
 
@@ -63,12 +64,20 @@ export class FakeAdapter extends Adapter {
   /** Devices (by IEEE) whose node descriptor never comes: their interview fails. */
   readonly interviewFailing = new Set<string>()
   stopped = false
+  /** The channel the coordinator's network is on (kept in its NVRAM across restarts). */
   channel: number
+  /** The channel herdsman was configured with for this start. */
+  readonly configuredChannel: number
+  /** Channel-change broadcasts (Mgmt_NWK_Update_req) sent to the network: the new channels. */
+  channelBroadcasts: number[] = []
+  /** deCONZ-like: the stick moves to the configured channel by itself while starting. */
+  movesAloneOnStart = false
   #tsn = 1
 
   constructor(network: { channelList: number[] }, serialPort: object, backupPath: string, adapterOptions: object) {
     super(network as never, serialPort as never, backupPath, adapterOptions as never)
     this.channel = network.channelList[0]
+    this.configuredChannel = network.channelList[0]
   }
 
   /** Adds a device and announces its join, as a coordinator does. */
@@ -117,6 +126,7 @@ export class FakeAdapter extends Adapter {
   }
 
   async start() {
+    if (this.movesAloneOnStart) this.channel = this.configuredChannel
     return this.startResult
   }
   async stop() {
@@ -148,6 +158,11 @@ export class FakeAdapter extends Adapter {
 
   // Herdsman's overloads are narrower than a test double needs to be.
   async sendZdo(ieee: string, nwk: number, clusterId: number, payload: Buffer, disableResponse: boolean): Promise<any> {
+    if (clusterId === Zdo.ClusterId.NWK_UPDATE_REQUEST) {
+      // The coordinator follows its own broadcast, as the network does.
+      this.channel = Math.log2(payload.readUInt32LE(1))
+      this.channelBroadcasts.push(this.channel)
+    }
     if (disableResponse) return undefined
     const device = this.devices.get(nwk)
     if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
@@ -235,6 +250,18 @@ function describeBind(payload: Buffer): string {
   return `${ieee(1)} 0x${cluster.toString(16).padStart(4, '0')} -> ${ieee(13)}/${payload[21]}`
 }
 
+/**
+ * Makes herdsman's own waits (utils/wait.js, e.g. the 12 s after a channel change broadcast)
+ * resolve at once, recording what was asked; restore() puts the real one back.
+ */
+export function instantHerdsmanWaits(): { waits: number[]; restore(): void } {
+  const module = createRequire(import.meta.url)('zigbee-herdsman/dist/utils/wait.js') as { wait: (ms: number) => Promise<void> }
+  const original = module.wait
+  const waits: number[] = []
+  module.wait = async (ms) => void waits.push(ms)
+  return { waits, restore: () => void (module.wait = original) }
+}
+
 export interface FakeAdapterControl {
   /** The adapter of the latest start. */
   readonly current: FakeAdapter | undefined
@@ -260,6 +287,9 @@ export function installFakeAdapter(): FakeAdapterControl {
     if (previous) {
       adapter.devices = previous.devices
       adapter.startResult = 'resumed'
+      adapter.channel = previous.channel
+      adapter.channelBroadcasts = previous.channelBroadcasts
+      adapter.movesAloneOnStart = previous.movesAloneOnStart
     }
     created.push(adapter)
     return adapter

@@ -6,7 +6,7 @@ import { memoryLogger } from '../../lib/log.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
 import { ZigbeeRadio, type ChannelSource, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
 import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
-import { type FakeAdapter, type FakeDevice, installFakeAdapter } from './zigbee-fake-adapter.ts'
+import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
 
 export const tracker: FakeDevice = {
   ieee: '0x00124b00aabbccdd',
@@ -58,6 +58,7 @@ export async function until(condition: () => boolean, what: string): Promise<voi
 
 export async function setup(t: Test, options: { failStarts?: number; radio?: Partial<ZigbeeRadioOptions> } = {}) {
   const fake = installFakeAdapter()
+  const herdsmanWaits = instantHerdsmanWaits()
   if (options.failStarts) fake.failNextStarts(options.failStarts)
   const dataDir = t.testdir()
   const clock = new ManualClock()
@@ -71,8 +72,9 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
   t.teardown(async () => {
     await radio.stop()
     fake.restore()
+    herdsmanWaits.restore()
   })
-  return { fake, dataDir, clock, channel, radio, events, logs }
+  return { fake, dataDir, clock, channel, radio, events, logs, waits: herdsmanWaits.waits }
 }
 
 /** The radio logged `message` about `device` (info level and up). */

@@ -25,6 +25,8 @@ export interface RadioInfo {
   channel: number
   panId: number
   permitJoinUntil: number | null
+  /** Devices paired in the network, the coordinator aside (when the radio can tell). */
+  devices?: number
   /** Always-listening devices (repeaters, starter/clearing units) that stopped answering. */
   unavailable?: { address: string; role: 'repeater' | 'unit'; lastHeard: number | null }[]
 }

@@ -158,6 +158,13 @@ export class ZigbeeDevices {
     if (this.#network) await this.#availability.ping(this.#network.devices())
   }
 
+  /** Devices in herdsman's database, the coordinator aside. */
+  paired(): number {
+    let count = 0
+    for (const device of this.#network?.devices() ?? []) if (device.type !== 'Coordinator') count++
+    return count
+  }
+
   unavailable(): UnavailableDevice[] {
     return this.#network ? this.#availability.unavailable(this.#network.devices()) : []
   }

@@ -286,6 +286,7 @@ export class ZigbeeRadio implements Radio {
       channel: this.#channel,
       panId: this.#credentials?.panId ?? 0,
       permitJoinUntil: this.#permitJoinUntil,
+      devices: this.#up ? this.#devices.paired() : undefined,
       unavailable: this.#up ? this.#devices.unavailable() : [],
     }
   }

@@ -9,7 +9,7 @@ import { memoryLogger } from '../../../lib/log.ts'
 import { buildRouter } from '../../../runtime/router.ts'
 import { buildServices } from '../../../runtime/services.ts'
 import { type CallOptions, makeRequest } from '../../helpers/gateway.ts'
-import { installFakeAdapter, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
+import { installFakeAdapter, instantHerdsmanWaits, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
 
 const repeater: FakeDevice = {
   ieee: '0x00124b0011223344', nwk: 0x4321, type: 'Router', inClusters: [0x0000],
@@ -26,6 +26,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
 
 t.test('zigbee radio behind the HTTP API', async (t) => {
   const fake = installFakeAdapter()
+  const herdsmanWaits = instantHerdsmanWaits()
   const config = parseConfig({ dataDir: t.testdir(), radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/ttyUSB0' } })
   const services = await buildServices({ config, clock: new ManualClock(), log: memoryLogger('fatal').log, inMemory: true })
   const router = buildRouter(manifest, services)
@@ -43,16 +44,17 @@ t.test('zigbee radio behind the HTTP API', async (t) => {
   t.teardown(async () => {
     await gw.services.radio.stop()
     fake.restore()
+    herdsmanWaits.restore()
   })
   await gw.services.radio.start()
   const token = await gw.issueToken()
 
   const status = await gw.json('GET /api/v2/gateway', { token })
-  t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 11, radioKind: 'zigbee', radioUp: true })
+  t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 15, radioKind: 'zigbee', radioUp: true })
 
   await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'C' } })
-  await until(async () => (await gw.services.radio.info()).channel === 20 && (await gw.services.radio.info()).up, 'the channel change')
-  t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.zigbeeChannel, 20, 'the preset moved the network')
+  await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change')
+  t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.zigbeeChannel, 25, 'the preset moved the network')
 
   const open = await gw.json('POST /api/v2/repeaters/beginPairing', { token, body: { timeout: 120 } })
   t.equal(open.body.returnCode, 1012)

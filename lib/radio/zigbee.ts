@@ -10,7 +10,7 @@ import { Controller, setLogger } from 'zigbee-herdsman'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
 import { broadcastChannelChange } from './zigbee-channel.ts'
-import { loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
+import { deviceDatabaseLost, loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
 import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
@@ -116,6 +116,12 @@ export class ZigbeeRadio implements Radio {
    */
   async start(): Promise<void> {
     if (this.#running) return
+    if (deviceDatabaseLost(this.#directory())) {
+      this.#log.warn(
+        { dir: this.#directory() },
+        'zigbee network.json exists but database.db is missing: every paired device must be paired again unless database.db is restored from a backup (docs/operations.md)',
+      )
+    }
     this.#credentials = loadOrCreateCredentials(this.#directory())
     this.#running = true
     routeHerdsmanLogs(this.#log)

@@ -1,6 +1,6 @@
 // The Zigbee radio against the REAL zigbee-herdsman Controller, with herdsman's adapter
 // factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
@@ -148,4 +148,21 @@ t.test('changing the preset channel reconnects on the new channel', async (t) =>
   await until(() => fake.created.length === 2 && events.status.length === 3, 'reconnect')
   t.same(events.status.map((s) => s.up), [true, false, true])
   t.equal((await radio.info()).channel, 20)
+})
+
+t.test('a formed network whose database.db is gone is reported at start-up: devices must be paired again', async (t) => {
+  const context = await setup(t)
+  const { dataDir, radio, logs } = context
+  const warning = () => logs.lines().filter((line) => /database\.db is missing/.test(String(line.msg)))
+  await radio.start()
+  await joinAndSettle(context, context.fake.current!, repeater)
+  await radio.stop()
+  const database = path.join(dataDir, 'zigbee', 'database.db')
+  t.ok(existsSync(database), 'herdsman saved its device database')
+  await radio.start()
+  await radio.stop()
+  t.same(warning(), [], 'no warning while both files are there')
+  unlinkSync(database)
+  await radio.start()
+  t.match(warning(), [{ level: 40, msg: /every paired device must be paired again unless database\.db is restored from a backup/ }])
 })

@@ -72,6 +72,8 @@ export class FakeAdapter extends Adapter {
   channelBroadcasts: number[] = []
   /** deCONZ-like: the stick moves to the configured channel by itself while starting. */
   movesAloneOnStart = false
+  /** The next channel-change broadcast fails (the adapter refuses it). */
+  failNextBroadcast = false
   #tsn = 1
 
   constructor(network: { channelList: number[] }, serialPort: object, backupPath: string, adapterOptions: object) {
@@ -159,6 +161,10 @@ export class FakeAdapter extends Adapter {
   // Herdsman's overloads are narrower than a test double needs to be.
   async sendZdo(ieee: string, nwk: number, clusterId: number, payload: Buffer, disableResponse: boolean): Promise<any> {
     if (clusterId === Zdo.ClusterId.NWK_UPDATE_REQUEST) {
+      if (this.failNextBroadcast) {
+        this.failNextBroadcast = false
+        throw new Error('broadcast refused')
+      }
       // The coordinator follows its own broadcast, as the network does.
       this.channel = Math.log2(payload.readUInt32LE(1))
       this.channelBroadcasts.push(this.channel)

@@ -37,3 +37,14 @@ t.test('a deCONZ-like stick that moves alone while starting: the network is told
   t.same(fake.current!.channelBroadcasts, [11], 'without the broadcast before the restart, herdsman would send none')
   t.equal((await radio.info()).channel, 11)
 })
+
+t.test('when the broadcast before the restart fails, herdsman\'s own at start still moves the network', async (t) => {
+  const { fake, channel, radio, events, logs } = await setup(t)
+  await radio.start()
+  fake.current!.failNextBroadcast = true
+  channel.set(20)
+  await until(() => fake.created.length === 2 && events.status.length === 3, 'the restart')
+  t.ok(logs.lines().some((line) => line.level === 40 && line.msg === 'broadcasting the channel change failed; devices asleep may need pairing again'))
+  t.same(fake.current!.channelBroadcasts, [20], 'sent by herdsman at start: the coordinator was still on 15')
+  t.equal((await radio.info()).channel, 20)
+})

@@ -100,3 +100,13 @@ t.test('devices through the API: a foreign device never listed, a silent repeate
   await until(async () => (await gw.json('GET /api/v2/repeaters', { token })).body.repeaters.length === 0, 'the repeater dropped')
   t.match((await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio, { ok: true, detail: 'up on channel 15' })
 })
+
+t.test('radio.manufacturerCode in the config reaches the radio', async (t) => {
+  const { fake, gw } = await zigbeeGateway(t, { manufacturerCode: 0x1234 })
+  await gw.services.radio.start()
+  const adapter = fake.current!
+  adapter.join({ ...repeater, ieee: '0x00124b00aabbccdd', nwk: 0x1234, type: 'EndDevice', inClusters: [0x0000, 0x0001, 0x0003, 0xfc00], manufacturerCode: 0x1234 })
+  await until(() => adapter.frames.some((frame) => frame.command.name === 'configReport' && frame.cluster.ID === 0xfc00), 'the tracker configured')
+  const configured = adapter.frames.find((frame) => frame.command.name === 'configReport' && frame.cluster.ID === 0xfc00)
+  t.equal(configured!.header.manufacturerCode, 0x1234)
+})

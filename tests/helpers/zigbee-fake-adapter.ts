@@ -205,10 +205,10 @@ export class FakeAdapter extends Adapter {
     this.sendOptions.push({ timeout, disableRecovery })
     if (this.failSends) throw new Error(this.failSends)
     if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
-    if (this.hangSends) return new Promise<never>(() => {})
     const device = this.devices.get(nwk)
     this.sent.push({ ieee, cluster: frame.cluster.name, command: frame.command.name, payload: frame.payload })
     this.frames.push(frame)
+    if (this.hangSends) return new Promise<never>(() => {})
     if (disableResponse) return undefined
     const header = frame.header
     if (frame.command.name === 'read' && frame.cluster.name === 'genBasic') {
@@ -296,6 +296,9 @@ export function installFakeAdapter(): FakeAdapterControl {
       adapter.channel = previous.channel
       adapter.channelBroadcasts = previous.channelBroadcasts
       adapter.movesAloneOnStart = previous.movesAloneOnStart
+      // What the devices do is the network's, not the adapter's.
+      adapter.hangSends = previous.hangSends
+      for (const ieee of previous.unreachable) adapter.unreachable.add(ieee)
     }
     created.push(adapter)
     return adapter

@@ -79,7 +79,13 @@ export class ZigbeeDevices {
   /** A controller has started: every device of its database is prepared, pinging begins. */
   attach(network: ZigbeeNetwork): void {
     this.#network = network
-    for (const device of network.devices()) this.joined(device)
+    const coordinator = network.coordinator()
+    for (const device of network.devices()) {
+      this.joined(device)
+      // Left unconfigured by an earlier run: configured when it next speaks.
+      const role = deviceRole(device)
+      if (role && coordinator && !isConfigured(device, role, coordinator)) this.#configureTriedAt.set(device.ieeeAddr, -Infinity)
+    }
     this.#availability.start(() => network.devices())
   }
 

@@ -111,6 +111,20 @@ t.test('a configuration that fails is tried again when the tracker next speaks, 
   t.equal(adapter.binds.length, 2)
 })
 
+t.test('a device left unconfigured by an earlier run is configured when it next speaks', async (t) => {
+  const context = await setup(t)
+  await context.radio.start()
+  context.fake.current!.failBinds = true
+  context.fake.current!.join(tracker)
+  await until(() => logged(context.logs, tracker, 'configuring a zigbee device failed; tried again when it next speaks'), 'the failure')
+  await context.radio.stop()
+  await context.radio.start()
+  const adapter = context.fake.current!
+  adapter.report(tracker, 'genPowerCfg', [{ attrId: 0x0021, dataType: Zcl.DataType.UINT8, attrData: 150 }])
+  await until(() => logged(context.logs, tracker, configuredMessage), 'the configuration')
+  t.equal(adapter.binds.length, 2)
+})
+
 t.test('frames on 0xFC00 count only with the configured manufacturer code (radio.manufacturerCode)', async (t) => {
   const context = await setup(t, { radio: { manufacturerCode: 0x1234 } })
   await context.radio.start()

@@ -19,6 +19,11 @@ export const configSchema = z.strictObject({
       serialPort: z.string().min(1).optional(),
       /** Trackers in the simulated restaurant (numbered from 1); ignored by the Zigbee radio. */
       trackers: z.number().int().min(1).max(999).default(50),
+      /**
+       * The manufacturer code the tracker firmware puts in every trkTracker (0xFC00) frame;
+       * frames with another code are dropped. Default 0xFFF1 (a ZCL test vendor code).
+       */
+      manufacturerCode: z.number().int().min(1).max(0xfffe).optional(),
     })
     .default({ kind: 'simulated', trackers: 50 }),
   storage: z

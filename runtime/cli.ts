@@ -8,6 +8,7 @@ import { simCliCommand, simCliOptions, startDemo } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
+import { radioCliCommand } from './radio-commands.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -25,6 +26,7 @@ const usage = `usage: gateway <command> [options]
   sim rush [--minutes N] [--pace X]                   simulated radio: play a lunch service (default 20 min at pace 1)
   sim rush stop                                       simulated radio: stop the lunch service at once
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
+  radio channel [N] [--force]                         show the radio channel, or choose it (15, 20, 25 or 11) before pairing
 
 ${historyUsage}
 
@@ -45,6 +47,7 @@ export function addCliCommand(name: string, command: CliCommand, options?: Parse
 
 addCliCommand('fleet', fleetCliCommand)
 addCliCommand('sim', simCliCommand, simCliOptions)
+addCliCommand('radio', radioCliCommand, { force: { type: 'boolean' } })
 
 addCliCommand('button', async (positionals, _flags, dataDir) => {
   const command = positionals[0] === 'status' ? 'button.status' : 'button.press'

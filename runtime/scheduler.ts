@@ -4,10 +4,13 @@
 //  - tracking: the lease is re-sent every refreshMs (well inside L) until stopped;
 //  - once: one lease of onceLeaseMs (~60 s), retried a few times if the send fails; when it
 //    runs out the orders service is told (the order is no longer paged).
-// One radio send is in flight per tracker: sends are chained per tracker, and a refresh that
-// falls due while the previous send is still out is skipped instead of piling up.
-// stop() answers at once; the radio gets a stop command a few times in the background
-// (best effort: the lease ends it anyway). All timers run on the injected Clock.
+// Pages are chained per tracker (one page in flight per tracker), and a refresh that falls due
+// while the previous send is still out is skipped instead of piling up. A stop does not wait
+// for a page in flight: the radio sends each page once (no recovery retries, notes
+// radio-field-review.md), so a stop sent later reaches the tracker later, and a stuck page
+// must not hold a cancel for as long as the radio's send timeout. stop() answers at once;
+// the radio gets a stop command a few times in the background (best effort: the lease ends
+// it anyway). All timers run on the injected Clock.
 import type { Clock, TimerHandle } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Pager } from '../lib/orders/service.ts'
@@ -117,7 +120,7 @@ export class PagingScheduler implements Pager {
       sent++
       this.#enqueue(tracker, generation, async () => {
         await this.#deps.radio.cancel(tracker)
-      }, 'stop')
+      }, 'stop', { jumpQueue: true })
       if (sent < this.options.stopRepeats) this.#stopTimers.set(tracker, this.#deps.clock.setTimeout(sendStop, this.options.stopIntervalMs))
     }
     sendStop()
@@ -197,10 +200,13 @@ export class PagingScheduler implements Pager {
     this.#sendPage(tracker, job)
   }
 
-  /** Runs one radio send after the tracker's previous one; false when it failed or was stale. */
-  #enqueue(tracker: string, generation: number, send: () => Promise<void>, what: string): Promise<boolean> {
+  /**
+   * Runs one radio send after the tracker's previous one (at once with jumpQueue; later sends
+   * still wait for it); false when it failed or was stale.
+   */
+  #enqueue(tracker: string, generation: number, send: () => Promise<void>, what: string, options: { jumpQueue?: boolean } = {}): Promise<boolean> {
     const previous = this.#chains.get(tracker) ?? Promise.resolve()
-    const run = previous.then(async () => {
+    const run = (options.jumpQueue ? Promise.resolve() : previous).then(async () => {
       if (this.#generations.get(tracker) !== generation) return false
       try {
         await send()
@@ -210,7 +216,7 @@ export class PagingScheduler implements Pager {
         return false
       }
     })
-    const tail = run.then(() => undefined)
+    const tail = Promise.all([previous, run]).then(() => undefined)
     this.#chains.set(tracker, tail)
     void tail.then(() => {
       if (this.#chains.get(tracker) === tail) this.#chains.delete(tracker)

@@ -30,6 +30,7 @@ export async function createRadio(config: GatewayConfig, deps: RadioDeps): Promi
   return new loaded.ZigbeeRadio({
     adapter: config.radio.adapter,
     serialPort: config.radio.serialPort,
+    manufacturerCode: config.radio.manufacturerCode,
     dataDir: config.dataDir,
     clock: deps.clock,
     log: deps.log,

@@ -1,6 +1,5 @@
 // The tracker profile on Zigbee (documented for firmware teams in docs/radio.md): the
 // manufacturer-specific cluster trkTracker, and how a herdsman message becomes a radio event.
-import { Zcl } from 'zigbee-herdsman'
 import type { OrderType } from '../orders/types.ts'
 import type { RadioEvents } from './radio.ts'
 
@@ -8,6 +7,13 @@ export const trackerClusterId = 0xfc00
 export const trackerClusterName = 'trkTracker'
 /** Herdsman's TEST_VENDOR_1 (0xFFF1) until a CSA-assigned manufacturer code exists. */
 export const defaultManufacturerCode = 0xfff1
+
+/**
+ * ZCL data type ids (ZCL specification 07-5123, table 2-10; herdsman's Zcl.DataType has the
+ * same values). Written out so that this module does not load zigbee-herdsman: only
+ * zigbee.ts does.
+ */
+export const zclDataType = { uint8: 0x20, uint16: 0x21, enum8: 0x30, ieeeAddr: 0xf0 } as const
 
 /** orderType on the air: 0 dine-in, 1 to go. */
 export const orderTypeCodes: Record<number, OrderType> = { 0: 'ON_PREMISE', 1: 'TO_GO' }
@@ -23,28 +29,28 @@ export function trackerCluster(manufacturerCode: number) {
     name: trackerClusterName,
     manufacturerCode,
     attributes: {
-      tableId: { name: 'tableId', ID: 0x0000, type: Zcl.DataType.UINT16 },
-      trackerNumber: { name: 'trackerNumber', ID: 0x0001, type: Zcl.DataType.UINT16 },
-      pageState: { name: 'pageState', ID: 0x0002, type: Zcl.DataType.ENUM8 },
+      tableId: { name: 'tableId', ID: 0x0000, type: zclDataType.uint16 },
+      trackerNumber: { name: 'trackerNumber', ID: 0x0001, type: zclDataType.uint16 },
+      pageState: { name: 'pageState', ID: 0x0002, type: zclDataType.enum8 },
     },
     commands: {},
     commandsResponse: {
-      located: { name: 'located', ID: 0x00, parameters: [{ name: 'tableId', type: Zcl.DataType.UINT16 }] },
+      located: { name: 'located', ID: 0x00, parameters: [{ name: 'tableId', type: zclDataType.uint16 }] },
       started: {
         name: 'started',
         ID: 0x01,
         parameters: [
-          { name: 'trackerIeee', type: Zcl.DataType.IEEE_ADDR },
-          { name: 'trackerNumber', type: Zcl.DataType.UINT16 },
-          { name: 'orderType', type: Zcl.DataType.ENUM8 },
+          { name: 'trackerIeee', type: zclDataType.ieeeAddr },
+          { name: 'trackerNumber', type: zclDataType.uint16 },
+          { name: 'orderType', type: zclDataType.enum8 },
         ],
       },
       cleared: {
         name: 'cleared',
         ID: 0x02,
         parameters: [
-          { name: 'trackerIeee', type: Zcl.DataType.IEEE_ADDR },
-          { name: 'trackerNumber', type: Zcl.DataType.UINT16 },
+          { name: 'trackerIeee', type: zclDataType.ieeeAddr },
+          { name: 'trackerNumber', type: zclDataType.uint16 },
         ],
       },
     },
@@ -72,6 +78,17 @@ export interface ZigbeeMessage {
   data: unknown
   linkquality: number
   device: { ieeeAddr: string; type: string }
+  /** The ZCL header's manufacturer code (absent when the frame carries none). */
+  meta?: { manufacturerCode?: number }
+}
+
+/**
+ * A frame on 0xFC00 without this gateway's manufacturer code: another vendor's cluster that
+ * happens to use the same id (herdsman parses it with our definition all the same).
+ */
+export function isForeignTrackerFrame(message: ZigbeeMessage, manufacturerCode: number): boolean {
+  const onTrackerCluster = message.cluster === trackerClusterName || message.cluster === trackerClusterId
+  return onTrackerCluster && message.meta?.manufacturerCode !== manufacturerCode
 }
 
 export type ProfileEvent =
@@ -93,9 +110,10 @@ function tableFromLocationDesc(value: unknown): number | undefined {
 
 /**
  * Turns one herdsman message into the radio events it means. `isTracker` says whether the
- * sender is a tracker (it then also counts as a sign of life with its link quality).
+ * sender is a tracker (it then also counts as a sign of life with its link quality). A
+ * trkTracker frame is read only when it carries `manufacturerCode`.
  */
-export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: boolean): ProfileEvent[] {
+export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: boolean, manufacturerCode = defaultManufacturerCode): ProfileEvent[] {
   const sender = ieeeToAddress(message.device.ieeeAddr)
   const data = (message.data && typeof message.data === 'object' && !Buffer.isBuffer(message.data)
     ? message.data
@@ -105,7 +123,9 @@ export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: 
     typeof ieee === 'string' && /^0x[0-9a-f]{16}$/i.test(ieee) && !nullIeee.test(ieee) ? ieeeToAddress(ieee) : sender
   const isReport = message.type === 'attributeReport' || message.type === 'readResponse'
 
-  if (message.cluster === trackerClusterName) {
+  if (isForeignTrackerFrame(message, manufacturerCode)) {
+    // Ignored: not this profile's frame, whatever herdsman made of it.
+  } else if (message.cluster === trackerClusterName) {
     if (message.type === 'commandLocated' && validTable(data.tableId)) {
       events.push({ kind: 'trackerLocated', event: { address: sender, table: data.tableId, at } })
     } else if (isReport && validTable(data.tableId)) {

@@ -1,7 +1,7 @@
-// The Zigbee radio: one zigbee-herdsman Controller (the only module, with its zigbee-*.ts
-// helpers, that imports zigbee-herdsman). Paging is genIdentify identify with the lease as
-// duration; locations, starts and clears arrive through the trkTracker cluster (see
-// zigbee-profile.ts and docs/radio.md). When the adapter drops, the radio reports itself
+// The Zigbee radio's lifecycle: one zigbee-herdsman Controller (this is the only module that
+// loads zigbee-herdsman at runtime; the others import its types only). What happens to
+// devices is in zigbee-devices.ts, paging in zigbee-paging.ts, the tracker profile in
+// zigbee-profile.ts (see docs/radio.md). When the adapter drops, the radio reports itself
 // down, the HTTP API keeps serving, and it reconnects with backoff; paging that is still
 // within its lease is sent again when it returns, and a 'status' {up: true} event lets the
 // paging scheduler refresh its leases too.
@@ -9,16 +9,12 @@ import path from 'node:path'
 import { Controller, setLogger } from 'zigbee-herdsman'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
-import { loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
-import {
-  addressToIeee,
-  defaultManufacturerCode,
-  ieeeToAddress,
-  interpretMessage,
-  trackerCluster,
-  trackerClusterId,
-  trackerClusterName,
-} from './zigbee-profile.ts'
+import { broadcastChannelChange } from './zigbee-channel.ts'
+import { deviceDatabaseLost, loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
+import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
+import { ZigbeeDevices } from './zigbee-devices.ts'
+import { ZigbeePager } from './zigbee-paging.ts'
+import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
 
 export type ZigbeeAdapterKind = 'zstack' | 'ember' | 'deconz' | 'zigate' | 'zboss' | 'ezsp' | 'zoh'
@@ -43,16 +39,13 @@ export interface ZigbeeRadioOptions {
   reconnectDelaysMs?: number[]
   /** How long a page or cancel waits for the tracker's acknowledgement. */
   commandTimeoutMs?: number
+  /** Repeaters and starter/clearing units not heard from for this long are pinged. */
+  pingIntervalMs?: number
 }
 
 export const defaultReconnectDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
-/** Just above the 7.68 s a parent holds a frame for a sleepy tracker. */
-const defaultCommandTimeoutMs = 8000
-/** A router's lastSeen is passed on at most this often (it changes on every frame). */
-const repeaterSeenIntervalMs = 60_000
 const unknownEui64 = '00:00:00:00:00:00:00:00'
 
-type Device = ReturnType<Controller['getDevices']>[number]
 type Listeners = { [K in keyof RadioEvents]?: Set<RadioListener<K>> }
 
 export class ZigbeeRadio implements Radio {
@@ -60,7 +53,6 @@ export class ZigbeeRadio implements Radio {
   readonly #options: ZigbeeRadioOptions
   readonly #clock: Clock
   readonly #log: Logger
-  readonly #manufacturerCode: number
   readonly #listeners: Listeners = {}
   #controller: Controller | undefined
   #credentials: NetworkCredentials | undefined
@@ -72,17 +64,29 @@ export class ZigbeeRadio implements Radio {
   #eui64 = unknownEui64
   #channel: number
   #permitJoinUntil: number | null = null
-  /** Pages still within their lease, by address: re-sent when the adapter comes back. */
-  readonly #leases = new Map<string, number>()
-  readonly #repeaterSeenAt = new Map<string, number>()
+  readonly #devices: ZigbeeDevices
+  readonly #pager: ZigbeePager
   #unsubscribeChannel: (() => void) | undefined
 
   constructor(options: ZigbeeRadioOptions) {
     this.#options = options
     this.#clock = options.clock
     this.#log = options.log.child({ part: 'zigbee' })
-    this.#manufacturerCode = options.manufacturerCode ?? defaultManufacturerCode
     this.#channel = options.channel.channel()
+    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#emit(event, payload)
+    this.#devices = new ZigbeeDevices({
+      clock: this.#clock,
+      log: this.#log,
+      manufacturerCode: options.manufacturerCode ?? defaultManufacturerCode,
+      emit,
+      pingIntervalMs: options.pingIntervalMs,
+    })
+    this.#pager = new ZigbeePager({
+      clock: this.#clock,
+      log: this.#log,
+      device: (address) => this.#device(address),
+      commandTimeoutMs: options.commandTimeoutMs,
+    })
   }
 
   get up(): boolean {
@@ -112,6 +116,12 @@ export class ZigbeeRadio implements Radio {
    */
   async start(): Promise<void> {
     if (this.#running) return
+    if (deviceDatabaseLost(this.#directory())) {
+      this.#log.warn(
+        { dir: this.#directory() },
+        'zigbee network.json exists but database.db is missing: every paired device must be paired again unless database.db is restored from a backup (docs/operations.md)',
+      )
+    }
     this.#credentials = loadOrCreateCredentials(this.#directory())
     this.#running = true
     routeHerdsmanLogs(this.#log)
@@ -155,7 +165,7 @@ export class ZigbeeRadio implements Radio {
       databaseBackupPath: path.join(directory, 'database.db.backup'),
       backupPath: path.join(directory, 'coordinator_backup.json'),
       adapter: { disableLED: false },
-      acceptJoiningDeviceHandler: async () => true,
+      acceptJoiningDeviceHandler: async (ieee) => this.#devices.mayJoin(ieee),
     })
     try {
       const result = await controller.start()
@@ -168,12 +178,15 @@ export class ZigbeeRadio implements Radio {
       const coordinator = controller.getDevicesByType('Coordinator')[0]
       if (coordinator) this.#eui64 = ieeeToAddress(coordinator.ieeeAddr)
       this.#channel = (await controller.getNetworkParameters()).channel
-      for (const device of controller.getDevicesIterator()) this.#prepare(device)
+      this.#devices.attach({
+        devices: () => controller.getDevicesIterator(),
+        coordinator: () => controller.getDevicesByType('Coordinator')[0]?.getEndpoint(1),
+      })
       this.#attempt = 0
       this.#log.info({ result, eui64: this.#eui64, channel: this.#channel }, 'zigbee coordinator connected')
       this.#setUp(true)
-      for (const device of controller.getDevicesIterator()) if (isRepeater(device)) this.#announceRepeater(device)
-      await this.#reapplyLeases()
+      this.#devices.announceKnown()
+      await this.#pager.reapplyLeases()
     } catch (error) {
       this.#log.warn({ err: error, attempt: this.#attempt + 1 }, 'zigbee coordinator not available')
       this.#controller = undefined
@@ -197,6 +210,7 @@ export class ZigbeeRadio implements Radio {
   async #disconnect(): Promise<void> {
     const controller = this.#controller
     this.#controller = undefined
+    this.#devices.detach()
     if (controller) await stopQuietly(controller)
   }
 
@@ -209,24 +223,14 @@ export class ZigbeeRadio implements Radio {
 
   #subscribe(controller: Controller): void {
     controller.on('adapterDisconnected', () => void this.#adapterLost(controller))
-    controller.on('deviceJoined', ({ device }) => this.#prepare(device))
-    controller.on('deviceInterview', ({ status, device }) => {
-      if (status !== 'successful') return
-      this.#prepare(device)
-      if (isRepeater(device)) this.#announceRepeater(device)
-    })
-    controller.on('lastSeenChanged', ({ device }) => {
-      if (!isRepeater(device)) return
-      const last = this.#repeaterSeenAt.get(device.ieeeAddr) ?? -Infinity
-      if (this.#clock.now() - last >= repeaterSeenIntervalMs) this.#announceRepeater(device)
-    })
+    controller.on('deviceJoined', ({ device }) => this.#devices.joined(device))
+    controller.on('deviceInterview', ({ status, device }) => this.#devices.interview(status, device))
+    controller.on('deviceLeave', ({ ieeeAddr }) => this.#devices.left(ieeeAddr))
+    controller.on('lastSeenChanged', ({ device }) => this.#devices.lastSeenChanged(device))
     controller.on('permitJoinChanged', ({ permitted }) => {
       if (!permitted) this.#permitJoinUntil = null
     })
-    controller.on('message', (message) => {
-      const events = interpretMessage(message, this.#clock.now(), isTracker(message.device))
-      for (const { kind, event } of events) this.#emit(kind, event as never)
-    })
+    controller.on('message', (message) => this.#devices.message(message))
   }
 
   async #adapterLost(controller: Controller): Promise<void> {
@@ -244,42 +248,14 @@ export class ZigbeeRadio implements Radio {
     await this.#connecting
     this.#clock.clearTimeout(this.#retryTimer)
     this.#retryTimer = undefined
-    await this.#disconnect()
     this.#setUp(false, 'changing channel')
+    // Told to the network first, while it still listens on the old channel (zigbee-channel.ts).
+    if (this.#controller) await broadcastChannelChange(this.#controller, wanted, this.#log)
+    await this.#disconnect()
     await this.#connect()
   }
 
-  /** Custom clusters and the no-queue rule are in memory only in herdsman: set them every time. */
-  #prepare(device: Device): void {
-    if (device.type === 'Coordinator') return
-    if (!device.customClusters[trackerClusterName]) {
-      device.addCustomCluster(trackerClusterName, trackerCluster(this.#manufacturerCode) as never)
-    }
-    // A queued stale page could otherwise reach a tracker after its cancel.
-    if (isTracker(device)) device.pendingRequestTimeout = 0
-  }
-
-  #announceRepeater(device: Device): void {
-    const now = this.#clock.now()
-    this.#repeaterSeenAt.set(device.ieeeAddr, now)
-    const endpoint = device.endpoints[0]
-    this.#emit('repeaterJoined', {
-      extendedAddress: ieeeToAddress(device.ieeeAddr),
-      shortAddress: device.networkAddress,
-      at: now,
-      lastSeen: device.lastSeen ?? now,
-      manufacturerId: device.manufacturerID ?? null,
-      manufacturerName: device.manufacturerName ?? null,
-      profileId: endpoint?.profileID ?? null,
-      firmwareVersion: device.softwareBuildID ?? null,
-      hardwareVersion: device.hardwareVersion ?? null,
-      deviceType: device.type,
-      deviceModel: device.modelID ?? null,
-      linkQuality: device.linkquality ?? null,
-    })
-  }
-
-  #device(address: string): Device {
+  #device(address: string): ZigbeeDevice {
     const controller = this.#controller
     if (!controller || !this.#up) throw new Error('zigbee radio is down')
     const device = controller.getDeviceByIeeeAddr(addressToIeee(address))
@@ -287,44 +263,12 @@ export class ZigbeeRadio implements Radio {
     return device
   }
 
-  async #identify(address: string, seconds: number): Promise<void> {
-    const device = this.#device(address)
-    const endpoint = device.endpoints.find((e) => e.supportsInputCluster('genIdentify')) ?? device.endpoints[0]
-    if (!endpoint) throw new Error(`zigbee device ${address} has no endpoint`)
-    await endpoint.command('genIdentify', 'identify', { identifytime: seconds }, {
-      sendPolicy: 'immediate',
-      timeout: this.#options.commandTimeoutMs ?? defaultCommandTimeoutMs,
-    })
+  page(address: string, leaseSeconds: number): Promise<void> {
+    return this.#pager.page(address, leaseSeconds)
   }
 
-  async page(address: string, leaseSeconds: number): Promise<void> {
-    if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 0xfffe) {
-      throw new RangeError('leaseSeconds must be an integer from 1 to 65534')
-    }
-    // Remembered even when the send fails: the lease is re-sent when the adapter returns.
-    this.#leases.set(address, this.#clock.now() + leaseSeconds * 1000)
-    await this.#identify(address, leaseSeconds)
-  }
-
-  async cancel(address: string): Promise<void> {
-    this.#leases.delete(address)
-    await this.#identify(address, 0)
-  }
-
-  async #reapplyLeases(): Promise<void> {
-    const now = this.#clock.now()
-    for (const [address, until] of [...this.#leases]) {
-      const remaining = Math.floor((until - now) / 1000)
-      if (remaining < 1) {
-        this.#leases.delete(address)
-        continue
-      }
-      try {
-        await this.#identify(address, remaining)
-      } catch (error) {
-        this.#log.warn({ err: error, address }, 're-sending a page after reconnection failed')
-      }
-    }
+  cancel(address: string): Promise<void> {
+    return this.#pager.cancel(address)
   }
 
   async permitJoin(seconds: number): Promise<void> {
@@ -337,19 +281,7 @@ export class ZigbeeRadio implements Radio {
 
   /** Pings every repeater; each that answers is announced again with a fresh lastSeen. */
   async refreshRepeaters(): Promise<void> {
-    const controller = this.#controller
-    if (!controller || !this.#up) return
-    const repeaters = [...controller.getDevicesIterator((device) => isRepeater(device))]
-    await Promise.all(
-      repeaters.map(async (device) => {
-        try {
-          await device.ping()
-          this.#announceRepeater(device)
-        } catch (error) {
-          this.#log.debug({ err: error, ieee: device.ieeeAddr }, 'repeater did not answer a ping')
-        }
-      }),
-    )
+    if (this.#controller && this.#up) await this.#devices.refreshRepeaters()
   }
 
   async info(): Promise<RadioInfo> {
@@ -360,22 +292,10 @@ export class ZigbeeRadio implements Radio {
       channel: this.#channel,
       panId: this.#credentials?.panId ?? 0,
       permitJoinUntil: this.#permitJoinUntil,
+      devices: this.#up ? this.#devices.paired() : undefined,
+      unavailable: this.#up ? this.#devices.unavailable() : [],
     }
   }
-}
-
-function hasTrackerCluster(device: Device): boolean {
-  return device.endpoints.some((endpoint) => endpoint.inputClusters.includes(trackerClusterId))
-}
-
-/** Trackers are battery end devices. */
-function isTracker(device: Device): boolean {
-  return device.type === 'EndDevice'
-}
-
-/** Repeaters are routers; starter and clearing units (routers with trkTracker) are not. */
-function isRepeater(device: Device): boolean {
-  return device.type === 'Router' && !hasTrackerCluster(device)
 }
 
 async function stopQuietly(controller: Controller): Promise<void> {

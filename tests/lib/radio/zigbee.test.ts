@@ -1,83 +1,11 @@
 // The Zigbee radio against the REAL zigbee-herdsman Controller, with herdsman's adapter
 // factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
-import { ManualClock } from '../../../lib/clock.ts'
-import { memoryLogger } from '../../../lib/log.ts'
-import type { RadioEvents } from '../../../lib/radio/radio.ts'
-import { ZigbeeRadio, type ChannelSource } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
-import { trackerCluster } from '../../../lib/radio/zigbee-profile.ts'
-import { type FakeDevice, installFakeAdapter } from '../../helpers/zigbee-fake-adapter.ts'
-
-const tracker: FakeDevice = {
-  ieee: '0x00124b00aabbccdd',
-  nwk: 0x1234,
-  type: 'EndDevice',
-  inClusters: [0x0000, 0x0001, 0x0003, 0xfc00],
-  basic: { modelId: 'TRACKER-1', manufacturerName: 'Acme', powerSource: 3, zclVersion: 8, swBuildId: '1.0.0' },
-}
-const repeater: FakeDevice = {
-  ieee: '0x00124b0011223344',
-  nwk: 0x4321,
-  type: 'Router',
-  inClusters: [0x0000, 0x0003],
-  basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0', hwVersion: 3 },
-}
-const starter: FakeDevice = {
-  ieee: '0x00124b0055667788',
-  nwk: 0x5555,
-  type: 'Router',
-  inClusters: [0x0000, 0xfc00],
-  basic: { modelId: 'STARTER-1', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8 },
-}
-const custom = { trkTracker: trackerCluster(0xfff1) } as never
-
-class TestChannel implements ChannelSource {
-  value = 15
-  #listeners = new Set<() => void>()
-  channel() {
-    return this.value
-  }
-  onChange(listener: () => void) {
-    this.#listeners.add(listener)
-    return () => void this.#listeners.delete(listener)
-  }
-  set(value: number) {
-    this.value = value
-    for (const listener of this.#listeners) listener()
-  }
-}
-
-/** Lets herdsman's real async work (interviews, frame parsing) finish. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
-async function setup(t: Test, options: { failStarts?: number } = {}) {
-  const fake = installFakeAdapter()
-  if (options.failStarts) fake.failNextStarts(options.failStarts)
-  const dataDir = t.testdir()
-  const clock = new ManualClock()
-  const channel = new TestChannel()
-  const logs = memoryLogger('warn')
-  const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000] })
-  const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
-    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
-  }
-  for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
-  t.teardown(async () => {
-    await radio.stop()
-    fake.restore()
-  })
-  return { fake, dataDir, clock, channel, radio, events, logs }
-}
+import { custom, joinAndSettle, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
 
 t.test('first start forms a network with its own key, stored in the data dir', async (t) => {
   const { fake, dataDir, radio, events } = await setup(t)
@@ -100,11 +28,11 @@ t.test('first start forms a network with its own key, stored in the data dir', a
 })
 
 t.test('a tracker joins, is interviewed, reports its location and is paged', async (t) => {
-  const { fake, clock, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, clock, radio, events } = context
   await radio.start()
   const adapter = fake.current!
-  adapter.join(tracker)
-  await until(() => adapter.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, adapter, tracker)
 
   adapter.sendCommand(tracker, 'trkTracker', 'located', { tableId: 12 }, custom)
   await until(() => events.trackerLocated.length === 1, 'located')
@@ -133,11 +61,11 @@ t.test('a tracker joins, is interviewed, reports its location and is paged', asy
 })
 
 t.test('starters and clearers report through the tracker cluster', async (t) => {
-  const { fake, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, radio, events } = context
   await radio.start()
   const adapter = fake.current!
-  adapter.join(starter)
-  await until(() => adapter.sent.filter((f) => f.ieee === starter.ieee && f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, adapter, starter)
   adapter.sendCommand(starter, 'trkTracker', 'started', { trackerIeee: tracker.ieee, trackerNumber: 42, orderType: 1 }, custom)
   await until(() => events.trackerStarted.length === 1, 'started')
   t.match(events.trackerStarted[0], { address: '00:12:4b:00:aa:bb:cc:dd', number: 42, orderType: 'TO_GO' })
@@ -176,10 +104,10 @@ t.test('a router joining is announced as a repeater; joining opens and closes', 
 })
 
 t.test('adapter loss: status down, backoff, recovery, active paging re-applied', async (t) => {
-  const { fake, clock, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, clock, radio, events } = context
   await radio.start()
-  fake.current!.join(tracker)
-  await until(() => fake.current!.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, fake.current!, tracker)
   await radio.page('00:12:4b:00:aa:bb:cc:dd', 60)
 
   fake.failNextStarts(1)
@@ -220,4 +148,21 @@ t.test('changing the preset channel reconnects on the new channel', async (t) =>
   await until(() => fake.created.length === 2 && events.status.length === 3, 'reconnect')
   t.same(events.status.map((s) => s.up), [true, false, true])
   t.equal((await radio.info()).channel, 20)
+})
+
+t.test('a formed network whose database.db is gone is reported at start-up: devices must be paired again', async (t) => {
+  const context = await setup(t)
+  const { dataDir, radio, logs } = context
+  const warning = () => logs.lines().filter((line) => /database\.db is missing/.test(String(line.msg)))
+  await radio.start()
+  await joinAndSettle(context, context.fake.current!, repeater)
+  await radio.stop()
+  const database = path.join(dataDir, 'zigbee', 'database.db')
+  t.ok(existsSync(database), 'herdsman saved its device database')
+  await radio.start()
+  await radio.stop()
+  t.same(warning(), [], 'no warning while both files are there')
+  unlinkSync(database)
+  await radio.start()
+  t.match(warning(), [{ level: 40, msg: /every paired device must be paired again unless database\.db is restored from a backup/ }])
 })

@@ -1,0 +1,96 @@
+// A ZigbeeRadio on the real herdsman Controller over the fake coordinator, with the devices
+// the radio tests share and a helper to wait for herdsman's asynchronous work.
+import type { Test } from 'tap'
+import { ManualClock } from '../../lib/clock.ts'
+import { memoryLogger } from '../../lib/log.ts'
+import type { RadioEvents } from '../../lib/radio/radio.ts'
+import { ZigbeeRadio, type ChannelSource, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
+import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
+import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
+
+export const tracker: FakeDevice = {
+  ieee: '0x00124b00aabbccdd',
+  nwk: 0x1234,
+  type: 'EndDevice',
+  inClusters: [0x0000, 0x0001, 0x0003, 0xfc00],
+  basic: { modelId: 'TRACKER-1', manufacturerName: 'Acme', powerSource: 3, zclVersion: 8, swBuildId: '1.0.0' },
+}
+export const repeater: FakeDevice = {
+  ieee: '0x00124b0011223344',
+  nwk: 0x4321,
+  type: 'Router',
+  inClusters: [0x0000, 0x0003],
+  basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0', hwVersion: 3 },
+}
+export const starter: FakeDevice = {
+  ieee: '0x00124b0055667788',
+  nwk: 0x5555,
+  type: 'Router',
+  inClusters: [0x0000, 0xfc00],
+  basic: { modelId: 'STARTER-1', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8 },
+}
+export const custom = { trkTracker: trackerCluster(0xfff1) } as never
+
+export class TestChannel implements ChannelSource {
+  value = 15
+  #listeners = new Set<() => void>()
+  channel() {
+    return this.value
+  }
+  onChange(listener: () => void) {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+  set(value: number) {
+    this.value = value
+    for (const listener of this.#listeners) listener()
+  }
+}
+
+/** Lets herdsman's real async work (interviews, frame parsing) finish. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (condition()) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+export async function setup(t: Test, options: { failStarts?: number; radio?: Partial<ZigbeeRadioOptions> } = {}) {
+  const fake = installFakeAdapter()
+  const herdsmanWaits = instantHerdsmanWaits()
+  if (options.failStarts) fake.failNextStarts(options.failStarts)
+  const dataDir = t.testdir()
+  const clock = new ManualClock()
+  const channel = new TestChannel()
+  const logs = memoryLogger('info')
+  const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000], ...options.radio })
+  const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
+    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], deviceLeft: [], status: [],
+  }
+  for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
+  t.teardown(async () => {
+    await radio.stop()
+    fake.restore()
+    herdsmanWaits.restore()
+  })
+  return { fake, dataDir, clock, channel, radio, events, logs, waits: herdsmanWaits.waits }
+}
+
+/** The radio logged `message` about `device` (info level and up). */
+export function logged(logs: { lines(): Record<string, unknown>[] }, device: FakeDevice, message: string): boolean {
+  const address = ieeeToAddress(device.ieee)
+  return logs.lines().some((line) => line.address === address && line.msg === message)
+}
+
+export const configuredMessage = 'zigbee device bound to the coordinator and its reporting configured'
+
+/**
+ * Joins a device and waits until the radio is done with it: interviewed, and for trackers
+ * and units also bound and configured.
+ */
+export async function joinAndSettle(context: { logs: { lines(): Record<string, unknown>[] } }, adapter: FakeAdapter, device: FakeDevice): Promise<void> {
+  adapter.join(device)
+  const ours = device.inClusters.includes(0xfc00)
+  await until(() => logged(context.logs, device, ours ? configuredMessage : 'zigbee device joined'), `${device.ieee} settled`)
+}

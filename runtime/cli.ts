@@ -26,7 +26,7 @@ const usage = `usage: gateway <command> [options]
   sim rush [--minutes N] [--pace X]                   simulated radio: play a lunch service (default 20 min at pace 1)
   sim rush stop                                       simulated radio: stop the lunch service at once
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
-  radio channel [N] [--force]                         show the radio channel, or choose it (15, 20, 25 or 11) before pairing
+  radio channel [N] [--force]                         show the radio channel, or choose it (11, 15, 20 or 25) before pairing
 
 ${historyUsage}
 

@@ -14,7 +14,7 @@ import type { GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
 import type { ChannelSource } from '../lib/radio/zigbee.ts'
 import type { Radio } from '../lib/radio/radio.ts'
-import { type SettingsService, zigbeePresets } from '../lib/settings/service.ts'
+import { newNetworkPreset, type SettingsService, zigbeePresets } from '../lib/settings/service.ts'
 import type { Store } from '../lib/store/db.ts'
 import { PairingScheduler } from './pairing.ts'
 
@@ -45,7 +45,7 @@ export interface GatewayServicesDeps {
 export function presetChannel(settings: SettingsService): ChannelSource {
   let current = settings.get().zigbeePreset
   return {
-    channel: () => zigbeePresets[settings.get().zigbeePreset]?.channel ?? zigbeePresets.A.channel,
+    channel: () => zigbeePresets[settings.get().zigbeePreset]?.channel ?? zigbeePresets[newNetworkPreset].channel,
     onChange: (listener) =>
       settings.onChange((next) => {
         if (next.zigbeePreset === current) return

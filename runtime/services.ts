@@ -12,7 +12,8 @@ import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
 import { FloorService } from '../lib/settings/floor.ts'
-import { SettingsService } from '../lib/settings/service.ts'
+import { formedNetworkPreset, newNetworkPreset, SettingsService } from '../lib/settings/service.ts'
+import { zigbeeNetworkFormed } from '../lib/radio/zigbee-network.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
@@ -69,7 +70,9 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const events = new EventBus<GatewayEvents>(log)
   const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
-  const settings = await SettingsService.open(await store.collection('settings'))
+  // A Zigbee network formed before the default preset moved off channel 11 stays where it is.
+  const defaultPreset = zigbeeNetworkFormed(path.join(config.dataDir, 'zigbee')) ? formedNetworkPreset : newNetworkPreset
+  const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset })
   const floor = await FloorService.open(await store.collection('floor'))
   const button = new ButtonWindow(clock)
   const tokens = await TokenService.open({

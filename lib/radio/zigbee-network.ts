@@ -27,8 +27,13 @@ export const deviceDatabaseFileName = 'database.db'
  * drops frames from devices it does not know, and devices do not rejoin by themselves, so
  * every device must be paired again (unless database.db is restored from a backup).
  */
+/** Whether this data dir's Zigbee network was formed (its key and PAN IDs were generated). */
+export function zigbeeNetworkFormed(dir: string): boolean {
+  return existsSync(path.join(dir, credentialsFileName))
+}
+
 export function deviceDatabaseLost(dir: string): boolean {
-  return existsSync(path.join(dir, credentialsFileName)) && !existsSync(path.join(dir, deviceDatabaseFileName))
+  return zigbeeNetworkFormed(dir) && !existsSync(path.join(dir, deviceDatabaseFileName))
 }
 
 interface StoredCredentials {

@@ -14,19 +14,27 @@ export interface Settings {
  * The radio channel a preset letter names. The PAN ID and extended PAN ID of the set are
  * this gateway's own, generated on first start (lib/radio/zigbee-network.ts): fixed values
  * per letter would merge two neighbouring gateways on the same preset into one network.
- * The default, A, is channel 15, between Wi-Fi channels 1 and 6; 11 (under Wi-Fi 1, the
- * commonest access point channel) is kept last, as D, for sites whose Wi-Fi avoids 1
- * (docs/api.md ruling, docs/radio.md "Channel").
+ * A letter never changes its channel: a stored letter is a running network, and giving it
+ * another channel would move that network at the next start, stranding sleeping trackers.
  */
 export const zigbeePresets: Record<string, { channel: number }> = {
-  A: { channel: 15 },
-  B: { channel: 20 },
-  C: { channel: 25 },
-  D: { channel: 11 },
+  A: { channel: 11 },
+  B: { channel: 15 },
+  C: { channel: 20 },
+  D: { channel: 25 },
 }
 
-export function defaultSettings(): Settings {
-  return { zigbeePreset: 'A', targetTimeDefault: 300, timezone: systemTimezone() }
+/**
+ * The preset of a gateway that never chose one. A new gateway starts on B (channel 15,
+ * between Wi-Fi channels 1 and 6; 11 shares the air with Wi-Fi 1, the commonest access
+ * point channel). A gateway whose Zigbee network was formed before this default existed
+ * formed it on A, and keeps it (docs/api.md ruling, docs/radio.md "Channel").
+ */
+export const newNetworkPreset = 'B'
+export const formedNetworkPreset = 'A'
+
+export function defaultSettings(zigbeePreset = newNetworkPreset): Settings {
+  return { zigbeePreset, targetTimeDefault: 300, timezone: systemTimezone() }
 }
 
 /** The host's zone (TZ, else the system's), the default of the timezone setting. */
@@ -56,13 +64,20 @@ export class SettingsService {
     this.#current = current
   }
 
-  static async open(collection: Collection<SettingsDoc>): Promise<SettingsService> {
+  /**
+   * `defaultPreset` applies when no preset was ever stored; it is stored at once, so a later
+   * change of the default never moves this gateway's network.
+   */
+  static async open(collection: Collection<SettingsDoc>, options: { defaultPreset?: string } = {}): Promise<SettingsService> {
     const stored = await collection.findOne({ key: 'settings' })
-    const current = { ...defaultSettings() }
+    const current = { ...defaultSettings(options.defaultPreset) }
     if (stored) {
       for (const key of Object.keys(validators) as (keyof Settings)[]) {
         if (validators[key](stored[key])) (current as Record<string, unknown>)[key] = stored[key]
       }
+    }
+    if (!validators.zigbeePreset(stored?.zigbeePreset)) {
+      await collection.update({ key: 'settings' }, { $set: { zigbeePreset: current.zigbeePreset } }, { upsert: true })
     }
     return new SettingsService(collection, current)
   }

@@ -6,7 +6,7 @@ t.test('GET /api/v2/gateway/settings answers the three settings, code 13', async
   const token = await gw.issueToken()
   const { status, body } = await gw.json('GET /api/v2/gateway/settings', { token })
   t.equal(status, 200)
-  t.match(body, { returnCode: 13, settings: { zigbeePreset: 'A', targetTimeDefault: 300, timezone: String } })
+  t.match(body, { returnCode: 13, settings: { zigbeePreset: 'B', targetTimeDefault: 300, timezone: String } })
   t.same(Object.keys(body.settings).sort(), ['targetTimeDefault', 'timezone', 'zigbeePreset'])
 })
 
@@ -68,9 +68,17 @@ t.test('changing the preset moves the zigbee channel source', async (t) => {
   const source = presetChannel(gw.services.settings)
   let changes = 0
   source.onChange(() => changes++)
-  t.equal(source.channel(), 15, 'the default preset A is channel 15, not 11 (under Wi-Fi 1)')
-  await gw.services.settings.update({ zigbeePreset: 'D' })
+  t.equal(source.channel(), 15, 'a new gateway starts on preset B, channel 15, not 11 (under Wi-Fi 1)')
+  await gw.services.settings.update({ zigbeePreset: 'A' })
   t.equal(source.channel(), 11)
   await gw.services.settings.update({ timezone: 'UTC' })
   t.equal(changes, 1, 'only a preset change restarts the radio')
+})
+
+t.test('a gateway whose Zigbee network was formed on the old default keeps preset A (channel 11)', async (t) => {
+  const dataDir = t.testdir({ zigbee: { 'network.json': '{}' } })
+  const gw = await testGateway({ dataDir })
+  t.equal(gw.services.settings.get().zigbeePreset, 'A', 'upgrading never moves a running network')
+  const fresh = await testGateway({ dataDir: t.testdir({}) })
+  t.equal(fresh.services.settings.get().zigbeePreset, 'B')
 })

@@ -1,12 +1,12 @@
 import t from 'tap'
-import { SettingsService } from '../../../lib/settings/service.ts'
+import { SettingsService, zigbeePresets } from '../../../lib/settings/service.ts'
 import { Store } from '../../../lib/store/db.ts'
 
 t.test('defaults, all-or-nothing updates, persistence and listeners', async (t) => {
   const dir = t.testdir({})
   const settings = await SettingsService.open(await new Store({ dataDir: dir }).collection('settings'))
   t.equal(settings.get().targetTimeDefault, 300)
-  t.equal(settings.get().zigbeePreset, 'A')
+  t.equal(settings.get().zigbeePreset, 'B', 'a new gateway starts on B (channel 15), not 11')
   const seen: string[] = []
   settings.onChange((s) => seen.push(s.timezone))
 
@@ -22,4 +22,14 @@ t.test('defaults, all-or-nothing updates, persistence and listeners', async (t) 
   const reopened = await SettingsService.open(await new Store({ dataDir: dir }).collection('settings'))
   t.equal(reopened.get().targetTimeDefault, 120)
   t.equal(reopened.get().timezone, 'Europe/Paris')
+})
+
+t.test('the default preset is stored at first start, so a later default never moves a running network', async (t) => {
+  const dir = t.testdir({})
+  const formed = await SettingsService.open(await new Store({ dataDir: dir }).collection('settings'), { defaultPreset: 'A' })
+  t.equal(formed.get().zigbeePreset, 'A', 'a network formed before the default moved keeps A')
+  const reopened = await SettingsService.open(await new Store({ dataDir: dir }).collection('settings'), { defaultPreset: 'B' })
+  t.equal(reopened.get().zigbeePreset, 'A', 'the stored letter wins over the default')
+  t.equal(reopened.get().targetTimeDefault, 300, 'other settings keep their defaults')
+  t.same(zigbeePresets.A, { channel: 11 }, 'a letter keeps its channel across versions')
 })

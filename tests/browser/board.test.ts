@@ -1,7 +1,8 @@
-// The board in real headless Chromium (Debian's chromium, driven by playwright-core) against
+// The board in real headless Chromium (any installed Chrome or Chromium, found by
+// tests/helpers/system-deps.ts, driven by playwright-core) against
 // a real gateway on a loopback port with the simulated radio. Screenshots go to
 // test-artifacts/ (one of them, copied by hand, is docs/board.png).
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -11,8 +12,8 @@ import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import { sendControl } from '../../runtime/control.ts'
 import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+import { chromiumDep, requireExecutable } from '../helpers/system-deps.ts'
 
-const chromiumPath = '/usr/bin/chromium'
 const chromiumArgs = [
   '--headless',
   '--no-sandbox',
@@ -39,7 +40,7 @@ async function firstToken(gateway: RunningGateway, dataDir: string): Promise<str
 }
 
 async function launch(t: Test): Promise<BrowserContext> {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/ci-system-deps.sh (apt-get install chromium)`)
+  const chromiumPath = requireExecutable(chromiumDep)
   const userDataDir = await mkdtemp(path.join(tmpdir(), 'board-chromium-'))
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,

@@ -19,6 +19,7 @@ const usage = `usage: gateway <command> [options]
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
   token revoke <name>                                 revoke every access token with that name, at once
+  token rename <name|prefix> <new name>               rename the tokens with that name (or that prefix, as listed)
   webhooks list                                       list webhook URLs with state, backlog and signing secret (host only)
   sim start <tracker> [--to-go]                       simulated radio: hold a tracker over the dine-in (or to-go) starter
   sim place <tracker> <table>                         simulated radio: put a tracker on a table

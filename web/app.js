@@ -6,6 +6,7 @@ import { fleetPill } from './board/fleet.js'
 import { OrderBoard } from './board/orders.js'
 import { renderCards, renderFloor, renderStatistics, showToast, tickCards } from './board/render.js'
 import { setupSimulator } from './board/simulator.js'
+import { deviceTokenName } from './board/token-name.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
@@ -165,7 +166,7 @@ function start() {
   })
   $('token-from-button').addEventListener('click', async () => {
     try {
-      const body = await fetch('/api/v2/accesstoken/generate?name=board').then((r) => r.json())
+      const body = await fetch(`/api/v2/accesstoken/generate?name=${deviceTokenName()}`).then((r) => r.json())
       if (body.token?.token) return useToken(body.token.token)
       $('login-error').textContent = body.message ?? 'The button window is closed: press the button first.'
     } catch (error) {

@@ -219,6 +219,7 @@ t.test('a rejected token brings back the prompt; the button window gives a new o
   await page.locator('#token-from-button').click()
   await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
   t.match(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), /^[0-9a-f]{48}$/)
+  t.match(gateway.services.tokens.list().map((token) => token.name), [/^board-chrome-linux-[0-9a-f]{6}$/], 'named after the browser, not "board"')
   // The failed check of the bad token is a 401 the browser logs; nothing else.
   t.same(errors.filter((e) => !/status of 401/.test(e)), [], 'no other console errors')
 })

@@ -156,6 +156,7 @@ SH
 }
 
 install_system() {
+  system apt-get update -qq
   system apt-get install -y --no-install-recommends ca-certificates curl xz-utils
   if [ "$test_mode" = 1 ] || ! id "$user" >/dev/null 2>&1; then
     system useradd --system --home-dir /var/lib/tracker-gateway --no-create-home --shell /usr/sbin/nologin "$user"

@@ -3,10 +3,8 @@
 // GATEWAY_CONFIG, ./gateway.config.json, the installed config). When nothing runs there and
 // the data dir was not named explicitly, the one gateway of this user that runs elsewhere
 // (the registry) is used instead; otherwise the error names every data dir looked in.
-import { existsSync } from 'node:fs'
 import { dataDirSource, type ConfigOverrides } from '../lib/config.ts'
-import { controlSocketPath } from './control.ts'
-import { registryDir, runningGateways, type RegisteredGateway } from './gateway-registry.ts'
+import { gatewayRunsOn, registryDir, runningGateways, type RegisteredGateway } from './gateway-registry.ts'
 
 export interface GatewayTarget {
   /** The data dir whose control socket the command uses. */
@@ -38,7 +36,7 @@ export function locateGateway(options: LocateOptions): GatewayTarget {
   const running = runningGateways(registry)
   const lookedIn = `looked in data dir ${resolvedDataDir} (from ${source})${explicit ? '' : ` and for gateways registered in ${registry}${running.length ? `: ${running.map(describeGateway).join('; ')}` : ' (none)'}`}`
   const target = { dataDir: resolvedDataDir, lookedIn }
-  if (explicit || existsSync(controlSocketPath(resolvedDataDir))) return target
+  if (explicit || gatewayRunsOn(resolvedDataDir)) return target
   const others = running.filter((entry) => entry.dataDir !== resolvedDataDir)
   if (others.length !== 1) return target
   return { dataDir: others[0].dataDir, note: `using the gateway on ${describeGateway(others[0])}`, lookedIn }

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { controlSocketPath } from './control.ts'
+import { readDataDirOwner } from './data-dir-lock.ts'
 
 export interface RegisteredGateway {
   pid: number
@@ -58,7 +59,13 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The gateways of this user that run now, oldest first. */
+/** A gateway runs on this data dir: its lock's owner is alive and its control socket is there. */
+export function gatewayRunsOn(dataDir: string): boolean {
+  const owner = readDataDirOwner(dataDir)
+  return owner !== undefined && isAlive(owner.pid) && existsSync(controlSocketPath(dataDir))
+}
+
+/** The gateways of this user that run now, oldest first; entries left by killed ones are removed. */
 export function runningGateways(dir = registryDir()): RegisteredGateway[] {
   let names: string[]
   try {
@@ -66,8 +73,12 @@ export function runningGateways(dir = registryDir()): RegisteredGateway[] {
   } catch {
     return []
   }
-  return names
-    .map((name) => readEntry(path.join(dir, name)))
-    .filter((entry): entry is RegisteredGateway => entry !== undefined && isAlive(entry.pid) && existsSync(controlSocketPath(entry.dataDir)))
-    .sort((a, b) => a.startedAt - b.startedAt)
+  const running: RegisteredGateway[] = []
+  for (const name of names) {
+    const file = path.join(dir, name)
+    const entry = readEntry(file)
+    if (entry && isAlive(entry.pid) && existsSync(controlSocketPath(entry.dataDir))) running.push(entry)
+    else if (entry && !isAlive(entry.pid)) rmSync(file, { force: true })
+  }
+  return running.sort((a, b) => a.startedAt - b.startedAt)
 }

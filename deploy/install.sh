@@ -14,8 +14,8 @@
 # Options: --root DIR installs under DIR instead of / (nothing outside it is written);
 # --test-mode records the system commands (apt-get, useradd, usermod, userdel, chown,
 # systemctl) in DIR/install-actions.log instead of running them and lets the current user own
-# everything (tests/deploy/install.test.ts); --node-dist URL takes Node from a mirror
-# (file:// works); --purge removes config, data and the user on uninstall.
+# everything (tests/deploy/install.test.ts); --node-dist URL|DIR takes Node from a mirror
+# (a URL, or a directory holding the tarball and SHASUMS256.txt); --purge removes config, data and the user on uninstall.
 set -euo pipefail
 umask 022
 
@@ -68,6 +68,14 @@ node_arch() {
   esac
 }
 
+# A file of the Node release: from a URL, or from a local mirror directory (tests, offline installs).
+download() {
+  case "$node_dist" in
+    *://*) curl -fsSL --retry 3 -o "$2" "$node_dist/$1" ;;
+    *) cp "$node_dist/$1" "$2" ;;
+  esac || die "cannot get $node_dist/$1"
+}
+
 # Node from nodejs.org: Debian bookworm's apt has Node 18, and the npm `node` package needs a
 # Node to install. The tarball's SHA-256 must match the release's SHASUMS256.txt.
 install_node() {
@@ -77,8 +85,8 @@ install_node() {
   if [ ! -x "$dir/bin/node" ]; then
     say "Node $node_version ($name) from $node_dist"
     tmp=$(mktemp -d)
-    curl -fsSL --retry 3 -o "$tmp/SHASUMS256.txt" "$node_dist/SHASUMS256.txt" || die "cannot download $node_dist/SHASUMS256.txt"
-    curl -fsSL --retry 3 -o "$tmp/$name.tar.xz" "$node_dist/$name.tar.xz" || die "cannot download $node_dist/$name.tar.xz"
+    download SHASUMS256.txt "$tmp/SHASUMS256.txt"
+    download "$name.tar.xz" "$tmp/$name.tar.xz"
     expected=$(awk -v file="$name.tar.xz" '$2 == file { print $1 }' "$tmp/SHASUMS256.txt")
     [ -n "$expected" ] || die "$name.tar.xz is not in SHASUMS256.txt"
     echo "$expected  $tmp/$name.tar.xz" | sha256sum -c --quiet - || die "checksum mismatch for $name.tar.xz: not installed"

@@ -1,5 +1,5 @@
 // `npm test`'s pretest: the programs some tests need besides Node (Chromium for the board's
-// browser tests, Mosquitto for the fleet bridge's), installed from Debian's packages when
+// browser tests, Mosquitto for the fleet bridge's, xz for the install script's), installed from Debian's packages when
 // they are missing and this machine can (root, or sudo without a password, and apt-get).
 // Otherwise it says the one command to run; the tests that need them then fail with it.
 // GATEWAY_TEST_NO_APT=1 never installs anything.
@@ -46,7 +46,7 @@ export function prepareTestDeps(env: NodeJS.ProcessEnv = process.env, run: Run =
   if (!missing.length) return []
   const names = missing.map((dep) => dep.name).join(' and ')
   const commands = installCommands(missing, machine)
-  const lines = [`npm test: ${names} not found (needed by the browser and fleet tests)`]
+  const lines = [`npm test: ${names} not found (needed by some tests)`]
   if (commands) {
     lines.push(`npm test: installing Debian's ${missing.map((dep) => dep.debianPackage).join(' ')} with apt-get`)
     if (commands.every(run) && systemDeps.every((dep) => findExecutable(dep, env))) return lines

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { startGatewayProcess } from '../helpers/process.ts'
+import { requireExecutable, xzDep } from '../helpers/system-deps.ts'
 
 const script = path.resolve(import.meta.dirname, '../../deploy/install.sh')
 const nodeVersion = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node
@@ -18,6 +19,7 @@ const tarballName = `node-v${nodeVersion}-linux-x64`
 
 /** A mirror directory like https://nodejs.org/dist/vX: one tarball whose bin/node and bin/npm run this machine's. */
 function makeMirror(dir: string, corrupt = false): string {
+  requireExecutable(xzDep)
   const tree = path.join(dir, 'tree', tarballName, 'bin')
   mkdirSync(tree, { recursive: true })
   writeFileSync(path.join(tree, 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`, { mode: 0o755 })
@@ -29,7 +31,7 @@ function makeMirror(dir: string, corrupt = false): string {
   execFileSync('tar', ['-cJf', tarball, '-C', path.join(dir, 'tree'), tarballName])
   const digest = createHash('sha256').update(readFileSync(tarball)).digest('hex')
   writeFileSync(path.join(mirror, 'SHASUMS256.txt'), `${corrupt ? '0'.repeat(64) : digest}  ${tarballName}.tar.xz\n${'1'.repeat(64)}  node-v${nodeVersion}-linux-arm64.tar.xz\n`)
-  return `file://${mirror}`
+  return mirror
 }
 
 function install(root: string, mirror: string, ...args: string[]) {
@@ -114,7 +116,7 @@ t.test('a tarball whose checksum does not match is not installed', async (t) => 
 
 t.test('upgrade without an install, unknown arguments, test mode without a root', async (t) => {
   const dir = t.testdir({})
-  const upgrade = install(path.join(dir, 'root'), 'file:///nowhere', 'upgrade')
+  const upgrade = install(path.join(dir, 'root'), path.join(dir, 'nowhere'), 'upgrade')
   t.equal(upgrade.status, 1)
   t.match(upgrade.stderr, /nothing to upgrade .*: run install/)
   const unknown = spawnSync('bash', [script, '--colour'], { encoding: 'utf8' })

@@ -1,5 +1,6 @@
-// The two programs some tests need besides Node: a Chrome or Chromium for the board's
-// browser tests, Mosquitto for the fleet bridge's broker tests. Found through an environment
+// The programs some tests need besides Node: a Chrome or Chromium for the board's browser
+// tests, Mosquitto for the fleet bridge's broker tests, xz for the install script's Node
+// tarball (tests/deploy). Found through an environment
 // variable, then PATH, then the usual places; `npm test` installs Debian's packages first
 // where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
 // with the one command to run.
@@ -42,7 +43,16 @@ export const mosquittoDep: SystemDep = {
   debianPackage: 'mosquitto',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep]
+/** tar -J runs xz from PATH, so no variable can name another one. */
+export const xzDep: SystemDep = {
+  name: 'xz',
+  envVars: [],
+  commands: ['xz'],
+  locations: [],
+  debianPackage: 'xz-utils',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep]
 
 function isExecutable(file: string): boolean {
   try {
@@ -72,8 +82,8 @@ export function findExecutable(dep: SystemDep, env: NodeJS.ProcessEnv = process.
 /** The one command that makes the tests find the missing programs. */
 export function installHint(missing: SystemDep[]): string {
   const packages = missing.map((dep) => dep.debianPackage).join(' ')
-  const variables = missing.map((dep) => `${dep.envVars[0]}=/path/to/it`).join(' ')
-  return `sudo apt-get install -y ${packages} (or set ${variables})`
+  const variables = missing.filter((dep) => dep.envVars.length).map((dep) => `${dep.envVars[0]}=/path/to/it`)
+  return `sudo apt-get install -y ${packages}${variables.length ? ` (or set ${variables.join(' ')})` : ''}`
 }
 
 /** For a test that needs it: the path, or an error that says what to run. */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { installCommands, prepareTestDeps, type Machine } from '../../scripts/prepare-test-deps.ts'
-import { chromiumDep, findExecutable, installHint, mosquittoDep, requireExecutable, type SystemDep } from '../helpers/system-deps.ts'
+import { chromiumDep, findExecutable, installHint, mosquittoDep, requireExecutable, xzDep, type SystemDep } from '../helpers/system-deps.ts'
 
 const machine = (overrides: Partial<Machine> = {}): Machine => ({ uid: 0, hasAptGet: true, sudoWithoutPassword: () => false, noApt: false, ...overrides })
 
@@ -19,6 +19,8 @@ t.test('finding a program: the environment variable first, then PATH, then the u
   t.throws(() => requireExecutable(nowhere, { PATH: dir }), { message: 'Mosquitto is not installed: run sudo apt-get install -y mosquitto (or set MOSQUITTO_PATH=/path/to/it)' })
   t.equal(requireExecutable(nowhere, { MOSQUITTO_PATH: fake }), fake)
   t.equal(installHint([chromiumDep, mosquittoDep]), 'sudo apt-get install -y chromium mosquitto (or set CHROMIUM_PATH=/path/to/it MOSQUITTO_PATH=/path/to/it)')
+  t.equal(installHint([xzDep]), 'sudo apt-get install -y xz-utils', 'nothing to set for xz')
+  t.throws(() => requireExecutable(xzDep, { PATH: dir }), { message: 'xz is not installed: run sudo apt-get install -y xz-utils' })
 })
 
 t.test('installing with apt-get: as root, with sudo without a password, never otherwise', async (t) => {
@@ -38,14 +40,15 @@ t.test('the pretest: quiet when all is there, otherwise installs or says the one
   const dir = t.testdir({})
   const fake = path.join(dir, 'program')
   writeFileSync(fake, '#!/bin/sh\n', { mode: 0o755 })
-  t.same(prepareTestDeps({ CHROMIUM_PATH: fake, MOSQUITTO_PATH: fake }), [])
+  const xzHere = path.dirname(findExecutable(xzDep)!)
+  t.same(prepareTestDeps({ CHROMIUM_PATH: fake, MOSQUITTO_PATH: fake, PATH: xzHere }), [])
 
-  const env = { CHROMIUM_PATH: path.join(dir, 'none'), MOSQUITTO_PATH: fake }
+  const env = { CHROMIUM_PATH: path.join(dir, 'none'), MOSQUITTO_PATH: fake, PATH: xzHere }
   const ran: string[][] = []
   const failing = prepareTestDeps(env, (command) => (ran.push(command), false), machine())
   t.same(ran, [['apt-get', 'update', '-qq']], 'stops at the first failing command')
   t.same(failing, [
-    'npm test: Chrome or Chromium not found (needed by the browser and fleet tests)',
+    'npm test: Chrome or Chromium not found (needed by some tests)',
     "npm test: installing Debian's chromium with apt-get",
     'npm test: apt-get failed',
     'npm test: the tests that need them will fail; run: sudo apt-get install -y chromium (or set CHROMIUM_PATH=/path/to/it)',
@@ -58,5 +61,5 @@ t.test('the pretest: quiet when all is there, otherwise installs or says the one
     if (command.includes('install')) writeFileSync(env.CHROMIUM_PATH, '#!/bin/sh\n', { mode: 0o755 })
     return true
   }, machine())
-  t.same(installed, ['npm test: Chrome or Chromium not found (needed by the browser and fleet tests)', "npm test: installing Debian's chromium with apt-get"])
+  t.same(installed, ['npm test: Chrome or Chromium not found (needed by some tests)', "npm test: installing Debian's chromium with apt-get"])
 })

@@ -21,8 +21,7 @@ import { buildRouter } from './router.ts'
 import { buildServices, type Services } from './services.ts'
 import { registerSimCommands } from './sim-commands.ts'
 import { lockDataDir } from './data-dir-lock.ts'
-import { announcePart, dataDirLockPart } from './process-parts.ts'
-import { ConfigError } from '../lib/config.ts'
+import { announcePart, dataDirLockPart, listenError } from './process-parts.ts'
 
 export interface GatewayOptions {
   config: GatewayConfig
@@ -94,10 +93,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     {
       name: 'http',
       start: async () => {
-        port = await http.listen(config.port, config.host).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error
-          const why = error.code === 'EACCES' ? 'needs privileges this user lacks' : `is in use: another gateway on ${config.port}? \`gateway status\``
-          throw new ConfigError(`port ${config.port} on ${config.host} ${why}`)
+        port = await http.listen(config.port, config.host).catch((error: unknown) => {
+          throw listenError(error, config.port, config.host)
         })
       },
       stop: () => http.close(),

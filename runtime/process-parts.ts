@@ -2,6 +2,7 @@
 // dir's lock, the entry in the registry of running gateways, and the first log lines that
 // tell a person where the board is.
 import { hostname, networkInterfaces } from 'node:os'
+import { ConfigError } from '../lib/config.ts'
 import type { Logger } from '../lib/log.ts'
 import type { DataDirLock } from './data-dir-lock.ts'
 import { registerGateway } from './gateway-registry.ts'
@@ -37,4 +38,12 @@ export function boardUrls(host: string, port: number, interfaces = networkInterf
     .map((entry) => entry!.address)
     .filter((address) => !address.startsWith('fe80:'))
   return [...addresses.map(url), url(`${name}.local`), url('localhost')]
+}
+
+/** A port taken or not allowed is a configuration problem (exit 2), said in one line. */
+export function listenError(error: unknown, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EADDRINUSE') return new ConfigError(`port ${port} on ${host} is in use: another gateway on ${port}? \`gateway status\``)
+  if (code === 'EACCES') return new ConfigError(`port ${port} on ${host}: this user may not listen there (ports below 1024 need privileges)`)
+  return error
 }

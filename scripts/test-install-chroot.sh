@@ -7,9 +7,14 @@
 # `tracker`, the installed `gateway status` finds it from another directory, a second
 # gateway on the data dir is refused, upgrade keeps config and data, uninstall keeps them,
 # --purge removes them and the user.
+# With --fresh-clone it then checks the README's promise on a machine with only Node: a
+# clone of this checkout, `npm install`, and `npm test` for the browser, fleet and install
+# tests after Chromium, Mosquitto and xz were purged (the pretest installs them with apt-get).
 #
-#   sudo scripts/test-install-chroot.sh [DIR]     (default /var/tmp/tracker-gateway-chroot, kept for the next run)
+#   sudo scripts/test-install-chroot.sh [--fresh-clone] [DIR]   (default DIR /var/tmp/tracker-gateway-chroot, kept for the next run)
 set -euo pipefail
+fresh_clone=0
+if [ "${1:-}" = --fresh-clone ]; then fresh_clone=1; shift; fi
 [ "$(id -u)" = 0 ] || { echo "test-install-chroot: run as root (chroot, mount, debootstrap)" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "test-install-chroot: needs debootstrap: apt-get install -y debootstrap" >&2; exit 2; }
 src=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -34,6 +39,7 @@ gateway_pid=''
 cleanup() {
   [ -n "$gateway_pid" ] && kill "$gateway_pid" 2>/dev/null || true
   umount "$dir/proc" "$dir/dev" 2>/dev/null || true
+  rm -rf "$dir/opt/node" "$dir/root/fresh"
 }
 trap cleanup EXIT
 mount -t proc proc "$dir/proc"
@@ -113,3 +119,17 @@ run bash /root/src/deploy/install.sh uninstall --purge
 [ ! -e "$dir/var/lib/tracker-gateway" ] && [ ! -e "$dir/etc/tracker-gateway" ] || fail "--purge left data or config"
 run id tracker >/dev/null 2>&1 && fail "--purge left the tracker user"
 echo "PASS: install, run, status, refusal, upgrade, uninstall in Debian $(cat "$dir/etc/debian_version")"
+[ "$fresh_clone" = 1 ] || exit 0
+
+step "a fresh clone on a machine with only Node: npm install, npm test (browser, fleet, install)"
+run apt-get purge -y -qq chromium mosquitto xz-utils >/dev/null 2>&1 || true
+rm -rf "$dir/opt/node" "$dir/root/fresh"
+mkdir -p "$dir/opt/node"
+tar -xJf "$dir/root/node-mirror/$name.tar.xz" -C "$dir/opt/node" --strip-components=1
+git clone -q "$src" "$dir/root/fresh"
+(cd "$src" && git ls-files -m -o --exclude-standard -z | xargs -0 -r cp --parents -t "$dir/root/fresh")
+run env PATH=/opt/node/bin:/usr/sbin:/usr/bin:/sbin:/bin sh -c \
+  'cd /root/fresh && npm install --no-audit --no-fund >/dev/null && npm test -- tests/browser/board.test.ts tests/lib/fleet/tail.test.ts tests/deploy/install.test.ts --disable-coverage' \
+  >"$dir/root/fresh-test.log" 2>&1 || { tail -50 "$dir/root/fresh-test.log" >&2; fail "npm test in a fresh clone"; }
+grep -q "installing Debian's chromium mosquitto xz-utils with apt-get" "$dir/root/fresh-test.log" || fail "the pretest did not install the packages"
+echo "PASS: a fresh clone's npm install && npm test, Chromium, Mosquitto and xz installed by the pretest"

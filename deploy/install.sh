@@ -57,6 +57,11 @@ system() {
 }
 
 if [ "$test_mode" = 0 ] && [ "$(id -u)" != 0 ]; then die "run as root: sudo $0 $action"; fi
+# The app dir is replaced as a whole: a checkout inside it (the manual install of earlier
+# versions cloned into /opt/tracker-gateway) would be deleted with it.
+case "$src/" in
+  "$app"/*) die "run this from a checkout outside $app (e.g. git clone ... ~/tracker-gateway); $app is replaced on install" ;;
+esac
 if [ "$test_mode" = 1 ] && [ -z "$root" ]; then die "--test-mode needs --root DIR"; fi
 
 node_arch() {

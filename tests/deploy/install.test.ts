@@ -126,4 +126,15 @@ t.test('upgrade without an install, unknown arguments, test mode without a root'
   t.equal(noRoot.status, 1)
   t.match(noRoot.stderr, /--test-mode needs --root DIR/)
   t.match(spawnSync('bash', [script, '--help'], { encoding: 'utf8' }).stdout, /sudo deploy\/install.sh upgrade/)
+
+  // A checkout inside the app dir (the old manual install) would be deleted with it.
+  const root = path.join(dir, 'old')
+  const inside = path.join(root, 'opt/tracker-gateway')
+  mkdirSync(path.join(inside, 'deploy'), { recursive: true })
+  writeFileSync(path.join(inside, 'package.json'), readFileSync(path.resolve(import.meta.dirname, '../../package.json')))
+  writeFileSync(path.join(inside, 'deploy/install.sh'), readFileSync(script))
+  const refused = spawnSync('bash', [path.join(inside, 'deploy/install.sh'), 'upgrade', '--root', root, '--test-mode'], { encoding: 'utf8' })
+  t.equal(refused.status, 1)
+  t.match(refused.stderr, /run this from a checkout outside .*opt\/tracker-gateway/)
+  t.ok(existsSync(path.join(inside, 'package.json')), 'nothing deleted')
 })

@@ -99,11 +99,16 @@ t.test('a data dir that is a file, or not writable, stops start-up with exit 2',
   chmodSync(dir, 0o755)
   // root writes anywhere: run the check as nobody then.
   const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
-  const result = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'start', '--port', '0', '--data-dir', readOnly], {
-    ...asNobody,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_COMPILE_CACHE: '' },
-  })
+  const startOn = (dataDir: string) =>
+    spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'start', '--port', '0', '--data-dir', dataDir], {
+      ...asNobody,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_COMPILE_CACHE: '' },
+    })
+  const result = startOn(readOnly)
   t.equal(result.status, 2, result.stderr)
   t.match(result.stderr, /data dir .*read-only is not writable \(running as uid \d+\)/)
+  const missing = startOn(path.join(readOnly, 'data'))
+  t.equal(missing.status, 2, missing.stderr)
+  t.match(missing.stderr, /cannot create data dir .*read-only\/data: EACCES \(running as uid \d+\)/)
 })

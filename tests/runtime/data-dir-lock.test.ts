@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import t from 'tap'
@@ -37,11 +37,18 @@ t.test('two gateways on one data dir: the second refuses (exit 2, naming PID and
   const dataDir = t.testdir({})
   const first = await startGatewayProcess(dataDir)
   t.teardown(() => first.stop('SIGKILL'))
+  const created = await fetch(`${first.url}/api/v1/activeorders?dummy_tracker_address=true`, { method: 'POST', body: JSON.stringify({ name: 7 }) })
+  t.equal(created.status, 200)
+  const files = () => Object.fromEntries(readdirSync(dataDir).filter((name) => name.endsWith('.db')).map((name) => [name, readFileSync(path.join(dataDir, name), 'utf8')]))
+  const before = files()
   const second = await runCli(['start', '--port', '0', '--data-dir', dataDir])
+  // The first keeps appending; a second that had opened the files would have rewritten them.
+  const after = files()
+  t.ok(Object.entries(before).every(([name, text]) => after[name]?.startsWith(text)), 'the datafiles only grew: the refused gateway rewrote none')
   t.equal(second.code, 2)
   t.match(second.stderr, new RegExp(`data dir ${dataDir} is in use by the gateway with PID ${first.child.pid} on port ${first.port}`))
   t.notMatch(second.stdout, /gateway started/)
-  t.equal((await fetch(`${first.url}/api/v2`)).status, 200, 'the first still answers')
+  t.equal((await fetch(`${first.url}/api/v1/activeorders/7`)).status, 200, 'the first still answers, its order there')
   const status = await runCli(['status', '--data-dir', dataDir])
   t.equal(status.code, 0)
   t.match(status.stdout, new RegExp(`gateway running: PID ${first.child.pid}, port ${first.port}, data dir ${dataDir}`))

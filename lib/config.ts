@@ -1,6 +1,6 @@
 // gateway.config.json: one strict schema. An unknown key or a bad value stops start-up with
 // a message naming the key. Environment variables and CLI flags override the file.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { fleetConfigDefault, fleetConfigSchema } from './fleet/config.ts'
@@ -105,36 +105,62 @@ export interface ConfigOverrides {
   dataDir?: string
 }
 
+/** Where deploy/install.sh puts the config: used when neither a flag, GATEWAY_CONFIG nor ./gateway.config.json names one. */
+export const installedConfigPath = '/etc/tracker-gateway/gateway.config.json'
+
 /**
- * Reads the config file (GATEWAY_CONFIG or --config, else ./gateway.config.json when it
- * exists), then applies PORT, GATEWAY_DATA_DIR, GATEWAY_WEBHOOKS_ALLOW_LOOPBACK and flags.
+ * The config file in force: --config, else GATEWAY_CONFIG (both must exist), else
+ * ./gateway.config.json, else the installed one, else none (the defaults).
+ */
+export function configFileOf(overrides: ConfigOverrides, env: NodeJS.ProcessEnv, cwd: string, installed = installedConfigPath): { file: string | undefined; explicit: boolean } {
+  const explicitPath = overrides.configPath ?? env.GATEWAY_CONFIG
+  if (explicitPath !== undefined) return { file: path.resolve(cwd, explicitPath), explicit: true }
+  const file = [path.resolve(cwd, 'gateway.config.json'), installed].find((candidate) => existsSync(candidate))
+  return { file, explicit: false }
+}
+
+/** Where the data dir came from, in words, for messages that name the data dirs looked in. */
+export function dataDirSource(overrides: ConfigOverrides, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), installed = installedConfigPath): string {
+  if (overrides.dataDir !== undefined) return '--data-dir'
+  if (env.GATEWAY_DATA_DIR !== undefined) return 'GATEWAY_DATA_DIR'
+  const { file } = configFileOf(overrides, env, cwd, installed)
+  return file ? `the config ${file}` : 'the default ./data'
+}
+
+/**
+ * Reads the config file (see configFileOf), then applies PORT, GATEWAY_DATA_DIR,
+ * GATEWAY_WEBHOOKS_ALLOW_LOOPBACK and flags. A relative dataDir in a file is relative to
+ * that file, so every command finds the same data dir whatever its working directory.
  */
 export function loadConfig(
   overrides: ConfigOverrides = {},
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
+  installed = installedConfigPath,
 ): GatewayConfig {
-  const explicitPath = overrides.configPath ?? env.GATEWAY_CONFIG
-  const configPath = path.resolve(cwd, explicitPath ?? 'gateway.config.json')
+  const { file: configPath, explicit } = configFileOf(overrides, env, cwd, installed)
   let raw: unknown = {}
-  try {
-    raw = JSON.parse(readFileSync(configPath, 'utf8'))
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' && !explicitPath) raw = {}
-    else if (code === 'ENOENT') fail(`config file not found: ${configPath}`)
-    else if (error instanceof SyntaxError) fail(`${configPath}: not valid JSON (${error.message})`)
-    else throw error
+  if (configPath !== undefined) {
+    try {
+      raw = JSON.parse(readFileSync(configPath, 'utf8'))
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' && !explicit) raw = {}
+      else if (code === 'ENOENT') fail(`config file not found: ${configPath}`)
+      else if (error instanceof SyntaxError) fail(`${configPath}: not valid JSON (${error.message})`)
+      else throw error
+    }
   }
   const config = parseConfig(raw, configPath)
   const envPort = env.PORT !== undefined ? parseEnvPort(env.PORT) : undefined
   const resolvedPort = overrides.port ?? envPort ?? config.port
-  const dataDir = overrides.dataDir ?? env.GATEWAY_DATA_DIR ?? config.dataDir
+  const fileDir = configPath && (raw as { dataDir?: unknown }).dataDir !== undefined ? path.dirname(configPath) : cwd
+  const dataDir = overrides.dataDir ?? env.GATEWAY_DATA_DIR
   const allowLoopback = env.GATEWAY_WEBHOOKS_ALLOW_LOOPBACK === '1' ? true : config.webhooks.allowLoopback
   return {
     ...config,
     port: resolvedPort,
-    dataDir: path.resolve(cwd, dataDir),
+    dataDir: dataDir !== undefined ? path.resolve(cwd, dataDir) : path.resolve(fileDir, config.dataDir),
     webhooks: { ...config.webhooks, allowLoopback },
   }
 }

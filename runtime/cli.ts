@@ -2,7 +2,9 @@
 // running gateway through the control socket in its data dir.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
-import { sendControl } from './control.ts'
+import { GatewayUnreachableError, sendControl } from './control.ts'
+import { locateGateway, type GatewayTarget } from './gateway-locate.ts'
+import { statusCommand } from './status-command.ts'
 import { historyCliCommand, historyCliOptions, historyUsage } from './history-commands.ts'
 import { simCliCommand, simCliOptions, startDemo } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
@@ -14,10 +16,12 @@ const usage = `usage: gateway <command> [options]
 
   start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
         [--demo]                                      ... and play lunch services on the simulated restaurant
+  status                                              is a gateway running on this data dir (PID, port, board address)?
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
   token revoke <name>                                 revoke every access token with that name, at once
+  token rename <name|prefix> <new name>               rename the tokens with that name (or that prefix, as listed)
   webhooks list                                       list webhook URLs with state, backlog and signing secret (host only)
   sim start <tracker> [--to-go]                       simulated radio: hold a tracker over the dine-in (or to-go) starter
   sim place <tracker> <table>                         simulated radio: put a tracker on a table
@@ -31,7 +35,9 @@ const usage = `usage: gateway <command> [options]
 ${historyUsage}
 
 Options for commands that reach a running gateway: --data-dir DIR, --config FILE
-(or GATEWAY_DATA_DIR / GATEWAY_CONFIG).`
+(or GATEWAY_DATA_DIR / GATEWAY_CONFIG), resolved as \`start\` resolves them (then
+./gateway.config.json, then /etc/tracker-gateway/gateway.config.json). Without an
+explicit data dir, the only other gateway this user runs is used.`
 
 /** Commands that other parts of the gateway add, mapped to control-socket calls. */
 export type CliCommand = (positionals: string[], flags: Record<string, string | boolean | undefined>, dataDir: string) => Promise<string>
@@ -60,9 +66,12 @@ addCliCommand('button', async (positionals, _flags, dataDir) => {
 addCliCommand('token', tokenCliCommand)
 addCliCommand('webhooks', webhooksCliCommand)
 addCliCommand('history', historyCliCommand, historyCliOptions)
+addCliCommand('status', statusCommand())
 
 async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
   const { startGateway } = await import('./main.ts')
+  // Shown by ps, top and systemd instead of "MainThread" (15 characters: the kernel's limit).
+  process.title = 'tracker-gateway'
   const config = loadConfig({
     configPath: flags.config as string | undefined,
     dataDir: flags['data-dir'] as string | undefined,
@@ -106,6 +115,7 @@ export async function runCli(argv: string[]): Promise<number> {
     console.log(usage)
     return name || values.help ? 0 : 1
   }
+  let target: GatewayTarget | undefined
   try {
     if (name === 'start') {
       await start(values)
@@ -116,13 +126,16 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(`unknown command "${name}"\n\n${usage}`)
       return 1
     }
-    const config = loadConfig({ configPath: values.config as string | undefined, dataDir: values['data-dir'] as string | undefined })
-    const output = await command(rest, values, config.dataDir)
+    const overrides = { configPath: values.config as string | undefined, dataDir: values['data-dir'] as string | undefined }
+    target = locateGateway({ overrides, resolvedDataDir: loadConfig(overrides).dataDir })
+    if (target.note) console.error(`gateway ${name}: ${target.note}`)
+    const output = await command(rest, values, target.dataDir)
     // Commands that stream their own output (history export) return ''.
     if (output !== '') console.log(output)
     return 0
   } catch (error) {
-    console.error(`gateway ${name}: ${(error as Error).message}`)
+    const lookedIn = error instanceof GatewayUnreachableError && target ? `\n(${target.lookedIn})` : ''
+    console.error(`gateway ${name}: ${(error as Error).message}${lookedIn}`)
     return error instanceof ConfigError ? 2 : 1
   }
 }

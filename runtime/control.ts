@@ -123,6 +123,14 @@ export class ControlServer {
   }
 }
 
+/** No gateway answers on the control socket (none runs on that data dir, or it is not ours). */
+export class GatewayUnreachableError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'GatewayUnreachableError'
+  }
+}
+
 /** Sends one command to the gateway running on dataDir and returns its result. */
 export async function sendControl(dataDir: string, command: string, args: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<unknown> {
   const socketPath = controlSocketPath(dataDir)
@@ -138,7 +146,7 @@ export async function sendControl(dataDir: string, command: string, args: Record
     socket.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer)
       const hint = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? ` (is the gateway running with data dir ${dataDir}?)` : ''
-      reject(new Error(`cannot reach the gateway: ${error.code ?? error.message}${hint}`))
+      reject(new GatewayUnreachableError(`cannot reach the gateway: ${error.code ?? error.message}${hint}`))
     })
     socket.on('data', (chunk: string) => {
       buffered += chunk

@@ -21,6 +21,8 @@ import { unknownOpenRoutes } from './auth.ts'
 import { buildRouter } from './router.ts'
 import { buildServices, type Services } from './services.ts'
 import { registerSimCommands } from './sim-commands.ts'
+import { lockDataDir } from './data-dir-lock.ts'
+import { announcePart, dataDirLockPart, listenError } from './process-parts.ts'
 
 export interface GatewayOptions {
   config: GatewayConfig
@@ -47,7 +49,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log.warn({ route }, 'security.openRoutes names a route the gateway does not serve; it opens nothing')
   }
 
-  const services = await buildServices({ config, clock, log })
+  // Before anything opens a file in the data dir: one gateway per data dir.
+  const lock = lockDataDir(config.dataDir)
+  let services: Services
+  try {
+    services = await buildServices({ config, clock, log })
+  } catch (error) {
+    lock.release()
+    throw error
+  }
   const router = buildRouter(manifest, services)
   const http = createHttpHost(router, log)
   const control = new ControlServer(log)
@@ -65,6 +75,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   // Stopping runs in reverse: the store is flushed after everything that writes to it.
   const parts: Part[] = [
+    dataDirLockPart(lock),
     {
       name: 'store',
       start: async () => {},
@@ -84,7 +95,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     {
       name: 'http',
       start: async () => {
-        port = await http.listen(config.port, config.host)
+        port = await http.listen(config.port, config.host).catch((error: unknown) => {
+          throw listenError(error, config.port, config.host)
+        })
       },
       stop: () => http.close(),
     },
@@ -98,6 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       stop: () => control.close(),
     },
+    announcePart({ lock, port: () => port, log, host: config.host }),
     // Advertised last, once the HTTP port is known (port 0 → the chosen one).
     mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),
   ]

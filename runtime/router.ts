@@ -12,7 +12,7 @@ import { NodeRequest } from './node-request.ts'
 import { RequestLog } from './request-log.ts'
 import { jsonResponse } from './respond.ts'
 import type { Services } from './services.ts'
-import { staticRoutes } from './static.ts'
+import { headRoutes, staticRoutes } from './static.ts'
 
 export const maxBodyBytes = 16 * 1024
 
@@ -148,7 +148,9 @@ export function buildRouter(manifest: ManifestEntry[], services: Services): Gate
     table[method](entry.path, invoke(entry, services))
   }
   // The board, /docs, /api/openapi.json and /assets/* (runtime/static.ts); other paths fall through.
-  table.get('*', staticRoutes(manifest))
+  const staticAnswers = staticRoutes(manifest)
+  table.get('*', staticAnswers)
+  table.head('*', headRoutes(staticAnswers))
   table.all('*', () => {
     throw new DomainError('ROUTE_NOT_FOUND')
   })

@@ -141,3 +141,16 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
     return undefined
   }
 }
+
+type StaticHandler = (request: Request) => Promise<Response | undefined>
+
+/** HEAD for the same routes: the GET answer's status and headers (with its length), no body. */
+export function headRoutes(get: StaticHandler): StaticHandler {
+  return async (request) => {
+    const response = await get(request)
+    if (!response) return undefined
+    const headers = new Headers(response.headers)
+    if (response.body !== null && !headers.has('content-length')) headers.set('content-length', String((await response.arrayBuffer()).byteLength))
+    return new Response(null, { status: response.status, headers })
+  }
+}

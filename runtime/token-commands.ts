@@ -1,4 +1,5 @@
-// `gateway token list` and `gateway token revoke <name>`: the host-side view of access tokens,
+// `gateway token list`, `gateway token revoke <name>` and `gateway token rename <name or
+// prefix> <new name>`: the host-side view of access tokens,
 // through the control socket (so only the gateway's user can use them). Neither ever shows
 // a token: lists carry the prefix only.
 import { DomainError } from '../lib/errors.ts'
@@ -21,16 +22,25 @@ export function registerTokenCommands(control: ControlServer, services: Services
     services.tokens.list().map((record) => presentToken(record, services.settings.timezone) as unknown as TokenListRow),
   )
   control.register('token.revoke', async (args) => {
-    const name = typeof args.name === 'string' ? args.name : undefined
-    try {
-      return { revoked: await services.tokens.revokeByName(tokenName(name ?? '')) }
-    } catch (error) {
-      // The CLI prints error messages; give it words, not an error kind.
-      if (error instanceof DomainError && error.kind === 'TOKEN_NOT_FOUND') throw new Error(`no access token named "${name}"`)
-      if (error instanceof DomainError && error.kind === 'TOKEN_NAME_INVALID') throw new Error(`"${name}" is not a token name (1-64 letters, digits, - or _)`)
-      throw error
-    }
+    const name = typeof args.name === 'string' ? args.name : ''
+    return inWords({ missing: name, invalid: name }, async () => ({ revoked: await services.tokens.revokeByName(tokenName(name)) }))
   })
+  control.register('token.rename', async (args) => {
+    const name = typeof args.name === 'string' ? args.name : ''
+    const to = typeof args.to === 'string' ? args.to : ''
+    return inWords({ missing: name, invalid: to }, async () => ({ renamed: (await services.tokens.rename(name, tokenName(to))).length }))
+  })
+}
+
+/** The CLI prints error messages; give it words, not an error kind. */
+async function inWords<T>(names: { missing: string; invalid: string }, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'TOKEN_NOT_FOUND') throw new Error(`no access token named "${names.missing}"`)
+    if (error instanceof DomainError && error.kind === 'TOKEN_NAME_INVALID') throw new Error(`"${names.invalid}" is not a token name (1-64 letters, digits, - or _)`)
+    throw error
+  }
 }
 
 export const tokenCliCommand: CliCommand = async (positionals, _flags, dataDir) => {
@@ -40,7 +50,11 @@ export const tokenCliCommand: CliCommand = async (positionals, _flags, dataDir) 
     const { revoked } = (await sendControl(dataDir, 'token.revoke', { name })) as { revoked: number }
     return `revoked ${revoked} access token${revoked === 1 ? '' : 's'} named "${name}"`
   }
-  throw new Error('usage: gateway token list | gateway token revoke <name>')
+  if (sub === 'rename' && name !== undefined && extra.length === 1) {
+    const { renamed } = (await sendControl(dataDir, 'token.rename', { name, to: extra[0] })) as { renamed: number }
+    return `renamed ${renamed} access token${renamed === 1 ? '' : 's'} to "${extra[0]}"`
+  }
+  throw new Error('usage: gateway token list | gateway token revoke <name> | gateway token rename <name or prefix> <new name>')
 }
 
 export function formatTokenList(rows: TokenListRow[]): string {

@@ -11,6 +11,7 @@ import { renderCards, renderStatistics, showToast, tickCards } from './board/ren
 import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
+import { deviceTokenName } from './board/token-name.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
@@ -282,7 +283,7 @@ function start() {
   })
   $('token-from-button').addEventListener('click', async () => {
     try {
-      const body = await fetch('/api/v2/accesstoken/generate?name=board').then((r) => r.json())
+      const body = await fetch(`/api/v2/accesstoken/generate?name=${deviceTokenName()}`).then((r) => r.json())
       if (body.token?.token) return useToken(body.token.token)
       $('login-error').textContent = body.message ?? 'The button window is closed: press the button first.'
     } catch (error) {

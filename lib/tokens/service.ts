@@ -185,6 +185,24 @@ export class TokenService {
     return entries.length
   }
 
+  /**
+   * Renames every token called `selector`, or else every token whose prefix (as lists show
+   * it) it is, so one of several screens that share a name can be told apart; -6 when
+   * neither matches. The new name (valid, see names.ts) is in force at once.
+   */
+  async rename(selector: string, newName: string): Promise<TokenRecord[]> {
+    const all = [...this.#entries.values()]
+    let entries = all.filter((entry) => entry.doc.name === selector)
+    if (!entries.length) entries = all.filter((entry) => entry.doc.prefix === selector)
+    if (!entries.length) throw new DomainError('TOKEN_NOT_FOUND', selector)
+    await this.#deps.collection.update({ _id: { $in: entries.map((entry) => entry.doc._id) } }, { $set: { name: newName } }, { multi: true })
+    for (const entry of entries) {
+      this.#deps.log.info({ tokenName: newName, previousName: entry.doc.name, tokenId: entry.doc._id }, 'access token renamed')
+      entry.doc.name = newName
+    }
+    return entries.map((entry) => this.#record(entry))
+  }
+
   /** Writes pending last-use times (also done by a timer and at stop). */
   flushUsage(): Promise<void> {
     return this.#usage.flush()

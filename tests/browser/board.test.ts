@@ -152,6 +152,8 @@ t.test('the login screen: no tabs, no error-looking pill; a rejected token asks 
   await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
   t.ok(await page.locator('.tab[data-view="cards"]').isVisible(), 'the tabs come with the board')
   t.match(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), /^[0-9a-f]{48}$/)
+  t.match(gateway.services.tokens.list().map((token) => token.name), [/^board-chrome-linux-[0-9a-f]{6}$/], 'named after the browser, not "board"')
+  // The failed check of the bad token is a 401 the browser logs; nothing else.
   t.same(errors.filter((e) => !/status of 401/.test(e)), [], 'no other console errors')
 })
 

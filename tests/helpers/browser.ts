@@ -1,7 +1,8 @@
-// The board's browser tests: one headless Chromium (Debian's, driven by playwright-core) per
+// The board's browser tests: one headless Chromium (any installed Chrome or Chromium, found by
+// tests/helpers/system-deps.ts, driven by playwright-core) per
 // test file, a fresh context (own storage) per screen, and a real gateway on a loopback port
 // with the simulated radio. Screenshots go to test-artifacts/.
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { Test } from 'tap'
@@ -10,12 +11,12 @@ import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import { sendControl } from '../../runtime/control.ts'
 import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+import { chromiumDep, requireExecutable } from './system-deps.ts'
 
-const chromiumPath = '/usr/bin/chromium'
 export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
 
 export async function launchBrowser(t: Test): Promise<Browser> {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/ci-system-deps.sh (apt-get install chromium)`)
+  const chromiumPath = requireExecutable(chromiumDep)
   mkdirSync(artifacts, { recursive: true })
   const browser = await chromium.launch({
     executablePath: chromiumPath,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-import { ConfigError, loadConfig, parseConfig } from '../../lib/config.ts'
+import { ConfigError, dataDirSource, loadConfig, parseConfig } from '../../lib/config.ts'
 
 t.test('defaults: port 8000, ./data, simulated radio', async (t) => {
   const config = parseConfig({})
@@ -52,4 +52,27 @@ t.test('no config file at all is fine', async (t) => {
   t.equal(loadConfig({}, {}, dir).port, 8000)
   writeFileSync(path.join(dir, 'gateway.config.json'), JSON.stringify({ mdns: { enabled: 'yes' } }))
   t.throws(() => loadConfig({}, {}, dir), { message: /"mdns\.enabled"/ })
+})
+
+t.test('a relative dataDir in a config file is relative to that file; the installed config is the last resort', async (t) => {
+  const dir = t.testdir({
+    etc: { 'gateway.config.json': JSON.stringify({ port: 8100, dataDir: 'var' }) },
+    work: {},
+    repo: { 'gateway.config.json': JSON.stringify({ port: 8200 }) },
+  })
+  const installed = path.join(dir, 'etc', 'gateway.config.json')
+  const work = path.join(dir, 'work')
+  const fromInstalled = loadConfig({}, {}, work, installed)
+  t.equal(fromInstalled.port, 8100, 'no ./gateway.config.json: the installed one')
+  t.equal(fromInstalled.dataDir, path.join(dir, 'etc', 'var'))
+  t.equal(loadConfig({ configPath: installed }, {}, work).dataDir, path.join(dir, 'etc', 'var'), 'the same from any working directory')
+  const repo = loadConfig({}, {}, path.join(dir, 'repo'), installed)
+  t.equal(repo.port, 8200, './gateway.config.json wins over the installed one')
+  t.equal(repo.dataDir, path.join(dir, 'repo', 'data'), 'no dataDir in the file: the default, relative to the working directory')
+  t.equal(loadConfig({}, {}, work, path.join(dir, 'missing.json')).dataDir, path.join(work, 'data'), 'no file at all: ./data')
+
+  t.equal(dataDirSource({ dataDir: 'x' }, {}, work, installed), '--data-dir')
+  t.equal(dataDirSource({}, { GATEWAY_DATA_DIR: 'x' }, work, installed), 'GATEWAY_DATA_DIR')
+  t.equal(dataDirSource({}, {}, work, installed), `the config ${installed}`)
+  t.equal(dataDirSource({}, {}, work, path.join(dir, 'missing.json')), 'the default ./data')
 })

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { controlSocketPath } from '../../runtime/control.ts'
@@ -68,5 +69,48 @@ t.test('start --demo plays a lunch service; `gateway sim rush` takes --pace and 
   const paced = await runCli(['sim', 'rush', '--pace', '10', '--minutes', '1', '--data-dir', dataDir])
   t.match(paced.stdout, /^lunch rush running at pace 10;/)
   t.match(gateway.output(), /lunch rush running at pace 1;/, '--demo says what it plays')
+})
+
+t.test('the CLI finds a gateway started with another data dir through the environment, and says where it looked', async (t) => {
+  // A registry of our own: gateways of other tests on this machine must not count.
+  // Short paths: control sockets live in the data dirs (a Unix socket path has 107 bytes).
+  const root = mkdtempSync(path.join(tmpdir(), 'gw-'))
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  for (const dir of ['tmp', 'elsewhere', 'data-a', 'data-b']) mkdirSync(path.join(root, dir))
+  const env = { TMPDIR: path.join(root, 'tmp') }
+  const elsewhere = path.join(root, 'elsewhere')
+  const none = await runCli(['button'], env, elsewhere)
+  t.equal(none.code, 1)
+  t.match(none.stderr, `looked in data dir ${path.join(elsewhere, 'data')} (from the default ./data) and for gateways registered in ${path.join(root, 'tmp')}`)
+
+  const first = await startGatewayProcess(path.join(root, 'data-a'), env)
+  t.teardown(() => first.stop('SIGKILL'))
+  const found = await runCli(['button'], env, elsewhere)
+  t.equal(found.code, 0, found.stderr)
+  t.match(found.stdout, /token window open/)
+  t.match(found.stderr, `using the gateway on data dir ${path.join(root, 'data-a')} (PID ${first.child.pid}, port ${first.port})`)
+  const status = await runCli(['status'], env, elsewhere)
+  t.match(status.stdout, `gateway running: PID ${first.child.pid}, port ${first.port}, data dir ${path.join(root, 'data-a')}`)
+
+  const explicit = await runCli(['button', '--data-dir', path.join(root, 'data-b')], env, elsewhere)
+  t.equal(explicit.code, 1, 'a data dir named explicitly is never swapped for another')
+  t.match(explicit.stderr, `(looked in data dir ${path.join(root, 'data-b')} (from --data-dir))`)
+
+  const second = await startGatewayProcess(path.join(root, 'data-b'), env)
+  t.teardown(() => second.stop('SIGKILL'))
+  const ambiguous = await runCli(['status'], env, elsewhere)
+  t.equal(ambiguous.code, 1, 'two candidates: none is picked')
+  t.match(ambiguous.stderr, /no gateway runs on data dir .*elsewhere\/data\n\nother gateways of this user:\n {2}data dir .*data-a .*\n {2}data dir .*data-b/)
+  t.match(ambiguous.stderr, /looked in data dir .* and for gateways registered in .*: data dir .*data-a/)
+  await second.stop()
+  await first.stop()
+  t.same(readdirSync(path.join(root, 'tmp', `tracker-gateway-${process.getuid!()}`)), [], 'a stopped gateway leaves the registry')
+})
+
+t.test('gateway start names the process tracker-gateway and logs where the board is', async (t) => {
+  const gateway = await startGatewayProcess(t.testdir({}))
+  t.teardown(() => gateway.stop('SIGKILL'))
+  t.equal(readFileSync(`/proc/${gateway.child.pid}/comm`, 'utf8').trim(), 'tracker-gateway')
+  t.match(gateway.output(), new RegExp(`"msg":"board: http://localhost:${gateway.port}/"`))
   await gateway.stop()
 })

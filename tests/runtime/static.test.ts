@@ -1,6 +1,9 @@
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
+import { parseConfig } from '../../lib/config.ts'
+import { memoryLogger } from '../../lib/log.ts'
+import { startGateway } from '../../runtime/main.ts'
 import { resolveAsset, staticRoutes } from '../../runtime/static.ts'
 import { testGateway } from '../helpers/gateway.ts'
 
@@ -105,4 +108,23 @@ t.test('an edited file is served fresh with a new ETag', async (t) => {
   t.equal(await serve(new Request('http://gw.test/elsewhere')), undefined, 'other paths fall through')
   mkdirSync(path.join(dir, 'folder.js'))
   t.equal(await serve(new Request('http://gw.test/assets/folder.js')), undefined, 'a folder is not a file')
+})
+
+t.test('HEAD answers like GET without a body, over real HTTP', async (t) => {
+  const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir: t.testdir({}), mdns: { enabled: false } })
+  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  t.teardown(() => gateway.stop())
+  for (const route of ['/', '/docs', '/assets/app.js', '/api/openapi.json']) {
+    const get = await fetch(`http://127.0.0.1:${gateway.port}${route}`)
+    const body = await get.arrayBuffer()
+    const head = await fetch(`http://127.0.0.1:${gateway.port}${route}`, { method: 'HEAD' })
+    t.equal(head.status, 200, `HEAD ${route}`)
+    t.equal(head.headers.get('content-type'), get.headers.get('content-type'))
+    t.equal(head.headers.get('etag'), get.headers.get('etag'))
+    t.equal(head.headers.get('content-length'), String(body.byteLength), 'the length GET would send')
+    t.equal((await head.arrayBuffer()).byteLength, 0, 'no body')
+  }
+  const conditional = await fetch(`http://127.0.0.1:${gateway.port}/`, { method: 'HEAD', headers: { 'if-none-match': (await fetch(`http://127.0.0.1:${gateway.port}/`)).headers.get('etag')! } })
+  t.equal(conditional.status, 304)
+  t.equal((await fetch(`http://127.0.0.1:${gateway.port}/nothing-here`, { method: 'HEAD' })).status, 404)
 })

@@ -82,6 +82,20 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
   await t.rejects(tokenCliCommand(['revoke', 'a b'], {}, dataDir), /is not a token name/)
   await t.rejects(tokenCliCommand(['drop'], {}, dataDir), /usage: gateway token list/)
 
+  // Two screens that share a name: one is renamed by its prefix, then both names by name.
+  const screenA = (await api('POST', '/api/v2/accesstoken/generate?name=board', admin)).body.token.token as string
+  await api('POST', '/api/v2/accesstoken/generate?name=board', admin)
+  t.equal(await tokenCliCommand(['rename', screenA.slice(0, 6), 'bar-screen'], {}, dataDir), 'renamed 1 access token to "bar-screen"')
+  t.match(await api('GET', '/api/v2/accesstoken', screenA), { status: 200, body: { token: { name: 'bar-screen' } } }, 'in force at once')
+  t.equal(await tokenCliCommand(['rename', 'board', 'kitchen'], {}, dataDir), 'renamed 1 access token to "kitchen"')
+  t.same(((await sendControl(dataDir, 'token.list')) as TokenListRow[]).map((row) => row.name), ['admin', 'bar-screen', 'kitchen'])
+  await t.rejects(tokenCliCommand(['rename', 'board', 'x'], {}, dataDir), /no access token named "board"/)
+  await t.rejects(tokenCliCommand(['rename', 'kitchen', 'a b'], {}, dataDir), /"a b" is not a token name/)
+  await t.rejects(tokenCliCommand(['rename', 'kitchen'], {}, dataDir), /gateway token rename <name or prefix> <new name>/)
+  t.equal((await runCli(['token', 'rename', 'kitchen', 'pass', '--data-dir', dataDir])).stdout, 'renamed 1 access token to "pass"\n')
+  await tokenCliCommand(['revoke', 'bar-screen'], {}, dataDir)
+  await tokenCliCommand(['revoke', 'pass'], {}, dataDir)
+
   // The same through the real command line.
   const cli = await runCli(['token', 'list', '--data-dir', dataDir])
   t.equal(cli.code, 0)

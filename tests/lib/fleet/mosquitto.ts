@@ -2,14 +2,13 @@
 // persistence directory in a tmp dir. restart() keeps port and persisted sessions, so a
 // test can take the broker away and bring it back.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { freePort } from '../../../bench/free-port.ts'
+import { findExecutable, mosquittoDep, requireExecutable } from '../../helpers/system-deps.ts'
 
-export const mosquittoBinary = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto', '/usr/local/sbin/mosquitto'].find((file) =>
-  existsSync(file),
-)
+export const mosquittoBinary = findExecutable(mosquittoDep)
 
 export interface BrokerOptions {
   dir: string
@@ -29,7 +28,7 @@ export interface Broker {
 export { freePort }
 
 export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Promise<Broker> {
-  if (!mosquittoBinary) throw new Error('mosquitto is not installed (scripts/ci-system-deps.sh installs it)')
+  if (!mosquittoBinary) requireExecutable(mosquittoDep)
   const port = await freePort()
   const configFile = path.join(options.dir, `mosquitto-${port}.conf`)
   writeFileSync(

@@ -147,6 +147,19 @@ t.test('revokeByName removes every token of that name; none is -6', async (t) =>
   await t.rejects(tokens.revokeByName('kds'), { name: 'DomainError', message: 'TOKEN_NOT_FOUND: kds' })
 })
 
+t.test('rename: by name (every such token) or else by prefix; stored, in force at once; none is -6', async (t) => {
+  const { tokens, collection } = await setup()
+  const a = await tokens.issue('board')
+  const b = await tokens.issue('board')
+  const renamed = await tokens.rename(a.record.prefix, 'bar')
+  t.match(renamed, [{ id: a.record.id, name: 'bar' }])
+  t.match(await tokens.verifyToken(a.token, '10.0.0.1'), { name: 'bar' })
+  t.equal((await collection.findOne({ _id: b.record.id }))?.name, 'board', 'the other screen keeps its name')
+  t.equal((await tokens.rename('board', 'kitchen')).length, 1)
+  t.same((await collection.find({})).map((doc) => doc.name).sort(), ['bar', 'kitchen'], 'stored')
+  await t.rejects(tokens.rename('board', 'x'), { message: 'TOKEN_NOT_FOUND: board' })
+})
+
 t.test('list is oldest first and never carries the token', async (t) => {
   const { tokens, clock } = await setup()
   const first = await tokens.issue('one')

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Installs, upgrades or removes the Tracker Gateway on Raspberry Pi OS Lite / Debian
+# (bookworm; arm64, armhf or x86-64), from this checkout. docs/operations.md walks through it.
+#
+#   sudo deploy/install.sh [install]      Node (nodejs.org tarball, checksum verified), the app
+#                                         in /opt/tracker-gateway, the tracker user, the config
+#                                         /etc/tracker-gateway/gateway.config.json (kept if
+#                                         there), the data dir /var/lib/tracker-gateway (0700),
+#                                         the systemd unit (enabled, started) and the `gateway`
+#                                         command in /usr/local/bin
+#   sudo deploy/install.sh upgrade        the app and Node from this checkout; config and data kept
+#   sudo deploy/install.sh uninstall      everything but config and data (--purge: those too)
+#
+# Options: --root DIR installs under DIR instead of / (nothing outside it is written);
+# --test-mode records the system commands (apt-get, useradd, usermod, userdel, chown,
+# systemctl) in DIR/install-actions.log instead of running them and lets the current user own
+# everything (tests/deploy/install.test.ts); --node-dist URL|DIR takes Node from a mirror
+# (a URL, or a directory holding the tarball and SHASUMS256.txt); --purge removes config, data and the user on uninstall.
+set -euo pipefail
+umask 022
+
+src=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+action=install root='' test_mode=0 purge=0 node_dist=''
+while [ $# -gt 0 ]; do
+  case "$1" in
+    install | upgrade | uninstall) action=$1 ;;
+    --root) root=${2:?--root needs a directory}; shift ;;
+    --test-mode) test_mode=1 ;;
+    --purge) purge=1 ;;
+    --node-dist) node_dist=${2:?--node-dist needs a URL}; shift ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+root=${root%/}
+if [ -n "$root" ]; then mkdir -p "$root"; root=$(cd "$root" && pwd); fi
+
+user=tracker
+[ "$test_mode" = 1 ] && user=$(id -un)
+app=$root/opt/tracker-gateway
+node_root=$root/usr/local/lib/tracker-gateway
+config_dir=$root/etc/tracker-gateway
+config=$config_dir/gateway.config.json
+data_dir=$root/var/lib/tracker-gateway
+cache_dir=$root/var/cache/tracker-gateway
+unit=$root/etc/systemd/system/tracker-gateway.service
+command_file=$root/usr/local/bin/gateway
+node_version=$(sed -nE 's/^ *"node": "([0-9]+\.[0-9]+\.[0-9]+)",?$/\1/p' "$src/package.json")
+node_dist=${node_dist:-https://nodejs.org/dist/v$node_version}
+
+say() { echo "install.sh: $*"; }
+die() { echo "install.sh: $*" >&2; exit 1; }
+# System changes outside the files this script writes: recorded, not run, in test mode.
+system() {
+  if [ "$test_mode" = 1 ]; then echo "$*" >>"$root/install-actions.log"; else "$@"; fi
+}
+
+if [ "$test_mode" = 0 ] && [ "$(id -u)" != 0 ]; then die "run as root: sudo $0 $action"; fi
+# The app dir is replaced as a whole: a checkout inside it (the manual install of earlier
+# versions cloned into /opt/tracker-gateway) would be deleted with it.
+case "$src/" in
+  "$app"/*) die "run this from a checkout outside $app (e.g. git clone ... ~/tracker-gateway); $app is replaced on install" ;;
+esac
+if [ "$test_mode" = 1 ] && [ -z "$root" ]; then die "--test-mode needs --root DIR"; fi
+
+node_arch() {
+  case "${TRACKER_NODE_ARCH:-$(uname -m)}" in
+    aarch64 | arm64) echo arm64 ;;
+    armv7l | armhf) echo armv7l ;;
+    x86_64 | amd64 | x64) echo x64 ;;
+    *) die "no Node.js build for $(uname -m): Raspberry Pi OS 64-bit (arm64) is the target" ;;
+  esac
+}
+
+# A file of the Node release: from a URL, or from a local mirror directory (tests, offline installs).
+download() {
+  case "$node_dist" in
+    *://*) curl -fsSL --retry 3 -o "$2" "$node_dist/$1" ;;
+    *) cp "$node_dist/$1" "$2" ;;
+  esac || die "cannot get $node_dist/$1"
+}
+
+# Node from nodejs.org: Debian bookworm's apt has Node 18, and the npm `node` package needs a
+# Node to install. The tarball's SHA-256 must match the release's SHASUMS256.txt.
+install_node() {
+  local name dir tmp expected
+  name=node-v$node_version-linux-$(node_arch)
+  dir=$node_root/$name
+  if [ ! -x "$dir/bin/node" ]; then
+    say "Node $node_version ($name) from $node_dist"
+    tmp=$(mktemp -d)
+    download SHASUMS256.txt "$tmp/SHASUMS256.txt"
+    download "$name.tar.xz" "$tmp/$name.tar.xz"
+    expected=$(awk -v file="$name.tar.xz" '$2 == file { print $1 }' "$tmp/SHASUMS256.txt")
+    [ -n "$expected" ] || die "$name.tar.xz is not in SHASUMS256.txt"
+    echo "$expected  $tmp/$name.tar.xz" | sha256sum -c --quiet - || die "checksum mismatch for $name.tar.xz: not installed"
+    mkdir -p "$node_root"
+    rm -rf "$dir.partial"
+    mkdir "$dir.partial"
+    tar -xJf "$tmp/$name.tar.xz" -C "$dir.partial" --strip-components=1
+    mv "$dir.partial" "$dir"
+    rm -rf "$tmp"
+  fi
+  ln -sfn "$name" "$node_root/node"
+  # Older Node versions left by upgrades.
+  find "$node_root" -mindepth 1 -maxdepth 1 -type d -name 'node-v*' ! -name "$name" -exec rm -rf {} +
+}
+
+# The app: the files it runs from, with production dependencies only (Node comes from above).
+stage_app() {
+  local staged=$app.new
+  rm -rf "$staged"
+  mkdir -p "$staged"
+  for part in bin lib runtime functions web deploy docs package.json package-lock.json gateway.config.json README.md; do
+    cp -R "$src/$part" "$staged/"
+  done
+  say "npm ci --omit=dev in $staged"
+  (cd "$staged" && PATH="$node_root/node/bin:$PATH" npm ci --omit=dev --no-audit --no-fund --loglevel=error) || die "npm ci failed"
+}
+
+swap_app() {
+  rm -rf "$app.old"
+  if [ -d "$app" ]; then mv "$app" "$app.old"; fi
+  mv "$app.new" "$app"
+  rm -rf "$app.old"
+}
+
+write_config() {
+  mkdir -p "$config_dir"
+  if [ -e "$config" ]; then
+    say "keeping $config"
+  else
+    cat >"$config" <<'JSON'
+{
+  "port": 8000,
+  "host": "0.0.0.0",
+  "dataDir": "/var/lib/tracker-gateway",
+  "radio": { "kind": "simulated" },
+  "mdns": { "enabled": true }
+}
+JSON
+    chmod 0640 "$config"
+    system chown "root:$user" "$config"
+    say "wrote $config (simulated radio: see docs/operations.md to use a Zigbee stick)"
+  fi
+}
+
+# The `gateway` command: finds its Node, app, config and data dir from where it is installed,
+# and runs as the gateway's user (the data dir is 0700).
+write_command() {
+  mkdir -p "$(dirname "$command_file")"
+  sed "s/@USER@/$user/" >"$command_file" <<'SH'
+#!/bin/sh
+# The `gateway` command of an installed Tracker Gateway (written by deploy/install.sh).
+set -e
+here=$(CDPATH='' cd -- "$(dirname -- "$0")/../../.." && pwd)
+[ "$here" = / ] && here=''
+user=@USER@
+if [ "$(id -un)" != "$user" ]; then
+  if [ "$(id -u)" = 0 ]; then exec runuser -u "$user" -- "$0" "$@"; fi
+  exec sudo -u "$user" -- "$0" "$@"
+fi
+export GATEWAY_CONFIG="${GATEWAY_CONFIG:-$here/etc/tracker-gateway/gateway.config.json}"
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$here/var/cache/tracker-gateway}"
+exec "$here/usr/local/lib/tracker-gateway/node/bin/node" --disable-warning=ExperimentalWarning "$here/opt/tracker-gateway/runtime/cli.ts" "$@"
+SH
+  chmod 0755 "$command_file"
+}
+
+install_system() {
+  system apt-get update -qq
+  system apt-get install -y --no-install-recommends ca-certificates curl xz-utils
+  if [ "$test_mode" = 1 ] || ! id "$user" >/dev/null 2>&1; then
+    system useradd --system --home-dir /var/lib/tracker-gateway --no-create-home --shell /usr/sbin/nologin "$user"
+  fi
+  system usermod -aG dialout "$user"
+}
+
+install_files() {
+  install_node
+  stage_app
+  write_config
+  mkdir -p "$data_dir" "$cache_dir" "$(dirname "$unit")"
+  chmod 0700 "$data_dir"
+  system chown "$user:$user" "$data_dir" "$cache_dir"
+  cp "$src/deploy/tracker-gateway.service" "$unit"
+  write_command
+}
+
+case "$action" in
+  install)
+    install_system
+    install_files
+    swap_app
+    system systemctl daemon-reload
+    system systemctl enable --now tracker-gateway
+    say "installed. Check: gateway status; logs: journalctl -u tracker-gateway -f"
+    ;;
+  upgrade)
+    [ -d "$app" ] || die "nothing to upgrade in $app: run install"
+    install_files
+    # Swapped while stopped, so the running gateway never sees half an app.
+    system systemctl daemon-reload
+    system systemctl stop tracker-gateway
+    swap_app
+    system systemctl start tracker-gateway
+    say "upgraded to $(sed -nE 's/^ *"version": "([^"]+)".*/\1/p' "$app/package.json"); config and data kept"
+    ;;
+  uninstall)
+    system systemctl disable --now tracker-gateway
+    rm -f "$unit" "$command_file"
+    rm -rf "$app" "$app.new" "$node_root" "$cache_dir"
+    system systemctl daemon-reload
+    if [ "$purge" = 1 ]; then
+      rm -rf "$config_dir" "$data_dir"
+      system userdel "$user"
+      say "removed, with config, data and the $user user"
+    else
+      say "removed; kept $config_dir and $data_dir (--purge removes them)"
+    fi
+    ;;
+esac

@@ -1,0 +1,140 @@
+// deploy/install.sh against a throwaway root (--root, --test-mode): Node from a local
+// "mirror" holding a tarball and its SHASUMS256.txt (the real node behind a wrapper), the app
+// installed with a real `npm ci --omit=dev` (from npm's cache where it can), and the installed
+// `gateway` command run against a gateway started from the installed files. System commands
+// (apt-get, useradd, systemctl ...) are recorded in install-actions.log, not run.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import t from 'tap'
+import { startGatewayProcess } from '../helpers/process.ts'
+import { requireExecutable, xzDep } from '../helpers/system-deps.ts'
+
+const script = path.resolve(import.meta.dirname, '../../deploy/install.sh')
+const nodeVersion = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node
+const tarballName = `node-v${nodeVersion}-linux-x64`
+
+/** A mirror directory like https://nodejs.org/dist/vX: one tarball whose bin/node and bin/npm run this machine's. */
+function makeMirror(dir: string, corrupt = false): string {
+  requireExecutable(xzDep)
+  const tree = path.join(dir, 'tree', tarballName, 'bin')
+  mkdirSync(tree, { recursive: true })
+  writeFileSync(path.join(tree, 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`, { mode: 0o755 })
+  const npmCli = process.env.npm_execpath ?? execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim()
+  writeFileSync(path.join(tree, 'npm'), `#!/bin/sh\nexec ${process.execPath} ${npmCli} "$@"\n`, { mode: 0o755 })
+  const mirror = path.join(dir, 'mirror')
+  mkdirSync(mirror)
+  const tarball = path.join(mirror, `${tarballName}.tar.xz`)
+  execFileSync('tar', ['-cJf', tarball, '-C', path.join(dir, 'tree'), tarballName])
+  const digest = createHash('sha256').update(readFileSync(tarball)).digest('hex')
+  writeFileSync(path.join(mirror, 'SHASUMS256.txt'), `${corrupt ? '0'.repeat(64) : digest}  ${tarballName}.tar.xz\n${'1'.repeat(64)}  node-v${nodeVersion}-linux-arm64.tar.xz\n`)
+  return mirror
+}
+
+function install(root: string, mirror: string, ...args: string[]) {
+  return spawnSync('bash', [script, ...args, '--root', root, '--test-mode', '--node-dist', mirror], {
+    encoding: 'utf8',
+    env: { ...process.env, TRACKER_NODE_ARCH: 'x86_64', npm_config_prefer_offline: 'true' },
+  })
+}
+
+t.test('install, upgrade keeps config and data, uninstall keeps them unless --purge', async (t) => {
+  // Short paths: the installed gateway's control socket lives in the root's data dir.
+  const dir = await mkdtemp(path.join(tmpdir(), 'inst-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const root = path.join(dir, 'root')
+  const mirror = makeMirror(dir)
+
+  const first = install(root, mirror, 'install')
+  t.equal(first.status, 0, first.stderr)
+  const node = path.join(root, 'usr/local/lib/tracker-gateway/node/bin/node')
+  t.equal(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(), process.version, 'Node from the mirror, behind the node symlink')
+  t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')))
+  t.ok(existsSync(path.join(root, 'opt/tracker-gateway/node_modules/zod')), 'production dependencies installed')
+  t.notOk(existsSync(path.join(root, 'opt/tracker-gateway/node_modules/tap')), 'no development dependencies')
+  t.notOk(existsSync(path.join(root, 'opt/tracker-gateway/tests')), 'no tests')
+  const config = path.join(root, 'etc/tracker-gateway/gateway.config.json')
+  t.match(JSON.parse(readFileSync(config, 'utf8')), { port: 8000, dataDir: '/var/lib/tracker-gateway' })
+  t.equal(statSync(path.join(root, 'var/lib/tracker-gateway')).mode & 0o777, 0o700)
+  t.match(readFileSync(path.join(root, 'etc/systemd/system/tracker-gateway.service'), 'utf8'), 'ExecStart=/usr/local/lib/tracker-gateway/node/bin/node ')
+  const actions = readFileSync(path.join(root, 'install-actions.log'), 'utf8')
+  t.match(actions, /^apt-get install -y --no-install-recommends ca-certificates curl xz-utils$/m)
+  t.match(actions, /^useradd --system --home-dir \/var\/lib\/tracker-gateway .*$/m)
+  t.match(actions, /^usermod -aG dialout \S+$/m)
+  t.match(actions, /^systemctl enable --now tracker-gateway$/m)
+
+  // The installed `gateway` command finds the installed config by itself. The root's config
+  // names /var/lib/tracker-gateway, which is not ours here: point a copy at the root's.
+  const dataDir = path.join(root, 'var/lib/tracker-gateway')
+  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } }))
+  writeFileSync(path.join(dataDir, 'kept.txt'), 'data')
+  const gatewayCommand = path.join(root, 'usr/local/bin/gateway')
+  const { GATEWAY_CONFIG: _config, GATEWAY_DATA_DIR: _dataDir, ...commandEnv } = process.env
+  const running = await startGatewayProcess(dataDir, { GATEWAY_CONFIG: config })
+  t.teardown(() => running.stop('SIGKILL'))
+  const status = spawnSync(gatewayCommand, ['status'], { encoding: 'utf8', cwd: dir, env: commandEnv })
+  t.equal(status.status, 0, status.stderr)
+  t.match(status.stdout, `gateway running: PID ${running.child.pid}, port ${running.port}, data dir ${dataDir}`)
+  await running.stop()
+
+  const upgraded = install(root, mirror, 'upgrade')
+  t.equal(upgraded.status, 0, upgraded.stderr)
+  t.match(upgraded.stdout, /keeping .*gateway\.config\.json/)
+  t.match(JSON.parse(readFileSync(config, 'utf8')), { port: 0, dataDir }, 'config kept')
+  t.equal(readFileSync(path.join(dataDir, 'kept.txt'), 'utf8'), 'data', 'data kept')
+  t.match(readFileSync(path.join(root, 'install-actions.log'), 'utf8'), /systemctl stop tracker-gateway\nsystemctl start tracker-gateway\n$/)
+  t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')))
+  t.notOk(existsSync(path.join(root, 'opt/tracker-gateway.new')))
+
+  const removed = install(root, mirror, 'uninstall')
+  t.equal(removed.status, 0, removed.stderr)
+  for (const gone of ['opt/tracker-gateway', 'usr/local/lib/tracker-gateway', 'usr/local/bin/gateway', 'etc/systemd/system/tracker-gateway.service']) {
+    t.notOk(existsSync(path.join(root, gone)), `${gone} removed`)
+  }
+  t.ok(existsSync(config), 'config kept')
+  t.equal(readFileSync(path.join(dataDir, 'kept.txt'), 'utf8'), 'data', 'data kept')
+  const purged = install(root, mirror, 'uninstall', '--purge')
+  t.equal(purged.status, 0, purged.stderr)
+  t.notOk(existsSync(config))
+  t.notOk(existsSync(dataDir))
+  t.match(readFileSync(path.join(root, 'install-actions.log'), 'utf8'), /^userdel \S+$/m)
+})
+
+t.test('a tarball whose checksum does not match is not installed', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'inst-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const root = path.join(dir, 'root')
+  const result = install(root, makeMirror(dir, true), 'install')
+  t.equal(result.status, 1)
+  t.match(result.stderr, `checksum mismatch for ${tarballName}.tar.xz: not installed`)
+  t.notOk(existsSync(path.join(root, 'usr/local/lib/tracker-gateway/node')))
+  t.notOk(existsSync(path.join(root, 'opt/tracker-gateway')))
+})
+
+t.test('upgrade without an install, unknown arguments, test mode without a root', async (t) => {
+  const dir = t.testdir({})
+  const upgrade = install(path.join(dir, 'root'), path.join(dir, 'nowhere'), 'upgrade')
+  t.equal(upgrade.status, 1)
+  t.match(upgrade.stderr, /nothing to upgrade .*: run install/)
+  const unknown = spawnSync('bash', [script, '--colour'], { encoding: 'utf8' })
+  t.equal(unknown.status, 2)
+  t.match(unknown.stderr, /unknown argument --colour/)
+  const noRoot = spawnSync('bash', [script, '--test-mode'], { encoding: 'utf8' })
+  t.equal(noRoot.status, 1)
+  t.match(noRoot.stderr, /--test-mode needs --root DIR/)
+  t.match(spawnSync('bash', [script, '--help'], { encoding: 'utf8' }).stdout, /sudo deploy\/install.sh upgrade/)
+
+  // A checkout inside the app dir (the old manual install) would be deleted with it.
+  const root = path.join(dir, 'old')
+  const inside = path.join(root, 'opt/tracker-gateway')
+  mkdirSync(path.join(inside, 'deploy'), { recursive: true })
+  writeFileSync(path.join(inside, 'package.json'), readFileSync(path.resolve(import.meta.dirname, '../../package.json')))
+  writeFileSync(path.join(inside, 'deploy/install.sh'), readFileSync(script))
+  const refused = spawnSync('bash', [path.join(inside, 'deploy/install.sh'), 'upgrade', '--root', root, '--test-mode'], { encoding: 'utf8' })
+  t.equal(refused.status, 1)
+  t.match(refused.stderr, /run this from a checkout outside .*opt\/tracker-gateway/)
+  t.ok(existsSync(path.join(inside, 'package.json')), 'nothing deleted')
+})

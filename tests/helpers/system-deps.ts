@@ -1,0 +1,96 @@
+// The programs some tests need besides Node: a Chrome or Chromium for the board's browser
+// tests, Mosquitto for the fleet bridge's broker tests, xz for the install script's Node
+// tarball (tests/deploy). Found through an environment
+// variable, then PATH, then the usual places; `npm test` installs Debian's packages first
+// where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
+// with the one command to run.
+import { accessSync, constants } from 'node:fs'
+import path from 'node:path'
+
+export interface SystemDep {
+  /** What the tests call it. */
+  name: string
+  /** Environment variables naming the executable, first wins. */
+  envVars: string[]
+  /** Names to look for on PATH. */
+  commands: string[]
+  /** Absolute paths where installers usually put it. */
+  locations: string[]
+  /** The Debian package that provides it. */
+  debianPackage: string
+}
+
+export const chromiumDep: SystemDep = {
+  name: 'Chrome or Chromium',
+  envVars: ['CHROMIUM_PATH', 'CHROME_PATH'],
+  commands: ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'],
+  locations: [
+    '/usr/bin/chromium',
+    '/usr/lib/chromium/chromium',
+    '/snap/bin/chromium',
+    '/opt/google/chrome/chrome',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  ],
+  debianPackage: 'chromium',
+}
+
+export const mosquittoDep: SystemDep = {
+  name: 'Mosquitto',
+  envVars: ['MOSQUITTO_PATH'],
+  commands: ['mosquitto'],
+  locations: ['/usr/sbin/mosquitto', '/usr/local/sbin/mosquitto', '/opt/homebrew/sbin/mosquitto', '/usr/local/opt/mosquitto/sbin/mosquitto'],
+  debianPackage: 'mosquitto',
+}
+
+/** tar -J runs xz from PATH, so no variable can name another one. */
+export const xzDep: SystemDep = {
+  name: 'xz',
+  envVars: [],
+  commands: ['xz'],
+  locations: [],
+  debianPackage: 'xz-utils',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep]
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The executable to use, or undefined. An environment variable naming a missing file is not skipped silently: it wins or fails. */
+export function findExecutable(dep: SystemDep, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const variable of dep.envVars) {
+    const value = env[variable]
+    if (value) return isExecutable(value) ? value : undefined
+  }
+  const onPath = (env.PATH ?? '').split(path.delimiter).filter(Boolean)
+  for (const command of dep.commands) {
+    for (const dir of onPath) {
+      const file = path.join(dir, command)
+      if (isExecutable(file)) return file
+    }
+  }
+  return dep.locations.find(isExecutable)
+}
+
+/** The one command that makes the tests find the missing programs. */
+export function installHint(missing: SystemDep[]): string {
+  const packages = missing.map((dep) => dep.debianPackage).join(' ')
+  const variables = missing.filter((dep) => dep.envVars.length).map((dep) => `${dep.envVars[0]}=/path/to/it`)
+  return `sudo apt-get install -y ${packages}${variables.length ? ` (or set ${variables.join(' ')})` : ''}`
+}
+
+/** For a test that needs it: the path, or an error that says what to run. */
+export function requireExecutable(dep: SystemDep, env: NodeJS.ProcessEnv = process.env): string {
+  const found = findExecutable(dep, env)
+  if (found) return found
+  const named = dep.envVars.find((variable) => env[variable])
+  if (named) throw new Error(`${named}=${env[named]} is not an executable file`)
+  throw new Error(`${dep.name} is not installed: run ${installHint([dep])}`)
+}

@@ -11,7 +11,9 @@ import { fleetCliCommand } from './fleet-cli.ts'
 
 const usage = `usage: gateway <command> [options]
 
-  start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
+  start [--port N] [--data-dir DIR] [--config FILE]   run the gateway (regenerates a stale functions/_manifest.gen.ts first)
+  dev [same options as start]                         run it and follow functions/: files added, changed or removed are live at once
+  new endpoint <METHOD> <path> [--code N] [--auth A]  write a function file, its test stub, its contract row and the manifest entry
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
@@ -55,14 +57,19 @@ addCliCommand('token', tokenCliCommand)
 addCliCommand('webhooks', webhooksCliCommand)
 addCliCommand('history', historyCliCommand, historyCliOptions)
 
-async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
+async function start(flags: Record<string, string | boolean | undefined>, dev: boolean): Promise<void> {
+  // Never a silently stale table: a function file dropped in (or removed) since the last
+  // `npm run gen` is put into the manifest before it is imported.
+  const { ensureFreshManifest, functionsDir } = await import('./manifest-gen.ts')
+  const regenerated = await ensureFreshManifest()
+  if (regenerated) console.error(`functions/_manifest.gen.ts was stale (${regenerated}): regenerated`)
   const { startGateway } = await import('./main.ts')
   const config = loadConfig({
     configPath: flags.config as string | undefined,
     dataDir: flags['data-dir'] as string | undefined,
     port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
   })
-  const gateway = await startGateway({ config })
+  const gateway = await startGateway({ config, watchFunctionsDir: dev ? functionsDir : undefined })
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -88,6 +95,7 @@ const globalOptions: ParseArgsOptionsConfig = {
   help: { type: 'boolean', short: 'h' },
 }
 
+
 export async function runCli(argv: string[]): Promise<number> {
   const parse = (options: ParseArgsOptionsConfig) => parseArgs({ args: argv, allowPositionals: true, strict: false, options })
   let { values, positionals } = parse(globalOptions)
@@ -99,8 +107,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return name || values.help ? 0 : 1
   }
   try {
-    if (name === 'start') {
-      await start(values)
+    if (name === 'start' || name === 'dev') {
+      await start(values, name === 'dev')
       return -1 // keeps running
     }
     const command = commands.get(name)

@@ -3,7 +3,6 @@
 import { SystemClock, type Clock } from '../lib/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
-import { manifest } from '../functions/_manifest.gen.ts'
 import { registerButtonCommands } from './commands.ts'
 import { registerTokenCommands } from './token-commands.ts'
 import { ControlServer } from './control.ts'
@@ -17,7 +16,9 @@ import { checkManifest } from './manifest.ts'
 import { pagingPart, radioPart } from './orders-parts.ts'
 import { isLoopbackHost, mdnsPart } from './mdns.ts'
 import { unknownOpenRoutes } from './auth.ts'
-import { buildRouter } from './router.ts'
+import { buildRouter, type GatewayRouter } from './router.ts'
+import type { ManifestEntry } from './define.ts'
+import { loadFunctionTable, SwappableRouter, watchFunctions } from './dev-reload.ts'
 import { buildServices, type Services } from './services.ts'
 import { registerSimCommands } from './sim-commands.ts'
 
@@ -25,6 +26,10 @@ export interface GatewayOptions {
   config: GatewayConfig
   clock?: Clock
   log?: Logger
+  /** The route table; default the committed functions/_manifest.gen.ts. */
+  manifest?: ManifestEntry[]
+  /** `gateway dev`: load the table from this functions dir and follow its changes. */
+  watchFunctionsDir?: string
 }
 
 export interface RunningGateway {
@@ -38,6 +43,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { config } = options
   const clock = options.clock ?? new SystemClock()
   const log = options.log ?? createLogger()
+  const dev = options.watchFunctionsDir
+  const manifest =
+    options.manifest ?? (dev ? await loadFunctionTable(dev) : (await import('../functions/_manifest.gen.ts')).manifest)
   const problems = checkManifest(
     manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })),
   )
@@ -47,7 +55,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
 
   const services = await buildServices({ config, clock, log })
-  const router = buildRouter(manifest, services)
+  const built = buildRouter(manifest, services)
+  const router: GatewayRouter = dev ? new SwappableRouter(built) : built
   const http = createHttpHost(router, log)
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
@@ -96,6 +105,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       stop: () => control.close(),
     },
+    ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
     // Advertised last, once the HTTP port is known (port 0 → the chosen one).
     mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),
   ]
@@ -110,5 +120,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       log.info('gateway stopped')
       log.flush?.()
     },
+  }
+}
+
+/** `gateway dev`: swaps in a new route table whenever functions/ changes (runtime/dev-reload.ts). */
+function devReloadPart(dir: string, router: SwappableRouter, services: Services): Part {
+  let watcher: ReturnType<typeof watchFunctions> | undefined
+  return {
+    name: 'dev-reload',
+    start: async () => {
+      watcher = watchFunctions({ dir, log: services.log, apply: (entries) => router.swap(buildRouter(entries, services)) })
+      services.log.info({ dir }, 'watching functions/: added, changed and removed files are live without a restart')
+    },
+    stop: async () => watcher?.close(),
   }
 }

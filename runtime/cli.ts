@@ -8,6 +8,7 @@ import { simCliCommand } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
+import { newCliCommand } from './new-endpoint.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -56,6 +57,7 @@ addCliCommand('button', async (positionals, _flags, dataDir) => {
 addCliCommand('token', tokenCliCommand)
 addCliCommand('webhooks', webhooksCliCommand)
 addCliCommand('history', historyCliCommand, historyCliOptions)
+addCliCommand('new', newCliCommand, { code: { type: 'string' }, auth: { type: 'string' } })
 
 async function start(flags: Record<string, string | boolean | undefined>, dev: boolean): Promise<void> {
   // Never a silently stale table: a function file dropped in (or removed) since the last

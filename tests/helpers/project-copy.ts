@@ -1,6 +1,6 @@
 // A throw-away copy of the project for tests that change functions/ (dev reload, a stale
 // manifest at start, `gateway new endpoint`): runtime/, functions/ and the test tree's
-// contract table are copied, everything else (lib/, web/, node_modules/) is linked, so
+// contract table and helpers are copied, everything else (lib/, web/, node_modules/) is linked, so
 // the copy's runtime finds the copy's functions/ and the real libraries.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
@@ -18,7 +18,7 @@ export interface ProjectCopy {
 
 export function copyProject(): ProjectCopy {
   const root = mkdtempSync(path.join(os.tmpdir(), 'gateway-project-'))
-  for (const dir of ['runtime', 'functions', 'tests/contract']) {
+  for (const dir of ['runtime', 'functions', 'tests/contract', 'tests/helpers']) {
     cpSync(path.join(projectRoot, dir), path.join(root, dir), { recursive: true })
   }
   mkdirSync(path.join(root, 'tests/functions/v2'), { recursive: true })

@@ -13,6 +13,7 @@ import { newCliCommand } from './new-endpoint.ts'
 const usage = `usage: gateway <command> [options]
 
   start [--port N] [--data-dir DIR] [--config FILE]   run the gateway (regenerates a stale functions/_manifest.gen.ts first)
+  start --reference-host                              answer through the @whatwg-node/server adapter (comparison, benchmarks)
   dev [same options as start]                         run it and follow functions/: files added, changed or removed are live at once
   new endpoint <METHOD> <path> [--code N] [--auth A]  write a function file, its test stub, its contract row and the manifest entry
   button                                              press the gateway button (opens the 120 s token window)
@@ -71,7 +72,11 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
     dataDir: flags['data-dir'] as string | undefined,
     port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
   })
-  const gateway = await startGateway({ config, watchFunctionsDir: dev ? functionsDir : undefined })
+  const gateway = await startGateway({
+    config,
+    watchFunctionsDir: dev ? functionsDir : undefined,
+    httpHost: flags['reference-host'] ? 'reference' : 'fast',
+  })
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -94,6 +99,7 @@ const globalOptions: ParseArgsOptionsConfig = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
   config: { type: 'string' },
+  'reference-host': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 }
 

@@ -8,6 +8,7 @@ import { registerTokenCommands } from './token-commands.ts'
 import { ControlServer } from './control.ts'
 import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
+import { fetchAdapter } from './fetch-adapter.ts'
 import { registerWebhookCommands } from './webhook-commands.ts'
 import { webhookDispatcherPart } from './webhook-dispatcher.ts'
 import { wsHubPart } from './ws.ts'
@@ -28,6 +29,8 @@ export interface GatewayOptions {
   log?: Logger
   /** The route table; default the committed functions/_manifest.gen.ts. */
   manifest?: ManifestEntry[]
+  /** 'reference': answer through the @whatwg-node/server adapter instead of the fast host. */
+  httpHost?: 'fast' | 'reference'
   /** `gateway dev`: load the table from this functions dir and follow its changes. */
   watchFunctionsDir?: string
 }
@@ -57,7 +60,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const services = await buildServices({ config, clock, log })
   const built = buildRouter(manifest, services)
   const router: GatewayRouter = dev ? new SwappableRouter(built) : built
-  const http = createHttpHost(router, log)
+  const http = createHttpHost(router, log, options.httpHost === 'reference' ? { listener: fetchAdapter(router) } : {})
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
   registerSimCommands(control, services)

@@ -75,6 +75,23 @@ async function readStream(body: ReadableStream<Uint8Array> | null): Promise<Buff
   return Buffer.concat(chunks)
 }
 
+/**
+ * Path parameters as text: itty-router hands them over as sent, so /activeorders/%31%32 is
+ * order 12. A malformed escape is left as it is (and then refused by the parameter's parser).
+ */
+function decodedParams(params: Record<string, string> | undefined): Record<string, string> {
+  if (!params) return {}
+  for (const key in params) {
+    const value = params[key]
+    if (value.includes('%')) {
+      try {
+        params[key] = decodeURIComponent(value)
+      } catch {}
+    }
+  }
+  return params
+}
+
 function callerOf(serverContext: ServerContext | undefined, request: Request): Caller {
   // Tests without a socket may name the client address with this header; a real socket wins.
   const ip = serverContext?.req?.socket?.remoteAddress ?? request.headers.get('x-test-client-ip') ?? '127.0.0.1'
@@ -99,7 +116,7 @@ class RequestContext implements GatewayContext {
     this.version = version
     this.config = entry
     this.services = services
-    this.params = request.params ?? {}
+    this.params = decodedParams(request.params)
     this.caller = caller
     this.#request = request
   }

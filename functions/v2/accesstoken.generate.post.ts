@@ -16,10 +16,11 @@ export const config = {
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'default' },
     },
   },
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'JSON_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
+  await ctx.body() // a body, when sent, must be JSON (400/-31, nothing created)
   const name = tokenName(queryValue(ctx.query, 'name', 'TOKEN_NAME_INVALID'))
   const issued = await ctx.services.tokens.issue(name)
   return ctx.ok(

@@ -124,9 +124,14 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
       version === 'v2'
         ? { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: Number(status) }, returnCode: { enum: returnCodes } } }] }
         : { allOf: [{ $ref: '#/components/schemas/V1Error' }, { type: 'object', properties: { status: { const: Number(status) } } }] }
-    out[status] = { description: lines.join('\n'), content: { 'application/json': { schema } } }
+    out[status] = { description: lines.join('\n'), content: { 'application/json': { schema } }, ...(status === '429' ? { headers: retryAfter } : {}) }
   }
   return out
+}
+
+/** Sent with every 429 (runtime/auth.ts): when the address may present credentials again. */
+export const retryAfter = {
+  'Retry-After': { description: 'Seconds until this address may present credentials again', schema: { type: 'integer', minimum: 1 } },
 }
 
 function parameters(route: DocumentedRoute): unknown[] {

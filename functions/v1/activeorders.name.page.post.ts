@@ -1,6 +1,5 @@
 import { orderRef } from '../../lib/api/input.ts'
 import { pageBody } from '../../lib/orders/input.ts'
-import { v1View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -15,7 +14,7 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const ref = orderRef(ctx.params.name, { allowUuid: false })
   const order = await ctx.services.orders.page(ref, pageBody.parse(await ctx.body()).tracking)
-  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

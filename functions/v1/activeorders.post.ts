@@ -1,5 +1,4 @@
 import { createBody } from '../../lib/orders/input.ts'
-import { v1View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -21,7 +20,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   const fields = createBody.v1.parse(await ctx.body())
   const dummyTracker = ctx.query.get('dummy_tracker_address') === 'true'
   const { order } = await ctx.services.orders.create({ ...fields, requireTracker: true, dummyTracker })
-  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

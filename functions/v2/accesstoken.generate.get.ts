@@ -1,7 +1,6 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { DomainError } from '../../lib/errors.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
-import { presentToken } from '../../lib/tokens/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -26,7 +25,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   const name = tokenName(queryValue(ctx.query, 'name', 'TOKEN_NAME_INVALID'))
   const issued = await ctx.services.tokens.issueWithButton(name)
   return ctx.ok(
-    { token: presentToken(issued.record, ctx.services.settings.timezone, issued.token) },
+    { token: ctx.present.token(issued.record, issued.token) },
     { status: 201, headers: { 'cache-control': 'no-store' } },
   )
 }

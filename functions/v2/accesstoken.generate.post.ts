@@ -1,6 +1,5 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
-import { presentToken } from '../../lib/tokens/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -24,7 +23,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   const name = tokenName(queryValue(ctx.query, 'name', 'TOKEN_NAME_INVALID'))
   const issued = await ctx.services.tokens.issue(name)
   return ctx.ok(
-    { token: presentToken(issued.record, ctx.services.settings.timezone, issued.token) },
+    { token: ctx.present.token(issued.record, issued.token) },
     { status: 201, headers: { 'cache-control': 'no-store' } },
   )
 }

@@ -1,6 +1,5 @@
 import { orderRef } from '../../lib/api/input.ts'
 import { pageBody } from '../../lib/orders/input.ts'
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -16,7 +15,7 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const ref = orderRef(ctx.params.id)
   const order = await ctx.services.orders.page(ref, pageBody.parse(await ctx.body()).tracking)
-  return ctx.ok({ activeorder: v2View(ctx.services)(order) })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

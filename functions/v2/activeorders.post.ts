@@ -1,5 +1,4 @@
 import { createBody } from '../../lib/orders/input.ts'
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -16,7 +15,7 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const fields = createBody.v2.parse(await ctx.body())
   const { order, outcome } = await ctx.services.orders.create({ ...fields, requireTracker: false })
-  return ctx.ok({ activeorder: v2View(ctx.services)(order) }, { outcome })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) }, { outcome })
 }
 
 export default handler

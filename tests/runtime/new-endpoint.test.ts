@@ -1,12 +1,13 @@
 // `gateway new endpoint` on a copy of the project: the function file, its test, its contract
 // row and the manifest entry are written and work together; bad input is one line, nothing written.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { copyProject } from '../helpers/project-copy.ts'
 import { runCli } from '../helpers/process.ts'
+import { newCliCommand, newEndpoint } from '../../runtime/new-endpoint.ts'
 
 // A resource no route has yet gets the code above every code in use.
 const nextCode = Math.max(...manifest.map((e) => e.code ?? 0)) + 1
@@ -60,4 +61,30 @@ t.test('bad input is refused with one line and writes nothing', async (t) => {
   }
   t.equal(readdirSync(path.join(project.functions, 'v2')).length, before, 'no function file written')
   t.notOk(existsSync(path.join(project.root, 'tests/functions/v2/things.get.test.ts')))
+})
+
+t.test('newEndpoint in process: writes into the given project, refuses what breaks a rule', async (t) => {
+  const project = copyProject()
+  t.teardown(() => project.remove())
+  const written = await newEndpoint('post', '/api/v2/activeorders/:id/things', { auth: 'none' }, project.root)
+  t.equal(path.relative(project.root, written.functionFile), 'functions/v2/activeorders.id.things.post.ts')
+  const source = readFileSync(written.functionFile, 'utf8')
+  t.match(source, /auth: 'none',\n  code: 5,/, 'the code of the resource it extends')
+  t.notMatch(source, /errors:/, 'no auth errors on an open route')
+  t.match(readFileSync(written.testFile, 'utf8'), /POST \/api\/v2\/activeorders\/1\/things/)
+  t.notMatch(readFileSync(written.testFile, 'utf8'), /needs a token/)
+  const button = await newEndpoint('GET', '/api/v1/orders/:uuid/note', { auth: 'button' }, project.root)
+  t.match(readFileSync(button.testFile, 'utf8'), /GET \/api\/v1\/orders\/6f9619ff-8b86-d011-b42d-00c04fc964ff\/note/)
+  t.match(readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'), /path: '\/api\/v1\/orders\/:uuid\/note', auth: 'button', outcomes: \[200\], errors: \[-3\] \}/)
+  await t.rejects(newEndpoint('POST', '/api/v2/activeorders/:id/things', {}, project.root), { message: /already served by functions\/v2\/activeorders\.id\.things\.post\.ts/ })
+})
+
+t.test('a project whose functions already break a rule gets nothing new; the command checks its words', async (t) => {
+  const project = copyProject()
+  t.teardown(() => project.remove())
+  writeFileSync(path.join(project.functions, 'v2/misnamed.get.ts'), readFileSync(path.join(project.functions, 'v2/capabilities.get.ts'), 'utf8').replace("'/api/v2/capabilities'", "'/api/v2/misnamed2'"))
+  await t.rejects(newEndpoint('GET', '/api/v2/fresh', {}, project.root), { message: /functions\/v2\/misnamed\.get\.ts: GET \/api\/v2\/misnamed2 must live in v2\/misnamed2\.get\.ts/ })
+  t.notOk(existsSync(path.join(project.functions, 'v2/fresh.get.ts')), 'the new function file was taken back')
+  await t.rejects(newCliCommand(['route'], {}), { message: /only "new endpoint <METHOD> <path>" exists/ })
+  await t.rejects(newCliCommand(['endpoint', 'GET', '/api/v2/x', 'more'], {}), { message: /unexpected "more" after the path/ })
 })

@@ -15,6 +15,10 @@
 // a shared machine. Real processes on loopback; on a machine with 2+ cores the servers are
 // pinned to CPU 0 and this process (the load) to CPU 1.
 //
+// 5. GET /api/v2/activeorders through the reference host (the @whatwg-node/server adapter,
+//    `start --reference-host`), beside the same bare figures; the fast host must stay at 0.8×
+//    bare or better there (issue 17).
+//
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
 // measurement, default 10), BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
@@ -41,9 +45,9 @@ const historyRows = Number(process.env.BENCH_HISTORY_ROWS ?? (quick ? 50_000 : 1
 const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
 const connections = 50
-/** BENCH_ONLY=activeorders,orders,writes: run only those comparisons, print them, record nothing. */
+/** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing. */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined
-const targets = { readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
+const targets = { fastHostRatio: 0.8, readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
 
 // Read before this process pins itself to one CPU (which would make it see one).
 const cores = os.availableParallelism()
@@ -284,12 +288,12 @@ interface Server {
   port: number
 }
 
-async function startGateway(dataDir: string): Promise<Server> {
+async function startGateway(dataDir: string, extraArgs: string[] = []): Promise<Server> {
   const port = await freePort()
   const configFile = path.join(dataDir, 'gateway.config.json')
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false } }))
   // Logs at info go to stdout, which this process reads and drops: their cost is measured.
-  const child = spawnServer(['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
+  const child = spawnServer(['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile, ...extraArgs], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
   child.stdout!.resume()
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)
@@ -387,6 +391,11 @@ async function main(): Promise<void> {
       if (only.has('activeorders')) console.log(row('GET /api/v2/activeorders', await compareRead('GET /api/v2/activeorders', gateway, bare, '/api/v2/activeorders', auth)))
       if (only.has('orders')) console.log(row('GET /api/v2/orders', await compareRead('GET /api/v2/orders', gateway, bare, '/api/v2/orders', auth)))
       if (only.has('writes')) console.log(row('POST /api/v2/activeorders', await compareWrite(gateway, bare, auth, 3_000_000)))
+      if (only.has('reference')) {
+        const fastHost = compared(await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}/api/v2/activeorders`, connections, headers: auth }), await load(bare.pid, { url: `http://127.0.0.1:${bare.port}/api/v2/activeorders`, connections, headers: auth }))
+        console.log(row('GET /api/v2/activeorders', fastHost))
+        console.log(row('  … reference host', await referenceHost(fastHost.bare)))
+      }
       return
     }
     const results = {
@@ -394,9 +403,12 @@ async function main(): Promise<void> {
       orders: await compareRead(`GET /api/v2/orders (${historyRows.toLocaleString('en-US')} summaries)`, gateway, bare, '/api/v2/orders', auth),
       fanout: { bare: await fanout(bare.port, token, 1_000_000), gateway: await fanout(gateway.port, token, 2_000_000) },
       writes: await compareWrite(gateway, bare, auth, 3_000_000),
+      referenceHost: undefined as Comparison | undefined,
     }
+    results.referenceHost = await referenceHost(results.activeOrders.bare)
     const pass = {
       activeOrdersRatio: results.activeOrders.throughputRatio >= targets.readRatio,
+      fastHostRatio: results.activeOrders.throughputRatio >= targets.fastHostRatio,
       activeOrdersP99: (results.activeOrders.atHalfRate?.p99Ms ?? Infinity) < targets.readP99Ms,
       ordersRatio: results.orders.throughputRatio >= targets.readRatio,
       ordersP99: (results.orders.atHalfRate?.p99Ms ?? Infinity) < targets.readP99Ms,
@@ -412,6 +424,7 @@ async function main(): Promise<void> {
     console.log(`${seconds} s per measurement, ${connections} connections; req/s and server CPU µs per request, bare vs gateway`)
     console.log(`${'route'.padEnd(34)} ${'bare/s'.padStart(8)} ${'gw/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'b µs'.padStart(5)} ${'g µs'.padStart(5)} ${'ratio'.padStart(6)}  ${'p99 ms'.padStart(6)} p99 ms at half rate`)
     console.log(row('GET /api/v2/activeorders', results.activeOrders))
+    console.log(row('  … reference host (@whatwg-node)', results.referenceHost))
     console.log(row('GET /api/v2/orders', results.orders))
     console.log(row('POST /api/v2/activeorders', results.writes))
     const f = results.fanout
@@ -420,7 +433,8 @@ async function main(): Promise<void> {
         `p50/p99/max ${f.gateway.p50Ms}/${f.gateway.p99Ms}/${f.gateway.maxMs} ms (bare ${f.bare.p50Ms}/${f.bare.p99Ms}/${f.bare.maxMs}), missing ${f.gateway.missing}`,
     )
     console.log(
-      `targets: reads ≥ ${targets.readRatio}× bare [${pass.activeOrdersRatio && pass.ordersRatio ? 'met' : 'MISSED'}], ` +
+      `targets: fast host ≥ ${targets.fastHostRatio}× bare on activeorders [${pass.fastHostRatio ? 'met' : 'MISSED'}], ` +
+        `reads ≥ ${targets.readRatio}× bare [${pass.activeOrdersRatio && pass.ordersRatio ? 'met' : 'MISSED'}], ` +
         `p99 < ${targets.readP99Ms} ms at half rate [${pass.activeOrdersP99 && pass.ordersP99 ? 'met' : 'MISSED'}], ` +
         `writes ≥ ${targets.writesPerSecond}/s [${pass.writes ? 'met' : 'MISSED'}], fan-out p99 < ${targets.fanoutP99Ms} ms [${pass.fanout ? 'met' : 'MISSED'}]`,
     )
@@ -431,6 +445,31 @@ async function main(): Promise<void> {
       server.child.kill('SIGTERM')
       await new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once('exit', resolve)))
     }
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The same gateway answering through the @whatwg-node/server adapter (`start --reference-host`),
+ * with its own data dir and 50 active orders: saturated GET /api/v2/activeorders beside the
+ * bare server's figures measured for the fast host.
+ */
+async function referenceHost(bare: Load): Promise<Comparison> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-reference-'))
+  const server = await startGateway(dataDir, ['--reference-host'])
+  try {
+    const token = await issueToken(dataDir, server.port)
+    const headers = { authorization: `Bearer ${token}` }
+    for (let name = 1; name <= 50; name++) {
+      await request(server.port, 'POST', '/api/v2/activeorders', { ...headers, 'content-type': 'application/json' }, JSON.stringify({ name, orderType: 'TO_GO', locationName: (name % 40) + 1 }))
+    }
+    process.stderr.write('GET /api/v2/activeorders: reference host (@whatwg-node/server) …')
+    const measured = await load(server.pid, { url: `http://127.0.0.1:${server.port}/api/v2/activeorders`, connections, headers })
+    process.stderr.write(' done\n')
+    return compared(measured, bare)
+  } finally {
+    server.child.kill('SIGTERM')
+    await new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once('exit', resolve)))
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

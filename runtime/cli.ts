@@ -11,12 +11,16 @@ import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
 import { radioCliCommand } from './radio-commands.ts'
+import { newCliCommand } from './new-endpoint.ts'
 
 const usage = `usage: gateway <command> [options]
 
-  start [--port N] [--data-dir DIR] [--config FILE]   run the gateway
+  start [--port N] [--data-dir DIR] [--config FILE]   run the gateway (regenerates a stale functions/_manifest.gen.ts first)
         [--demo]                                      ... and play lunch services on the simulated restaurant
+  start --reference-host                              answer through the @whatwg-node/server adapter (comparison, benchmarks)
+  dev [same options as start]                         run it and follow functions/: files added, changed or removed are live at once
   status                                              is a gateway running on this data dir (PID, port, board address)?
+  new endpoint <METHOD> <path> [--code N] [--auth A]  write a function file, its test stub, its contract row and the manifest entry
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
   token list                                          list access tokens (name, prefix, created, last used, from)
@@ -67,8 +71,14 @@ addCliCommand('token', tokenCliCommand)
 addCliCommand('webhooks', webhooksCliCommand)
 addCliCommand('history', historyCliCommand, historyCliOptions)
 addCliCommand('status', statusCommand())
+addCliCommand('new', newCliCommand, { code: { type: 'string' }, auth: { type: 'string' } })
 
-async function start(flags: Record<string, string | boolean | undefined>): Promise<void> {
+async function start(flags: Record<string, string | boolean | undefined>, dev: boolean): Promise<void> {
+  // Never a silently stale table: a function file dropped in (or removed) since the last
+  // `npm run gen` is put into the manifest before it is imported.
+  const { ensureFreshManifest, functionsDir } = await import('./manifest-gen.ts')
+  const regenerated = await ensureFreshManifest()
+  if (regenerated) console.error(`functions/_manifest.gen.ts was stale (${regenerated}): regenerated`)
   const { startGateway } = await import('./main.ts')
   // Shown by ps, top and systemd instead of "MainThread" (15 characters: the kernel's limit).
   process.title = 'tracker-gateway'
@@ -77,7 +87,11 @@ async function start(flags: Record<string, string | boolean | undefined>): Promi
     dataDir: flags['data-dir'] as string | undefined,
     port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
   })
-  const gateway = await startGateway({ config })
+  const gateway = await startGateway({
+    config,
+    watchFunctionsDir: dev ? functionsDir : undefined,
+    httpHost: flags['reference-host'] ? 'reference' : 'fast',
+  })
   if (flags.demo === true) console.log(await startDemo(gateway.services))
   let stopping = false
   const stop = async (signal: string) => {
@@ -101,6 +115,7 @@ const globalOptions: ParseArgsOptionsConfig = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
   config: { type: 'string' },
+  'reference-host': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   demo: { type: 'boolean' },
 }
@@ -117,8 +132,8 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   let target: GatewayTarget | undefined
   try {
-    if (name === 'start') {
-      await start(values)
+    if (name === 'start' || name === 'dev') {
+      await start(values, name === 'dev')
       return -1 // keeps running
     }
     const command = commands.get(name)

@@ -2,7 +2,8 @@
 import type { ApiVersion } from '../lib/api/envelope.ts'
 import type { Outcome } from '../lib/errors.ts'
 import type { Logger } from '../lib/log.ts'
-import type { Services } from './services.ts'
+import type { Presenter } from '../lib/api/presenter.ts'
+import type { FunctionServices } from './function-services.ts'
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE'
 
@@ -56,7 +57,10 @@ export interface OkOptions {
 export interface GatewayContext {
   readonly version: ApiVersion
   readonly config: FunctionConfig
-  readonly services: Services
+  /** The domain services a function may call: no store, radio, change log or event bus. */
+  readonly services: FunctionServices
+  /** Presenting in this route's version, at this request's now and the gateway's timezone. */
+  readonly present: Presenter
   readonly params: Record<string, string>
   readonly query: URLSearchParams
   readonly caller: Caller

@@ -30,6 +30,11 @@ export interface HttpHostOptions {
   keepAliveTimeoutMs?: number
   /** How often node checks the two timeouts above. */
   timeoutCheckIntervalMs?: number
+  /**
+   * Answer through this node request listener instead of the fast path (the
+   * @whatwg-node/server adapter of runtime/fetch-adapter.ts, for comparison and benchmarks).
+   */
+  listener?: http.RequestListener
 }
 
 function answerRaw(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
@@ -138,12 +143,13 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
       connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
     },
-    (req, res) => {
+    options.listener ??
+    ((req, res) => {
       answer(req, res).catch((error: unknown) => {
         log.error({ err: error, method: req.method }, 'response not written')
         res.destroy()
       })
-    },
+    }),
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'HPE_HEADER_OVERFLOW') {

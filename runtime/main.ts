@@ -3,13 +3,13 @@
 import { SystemClock, type Clock } from '../lib/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
-import { manifest } from '../functions/_manifest.gen.ts'
 import { registerButtonCommands } from './commands.ts'
 import { registerTokenCommands } from './token-commands.ts'
 import { registerRadioCommands } from './radio-commands.ts'
 import { ControlServer } from './control.ts'
 import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
+import { fetchAdapter } from './fetch-adapter.ts'
 import { registerWebhookCommands } from './webhook-commands.ts'
 import { webhookDispatcherPart } from './webhook-dispatcher.ts'
 import { wsHubPart } from './ws.ts'
@@ -18,7 +18,9 @@ import { checkManifest } from './manifest.ts'
 import { pagingPart, radioPart } from './orders-parts.ts'
 import { isLoopbackHost, mdnsPart } from './mdns.ts'
 import { unknownOpenRoutes } from './auth.ts'
-import { buildRouter } from './router.ts'
+import { buildRouter, type GatewayRouter } from './router.ts'
+import type { ManifestEntry } from './define.ts'
+import { loadFunctionTable, SwappableRouter, watchFunctions } from './dev-reload.ts'
 import { buildServices, type Services } from './services.ts'
 import { registerSimCommands } from './sim-commands.ts'
 import { lockDataDir } from './data-dir-lock.ts'
@@ -28,6 +30,12 @@ export interface GatewayOptions {
   config: GatewayConfig
   clock?: Clock
   log?: Logger
+  /** The route table; default the committed functions/_manifest.gen.ts. */
+  manifest?: ManifestEntry[]
+  /** 'reference': answer through the @whatwg-node/server adapter instead of the fast host. */
+  httpHost?: 'fast' | 'reference'
+  /** `gateway dev`: load the table from this functions dir and follow its changes. */
+  watchFunctionsDir?: string
 }
 
 export interface RunningGateway {
@@ -41,6 +49,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { config } = options
   const clock = options.clock ?? new SystemClock()
   const log = options.log ?? createLogger()
+  const dev = options.watchFunctionsDir
+  const manifest =
+    options.manifest ?? (dev ? await loadFunctionTable(dev) : (await import('../functions/_manifest.gen.ts')).manifest)
   const problems = checkManifest(
     manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })),
   )
@@ -58,8 +69,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     lock.release()
     throw error
   }
-  const router = buildRouter(manifest, services)
-  const http = createHttpHost(router, log)
+  const built = buildRouter(manifest, services)
+  const router: GatewayRouter = dev ? new SwappableRouter(built) : built
+  const http = createHttpHost(router, log, options.httpHost === 'reference' ? { listener: fetchAdapter(router) } : {})
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
   registerSimCommands(control, services)
@@ -112,6 +124,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       stop: () => control.close(),
     },
     announcePart({ lock, port: () => port, log, host: config.host }),
+    ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
     // Advertised last, once the HTTP port is known (port 0 → the chosen one).
     mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),
   ]
@@ -126,5 +139,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       log.info('gateway stopped')
       log.flush?.()
     },
+  }
+}
+
+/** `gateway dev`: swaps in a new route table whenever functions/ changes (runtime/dev-reload.ts). */
+function devReloadPart(dir: string, router: SwappableRouter, services: Services): Part {
+  let watcher: ReturnType<typeof watchFunctions> | undefined
+  return {
+    name: 'dev-reload',
+    start: async () => {
+      watcher = watchFunctions({ dir, log: services.log, apply: (entries) => router.swap(buildRouter(entries, services)) })
+      services.log.info({ dir }, 'watching functions/: added, changed and removed files are live without a restart')
+    },
+    stop: async () => watcher?.close(),
   }
 }

@@ -1,6 +1,7 @@
 // `npm run gen`: scans functions/v1 and functions/v2, checks every config and writes
 // functions/_manifest.gen.ts with static imports (so tsc sees every handler).
 // `--check` only compares and exits 1 when the committed file is stale.
+// `gateway start` calls ensureFreshManifest() first: a stale table is regenerated, never served.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -9,6 +10,9 @@ import { checkManifest, routeSortKey, type ManifestCandidate } from './manifest.
 
 export const functionsDir = fileURLToPath(new URL('../functions/', import.meta.url))
 export const manifestFile = path.join(functionsDir, '_manifest.gen.ts')
+
+/** A function file that failed to load or breaks a manifest rule; the message names the file. */
+export class ManifestError extends Error {}
 
 export function listFunctionFiles(dir = functionsDir): string[] {
   const files: string[] = []
@@ -20,17 +24,45 @@ export function listFunctionFiles(dir = functionsDir): string[] {
   return files
 }
 
-export async function loadCandidates(dir = functionsDir): Promise<ManifestCandidate[]> {
-  const candidates: ManifestCandidate[] = []
+/** The URL a function file is imported from; the dev watcher adds a query to load new content. */
+export type ModuleUrl = (dir: string, file: string) => string
+const plainUrl: ModuleUrl = (dir, file) => pathToFileURL(path.join(dir, file)).href
+
+export async function loadModule(dir: string, file: string, url: ModuleUrl = plainUrl): Promise<Partial<FunctionModule>> {
+  try {
+    return (await import(url(dir, file))) as Partial<FunctionModule>
+  } catch (error) {
+    const first = String((error as Error).message ?? error).split('\n')[0]
+    throw new ManifestError(`functions/${file}: does not load: ${first}`)
+  }
+}
+
+/** A loaded function file: what the manifest rules check, and its handler. */
+export interface LoadedFunction extends ManifestCandidate {
+  handler: unknown
+}
+
+export async function loadCandidates(dir = functionsDir, url: ModuleUrl = plainUrl): Promise<LoadedFunction[]> {
+  const candidates: LoadedFunction[] = []
   for (const file of listFunctionFiles(dir)) {
-    const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as Partial<FunctionModule>
-    candidates.push({ file, config: mod.config, hasHandler: typeof mod.default === 'function' })
+    const mod = await loadModule(dir, file, url)
+    candidates.push({ file, config: mod.config, hasHandler: typeof mod.default === 'function', handler: mod.default })
   }
   return candidates
 }
 
+/** Throws a ManifestError listing every breach (each line names its file) when there is one. */
+export function assertManifest(candidates: ManifestCandidate[]): void {
+  const problems = checkManifest(candidates)
+  if (problems.length) throw new ManifestError(problems.map((p) => `functions/${p}`).join('\n'))
+}
+
+export function sortCandidates<T extends ManifestCandidate>(candidates: T[]): T[] {
+  return [...candidates].sort((a, b) => routeSortKey(a.config!).localeCompare(routeSortKey(b.config!)))
+}
+
 export function renderManifest(candidates: ManifestCandidate[]): string {
-  const sorted = [...candidates].sort((a, b) => routeSortKey(a.config!).localeCompare(routeSortKey(b.config!)))
+  const sorted = sortCandidates(candidates)
   const imports = sorted.map((c, i) => `import * as f${i} from './${c.file}'`)
   const entries = sorted.map((c, i) => `  { file: '${c.file}', ...f${i}.config, handler: f${i}.default },`)
   return [
@@ -47,18 +79,57 @@ export function renderManifest(candidates: ManifestCandidate[]): string {
 
 export async function generate(dir = functionsDir): Promise<string> {
   const candidates = await loadCandidates(dir)
-  const problems = checkManifest(candidates)
-  if (problems.length) throw new Error(`manifest check failed:\n  ${problems.join('\n  ')}`)
+  assertManifest(candidates)
   return renderManifest(candidates)
+}
+
+function readManifest(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+/** Files the committed manifest imports that are gone, and files on disk it does not import. */
+function staleFiles(current: string, dir: string): string[] {
+  const listed = new Set([...current.matchAll(/from '\.\/(v[12]\/[^']+)'/g)].map((m) => m[1]))
+  const onDisk = listFunctionFiles(dir)
+  const added = onDisk.filter((f) => !listed.has(f)).map((f) => `functions/${f} is new`)
+  const removed = [...listed].filter((f) => !onDisk.includes(f)).map((f) => `functions/${f} is gone`)
+  const all = [...added, ...removed]
+  return all.length > 3 ? [...all.slice(0, 3), `${all.length - 3} more`] : all
+}
+
+/**
+ * Before serving the committed table: regenerate it when it no longer matches functions/.
+ * Returns what changed ('' when it was fresh). A function file that does not load or breaks
+ * a rule, or a manifest that cannot be written, is one line naming the file and the fix.
+ */
+export async function ensureFreshManifest(dir = functionsDir): Promise<string> {
+  const file = path.join(dir, '_manifest.gen.ts')
+  let text: string
+  try {
+    text = await generate(dir)
+  } catch (error) {
+    const first = (error as Error).message.split('\n')[0]
+    throw new ManifestError(`${first} (fix or remove the file, then start again)`)
+  }
+  const current = readManifest(file)
+  if (current === text) return ''
+  const why = staleFiles(current, dir).join(', ') || 'a route config changed'
+  try {
+    writeFileSync(file, text)
+  } catch (error) {
+    throw new ManifestError(`functions/_manifest.gen.ts is stale (${why}) and cannot be written (${(error as NodeJS.ErrnoException).code}): run npm run gen`)
+  }
+  return why
 }
 
 if (import.meta.main) {
   try {
     const text = await generate()
-    let current = ''
-    try {
-      current = readFileSync(manifestFile, 'utf8')
-    } catch {}
+    const current = readManifest(manifestFile)
     if (process.argv.includes('--check')) {
       if (current !== text) {
         console.error('functions/_manifest.gen.ts is stale: run npm run gen')

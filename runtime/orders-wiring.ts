@@ -41,6 +41,8 @@ export interface OrderServicesDeps {
   radio?: Radio
   zigbee?: RadioDeps['zigbee']
   paging?: Partial<PagingOptions>
+  /** New order UUIDs (default crypto.randomUUID); tests that compare two gateways make them alike. */
+  newUuid?: () => string
 }
 
 export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {
@@ -64,6 +66,7 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     clock,
     log,
     fault: faultFromEnv((deps.env ?? process.env).GATEWAY_FAULT),
+    newUuid: deps.newUuid,
   })
   feedRadioEvents(radio, orders)
   const simulator = new SimulatorService({ radio, orders })

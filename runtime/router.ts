@@ -4,9 +4,11 @@
 import { Router } from 'itty-router'
 import { type ApiVersion, errorEnvelope, okEnvelope, toDomainError } from '../lib/api/envelope.ts'
 import { parseJsonObject } from '../lib/api/input.ts'
+import { type Presenter, presenter } from '../lib/api/presenter.ts'
 import { DomainError } from '../lib/errors.ts'
 import { authorize } from './auth.ts'
 import { createDispatcher } from './dispatch.ts'
+import { type FunctionServices, functionServices } from './function-services.ts'
 import type { Caller, GatewayContext, ManifestEntry, OkOptions } from './define.ts'
 import { NodeRequest } from './node-request.ts'
 import { RequestLog } from './request-log.ts'
@@ -75,6 +77,23 @@ async function readStream(body: ReadableStream<Uint8Array> | null): Promise<Buff
   return Buffer.concat(chunks)
 }
 
+/**
+ * Path parameters as text: itty-router hands them over as sent, so /activeorders/%31%32 is
+ * order 12. A malformed escape is left as it is (and then refused by the parameter's parser).
+ */
+function decodedParams(params: Record<string, string> | undefined): Record<string, string> {
+  if (!params) return {}
+  for (const key in params) {
+    const value = params[key]
+    if (value.includes('%')) {
+      try {
+        params[key] = decodeURIComponent(value)
+      } catch {}
+    }
+  }
+  return params
+}
+
 function callerOf(serverContext: ServerContext | undefined, request: Request): Caller {
   // Tests without a socket may name the client address with this header; a real socket wins.
   const ip = serverContext?.req?.socket?.remoteAddress ?? request.headers.get('x-test-client-ip') ?? '127.0.0.1'
@@ -88,24 +107,31 @@ function callerOf(serverContext: ServerContext | undefined, request: Request): C
 class RequestContext implements GatewayContext {
   readonly version: ApiVersion
   readonly config: ManifestEntry
-  readonly services: Services
+  readonly services: FunctionServices
   readonly params: Record<string, string>
   readonly caller: Caller
   readonly #request: RoutedRequest
   #query: URLSearchParams | undefined
   #body: Promise<Record<string, unknown>> | undefined
+  #present: Presenter | undefined
+  readonly #log: Services['log']
 
-  constructor(entry: ManifestEntry, version: ApiVersion, services: Services, request: RoutedRequest, caller: Caller) {
+  constructor(entry: ManifestEntry, version: ApiVersion, services: FunctionServices, log: Services['log'], request: RoutedRequest, caller: Caller) {
     this.version = version
     this.config = entry
     this.services = services
-    this.params = request.params ?? {}
+    this.params = decodedParams(request.params)
     this.caller = caller
     this.#request = request
+    this.#log = log
   }
 
   get log(): Services['log'] {
-    return this.services.log
+    return this.#log
+  }
+
+  get present(): Presenter {
+    return (this.#present ??= presenter(this.version, this.services))
   }
 
   get query(): URLSearchParams {
@@ -126,12 +152,12 @@ class RequestContext implements GatewayContext {
   }
 }
 
-function invoke(entry: ManifestEntry, services: Services) {
+function invoke(entry: ManifestEntry, services: Services, forFunctions: FunctionServices) {
   const version: ApiVersion = entry.path.startsWith('/api/v1') ? 'v1' : 'v2'
   return async (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
     const caller = callerOf(serverContext, request)
     await authorize(entry, request, services, caller)
-    const response = await entry.handler(request, new RequestContext(entry, version, services, request, caller))
+    const response = await entry.handler(request, new RequestContext(entry, version, forFunctions, services.log, request, caller))
     if (!(response && typeof response === 'object' && 'status' in response)) {
       throw new Error(`${entry.file} returned no Response`)
     }
@@ -143,9 +169,10 @@ export function buildRouter(manifest: ManifestEntry[], services: Services): Gate
   const requestLog = new RequestLog(services.log)
   // itty-router compiles the routes; runtime/dispatch.ts runs them (see there why).
   const table = Router<RoutedRequest, [ServerContext | undefined]>()
+  const forFunctions = functionServices(services)
   for (const entry of manifest) {
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'delete'
-    table[method](entry.path, invoke(entry, services))
+    table[method](entry.path, invoke(entry, services, forFunctions))
   }
   // The board, /docs, /api/openapi.json and /assets/* (runtime/static.ts); other paths fall through.
   const staticAnswers = staticRoutes(manifest)

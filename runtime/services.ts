@@ -58,6 +58,8 @@ export interface BuildOptions {
   log: Logger
   /** Keep every collection in memory (tests); otherwise files under config.dataDir. */
   inMemory?: boolean
+  /** New order UUIDs (default crypto.randomUUID); see OrderServicesDeps. */
+  newUuid?: () => string
 }
 
 export async function buildServices(options: BuildOptions): Promise<Services> {
@@ -87,7 +89,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { channel: presetChannel(settings) } })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { channel: presetChannel(settings) }, newUuid: options.newUuid })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,

@@ -135,6 +135,10 @@ export class WsHub {
   }
 
   async #onMessage(client: Client, data: RawData, isBinary: boolean): Promise<void> {
+    // After authentication the feed is one way: every frame is ignored, JSON or not, so a
+    // client never finds an error frame among the events (docs/api.md, ruling on WebSocket
+    // frames). Frames while the token is checked are ignored as well.
+    if (client.token || client.verifying) return
     let message: unknown
     try {
       if (isBinary) throw new Error('binary')
@@ -143,8 +147,6 @@ export class WsHub {
       this.#send(client, errorFrame('JSON_INVALID'))
       return
     }
-    // After authentication the feed is one way: well-formed frames are ignored.
-    if (client.token || client.verifying) return
     const token = (message as { accesstoken?: unknown } | null)?.accesstoken
     client.verifying = true
     const limiter = this.#services.tokens.authFailures

@@ -1,5 +1,4 @@
 import { orderRef } from '../../lib/api/input.ts'
-import { v1View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -12,7 +11,7 @@ export const config = {
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const order = await ctx.services.orders.clear(orderRef(ctx.params.name, { allowUuid: false }))
-  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

@@ -1,6 +1,5 @@
 import { orderRef } from '../../lib/api/input.ts'
-import { pageBodySchema, tracking } from '../../lib/orders/input.ts'
-import { v1View } from '../../lib/orders/view.ts'
+import { pageBody } from '../../lib/orders/input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -8,14 +7,14 @@ export const config = {
   path: '/api/v1/activeorders/:name/page',
   auth: 'none',
   summary: 'Page the tracker of an active order (by number)',
-  body: pageBodySchema,
+  body: pageBody.schema(),
   errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND', 'NO_TRACKER_TO_PAGE', 'TRACKING_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const ref = orderRef(ctx.params.name, { allowUuid: false })
-  const order = await ctx.services.orders.page(ref, tracking(await ctx.body()))
-  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+  const order = await ctx.services.orders.page(ref, pageBody.parse(await ctx.body()).tracking)
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

@@ -1,5 +1,4 @@
-import { createBodySchema, createFields } from '../../lib/orders/input.ts'
-import { v1View } from '../../lib/orders/view.ts'
+import { createBody } from '../../lib/orders/input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -13,15 +12,15 @@ export const config = {
       schema: { type: 'string', enum: ['true'] },
     },
   },
-  body: createBodySchema({ requireOrderType: false }),
+  body: createBody.v1.schema(),
   errors: ['TRACKER_UNKNOWN', 'ORDER_NAME_MISSING', 'ORDER_NAME_INVALID', 'ORDER_TYPE_INVALID', 'LOCATION_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const fields = createFields(await ctx.body(), { requireOrderType: false })
+  const fields = createBody.v1.parse(await ctx.body())
   const dummyTracker = ctx.query.get('dummy_tracker_address') === 'true'
   const { order } = await ctx.services.orders.create({ ...fields, requireTracker: true, dummyTracker })
-  return ctx.ok({ activeorder: v1View(ctx.services)(order) })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

@@ -1,5 +1,4 @@
 import { uuid } from '../../lib/api/input.ts'
-import { orderSummary } from '../../lib/api/present.ts'
 import { DomainError } from '../../lib/errors.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
@@ -14,7 +13,7 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const summary = ctx.services.history.get(uuid(ctx.params.uuid))
   if (!summary) throw new DomainError('ORDER_NOT_FOUND')
-  return ctx.ok({ order: orderSummary(summary, ctx.services.settings.timezone) })
+  return ctx.ok({ order: ctx.present.orderSummary(summary) })
 }
 
 export default handler

@@ -1,4 +1,3 @@
-import { presentToken } from '../../lib/tokens/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -11,8 +10,7 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const zone = ctx.services.settings.timezone
-  const tokens = ctx.services.tokens.list().map((record) => presentToken(record, zone))
+  const tokens = ctx.services.tokens.list().map((record) => ctx.present.token(record))
   return ctx.ok({ count: tokens.length, tokens })
 }
 

@@ -1,6 +1,6 @@
 import { queryValue } from '../../lib/api/input.ts'
+import { DomainError } from '../../lib/errors.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
-import { presentToken } from '../../lib/tokens/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -20,10 +20,12 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
+  // The window first (decisions: a closed window is 403/-3 whatever the name).
+  if (!ctx.services.button.isOpen()) throw new DomainError('BUTTON_WINDOW_CLOSED')
   const name = tokenName(queryValue(ctx.query, 'name', 'TOKEN_NAME_INVALID'))
   const issued = await ctx.services.tokens.issueWithButton(name)
   return ctx.ok(
-    { token: presentToken(issued.record, ctx.services.settings.timezone, issued.token) },
+    { token: ctx.present.token(issued.record, issued.token) },
     { status: 201, headers: { 'cache-control': 'no-store' } },
   )
 }

@@ -1,6 +1,5 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
-import { presentToken } from '../../lib/tokens/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -16,14 +15,15 @@ export const config = {
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'default' },
     },
   },
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'JSON_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
+  await ctx.body() // a body, when sent, must be JSON (400/-31, nothing created)
   const name = tokenName(queryValue(ctx.query, 'name', 'TOKEN_NAME_INVALID'))
   const issued = await ctx.services.tokens.issue(name)
   return ctx.ok(
-    { token: presentToken(issued.record, ctx.services.settings.timezone, issued.token) },
+    { token: ctx.present.token(issued.record, issued.token) },
     { status: 201, headers: { 'cache-control': 'no-store' } },
   )
 }

@@ -1,5 +1,4 @@
 import { DomainError } from '../../lib/errors.ts'
-import { presentToken } from '../../lib/tokens/present.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -15,7 +14,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   // No caller token: the route was opened by security.openRoutes, so there is no "own" record.
   const record = ctx.caller.token && ctx.services.tokens.get(ctx.caller.token.id)
   if (!record) throw new DomainError('AUTH_REJECTED')
-  return ctx.ok({ token: presentToken(record, ctx.services.settings.timezone) })
+  return ctx.ok({ token: ctx.present.token(record) })
 }
 
 export default handler

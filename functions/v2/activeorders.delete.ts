@@ -1,4 +1,3 @@
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -11,7 +10,7 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const items = (await ctx.services.orders.clearAll()).map(v2View(ctx.services))
+  const items = (await ctx.services.orders.clearAll()).map(ctx.present.activeOrder)
   return ctx.ok({ count: items.length, items })
 }
 

@@ -1,5 +1,4 @@
 import { orderRef } from '../../lib/api/input.ts'
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -13,7 +12,7 @@ export const config = {
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const order = await ctx.services.orders.clear(orderRef(ctx.params.id))
-  return ctx.ok({ activeorder: v2View(ctx.services)(order) })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

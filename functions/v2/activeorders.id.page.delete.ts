@@ -1,5 +1,4 @@
 import { orderRef } from '../../lib/api/input.ts'
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -20,7 +19,7 @@ const messages = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const { order, outcome } = await ctx.services.orders.cancelPage(orderRef(ctx.params.id))
   const result = outcome === 'NOTHING_TO_CANCEL' ? 'NOTHING_TO_CANCEL' : 'PAGING_CANCELLED'
-  return ctx.ok({ activeorder: v2View(ctx.services)(order) }, { outcome: result, message: messages[result] })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) }, { outcome: result, message: messages[result] })
 }
 
 export default handler

@@ -1,6 +1,5 @@
 import { orderRef } from '../../lib/api/input.ts'
-import { pageBodySchema, tracking } from '../../lib/orders/input.ts'
-import { v2View } from '../../lib/orders/view.ts'
+import { pageBody } from '../../lib/orders/input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -9,14 +8,14 @@ export const config = {
   auth: 'bearer',
   code: 7,
   summary: 'Page the tracker bound to an active order (continuously with tracking, the default; once for about 60 s with tracking false)',
-  body: pageBodySchema,
+  body: pageBody.schema(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND', 'NO_TRACKER_TO_PAGE', 'TRACKING_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const ref = orderRef(ctx.params.id)
-  const order = await ctx.services.orders.page(ref, tracking(await ctx.body()))
-  return ctx.ok({ activeorder: v2View(ctx.services)(order) })
+  const order = await ctx.services.orders.page(ref, pageBody.parse(await ctx.body()).tracking)
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }
 
 export default handler

@@ -1,5 +1,4 @@
-import { createBodySchema, createFields } from '../../lib/orders/input.ts'
-import { v2View } from '../../lib/orders/view.ts'
+import { createBody } from '../../lib/orders/input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -8,15 +7,15 @@ export const config = {
   auth: 'bearer',
   code: 5,
   summary: 'Start an active order; for an order already active, apply orderType/locationName and answer 1009 (was started) or 1010 (was located)',
-  body: createBodySchema({ requireOrderType: true }),
+  body: createBody.v2.schema(),
   outcomes: ['ALREADY_STARTED', 'ALREADY_LOCATED'],
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_NAME_MISSING', 'ORDER_NAME_INVALID', 'LOCATION_INVALID', 'ORDER_TYPE_MISSING', 'ORDER_TYPE_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const fields = createFields(await ctx.body(), { requireOrderType: true })
+  const fields = createBody.v2.parse(await ctx.body())
   const { order, outcome } = await ctx.services.orders.create({ ...fields, requireTracker: false })
-  return ctx.ok({ activeorder: v2View(ctx.services)(order) }, { outcome })
+  return ctx.ok({ activeorder: ctx.present.activeOrder(order) }, { outcome })
 }
 
 export default handler

@@ -22,7 +22,7 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const timezone = ctx.services.settings.timezone
+  const { timezone } = ctx.present
   const { filter, page } = historyListInput(ctx.query, 'v2', timezone)
   const { count, asOf, items } = ctx.services.historyPages.presented(filter, page, timezone)
   return ctx.ok({ count: String(count), asOf: String(asOf), items })

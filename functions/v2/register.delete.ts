@@ -6,7 +6,7 @@ export const config = {
   path: '/api/v2/register',
   auth: 'bearer',
   code: 19,
-  summary: 'Remove a registered callback URL and its undelivered backlog',
+  summary: 'Remove a registered callback URL and its undelivered backlog; http_client in the query or in the JSON body (one of them; the query wins when both are given, neither is -28)',
   query: {
     http_client: {
       description: 'The registered callback URL (or give it in the JSON body)',

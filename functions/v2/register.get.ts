@@ -1,4 +1,3 @@
-import { formatWithOffset } from '../../lib/time.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -11,8 +10,7 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const timezone = ctx.services.settings.timezone
-  const time = (ms: number | null) => (ms === null ? null : formatWithOffset(ms, timezone))
+  const { time } = ctx.present
   const webhooks = ctx.services.webhooks.list().map((w) => ({
     url: w.url,
     version: w.version,

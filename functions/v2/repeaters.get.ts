@@ -16,8 +16,7 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const text = queryValue(ctx.query, 'refresh', 'REFRESH_INVALID')
   const refresh = text === undefined ? false : booleanValue(text, 'REFRESH_INVALID')
-  const { repeaters: inventory, radio } = ctx.services
-  const repeaters = refresh ? await inventory.refresh(radio) : inventory.list()
+  const repeaters = refresh ? await ctx.services.repeaters.refresh() : ctx.services.repeaters.list()
   return ctx.ok({ count: repeaters.length, repeaters })
 }
 

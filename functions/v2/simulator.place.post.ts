@@ -1,5 +1,4 @@
 import { simTable, simTracker, simTrackerSchema } from '../../lib/orders/sim-input.ts'
-import { v2View } from '../../lib/orders/view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -15,7 +14,7 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const body = await ctx.body()
   const { tracker, order } = await ctx.services.simulator.place(simTracker(body), simTable(body))
-  return ctx.ok({ tracker, activeorder: order && v2View(ctx.services)(order) })
+  return ctx.ok({ tracker, activeorder: order && ctx.present.activeOrder(order) })
 }
 
 export default handler

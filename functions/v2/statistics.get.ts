@@ -12,9 +12,9 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const { clock, settings, history } = ctx.services
-  const targetTime = targetTimeParam(ctx.query) ?? settings.get().targetTimeDefault
-  const statistics = history.statistics({ now: clock.now(), timezone: settings.timezone, targetTime })
+  const targetTime = targetTimeParam(ctx.query) ?? ctx.services.settings.get().targetTimeDefault
+  const { now, timezone } = ctx.present
+  const statistics = ctx.services.history.statistics({ now, timezone, targetTime })
   return ctx.ok({ statistics })
 }
 

@@ -18,11 +18,11 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const { clock, settings, history } = ctx.services
+  const { settings, history } = ctx.services
   const range = queryValue(ctx.query, 'range', 'DATE_INVALID') ?? 'day'
   if (range !== 'day' && range !== 'week') throw new DomainError('DATE_INVALID', 'range must be day or week')
   const targetTime = targetTimeParam(ctx.query) ?? settings.get().targetTimeDefault
-  return ctx.ok({ hourly: history.hourly({ now: clock.now(), timezone: settings.timezone, targetTime, range }) })
+  return ctx.ok({ hourly: history.hourly({ now: ctx.present.now, timezone: ctx.present.timezone, targetTime, range }) })
 }
 
 export default handler

@@ -1,4 +1,3 @@
-import { trackerView } from '../../lib/gateway/trackers-view.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {
@@ -11,9 +10,7 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const zone = ctx.services.settings.timezone
-  const now = ctx.services.clock.now()
-  const trackers = ctx.services.trackers.list().map((record) => trackerView(record, zone, now))
+  const trackers = ctx.services.trackers.list().map(ctx.present.tracker)
   return ctx.ok({ count: trackers.length, trackers })
 }
 

@@ -1,29 +1,26 @@
 // Strict parsers for path, query and body values. Each throws the DomainError its caller
 // names, so the same parser serves every endpoint with that endpoint's code.
 import { DomainError, type ErrorKind } from '../errors.ts'
+import { orderNameText, orderRefText, type OrderRef, positiveInt as positiveIntSchema, uuidText } from './fields.ts'
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Longest query or path value accepted for any parameter (decisions §8). */
 export const maxParamLength = 256
 const maxDepth = 32
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const digitsPattern = /^[0-9]+$/
 
-/** A positive integer given as a JSON number or a digit string; 0 and over 2^31 refused. */
+/** A positive integer given as a JSON number or a digit string; 0 and over 2^31-1 refused. */
 export function positiveInt(value: unknown, kind: ErrorKind): number {
-  let n: number
-  if (typeof value === 'number') n = value
-  else if (typeof value === 'string' && digitsPattern.test(value) && value.length <= 10) n = Number(value)
-  else throw new DomainError(kind)
-  if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1) throw new DomainError(kind)
-  return n
+  const parsed = positiveIntSchema.safeParse(value)
+  if (!parsed.success) throw new DomainError(kind)
+  return parsed.data
 }
 
 /** A non-negative integer written only with digits (query values). */
 export function nonNegativeIntText(value: string, kind: ErrorKind): number {
   if (!digitsPattern.test(value) || value.length > 10) throw new DomainError(kind)
-  const n = Number(value)
-  if (!Number.isSafeInteger(n)) throw new DomainError(kind)
-  return n
+  return Number(value)
 }
 
 export function isUuid(value: string): boolean {
@@ -31,18 +28,18 @@ export function isUuid(value: string): boolean {
 }
 
 export function uuid(value: string | undefined, kind: ErrorKind = 'UUID_INVALID'): string {
-  if (value === undefined || !isUuid(value)) throw new DomainError(kind)
-  return value.toLowerCase()
+  const parsed = uuidText.safeParse(value)
+  if (!parsed.success) throw new DomainError(kind)
+  return parsed.data
 }
 
-/** An active-order reference in a path: a positive integer (name) or a UUID. */
-export type OrderRef = { name: number } | { uuid: string }
+export type { OrderRef }
 
+/** An active-order reference in a path: a positive integer (name) or a UUID (lib/api/fields.ts). */
 export function orderRef(value: string | undefined, options: { allowUuid?: boolean } = {}): OrderRef {
-  const allowUuid = options.allowUuid ?? true
-  if (value !== undefined && allowUuid && isUuid(value)) return { uuid: value.toLowerCase() }
-  if (value === undefined || !digitsPattern.test(value)) throw new DomainError('ORDER_REF_INVALID')
-  return { name: positiveInt(value, 'ORDER_REF_INVALID') }
+  const parsed = (options.allowUuid ?? true ? orderRefText : orderNameText).safeParse(value)
+  if (!parsed.success) throw new DomainError('ORDER_REF_INVALID')
+  return parsed.data
 }
 
 /** true/false as JSON booleans or the strings "true"/"false". */

@@ -2,6 +2,8 @@
 // parameters, request body, success envelope and every returnCode it can answer (its config's
 // outcomes and errors, the spec's route table, and the codes every route may give).
 import { errorEnvelope, v2Errors } from '../api/envelope.ts'
+import { pathParams } from '../api/fields.ts'
+import { jsonSchemaOf } from '../api/inputs.ts'
 import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../errors.ts'
 import type { FunctionConfig, JsonSchema } from '../../runtime/define.ts'
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
@@ -21,14 +23,13 @@ export interface DocumentOptions {
 /** Codes any route may answer (decisions §1): unknown route/method, body too large, rate limit, storage, internal. */
 const commonErrorCodes = [-5, -35, -36, -37, -99]
 
-const paramDocs: Record<string, { description: string; schema: JsonSchema }> = {
-  id: {
-    description: 'Active order number (positive integer) or its UUID',
-    schema: { type: 'string', pattern: '^([1-9][0-9]{0,9}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$' },
-  },
-  name: { description: 'Active order number (positive integer)', schema: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } },
-  uuid: { description: 'Order UUID (8-4-4-4-12 hex)', schema: { type: 'string', format: 'uuid' } },
-}
+// Path parameters: the schemas their parsers use (lib/api/fields.ts).
+const paramDocs: Record<string, { description: string; schema: JsonSchema }> = Object.fromEntries(
+  Object.entries(pathParams).map(([name, param]) => {
+    const { description, ...schema } = jsonSchemaOf(param)
+    return [name, { description: description as string, schema }]
+  }),
+)
 
 /** v2/activeorders.id.page.post.ts → v2_activeorders_id_page_post */
 export function operationId(file: string): string {
@@ -124,9 +125,14 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
       version === 'v2'
         ? { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: Number(status) }, returnCode: { enum: returnCodes } } }] }
         : { allOf: [{ $ref: '#/components/schemas/V1Error' }, { type: 'object', properties: { status: { const: Number(status) } } }] }
-    out[status] = { description: lines.join('\n'), content: { 'application/json': { schema } } }
+    out[status] = { description: lines.join('\n'), content: { 'application/json': { schema } }, ...(status === '429' ? { headers: retryAfter } : {}) }
   }
   return out
+}
+
+/** Sent with every 429 (runtime/auth.ts): when the address may present credentials again. */
+export const retryAfter = {
+  'Retry-After': { description: 'Seconds until this address may present credentials again', schema: { type: 'integer', minimum: 1 } },
 }
 
 function parameters(route: DocumentedRoute): unknown[] {

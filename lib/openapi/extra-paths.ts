@@ -71,7 +71,31 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         'plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED).',
       tags: ['board'],
       security: [{}],
-      responses: { '101': { description: 'Switching protocols' } },
+      parameters: [
+        { name: 'Upgrade', in: 'header', required: true, schema: { const: 'websocket' } },
+        { name: 'Connection', in: 'header', required: true, schema: { type: 'string', pattern: '[Uu][Pp][Gg][Rr][Aa][Dd][Ee]' } },
+      ],
+      responses: {
+        '101': {
+          description:
+            'Switching protocols. Errors then come as frames, each followed by a close (1008) except -31: ' +
+            '408/-32 no token frame within 10 s, 401/-2 a token that does not verify or a JSON frame without ' +
+            'accesstoken, 429/-36 while the address is rate limited, 400/-31 a frame that is not JSON before ' +
+            'authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB ' +
+            'closes with 1009.',
+          'x-error-frames': {
+            allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { enum: [400, 401, 408, 429] }, returnCode: { enum: [-31, -2, -32, -36] } } }],
+          },
+        },
+        '404': {
+          description: 'Not a WebSocket upgrade (a plain GET): the route is not found (-5)',
+          content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: 404 }, returnCode: { const: -5 } } }] } } },
+        },
+        '503': {
+          description: 'Too many WebSocket clients at once (1000): the upgrade is refused',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/V1Error' } } },
+        },
+      },
     },
   },
 }

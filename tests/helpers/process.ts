@@ -14,10 +14,20 @@ export interface GatewayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Which CLI to run (a project copy's) and with which command (start or dev). */
+export interface CliChoice {
+  cli?: string
+  command?: 'start' | 'dev'
+}
+
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  where: { cli?: string; cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, ...args], {
-      cwd,
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', where.cli ?? cliPath, ...args], {
+      cwd: where.cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -29,9 +39,9 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
   })
 }
 
-export function startGatewayProcess(dataDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<GatewayProcess> {
+export function startGatewayProcess(dataDir: string, env: Record<string, string> = {}, args: string[] = [], choice: CliChoice = {}): Promise<GatewayProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'start', ...args], {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', choice.cli ?? cliPath, choice.command ?? 'start', ...args], {
       env: { ...process.env, PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

@@ -59,7 +59,7 @@ t.test('a bad token: 401 -2 and close; a frame without accesstoken too', async (
   t.match(other.frames, [{ status: 401, returnCode: -2 }])
 })
 
-t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and change frames', async (t) => {
+t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and change frames; later frames are ignored', async (t) => {
   const { gw, connect } = await setup(t, {}, async (gw) => {
     await gw.services.orders.create({ name: 5, orderType: 'TO_GO', requireTracker: false })
   })
@@ -77,11 +77,21 @@ t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and
   t.match(snapshot.items[0], { uuid: String, name: String, orderType: String, state: 'started', stateChanged: String, paged: false, elapsedTime: Number })
 
   const seqBefore = gw.services.changes.lastSeq
+  // After authentication a frame, JSON or not, is ignored: the next frame is the event.
+  client.socket.send('not json either')
+  client.socket.send(Buffer.from([1, 2, 3]))
+  client.socket.send(JSON.stringify({ accesstoken: token }))
   await gw.services.changes.record('ORDER_PAGED', sampleOrder(7, gw.clock.now(), { paged: true }))
   await gw.services.changes.record('ORDER_CLEARED', sampleOrder(7, gw.clock.now(), { state: 'cleared' }))
   await waitFor(() => client.frames.length === 4)
   t.match(client.frames[2], { type: 'ORDER_PAGED', seq: seqBefore + 1, name: '7', paged: true, uuid: String, stateChanged: String })
   t.match(client.frames[3], { type: 'ORDER_CLEARED', seq: seqBefore + 2, state: 'cleared' })
+  // The server answers a ping after the frames before it: by the pong, all three were handled.
+  await new Promise((resolve) => {
+    client.socket.once('pong', resolve)
+    client.socket.ping()
+  })
+  t.equal(client.frames.length, 4, 'no answer to frames after authentication')
   // A later subscriber's snapshot no longer has the cleared order.
   const late = await connect()
   late.socket.send(JSON.stringify({ accesstoken: token }))

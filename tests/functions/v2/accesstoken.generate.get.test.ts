@@ -7,6 +7,9 @@ t.test('outside a button window the generate call is refused with 403 -3', async
   t.equal(status, 403)
   t.match(body, { status: 403, returnCode: -3 })
   t.same(gw.services.tokens.list(), [], 'nothing issued')
+  // The window is checked first: a bad name with the window closed is still 403/-3.
+  const badName = await gw.json('GET /api/v2/accesstoken/generate?name=bad!')
+  t.same([badName.status, badName.body.returnCode], [403, -3])
 })
 
 t.test('a press opens the window: 201, code 2, the full token once, no-store', async (t) => {

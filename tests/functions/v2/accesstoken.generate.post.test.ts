@@ -24,6 +24,17 @@ t.test('POST generate defaults the name and refuses bad names with -4', async (t
   t.equal(gw.services.tokens.list().length, 2)
 })
 
+t.test('POST generate with a malformed JSON body is 400 -31 and creates nothing', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken('admin')
+  for (const rawBody of ['{', 'not json', '[1]']) {
+    const { status, body } = await gw.json('POST /api/v2/accesstoken/generate?name=more', { token, rawBody })
+    t.same([status, body.returnCode], [400, -31], rawBody)
+  }
+  t.equal(gw.services.tokens.list().length, 1, 'no token created')
+  t.equal((await gw.json('POST /api/v2/accesstoken/generate?name=more', { token, rawBody: '' })).status, 201, 'an empty body is no body')
+})
+
 t.test('POST generate without a token is 401 -2, with a malformed header 400 -1', async (t) => {
   const gw = await testGateway()
   const missing = await gw.json('POST /api/v2/accesstoken/generate')

@@ -29,12 +29,13 @@ t.test('GET /:id by number or UUID (any case): code 6; -7 for a bad identifier, 
   const { gw, token, create } = await setup()
   const { body: created } = await create({ name: 12, orderType: 'TO_GO' })
   const uuid = created.activeorder.uuid as string
-  for (const id of ['12', uuid, uuid.toUpperCase()]) {
+  // A percent-encoded identifier is decoded (%31%32 is 12).
+  for (const id of ['12', '%31%32', uuid, uuid.toUpperCase(), encodeURIComponent(uuid).replace('-', '%2D')]) {
     const { status, body } = await gw.json(`GET /api/v2/activeorders/${id}`, { token })
     t.equal(status, 200, id)
     t.match(body, { returnCode: 6, activeorder: { uuid, name: '12' } })
   }
-  for (const id of ['abc', '0', '-1', '1.5', `${uuid}0`, '99999999999', '%20']) {
+  for (const id of ['abc', '0', '-1', '1.5', `${uuid}0`, '99999999999', '%20', '%31%2F', '%E0%A4%A', '%30']) {
     const { status, body } = await gw.json(`GET /api/v2/activeorders/${id}`, { token })
     t.same([status, body.returnCode], [400, -7], `bad id ${id}`)
   }

@@ -1,6 +1,8 @@
 // Extension: the simulator endpoints the board drives.
 import t from 'tap'
-import { testGateway } from '../../helpers/gateway.ts'
+import { manifest } from '../../../functions/_manifest.gen.ts'
+import { buildRouter } from '../../../runtime/router.ts'
+import { makeRequest, testGateway } from '../../helpers/gateway.ts'
 import { createRadio } from '../../../lib/radio/create.ts'
 import type { Radio } from '../../../lib/radio/radio.ts'
 
@@ -58,9 +60,12 @@ t.test('404 -5 when the radio is not simulated', async (t) => {
   const { SimulatorService } = await import('../../../lib/orders/simulator.ts')
   const other = { kind: 'zigbee' } as unknown as Radio
   ;(gw.services as { simulator: unknown }).simulator = new SimulatorService({ radio: other, orders: gw.services.orders })
+  // Functions get their services when the router is built: build one over the changed graph.
+  const router = buildRouter(manifest, gw.services)
   for (const [route, body] of [['GET /api/v2/simulator', undefined], ['POST /api/v2/simulator/start', { tracker: 1 }], ['POST /api/v2/simulator/place', { tracker: 1, table: 1 }], ['POST /api/v2/simulator/clear', { tracker: 1 }]] as const) {
-    const { status, body: answer } = await gw.json(route, { token, body })
-    t.same([status, answer.returnCode], [404, -5], route)
+    const response = await router.fetch(makeRequest(route, { token, body }))
+    const answer = (await response.json()) as { returnCode: number }
+    t.same([response.status, answer.returnCode], [404, -5], route)
   }
 })
 

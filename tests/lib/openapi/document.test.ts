@@ -156,3 +156,26 @@ t.test('routes outside the manifest are documented', async (t) => {
     t.ok(doc.paths[path]?.get, path)
   }
 })
+
+t.test('the WebSocket route documents its upgrade, its error frames and its refusals', async (t) => {
+  const ws = build([]).paths['/api/v2/websocket']!.get
+  t.same(Object.keys(ws.responses).sort(), ['101', '404', '503'])
+  t.same(ws.responses['101']['x-error-frames'].allOf[1].properties.returnCode.enum.sort(), [-2, -31, -32, -36])
+  t.match(ws.responses['101'].description, /Frames after authentication are ignored/)
+  t.match(ws.parameters, [{ name: 'Upgrade', in: 'header', required: true }, { name: 'Connection', in: 'header' }])
+})
+
+t.test('every 429 documents Retry-After', async (t) => {
+  const doc = build(manifest)
+  let seen = 0
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values<any>(item)) {
+      const limited = op.responses?.['429']
+      if (!limited) continue
+      seen++
+      t.match(limited.headers, { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, op.operationId)
+    }
+  }
+  t.ok(seen > 10, `${seen} operations answer 429`)
+  t.ok((await validate(doc)).valid, 'still valid OpenAPI')
+})

@@ -1,0 +1,144 @@
+// One schema per input. Each field is a zod schema that both parses the value (with the
+// error kind of the endpoint for each failure) and documents it: z.toJSONSchema gives the
+// OpenAPI parameter or body property, so the document says exactly what the parser takes.
+// Fields are checked in the order they are declared; the first problem is the answer.
+import { z } from 'zod'
+import type { JsonSchema, ParamDoc } from '../../runtime/define.ts'
+import { DomainError, type ErrorKind } from '../errors.ts'
+
+/** Longest query value accepted for any parameter (decisions §8). */
+export const maxQueryLength = 256
+
+/** The error kind of a value the schema refused (a function when it depends on the value). */
+export type KindOf = ErrorKind | ((value: unknown) => ErrorKind)
+
+export interface Field<T, Present extends boolean = boolean> {
+  schema: z.ZodType<T, any>
+  invalid: KindOf
+  /** Absent: this error (a required field). */
+  missing?: ErrorKind
+  /** Absent: this value. */
+  fallback?: T
+  description: string
+  /** The message of the error, when it names the field. */
+  message?: string
+  /** Type-level only: whether the parsed value is always there. */
+  present?: Present
+}
+
+interface FieldOptions {
+  invalid: KindOf
+  description: string
+  message?: string
+}
+
+export function optional<T>(schema: z.ZodType<T, any>, options: FieldOptions): Field<T, false> {
+  return { schema, ...options }
+}
+
+export function required<T>(schema: z.ZodType<T, any>, options: FieldOptions & { missing: ErrorKind }): Field<T, true> {
+  return { schema, ...options }
+}
+
+export function withDefault<T>(schema: z.ZodType<T, any>, fallback: T, options: FieldOptions): Field<T, true> {
+  return { schema, fallback, ...options }
+}
+
+type Fields = Record<string, Field<any>>
+export type Values<F extends Fields> = {
+  [K in keyof F]: F[K] extends Field<infer T, infer P> ? (P extends true ? T : T | undefined) : never
+}
+
+function read<T>(field: Field<T>, value: unknown): T | undefined {
+  if (value === undefined) {
+    if (field.missing) throw new DomainError(field.missing, field.message)
+    return field.fallback
+  }
+  const parsed = field.schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  throw new DomainError(typeof field.invalid === 'function' ? field.invalid(value) : field.invalid, field.message)
+}
+
+/** The JSON Schema of what a field accepts (its input side), for the document. */
+export function jsonSchemaOf(field: Pick<Field<unknown>, 'schema' | 'description' | 'fallback'>): JsonSchema {
+  const { $schema: _, ...schema } = z.toJSONSchema(field.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+  return { ...schema, description: field.description, ...(field.fallback === undefined ? {} : { default: field.fallback }) }
+}
+
+/** Query parameters: text values; one over 256 characters is refused like any bad value. */
+export class QueryInput<F extends Fields> {
+  readonly fields: F
+
+  constructor(fields: F) {
+    this.fields = fields
+  }
+
+  parse(query: URLSearchParams): Values<F> {
+    const values: Record<string, unknown> = {}
+    for (const key in this.fields) {
+      const field = this.fields[key]
+      const text = query.get(key)
+      if (text !== null && text.length > maxQueryLength) {
+        throw new DomainError(typeof field.invalid === 'function' ? field.invalid(text) : field.invalid, field.message)
+      }
+      values[key] = read(field, text ?? undefined)
+    }
+    return values as Values<F>
+  }
+
+  /** The OpenAPI parameters (config.query). */
+  params(): Record<string, ParamDoc> {
+    const docs: Record<string, ParamDoc> = {}
+    for (const [key, field] of Object.entries(this.fields)) {
+      const { description, ...schema } = jsonSchemaOf(field)
+      docs[key] = { description: description as string, schema, ...(field.missing ? { required: true } : {}) }
+    }
+    return docs
+  }
+}
+
+/** Keys refused at any depth of a body (lib/api/input.ts, parseJsonObject). */
+export const unsafeKeyPattern = '^\\$|^(?:__proto__|constructor|prototype)$'
+
+/** A JSON object body: null counts as absent; other keys are ignored (but must be safe). */
+export class BodyInput<F extends Fields> {
+  readonly fields: F
+
+  constructor(fields: F) {
+    this.fields = fields
+  }
+
+  parse(body: Record<string, unknown>): Values<F> {
+    const values: Record<string, unknown> = {}
+    for (const key in this.fields) values[key] = read(this.fields[key], Object.hasOwn(body, key) ? (body[key] ?? undefined) : undefined)
+    return values as Values<F>
+  }
+
+  /** The request body's JSON Schema (config.body). */
+  schema(): JsonSchema {
+    const properties: Record<string, JsonSchema> = {}
+    const requiredKeys: string[] = []
+    for (const [key, field] of Object.entries(this.fields)) {
+      const schema = jsonSchemaOf(field)
+      if (field.missing) requiredKeys.push(key)
+      else {
+        // null is read as absent.
+        const { description, default: fallback, ...accepted } = schema
+        properties[key] = { anyOf: [accepted, { type: 'null' }], description, ...(fallback === undefined ? {} : { default: fallback }) }
+        continue
+      }
+      properties[key] = schema
+    }
+    return {
+      type: 'object',
+      ...(requiredKeys.length ? { required: requiredKeys } : {}),
+      properties,
+      propertyNames: { not: { pattern: unsafeKeyPattern } },
+      // Not a recursive schema (OpenAPI tools inline $refs): the same key rule applies at
+      // every depth, which only the description can say.
+      description:
+        'A JSON object (an empty body counts as {}); other keys are ignored. Keys starting with $ and ' +
+        '__proto__, constructor, prototype are refused at any depth, as is nesting deeper than 32 levels (-31).',
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// The layer map of the product code, the rule docs/architecture.md states:
+//
+//   functions/ + runtime/   (app: HTTP host, CLI, control socket, wiring, workers)
+//          |
+//        lib/api            parse input, present output, envelopes, OpenAPI
+//          |
+//        lib/<domain>       orders, history, tokens, settings, events, webhooks, fleet, radio, ...
+//          |
+//        lib/store          NeDB and node:sqlite behind small interfaces
+//          |
+//        lib/kernel         errors, clock, log, time
+//
+// A file may import its own layer and the layers below it, never above. Inside the domain
+// layer the parts import each other only in the directions DOMAIN_MAY_IMPORT writes down.
+import type { LayerMap } from './import-graph.ts'
+
+export const LAYERS = ['kernel', 'store', 'domain', 'api', 'app'] as const
+export type Layer = (typeof LAYERS)[number]
+
+/** Files of the kernel that still live at lib/'s root (until they move to lib/kernel/). */
+const KERNEL_FILES = new Set(['lib/errors.ts', 'lib/clock.ts', 'lib/log.ts', 'lib/log-destination.ts', 'lib/time.ts'])
+
+/**
+ * The domain parts and the parts each may import. A part is a folder of lib/, except the
+ * order vocabulary (lib/orders/types.ts, the Order shape every part speaks) and the files
+ * at lib/'s root (config.ts, identity.ts). Anything not listed is forbidden, so a new
+ * direction between domain folders is a decision written here, not an accident.
+ */
+export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
+  'orders/types': [],
+  config: ['fleet'], // config.ts validates the fleet section with fleet/config.ts's schema
+  identity: [],
+  settings: [],
+  tokens: [],
+  inventory: [],
+  events: ['orders/types'],
+  history: ['orders/types'],
+  radio: ['config', 'orders/types'],
+  webhooks: ['config', 'orders/types'],
+  fleet: ['events', 'identity', 'orders/types'],
+  orders: ['orders/types', 'events', 'history', 'inventory', 'radio'],
+  gateway: ['config', 'fleet', 'identity', 'inventory', 'radio', 'settings'],
+}
+
+/** The domain part of a lib/ file ('orders', 'orders/types', 'config', ...). */
+export function domainPart(file: string): string {
+  if (file === 'lib/orders/types.ts') return 'orders/types'
+  const parts = file.split('/')
+  return parts.length === 2 ? parts[1]!.replace(/\.ts$/, '') : parts[1]!
+}
+
+export function layerOf(file: string): Layer | undefined {
+  if (file.startsWith('functions/') || file.startsWith('runtime/')) return 'app'
+  if (!file.startsWith('lib/')) return undefined
+  if (file.startsWith('lib/kernel/') || KERNEL_FILES.has(file)) return 'kernel'
+  if (file.startsWith('lib/store/')) return 'store'
+  if (file.startsWith('lib/api/') || file.startsWith('lib/openapi/')) return 'api'
+  return DOMAIN_MAY_IMPORT[domainPart(file)] === undefined ? undefined : 'domain'
+}
+
+/** The layer map the test checks: layers by rank, domain parts by DOMAIN_MAY_IMPORT. */
+export const gatewayLayers: LayerMap = {
+  layerOf,
+  forbids(from, to) {
+    const a = layerOf(from)!
+    const b = layerOf(to)!
+    if (LAYERS.indexOf(a) < LAYERS.indexOf(b)) return `${a} may not import ${b} (upward)`
+    if (a !== 'domain' || b !== 'domain') return undefined
+    const part = domainPart(from)
+    const target = domainPart(to)
+    if (part === target || DOMAIN_MAY_IMPORT[part]!.includes(target)) return undefined
+    return `domain part ${part} may not import ${target} (not in DOMAIN_MAY_IMPORT)`
+  },
+}

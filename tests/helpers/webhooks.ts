@@ -88,13 +88,6 @@ export async function startCanary(): Promise<Canary> {
 }
 
 /** Polls until the predicate holds (real time: it waits for sockets, not for the Clock). */
-export async function waitFor(predicate: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
 
 /** Kept here for the event tests that import it with the receiver helpers. */
 export { sampleOrder } from './orders.ts'

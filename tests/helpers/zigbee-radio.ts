@@ -7,6 +7,7 @@ import type { RadioEvents } from '../../lib/radio/radio.ts'
 import { ZigbeeRadio, type ChannelSource, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
 import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
 import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
+import { until } from './until.ts'
 
 export const tracker: FakeDevice = {
   ieee: '0x00124b00aabbccdd',
@@ -48,13 +49,6 @@ export class TestChannel implements ChannelSource {
 }
 
 /** Lets herdsman's real async work (interviews, frame parsing) finish. */
-export async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 export async function setup(t: Test, options: { failStarts?: number; radio?: Partial<ZigbeeRadioOptions> } = {}) {
   const fake = installFakeAdapter()

@@ -10,7 +10,7 @@ import { loadFunctionTable, SwappableRouter, watchFunctions } from '../../runtim
 import { ensureFreshManifest, renderManifest } from '../../runtime/manifest-gen.ts'
 import { copyProject } from '../helpers/project-copy.ts'
 import { startGatewayProcess } from '../helpers/process.ts'
-import { waitFor } from '../helpers/webhooks.ts'
+import { until } from '../helpers/until.ts'
 
 const helloFile = (message: string) => `import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
@@ -28,7 +28,7 @@ export default handler
 `
 
 /** Polls the route until the answer satisfies `ok`; returns the milliseconds it took. */
-async function until(url: string, ok: (status: number, body: any) => boolean, limitMs = 5_000): Promise<number> {
+async function untilAnswer(url: string, ok: (status: number, body: any) => boolean, limitMs = 5_000): Promise<number> {
   const began = performance.now()
   for (;;) {
     const response = await fetch(url)
@@ -50,26 +50,26 @@ t.test('files dropped into a running dev gateway are live at once; broken ones k
   t.match(await (await fetch(hello)).json(), { status: 404, returnCode: -5 }, 'not served before the file exists')
 
   writeFileSync(helloPath, helloFile('hello'))
-  const addedMs = await until(hello, (status, body) => status === 200 && body.message === 'hello')
+  const addedMs = await untilAnswer(hello, (status, body) => status === 200 && body.message === 'hello')
   t.ok(addedMs < 1000, `a new file answered after ${Math.round(addedMs)} ms`)
 
   writeFileSync(helloPath, helloFile('changed'))
-  const changedMs = await until(hello, (status, body) => status === 200 && body.message === 'changed')
+  const changedMs = await untilAnswer(hello, (status, body) => status === 200 && body.message === 'changed')
   t.ok(changedMs < 1000, `a changed file answered after ${Math.round(changedMs)} ms`)
 
   writeFileSync(path.join(project.functions, 'v2/broken.get.ts'), 'export const config = {{{')
-  await waitFor(() => /functions\/v2\/broken\.get\.ts: does not load/.test(gateway.output()), 5_000, 'load error reported')
+  await until(() => /functions\/v2\/broken\.get\.ts: does not load/.test(gateway.output()), 'load error reported', 5_000)
   t.match(await (await fetch(hello)).json(), { message: 'changed' }, 'the old table keeps serving after a file that does not load')
   rmSync(path.join(project.functions, 'v2/broken.get.ts'))
 
   // A file that loads but breaks a manifest rule (its name says POST, its config GET).
   writeFileSync(path.join(project.functions, 'v2/hello.post.ts'), helloFile('rule'))
-  await waitFor(() => /functions\/v2\/hello\.post\.ts: GET \/api\/v2\/hello must live in v2\/hello\.get\.ts/.test(gateway.output()), 5_000, 'rule breach reported')
+  await until(() => /functions\/v2\/hello\.post\.ts: GET \/api\/v2\/hello must live in v2\/hello\.get\.ts/.test(gateway.output()), 'rule breach reported', 5_000)
   t.match(await (await fetch(hello)).json(), { message: 'changed' }, 'the old table keeps serving after a rule breach')
   rmSync(path.join(project.functions, 'v2/hello.post.ts'))
 
   rmSync(helloPath)
-  const removedMs = await until(hello, (status, body) => status === 404 && body.returnCode === -5)
+  const removedMs = await untilAnswer(hello, (status, body) => status === 404 && body.returnCode === -5)
   t.ok(removedMs < 1000, `a removed file was gone after ${Math.round(removedMs)} ms`)
   t.match(await (await fetch(`${gateway.url}/api/v2`)).json(), { returnCode: 20 }, 'the gateway kept running throughout')
   t.match(gateway.output(), /functions reloaded/)
@@ -103,7 +103,7 @@ t.test('the watcher swaps in each good table and keeps the last one after a bad 
 
   const count = tables.length
   writeFileSync(path.join(dir, 'v2/bad.get.ts'), 'export default 1')
-  await waitFor(() => logs.lines().some((l: any) => /functions\/v2\/bad\.get\.ts: no exported config/.test(l.msg)), 5_000, 'problem logged')
+  await until(() => logs.lines().some((l: any) => /functions\/v2\/bad\.get\.ts: no exported config/.test(l.msg)), 'problem logged', 5_000)
   await watcher.settled()
   t.equal(tables.length, count, 'no table applied')
 

@@ -9,7 +9,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sendControl } from '../../runtime/control.ts'
 import { firstArrivals, subscriber } from '../lib/fleet/fixtures.ts'
-import { startBroker, until } from '../lib/fleet/mosquitto.ts'
+import { startBroker } from '../lib/fleet/mosquitto.ts'
+import { until } from '../helpers/until.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const cli = path.join(root, 'runtime/cli.ts')

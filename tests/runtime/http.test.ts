@@ -9,6 +9,7 @@ import { createHttpHost, type HttpHostOptions } from '../../runtime/http.ts'
 import { buildRouter } from '../../runtime/router.ts'
 import { testGateway } from '../helpers/gateway.ts'
 import { testEntry } from '../helpers/manifest.ts'
+import { until } from '../helpers/until.ts'
 
 const entry = testEntry
 /** One list serialised once, as a cached list is (lib/api/raw-json.ts). */
@@ -19,24 +20,41 @@ interface Gate {
   release(): void
 }
 
-function gate(): Gate & { enter(): Promise<void> } {
+function gate(): Gate & { enter(): Promise<void>; held(): number } {
   let entered!: () => void
   let release!: () => void
+  let held = 0
   const enteredPromise = new Promise<void>((resolve) => (entered = resolve))
   const released = new Promise<void>((resolve) => (release = resolve))
   return {
     entered: enteredPromise,
     release,
+    held: () => held,
     enter: () => {
+      held++
       entered()
       return released
     },
   }
 }
 
+/** True when a new connection to the port is refused (the listener has closed). */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+}
+
 async function serve(t: Test, options: HttpHostOptions = {}) {
   const gw = await testGateway()
   const slow = gate()
+  /** The abort signal of each held request, by its `q`. */
+  const heldSignals = new Map<string, AbortSignal>()
   const manifest = [
     entry('v2/echo.post.ts', 'POST', '/api/v2/echo', async (_request, ctx) => ctx.ok({ got: await ctx.body() })),
     entry('v2/boom.get.ts', 'GET', '/api/v2/boom', async () => {
@@ -62,7 +80,8 @@ async function serve(t: Test, options: HttpHostOptions = {}) {
     ),
     entry('v2/raw.post.ts', 'POST', '/api/v2/raw', async (request, ctx) => ctx.ok({ text: await request.text() })),
     entry('v2/kept.get.ts', 'GET', '/api/v2/kept', async (_request, ctx) => ctx.ok({ count: 1, items: kept })),
-    entry('v2/held.get.ts', 'GET', '/api/v2/held', async (_request, ctx) => {
+    entry('v2/held.get.ts', 'GET', '/api/v2/held', async (request, ctx) => {
+      heldSignals.set(ctx.query.get('q') ?? '', request.signal)
       await slow.enter()
       return ctx.ok({ q: ctx.query.get('q') })
     }),
@@ -72,7 +91,7 @@ async function serve(t: Test, options: HttpHostOptions = {}) {
   t.teardown(() => host.close(100))
   const base = `http://127.0.0.1:${port}`
   const requestLines = () => gw.logs.lines().filter((line) => line.msg === 'request')
-  return { gw, host, port, base, slow, requestLines }
+  return { gw, host, port, base, slow, heldSignals, requestLines }
 }
 
 /** One request on its own connection; resolves with status, headers and body text. */
@@ -195,8 +214,8 @@ t.test('graceful close: an in-flight request finishes, then the server stops', a
   await slow.entered
   let closed = false
   const closing = host.close(10_000).then(() => (closed = true))
-  await new Promise((resolve) => setTimeout(resolve, 50))
-  t.equal(closed, false, 'close waits for the request in flight')
+  await until(() => refused(port), 'the listener closed')
+  t.equal(closed, false, 'close stopped listening but waits for the request in flight')
   slow.release()
   const answer = await pending
   t.equal(answer.status, 200)
@@ -272,16 +291,15 @@ t.test('keep-alive: several requests on one connection', async (t) => {
 })
 
 t.test('answers that are ready together are written together, each to its own client', async (t) => {
-  const { port, slow } = await serve(t)
+  const { port, slow, heldSignals } = await serve(t)
   // 40 requests held until the same moment, so all 40 answers are queued in one turn (more
   // than one batch); one client gives up first, and its answer is simply not written.
   const answers = Array.from({ length: 40 }, (_, i) => send(port, 'GET', `/api/v2/held?q=${i}`))
   const quitter = http.get({ host: '127.0.0.1', port, path: '/api/v2/held?q=gone', agent: false })
   quitter.on('error', () => undefined)
-  await slow.entered
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  await until(() => slow.held() === 41, 'all 41 requests held')
   quitter.destroy()
-  await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(() => heldSignals.get('gone')?.aborted === true, 'the host saw the quitter go')
   slow.release()
   const results = await Promise.all(answers)
   t.same(

@@ -9,7 +9,8 @@ import { Store } from '../../lib/store/db.ts'
 import { WebhookService } from '../../lib/webhooks/service.ts'
 import { buildServices, type Services } from '../../runtime/services.ts'
 import { retryDelay, WebhookDispatcher } from '../../runtime/webhook-dispatcher.ts'
-import { sampleOrder, startCanary, startReceiver, waitFor, type Receiver } from '../helpers/webhooks.ts'
+import { sampleOrder, startCanary, startReceiver, type Receiver } from '../helpers/webhooks.ts'
+import { until } from '../helpers/until.ts'
 
 const retrySchedule = [20, 40, 80]
 
@@ -44,7 +45,7 @@ t.test('every change is delivered once, in seq order, contiguous, signed', async
   const { secret } = await services.webhooks.register(receiver.url, 'v2')
   await record(services, contiguous(1, 40))
   // The receiver records a POST before the gateway has its answer: wait for the acknowledgements too.
-  await waitFor(() => receiver.posts().length >= 40 && services.webhooks.outbox.backlog(receiver.url) === 0, 10_000, 'all deliveries')
+  await until(() => receiver.posts().length >= 40 && services.webhooks.outbox.backlog(receiver.url) === 0, 'all deliveries', 10_000)
   t.same(seqs(receiver), contiguous(1, 40))
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0)
 
@@ -89,12 +90,12 @@ t.test('a receiver down for a while gets the whole backlog in order afterwards',
     return 503
   }
   await record(services, contiguous(1, 30))
-  await waitFor(() => failures >= 4, 5000, 'retries while down')
+  await until(() => failures >= 4, 'retries while down', 5000)
   t.match(services.webhooks.list()[0], { state: 'failing', backlog: 30, lastError: { message: 'HTTP 503' } })
   const attemptsWhileDown = failures
   t.ok(attemptsWhileDown < 20, `backoff spaces the attempts (${attemptsWhileDown})`)
   down = false
-  await waitFor(() => services.webhooks.outbox.backlog(receiver.url) === 0, 10_000, 'catch-up')
+  await until(() => services.webhooks.outbox.backlog(receiver.url) === 0, 'catch-up', 10_000)
   // The receiver records refused attempts too: they were all of seq 1, the head of the queue.
   const okSeqs = receiver.requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).seq).slice(failures)
   t.same(okSeqs, contiguous(1, 30), 'every change, in order, once acknowledged')
@@ -111,7 +112,7 @@ t.test('a redirect is a failure and is never followed', async (t) => {
   await services.webhooks.register(receiver.url, 'v2')
   receiver.respond = (r) => (r.method === 'POST' ? { status: 307, headers: { location: `http://127.0.0.1:${canary.port}/` } } : 200)
   await record(services, [1])
-  await waitFor(() => services.webhooks.list()[0]!.lastError !== null, 5000, 'a failed attempt')
+  await until(() => services.webhooks.list()[0]!.lastError !== null, 'a failed attempt', 5000)
   t.match(services.webhooks.list()[0]!.lastError, { message: /redirect \(not followed\)/ })
   t.equal(canary.connections, 0)
 })
@@ -121,7 +122,7 @@ t.test('410 Gone disables the registration and drops its backlog', async (t) => 
   await services.webhooks.register(receiver.url, 'v2')
   receiver.respond = (r) => (r.method === 'POST' ? 410 : 200)
   await record(services, [1, 2, 3])
-  await waitFor(() => services.webhooks.list()[0]!.state === 'disabled', 5000, 'disabled')
+  await until(() => services.webhooks.list()[0]!.state === 'disabled', 'disabled', 5000)
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0)
   await record(services, [4])
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0, 'no new entries for a disabled URL')
@@ -158,7 +159,7 @@ t.test('a name rebound to loopback after registration is refused at connect time
   answer = '127.0.0.1'
   dispatcher.start()
   await webhooks.sink({ seq: 1, type: 'ORDER_CREATED', order: sampleOrder(1, clock.now()), at: clock.now() })
-  await waitFor(() => webhooks.list()[0]!.lastError !== null, 5000, 'a refused attempt')
+  await until(() => webhooks.list()[0]!.lastError !== null, 'a refused attempt', 5000)
   t.match(webhooks.list()[0], { state: 'failing', backlog: 1, lastError: { message: /rebind\.test resolves to 127\.0\.0\.1: loopback/ } })
   t.equal(canary.connections, 0, 'not a single connection reached the canary')
 })

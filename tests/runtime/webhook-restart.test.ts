@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
-import { startReceiver, waitFor } from '../helpers/webhooks.ts'
+import { startReceiver } from '../helpers/webhooks.ts'
+import { until } from '../helpers/until.ts'
 
 const fixture = path.join(import.meta.dirname, 'fixtures', 'webhook-gateway.ts')
 
@@ -25,7 +26,7 @@ async function startChild(dataDir: string, configPath: string): Promise<Child> {
   const lines: string[] = []
   createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line))
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  await waitFor(() => lines.some((l) => l.startsWith('ready ')), 20_000, 'gateway ready')
+  await until(() => lines.some((l) => l.startsWith('ready ')), 'gateway ready', 20_000)
   const port = Number(lines.find((l) => l.startsWith('ready '))!.split(' ')[1])
   return { process: child, lines, port, send: (line) => child.stdin!.write(`${line}\n`), exited }
 }
@@ -59,9 +60,9 @@ t.test('SIGKILL mid-backlog: the rest is delivered after restart, in order, seq 
   const registered = await fetch(`http://127.0.0.1:${first.port}/api/v1/register?http_client=${encodeURIComponent(receiver.url)}`)
   t.equal(registered.status, 200)
   first.send('record 100')
-  await waitFor(() => first.lines.includes('recorded 100'), 20_000, 'changes recorded')
+  await until(() => first.lines.includes('recorded 100'), 'changes recorded', 20_000)
   accepting = true
-  await waitFor(() => posts.length >= 20, 20_000, 'part of the backlog delivered')
+  await until(() => posts.length >= 20, 'part of the backlog delivered', 20_000)
   first.process.kill('SIGKILL')
   await first.exited
   const deliveredBeforeKill = posts.length
@@ -70,12 +71,12 @@ t.test('SIGKILL mid-backlog: the rest is delivered after restart, in order, seq 
   run = 2
   const second = await startChild(dataDir, configPath)
   t.teardown(() => second.process.kill('SIGKILL'))
-  await waitFor(() => new Set(posts.map((p) => p.seq)).size >= 100, 20_000, 'the rest of the backlog')
+  await until(() => new Set(posts.map((p) => p.seq)).size >= 100, 'the rest of the backlog', 20_000)
   second.send('record 1')
-  await waitFor(() => second.lines.some((l) => l.startsWith('recorded ')), 10_000, 'a change after restart')
+  await until(() => second.lines.some((l) => l.startsWith('recorded ')), 'a change after restart', 10_000)
   const newSeq = Number(second.lines.find((l) => l.startsWith('recorded '))!.split(' ')[1])
   t.ok(newSeq > 100, `seq continues (${newSeq}), never reused`)
-  await waitFor(() => posts.some((p) => p.seq === newSeq), 10_000, 'the new change delivered')
+  await until(() => posts.some((p) => p.seq === newSeq), 'the new change delivered', 10_000)
 
   const unique = [...new Set(posts.map((p) => p.seq))]
   t.same(unique, [...Array.from({ length: 100 }, (_, i) => i + 1), newSeq], 'every change, first deliveries in seq order')

@@ -4,7 +4,8 @@ import { WebSocket } from 'ws'
 import { createHttpHost } from '../../runtime/http.ts'
 import { WsHub, type WsLimits } from '../../runtime/ws.ts'
 import { testGateway } from '../helpers/gateway.ts'
-import { sampleOrder, waitFor } from '../helpers/webhooks.ts'
+import { sampleOrder } from '../helpers/webhooks.ts'
+import { until } from '../helpers/until.ts'
 
 async function setup(t: Test, limits: Partial<WsLimits> = {}, before?: (gw: Awaited<ReturnType<typeof testGateway>>) => Promise<void>) {
   const gw = await testGateway()
@@ -36,11 +37,23 @@ async function setup(t: Test, limits: Partial<WsLimits> = {}, before?: (gw: Awai
   return { gw, hub, port, connect }
 }
 
+/**
+ * Pings the server and waits for its pong: everything the server sent this client before
+ * answering (a close, a frame) has arrived by then, and everything the client sent before
+ * the ping has been read by the server.
+ */
+function roundTrip(socket: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    socket.once('pong', () => resolve())
+    socket.ping()
+  })
+}
+
 t.test('no token within 10 s (on the clock): 408 -32 and close', async (t) => {
   const { gw, connect } = await setup(t)
   const client = await connect()
   await gw.clock.advance(9_999)
-  await new Promise((r) => setTimeout(r, 30))
+  await roundTrip(client.socket)
   t.same(client.frames, [], 'nothing before 10 s')
   await gw.clock.advance(1)
   await client.closed
@@ -67,10 +80,10 @@ t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and
   await gw.services.changes.record('ORDER_CREATED', sampleOrder(7, gw.clock.now()))
   const client = await connect()
   client.socket.send('not json')
-  await waitFor(() => client.frames.length === 1)
+  await until(() => client.frames.length === 1)
   t.match(client.frames[0], { status: 400, returnCode: -31 })
   client.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => client.frames.length === 2)
+  await until(() => client.frames.length === 2)
   const snapshot = client.frames[1]
   t.match(snapshot, { type: 'ACTIVE_ORDERS', count: 2, seq: gw.services.changes.lastSeq })
   t.same(snapshot.items.map((o: any) => o.name).sort(), ['5', '7'], 'orders from before the hub started and after')
@@ -83,7 +96,7 @@ t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and
   client.socket.send(JSON.stringify({ accesstoken: token }))
   await gw.services.changes.record('ORDER_PAGED', sampleOrder(7, gw.clock.now(), { paged: true }))
   await gw.services.changes.record('ORDER_CLEARED', sampleOrder(7, gw.clock.now(), { state: 'cleared' }))
-  await waitFor(() => client.frames.length === 4)
+  await until(() => client.frames.length === 4)
   t.match(client.frames[2], { type: 'ORDER_PAGED', seq: seqBefore + 1, name: '7', paged: true, uuid: String, stateChanged: String })
   t.match(client.frames[3], { type: 'ORDER_CLEARED', seq: seqBefore + 2, state: 'cleared' })
   // The server answers a ping after the frames before it: by the pong, all three were handled.
@@ -95,7 +108,7 @@ t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and
   // A later subscriber's snapshot no longer has the cleared order.
   const late = await connect()
   late.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => late.frames.length === 1)
+  await until(() => late.frames.length === 1)
   t.same(late.frames[0].items.map((o: any) => o.name), ['5'])
 })
 
@@ -112,7 +125,7 @@ t.test('a revoked token ends the session', async (t) => {
   const token = await gw.issueToken('kds')
   const client = await connect()
   client.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => client.frames.length === 1)
+  await until(() => client.frames.length === 1)
   await gw.services.tokens.revokeByName('kds')
   t.equal(await client.closed, 1008)
 })
@@ -122,16 +135,19 @@ t.test('pings drop a client that stopped answering', async (t) => {
   const token = await gw.issueToken()
   const client = await connect()
   client.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => client.frames.length === 1)
+  await until(() => client.frames.length === 1)
   const live = await connect()
   live.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => live.frames.length === 1)
+  await until(() => live.frames.length === 1)
   // The dead client's socket stops reading, so it never answers a ping.
   ;(client.socket as unknown as { _socket: { pause(): void } })._socket.pause()
+  const pinged = new Promise((resolve) => live.socket.once('ping', resolve))
   await gw.clock.advance(1000)
-  await new Promise((r) => setTimeout(r, 50))
+  await pinged
+  // The live client answered that ping on receipt; our own ping behind it proves it arrived.
+  await roundTrip(live.socket)
   await gw.clock.advance(1000)
-  await waitFor(() => hub.clientCount === 1, 2000, 'dead client dropped')
+  await until(() => hub.clientCount === 1, 'dead client dropped', 2000)
   t.equal(live.socket.readyState, WebSocket.OPEN, 'the live client stays')
 })
 
@@ -140,7 +156,7 @@ t.test('a slow client is dropped instead of buffering without bound', async (t) 
   const token = await gw.issueToken()
   const slow = await connect()
   slow.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => slow.frames.length === 1)
+  await until(() => slow.frames.length === 1)
   ;(slow.socket as unknown as { _socket: { pause(): void } })._socket.pause()
   let n = 0
   while (hub.clientCount > 0 && n < 60_000) {
@@ -157,10 +173,10 @@ t.test('200 subscribers all receive every event, in seq order', async (t) => {
   const clients: Awaited<ReturnType<typeof connect>>[] = []
   for (let i = 0; i < 200; i++) clients.push(await connect())
   for (const c of clients) c.socket.send(JSON.stringify({ accesstoken: token }))
-  await waitFor(() => clients.every((c) => c.frames.length === 1), 10_000, 'snapshots')
+  await until(() => clients.every((c) => c.frames.length === 1), 'snapshots', 10_000)
   const first = gw.services.changes.lastSeq + 1
   for (let i = 1; i <= 25; i++) await gw.services.changes.record('ORDER_CREATED', sampleOrder(i, gw.clock.now()))
-  await waitFor(() => clients.every((c) => c.frames.length === 26), 10_000, 'every event')
+  await until(() => clients.every((c) => c.frames.length === 26), 'every event', 10_000)
   const expected = Array.from({ length: 25 }, (_, i) => first + i)
   t.ok(clients.every((c) => JSON.stringify(c.frames.slice(1).map((f) => f.seq)) === JSON.stringify(expected)))
 })

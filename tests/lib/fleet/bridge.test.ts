@@ -2,7 +2,8 @@
 // and recovery, refused credentials.
 import t from 'tap'
 import net from 'node:net'
-import { makePasswordFile, startBroker, until } from './mosquitto.ts'
+import { makePasswordFile, startBroker } from './mosquitto.ts'
+import { until } from '../../helpers/until.ts'
 import { fleetService, firstArrivals, order, subscriber } from './fixtures.ts'
 
 const prefix = 'chain'

@@ -97,10 +97,3 @@ export function makePasswordFile(dir: string, user: string, password: string): s
 }
 
 /** Polls a condition that depends on network I/O (not on the Clock). */
-export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}

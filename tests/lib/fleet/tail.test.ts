@@ -2,7 +2,8 @@ import t from 'tap'
 import { connect } from 'mqtt'
 import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
 import { tailFilter, tailFleet } from '../../../lib/fleet/tail.ts'
-import { makePasswordFile, startBroker, until } from './mosquitto.ts'
+import { makePasswordFile, startBroker } from './mosquitto.ts'
+import { until } from '../../helpers/until.ts'
 
 t.test('filters', async (t) => {
   t.equal(tailFilter('chain'), 'chain/+/#')

@@ -3,7 +3,8 @@ import t from 'tap'
 import path from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { makePki } from './certs.ts'
-import { startBroker, until } from './mosquitto.ts'
+import { startBroker } from './mosquitto.ts'
+import { until } from '../../helpers/until.ts'
 import { fleetService } from './fixtures.ts'
 
 t.test('TLS with client certificates', async (t) => {

@@ -4,6 +4,7 @@ import t from 'tap'
 import { HighWater } from '../../../lib/history/high-water.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { summary } from './fixtures.ts'
+import { until } from '../../helpers/until.ts'
 
 /** Commits summary n through a second connection, as `gateway history import` beside the gateway would. */
 function commitElsewhere(file: string, n: number): void {
@@ -13,10 +14,6 @@ function commitElsewhere(file: string, n: number): void {
 }
 
 /** Polls until check() holds or 5 s pass. */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000
-  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
-}
 
 function counted(value: () => number) {
   const reads = { count: 0 }

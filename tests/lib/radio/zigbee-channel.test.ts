@@ -2,7 +2,8 @@
 // coordinator keeps its channel across restarts (as a stick's NVRAM does), so herdsman's own
 // change broadcast at start really runs, and a deCONZ-like stick can move alone.
 import t from 'tap'
-import { setup, until } from '../../helpers/zigbee-radio.ts'
+import { setup } from '../../helpers/zigbee-radio.ts'
+import { until } from '../../helpers/until.ts'
 
 t.test('a change while the radio is up is broadcast to the network, then the coordinator restarts on it', async (t) => {
   const { fake, channel, radio, events, waits } = await setup(t)

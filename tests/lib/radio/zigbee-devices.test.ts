@@ -5,7 +5,8 @@ import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
 import { trackerCluster } from '../../../lib/radio/zigbee-profile.ts'
 import { coordinatorIeee, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
-import { configuredMessage, custom, joinAndSettle, logged, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
+import { configuredMessage, custom, joinAndSettle, logged, repeater, setup, starter, tracker } from '../../helpers/zigbee-radio.ts'
+import { until } from '../../helpers/until.ts'
 
 const trackerAddress = '00:12:4b:00:aa:bb:cc:dd'
 const sensor: FakeDevice = {

@@ -10,19 +10,13 @@ import { buildRouter } from '../../../runtime/router.ts'
 import { buildServices } from '../../../runtime/services.ts'
 import { type CallOptions, makeRequest } from '../../helpers/gateway.ts'
 import { installFakeAdapter, instantHerdsmanWaits, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
+import { until } from '../../helpers/until.ts'
 
 const repeater: FakeDevice = {
   ieee: '0x00124b0011223344', nwk: 0x4321, type: 'Router', inClusters: [0x0000],
   basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0' },
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await condition()) return
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 async function zigbeeGateway(t: Test, radio: Record<string, unknown> = {}) {
   const fake = installFakeAdapter()

@@ -3,7 +3,8 @@
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
 import { PageRefusedError } from '../../../lib/radio/zigbee-paging.ts'
-import { joinAndSettle, setup, tracker, until } from '../../helpers/zigbee-radio.ts'
+import { joinAndSettle, setup, tracker } from '../../helpers/zigbee-radio.ts'
+import { until } from '../../helpers/until.ts'
 
 const address = '00:12:4b:00:aa:bb:cc:dd'
 

@@ -5,7 +5,8 @@ import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
-import { custom, joinAndSettle, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
+import { custom, joinAndSettle, repeater, setup, starter, tracker } from '../../helpers/zigbee-radio.ts'
+import { until } from '../../helpers/until.ts'
 
 t.test('first start forms a network with its own key, stored in the data dir', async (t) => {
   const { fake, dataDir, radio, events } = await setup(t)

@@ -57,7 +57,7 @@ t.test('zigbee radio behind the HTTP API', async (t) => {
   const status = await gw.json('GET /api/v2/gateway', { token })
   t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 15, radioKind: 'zigbee', radioUp: true })
 
-  await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'C' } })
+  await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
   await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change')
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.zigbeeChannel, 25, 'the preset moved the network')
 

@@ -7,7 +7,10 @@ import type http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import { orderChangeFrame, activeOrderV2 } from '../lib/api/present.ts'
-import { v2Errors } from '../lib/api/envelope.ts'
+import { hostname } from 'node:os'
+import { errorEnvelope, v2Errors } from '../lib/api/envelope.ts'
+import { HostAllowList, refusal } from '../lib/api/request-guard.ts'
+import { DomainError } from '../lib/errors.ts'
 import type { TimerHandle } from '../lib/clock.ts'
 import type { ErrorKind } from '../lib/errors.ts'
 import type { ActiveOrder, OrderChange } from '../lib/orders/types.ts'
@@ -37,7 +40,7 @@ export const defaultWsLimits: WsLimits = {
   maxClients: 1000,
 }
 
-type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'events'>
+type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'events' | 'config'>
 
 interface Client {
   socket: WebSocket
@@ -59,6 +62,7 @@ export class WsHub {
   readonly #services: HubServices
   readonly #limits: WsLimits
   readonly #wss: WebSocketServer
+  readonly #hosts: HostAllowList
   readonly #clients = new Set<Client>()
   readonly #orders = new Map<string, ActiveOrder>()
   #unsubscribe: (() => void)[] = []
@@ -69,6 +73,7 @@ export class WsHub {
     this.#server = server
     this.#services = services
     this.#limits = { ...defaultWsLimits, ...limits }
+    this.#hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts)
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxPayload, perMessageDeflate: false })
   }
 
@@ -102,6 +107,12 @@ export class WsHub {
   readonly #onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (request.url ?? '').split('?')[0]
     if (pathname !== websocketPath) return rejectUpgrade(socket, 404, 'Not Found', { status: 404, returnCode: -5, message: 'Route not found' })
+    // A page of another site, or one rebound to the gateway's address, gets no feed either.
+    const refused = refusal('GET', pathname, { get: (name) => headerValue(request.headers[name]) }, this.#hosts)
+    if (refused) {
+      const { status, body } = errorEnvelope('v2', new DomainError(refused))
+      return rejectUpgrade(socket, status, refused === 'HOST_UNKNOWN' ? 'Misdirected Request' : 'Forbidden', body)
+    }
     if (this.#clients.size >= this.#limits.maxClients) {
       return rejectUpgrade(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
     }
@@ -240,6 +251,10 @@ export class WsHub {
     await Promise.all(closed)
     this.#wss.close()
   }
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
 }
 
 function rejectUpgrade(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {

@@ -1,27 +1,16 @@
 // The board in real headless Chromium (Debian's chromium, driven by playwright-core) against
 // a real gateway on a loopback port with the simulated radio. Screenshots go to
 // test-artifacts/ (one of them, copied by hand, is docs/board.png).
-import { existsSync, mkdirSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import t, { type Test } from 'tap'
+import type { Page } from 'playwright-core'
+import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import { sendControl } from '../../runtime/control.ts'
 import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+import { buttonToken, launchBrowser } from '../helpers/browser.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
 
 async function gatewayOn(dataDir: string, port = 0): Promise<RunningGateway> {
@@ -29,29 +18,8 @@ async function gatewayOn(dataDir: string, port = 0): Promise<RunningGateway> {
   return startGateway({ config, log: memoryLogger('warn').log })
 }
 
-/** The first token, the way a person gets it: a button press, then generate within the window. */
 async function firstToken(gateway: RunningGateway, dataDir: string): Promise<string> {
-  await sendControl(dataDir, 'button.press')
-  const response = await fetch(`http://127.0.0.1:${gateway.port}/api/v2/accesstoken/generate?name=board`)
-  const body = (await response.json()) as { token?: { token?: string } }
-  if (response.status !== 201 || !body.token?.token) throw new Error(`no token: ${JSON.stringify(body)}`)
-  return body.token.token
-}
-
-async function launch(t: Test): Promise<BrowserContext> {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: run scripts/ci-system-deps.sh (apt-get install chromium)`)
-  const userDataDir = await mkdtemp(path.join(tmpdir(), 'board-chromium-'))
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumArgs,
-    viewport: { width: 1280, height: 800 },
-  })
-  t.teardown(async () => {
-    await context.close()
-    await rm(userDataDir, { recursive: true, force: true })
-  })
-  return context
+  return buttonToken(gateway.port, dataDir)
 }
 
 /** Collects console errors and uncaught exceptions of a page. */
@@ -76,7 +44,7 @@ t.test('the board: token once, live orders from the simulator, paging and cleari
     return { status: response.status, body: (await response.json()) as any }
   }
 
-  const context = await launch(t)
+  const context = await launchBrowser(t)
   const page = context.pages()[0] ?? (await context.newPage())
   const errors = watchErrors(page)
 
@@ -174,7 +142,7 @@ t.test('the board reconnects by itself when the gateway restarts', async (t) => 
   t.teardown(() => gateway.stop())
   const token = await firstToken(gateway, dataDir)
 
-  const context = await launch(t)
+  const context = await launchBrowser(t)
   const page = context.pages()[0] ?? (await context.newPage())
   const errors = watchErrors(page)
   await page.goto(`http://127.0.0.1:${port}/`)
@@ -205,7 +173,7 @@ t.test('a rejected token brings back the prompt; the button window gives a new o
   t.teardown(() => gateway.stop())
   const base = `http://127.0.0.1:${gateway.port}`
 
-  const context = await launch(t)
+  const context = await launchBrowser(t)
   const page = context.pages()[0] ?? (await context.newPage())
   const errors = watchErrors(page)
   await page.goto(`${base}/`)
@@ -226,7 +194,7 @@ t.test('the docs page renders the OpenAPI document from local assets', async (t)
   const dataDir = t.testdir()
   const gateway = await gatewayOn(dataDir)
   t.teardown(() => gateway.stop())
-  const context = await launch(t)
+  const context = await launchBrowser(t)
   const page = context.pages()[0] ?? (await context.newPage())
   const errors = watchErrors(page)
   const requested = new Set<string>()

@@ -3,6 +3,7 @@
 import { SystemClock, type Clock } from '../lib/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
+import { restrictNewFiles } from '../lib/store/private-files.ts'
 import { manifest } from '../functions/_manifest.gen.ts'
 import { registerButtonCommands } from './commands.ts'
 import { registerTokenCommands } from './token-commands.ts'
@@ -46,6 +47,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log.warn({ route }, 'security.openRoutes names a route the gateway does not serve; it opens nothing')
   }
 
+  // Secrets live in the data dir: owner-only files whatever umask started the gateway.
+  restrictNewFiles()
   const services = await buildServices({ config, clock, log })
   const router = buildRouter(manifest, services)
   const http = createHttpHost(router, log)

@@ -52,7 +52,7 @@ export class Datafile {
     let text = ''
     for (const doc of docs) text += `${serializeLine(doc)}\n`
     if (text === '') return
-    this.#fd ??= openSync(this.file, 'a', 0o644)
+    this.#fd ??= openSync(this.file, 'a', 0o600)
     const bytes = Buffer.from(text)
     let offset = 0
     // A short write (full disk) throws on the next call with the reason.

@@ -4,12 +4,12 @@
 // A torn last line after a power cut is dropped on load (NeDB rewrites the file
 // compacted), never fatal.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import Datastore from 'nedb-promises'
 import { DomainError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { Datafile } from './datafile.ts'
+import { privateDataDir } from './private-files.ts'
 
 export type Query = Record<string, unknown>
 
@@ -277,7 +277,7 @@ export class Store {
     this.#log = options.log
     this.#syncIntervalMs = options.syncIntervalMs ?? 5
     this.#compactAfterLines = options.compactAfterLines
-    if (this.dataDir) mkdirSync(this.dataDir, { recursive: true })
+    if (this.dataDir) privateDataDir(this.dataDir)
   }
 
   /** Opens (once) and loads a collection. */

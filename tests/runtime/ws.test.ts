@@ -200,3 +200,29 @@ t.test('idle unauthenticated connections never keep a board out', async (t) => {
   t.ok(again.socket, 'a closed subscriber frees its place')
   again.socket?.terminate()
 })
+
+t.test('the upgrade is refused to another site (403 -39) and to a foreign Host (421 -41)', async (t) => {
+  const { port } = await setup(t)
+  const attempt = (headers: Record<string, string>) =>
+    new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { headers })
+      socket.on('error', () => undefined)
+      socket.once('open', () => (socket.terminate(), resolve(101)))
+      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode!))
+    })
+  t.equal(await attempt({ origin: 'http://evil.example' }), 403)
+  t.equal(await attempt({ host: 'rebound.example' }), 421)
+  t.equal(await attempt({ origin: `http://127.0.0.1:${port}` }), 101, "the gateway's own board")
+})
+
+t.test('a connection that authenticates when every subscriber place is taken is closed with 1013', async (t) => {
+  const { gw, connect } = await setup(t, { maxClients: 1 })
+  const token = await gw.issueToken()
+  const waiting = await connect()
+  const first = await connect()
+  first.socket.send(JSON.stringify({ accesstoken: token }))
+  await waitFor(() => first.frames.length === 1)
+  waiting.socket.send(JSON.stringify({ accesstoken: token }))
+  t.equal(await waiting.closed, 1013)
+  t.match(waiting.frames, [{ status: 503, message: 'Too many WebSocket clients' }])
+})

@@ -11,6 +11,7 @@ import { DomainError } from '../lib/errors.ts'
 import type { Logger } from '../lib/log.ts'
 import { ConnectionGuard, type ConnectionLimits } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
+import { answerRaw } from './raw-answer.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
 import { type GatewayRouter, maxBodyBytes, type ServerContext, versionOfPath } from './router.ts'
 
@@ -44,27 +45,6 @@ export interface HttpHostOptions {
   timeoutCheckIntervalMs?: number
   /** Connection caps and per-connection backpressure (runtime/connection-limits.ts). */
   limits?: Partial<ConnectionLimits>
-}
-
-/** How long a refused or timed-out client gets to take its answer before its socket is destroyed. */
-const lastAnswerGraceMs = 2_000
-
-/**
- * The answer, then the socket destroyed: ending it only half-closes it, and a client that
- * never closes its side would keep the descriptor for as long as it likes.
- */
-export function answerRaw(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  const text = JSON.stringify(body)
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    () => socket.destroy(),
-  )
-  setTimeout(() => socket.destroy(), lastAnswerGraceMs).unref()
 }
 
 /** Copies any other fetch Response (static files, @whatwg-node's) out to node. */

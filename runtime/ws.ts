@@ -12,6 +12,7 @@ import { errorEnvelope, v2Errors } from '../lib/api/envelope.ts'
 import { HostAllowList, refusal } from '../lib/api/request-guard.ts'
 import { DomainError } from '../lib/errors.ts'
 import { addressOf } from './connection-limits.ts'
+import { answerRaw } from './raw-answer.ts'
 import type { TimerHandle } from '../lib/clock.ts'
 import type { ErrorKind } from '../lib/errors.ts'
 import type { ActiveOrder, OrderChange } from '../lib/orders/types.ts'
@@ -121,19 +122,19 @@ export class WsHub {
 
   readonly #onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (request.url ?? '').split('?')[0]
-    if (pathname !== websocketPath) return rejectUpgrade(socket, 404, 'Not Found', { status: 404, returnCode: -5, message: 'Route not found' })
+    if (pathname !== websocketPath) return answerRaw(socket, 404, 'Not Found', { status: 404, returnCode: -5, message: 'Route not found' })
     // A page of another site, or one rebound to the gateway's address, gets no feed either.
     const refused = refusal('GET', pathname, { get: (name) => headerValue(request.headers[name]) }, this.#hosts)
     if (refused) {
       const { status, body } = errorEnvelope('v2', new DomainError(refused))
-      return rejectUpgrade(socket, status, refused === 'HOST_UNKNOWN' ? 'Misdirected Request' : 'Forbidden', body)
+      return answerRaw(socket, status, refused === 'HOST_UNKNOWN' ? 'Misdirected Request' : 'Forbidden', body)
     }
     if (this.#authenticatedCount >= this.#limits.maxClients) {
-      return rejectUpgrade(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
+      return answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
     }
     const ip = addressOf(request.socket)
     if ((this.#unauthenticated.get(ip)?.size ?? 0) >= this.#limits.maxUnauthenticatedPerAddress) {
-      return rejectUpgrade(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many unauthenticated WebSocket connections from this address' })
+      return answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many unauthenticated WebSocket connections from this address' })
     }
     if (this.#unauthenticatedCount >= this.#limits.maxUnauthenticated) this.#evictUnauthenticated()
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, ip))
@@ -309,14 +310,6 @@ export class WsHub {
 
 function headerValue(value: string | string[] | undefined): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
-}
-
-function rejectUpgrade(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
-  const text = JSON.stringify(body)
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  )
 }
 
 export function wsHubPart(server: http.Server, services: HubServices, limits?: Partial<WsLimits>): Part {

@@ -2,6 +2,7 @@
 // per connection the requests being answered and the answers not yet written. A client that
 // pipelines requests without reading the answers would otherwise make the gateway render
 // and keep every answer (history pages: tens of KB each) for as long as it does not read.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 
@@ -28,27 +29,48 @@ export const defaultConnectionLimits: ConnectionLimits = {
 
 const state = Symbol('connection state')
 
+type Exchange = [IncomingMessage, ServerResponse]
+/** Answers a request; its response's 'close' tells the guard it is done. */
+export type Answer = (request: IncomingMessage, response: ServerResponse) => void
+
 /** One connection's turn-taking: at most maxActive answers in the making, then a queue. */
 class ConnectionState {
   active = 0
-  readonly waiting: (() => void)[] = []
+  readonly waiting: Exchange[] = []
   drainHooked = false
   counted = false
+  readonly socket: TrackedSocket
+  readonly guard: ConnectionGuard
+
+  constructor(socket: TrackedSocket, guard: ConnectionGuard) {
+    this.socket = socket
+    this.guard = guard
+  }
 }
 
 type TrackedSocket = Duplex & { [state]?: ConnectionState; remoteAddress?: string }
+type TrackedResponse = ServerResponse & { [state]?: ConnectionState }
 
 export function addressOf(socket: { remoteAddress?: string }): string {
   const remote = socket.remoteAddress ?? ''
   return remote.startsWith('::ffff:') ? remote.slice(7) : remote
 }
 
+/** A response closed (sent, or its client gone): its connection may start the next request. */
+function responseClosed(this: TrackedResponse): void {
+  const connection = this[state]!
+  connection.active--
+  if (connection.waiting.length > 0) connection.guard.pump(connection)
+}
+
 export class ConnectionGuard {
   readonly #limits: ConnectionLimits
+  readonly #answer: Answer
   #open = 0
   readonly #perAddress = new Map<string, number>()
 
-  constructor(limits: Partial<ConnectionLimits> = {}) {
+  constructor(answer: Answer, limits: Partial<ConnectionLimits> = {}) {
+    this.#answer = answer
     this.#limits = { ...defaultConnectionLimits, ...limits }
   }
 
@@ -64,7 +86,7 @@ export class ConnectionGuard {
     this.#open++
     this.#perAddress.set(address, fromAddress + 1)
     const tracked = socket as TrackedSocket
-    const connection = (tracked[state] = new ConnectionState())
+    const connection = (tracked[state] = new ConnectionState(tracked, this))
     connection.counted = true
     socket.once('close', () => this.release(socket))
     return true
@@ -83,41 +105,46 @@ export class ConnectionGuard {
   }
 
   /**
-   * Runs `answer` now if the connection may take another request, later otherwise (in
-   * order); `answer` calls the returned `done` once its response has closed. A connection
-   * with too many requests waiting is destroyed.
+   * Answers the request now if its connection may take another, later otherwise (in
+   * order). A connection with too many requests waiting is destroyed. The usual case, one
+   * request at a time, allocates nothing here.
    */
-  schedule(socket: Duplex, answer: (done: () => void) => void): void {
-    const tracked = socket as TrackedSocket
-    const connection = (tracked[state] ??= new ConnectionState())
-    const run = () => {
-      connection.active++
-      answer(() => {
-        connection.active--
-        this.#pump(tracked, connection)
-      })
-    }
-    if (connection.waiting.length === 0 && this.#mayStart(tracked, connection)) return run()
+  schedule(request: IncomingMessage, response: ServerResponse): void {
+    const socket = request.socket as TrackedSocket
+    const connection = (socket[state] ??= new ConnectionState(socket, this))
+    if (connection.waiting.length === 0 && this.#mayStart(connection)) return this.#start(connection, request, response)
     if (connection.waiting.length >= this.#limits.maxWaitingPerConnection) {
       socket.destroy()
       return
     }
-    connection.waiting.push(run)
-    this.#pump(tracked, connection)
+    connection.waiting.push([request, response])
+    this.pump(connection)
   }
 
-  #mayStart(socket: TrackedSocket, connection: ConnectionState): boolean {
-    return connection.active < this.#limits.maxActivePerConnection && socket.writableLength <= this.#limits.maxUnwrittenBytes
+  #start(connection: ConnectionState, request: IncomingMessage, response: TrackedResponse): void {
+    connection.active++
+    response[state] = connection
+    response.on('close', responseClosed)
+    this.#answer(request, response)
   }
 
-  #pump(socket: TrackedSocket, connection: ConnectionState): void {
-    while (connection.waiting.length > 0 && !socket.destroyed && this.#mayStart(socket, connection)) connection.waiting.shift()!()
-    if (connection.waiting.length > 0 && !socket.destroyed && !connection.drainHooked && connection.active < this.#limits.maxActivePerConnection) {
+  #mayStart(connection: ConnectionState): boolean {
+    return connection.active < this.#limits.maxActivePerConnection && connection.socket.writableLength <= this.#limits.maxUnwrittenBytes
+  }
+
+  /** Starts the waiting requests the connection may take now. */
+  pump(connection: ConnectionState): void {
+    const { socket, waiting } = connection
+    while (waiting.length > 0 && !socket.destroyed && this.#mayStart(connection)) {
+      const [request, response] = waiting.shift()!
+      this.#start(connection, request, response)
+    }
+    if (waiting.length > 0 && !socket.destroyed && !connection.drainHooked && connection.active < this.#limits.maxActivePerConnection) {
       // Held back by unwritten bytes only: go on once the client has read them.
       connection.drainHooked = true
       socket.once('drain', () => {
         connection.drainHooked = false
-        this.#pump(socket, connection)
+        this.pump(connection)
       })
     }
   }

@@ -110,7 +110,6 @@ class AnswerBatch {
 export function createHttpHost(router: GatewayRouter, log: Logger, options: HttpHostOptions = {}): HttpHost {
   let closing = false
   const answers = new AnswerBatch()
-  const connections = new ConnectionGuard(options.limits)
 
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const request = new NodeRequest(req, res)
@@ -133,6 +132,13 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     else await writeOtherResponse(res, response)
   }
 
+  const connections = new ConnectionGuard((req, res) => {
+    answer(req, res).catch((error: unknown) => {
+      log.error({ err: error, method: req.method }, 'response not written')
+      res.destroy()
+    })
+  }, options.limits)
+
   const server = http.createServer(
     {
       maxHeaderSize: maxHeaderBytes,
@@ -142,16 +148,8 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
       keepAliveTimeout: options.keepAliveTimeoutMs ?? keepAliveTimeoutMs,
       connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
     },
-    (req, res) => {
-      // Pipelined requests of one connection wait while its earlier answers are unwritten.
-      connections.schedule(req.socket, (done) => {
-        res.once('close', done)
-        answer(req, res).catch((error: unknown) => {
-          log.error({ err: error, method: req.method }, 'response not written')
-          res.destroy()
-        })
-      })
-    },
+    // Pipelined requests of one connection wait while its earlier answers are unwritten.
+    (req, res) => connections.schedule(req, res),
   )
   server.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return

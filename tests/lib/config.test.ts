@@ -46,3 +46,10 @@ t.test('no config file at all is fine', async (t) => {
   writeFileSync(path.join(dir, 'gateway.config.json'), JSON.stringify({ mdns: { enabled: 'yes' } }))
   t.throws(() => loadConfig({}, {}, dir), { message: /"mdns\.enabled"/ })
 })
+
+t.test('http.allowedHosts: host names only, none by default', async (t) => {
+  t.same(parseConfig({}).http.allowedHosts, [])
+  t.same(parseConfig({ http: { allowedHosts: ['orders.myrestaurant.lan', 'KDS-1'] } }).http.allowedHosts, ['orders.myrestaurant.lan', 'KDS-1'])
+  t.throws(() => parseConfig({ http: { allowedHosts: ['http://evil.example'] } }), /"http\.allowedHosts\.0"/)
+  t.throws(() => parseConfig({ http: { allowedHosts: ['a b'] } }), ConfigError)
+})

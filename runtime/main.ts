@@ -70,6 +70,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       name: 'store',
       start: async () => {},
       stop: async () => {
+        // The change log's watermark, written in the background, lands before the files close.
+        await services.changes.flush()
         await services.store.close()
         services.history.close()
       },

@@ -37,6 +37,12 @@ export const configSchema = z.strictObject({
       compactAfterLines: z.number().int().min(10).max(10_000_000).default(2000),
     })
     .default({ syncIntervalMs: 5, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000, compactAfterLines: 2000 }),
+  http: z
+    .strictObject({
+      /** Host names the gateway answers to beyond IP literals, localhost and its own hostname(.local); others get 421. */
+      allowedHosts: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.\-_]*$/).max(253)).max(64).default([]),
+    })
+    .default({ allowedHosts: [] }),
   v1: z
     .strictObject({
       basicAuth: z.boolean().default(false),

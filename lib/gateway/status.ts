@@ -7,6 +7,7 @@ import type { RadioInfo } from '../radio/radio.ts'
 import { formatLocal, formatOffset } from '../time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
+import { processMemory, type ProcessMemory } from './process-memory.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
 
@@ -34,6 +35,8 @@ export interface GatewayStatus {
   radioKind: string
   /** Extension: the fleet bridge's state and backlog (state 'disabled' when off). */
   fleet: FleetStatus
+  /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
+  memory: ProcessMemory
 }
 
 export interface StatusDeps {
@@ -81,6 +84,7 @@ export class GatewayStatusService {
       radioUp: radio.up,
       radioKind: radio.kind,
       fleet: this.#deps.fleet(),
+      memory: processMemory(),
     }
   }
 }

@@ -76,3 +76,10 @@ t.test('a relative dataDir in a config file is relative to that file; the instal
   t.equal(dataDirSource({}, {}, work, installed), `the config ${installed}`)
   t.equal(dataDirSource({}, {}, work, path.join(dir, 'missing.json')), 'the default ./data')
 })
+
+t.test('http.allowedHosts: host names only, none by default', async (t) => {
+  t.same(parseConfig({}).http.allowedHosts, [])
+  t.same(parseConfig({ http: { allowedHosts: ['orders.myrestaurant.lan', 'KDS-1'] } }).http.allowedHosts, ['orders.myrestaurant.lan', 'KDS-1'])
+  t.throws(() => parseConfig({ http: { allowedHosts: ['http://evil.example'] } }), /"http\.allowedHosts\.0"/)
+  t.throws(() => parseConfig({ http: { allowedHosts: ['a b'] } }), ConfigError)
+})

@@ -15,8 +15,23 @@ export const configSchema = z.strictObject({
   radio: z
     .strictObject({
       kind: z.enum(['simulated', 'zigbee']).default('simulated'),
-      adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp']).optional(),
+      adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp', 'zoh']).optional(),
       serialPort: z.string().min(1).optional(),
+      // Serial options (docs/operations.md): herdsman's per-stick defaults apply when omitted.
+      baudRate: z.number().int().min(1200).max(4_000_000).optional(),
+      rtscts: z.boolean().optional(),
+      /** Coordinator transmit power in dBm, for adapters that support setting it. */
+      transmitPower: z.number().int().min(-30).max(30).optional(),
+    })
+    .superRefine((radio, context) => {
+      const undetectable = radio.serialPort !== undefined && /^(tcp|socket):\/\/|^\/dev\/serial\/by-id\//.test(radio.serialPort)
+      if (radio.kind === 'zigbee' && undetectable && radio.adapter === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['adapter'],
+          message: `required with serialPort "${radio.serialPort}" (herdsman cannot detect the adapter type there): one of zstack, ember, deconz, zigate, zboss, zoh`,
+        })
+      }
     })
     .default({ kind: 'simulated' }),
   storage: z

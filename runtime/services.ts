@@ -11,6 +11,7 @@ import { HistoryStore } from '../lib/history/store.ts'
 import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
+import type { RadioDeps } from '../lib/radio/create.ts'
 import { SettingsService } from '../lib/settings/service.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
@@ -54,6 +55,8 @@ export interface BuildOptions {
   log: Logger
   /** Keep every collection in memory (tests); otherwise files under config.dataDir. */
   inMemory?: boolean
+  /** Further Zigbee radio options (tests: flags for the radio process). */
+  zigbee?: RadioDeps['zigbee']
 }
 
 export async function buildServices(options: BuildOptions): Promise<Services> {
@@ -80,7 +83,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { channel: presetChannel(settings) } })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) } })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,

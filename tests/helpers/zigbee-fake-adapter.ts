@@ -52,6 +52,12 @@ export class FakeAdapter extends Adapter {
   hangSends = false
   stopped = false
   channel: number
+  /** The coordinator's own endpoints (a reset Z-Stack coordinator forgets them). */
+  coordinatorEndpoints = [1, 2]
+  /** When set, the coordinator no longer answers its own ZDO requests (a hung stick). */
+  hangCoordinator = false
+  /** When set, the link breaks while herdsman's start() is still running. */
+  disconnectDuringStart = false
   #tsn = 1
 
   constructor(network: { channelList: number[] }, serialPort: object, backupPath: string, adapterOptions: object) {
@@ -105,6 +111,12 @@ export class FakeAdapter extends Adapter {
     this.stopped = true
   }
   async getCoordinatorIEEE() {
+    if (this.disconnectDuringStart) {
+      this.disconnectDuringStart = false
+      this.emit('disconnected')
+      // herdsman's disconnect handling finishes before its start() goes on.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
     return coordinatorIeee
   }
   async getCoordinatorVersion() {
@@ -132,6 +144,10 @@ export class FakeAdapter extends Adapter {
   async sendZdo(_ieee: string, nwk: number, clusterId: number, _payload: Buffer, disableResponse: boolean): Promise<any> {
     if (disableResponse) return undefined
     const device = this.devices.get(nwk)
+    if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST && nwk === 0) {
+      if (this.hangCoordinator) return new Promise<never>(() => {})
+      return [Zdo.Status.SUCCESS, { nwkAddress: 0, endpointList: [...this.coordinatorEndpoints] }]
+    }
     if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST) {
       return [Zdo.Status.SUCCESS, { nwkAddress: nwk, endpointList: [1] }]
     }
@@ -199,6 +215,8 @@ export interface FakeAdapterControl {
   readonly created: FakeAdapter[]
   /** The next n starts fail as if the serial port were missing. */
   failNextStarts(n: number): void
+  /** Called with each new adapter before herdsman starts it. */
+  onCreate?: (adapter: FakeAdapter) => void
   restore(): void
 }
 
@@ -219,9 +237,10 @@ export function installFakeAdapter(): FakeAdapterControl {
       adapter.startResult = 'resumed'
     }
     created.push(adapter)
+    control.onCreate?.(adapter)
     return adapter
   }
-  return {
+  const control: FakeAdapterControl = {
     get current() {
       return created.at(-1)
     },
@@ -229,4 +248,5 @@ export function installFakeAdapter(): FakeAdapterControl {
     failNextStarts: (n) => void (failures = n),
     restore: () => void (Adapter.create = original),
   }
+  return control
 }

@@ -4,7 +4,8 @@ import type { Test } from 'tap'
 import { ManualClock } from '../../lib/clock.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
-import { ZigbeeRadio, type ChannelSource, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
+import { ZigbeeRadio, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
+import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
 import { trackerCluster } from '../../lib/radio/zigbee-profile.ts'
 import { type FakeDevice, installFakeAdapter } from './zigbee-fake-adapter.ts'
 
@@ -61,9 +62,8 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
   if (options.failStarts) fake.failNextStarts(options.failStarts)
   const dataDir = t.testdir()
   const clock = new ManualClock()
-  const channel = new TestChannel()
   const logs = memoryLogger('warn')
-  const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000], ...options.radio })
+  const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, ...options.radio })
   const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
     trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
   }
@@ -72,5 +72,5 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
     await radio.stop()
     fake.restore()
   })
-  return { fake, dataDir, clock, channel, radio, events, logs }
+  return { fake, dataDir, clock, radio, events, logs }
 }

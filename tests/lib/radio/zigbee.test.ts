@@ -103,49 +103,60 @@ t.test('a router joining is announced as a repeater; joining opens and closes', 
   await t.rejects(radio.permitJoin(255), RangeError)
 })
 
-t.test('adapter loss: status down, backoff, recovery, active paging re-applied', async (t) => {
-  const { fake, clock, radio, events } = await setup(t)
+t.test('adapter loss ends the radio: reported once, status down, commands fail fast, no new controller', async (t) => {
+  const lost: string[] = []
+  const { fake, radio, events } = await setup(t, { radio: { onLost: (reason) => void lost.push(reason) } })
   await radio.start()
   fake.current!.join(tracker)
   await until(() => fake.current!.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
-  await radio.page('00:12:4b:00:aa:bb:cc:dd', 60)
-
-  fake.failNextStarts(1)
   fake.current!.unplug()
-  await until(() => events.status.length === 2, 'status down')
-  t.same(events.status[1], { up: false, detail: 'adapter disconnected' })
-  t.equal((await radio.info()).up, false)
+  await until(() => lost.length === 1, 'the loss')
+  t.same(lost, ['adapter disconnected'])
+  t.same(events.status, [{ up: true }, { up: false, detail: 'adapter disconnected' }])
   await t.rejects(radio.page('00:12:4b:00:aa:bb:cc:dd', 60), /down/, 'commands fail fast while down')
-
-  await clock.advance(1000)
-  t.equal(events.status.length, 2, 'first retry failed: still down')
-  await clock.advance(4000)
-  t.equal(events.status.length, 2, 'the second retry waits the next backoff step')
-  await clock.advance(1000)
-  await until(() => events.status.length === 3, 'status up')
-  t.same(events.status[2], { up: true })
-  const resent = fake.current!.sent.filter((f) => f.command === 'identify')
-  t.same(resent.map((f) => f.payload), [{ identifytime: 54 }], 'the page is re-sent with what is left of its lease')
-  t.equal(fake.created.length, 2, 'a new adapter for the new connection')
+  t.equal(fake.created.length, 1, 'no second controller in this process: the host process ends instead')
 })
 
-t.test('a missing adapter at start does not fail: the radio retries until it appears', async (t) => {
-  const { fake, clock, radio, events } = await setup(t, { failStarts: 2 })
-  await radio.start()
+t.test('a failed start throws (the host process ends; nothing is retried here)', async (t) => {
+  const { fake, radio, events } = await setup(t, { failStarts: 1 })
+  await t.rejects(radio.start(), /No such file or directory/)
   t.equal((await radio.info()).up, false)
+  t.same(events.status, [])
   t.equal(fake.created.length, 0)
-  await clock.advance(1000)
-  t.equal((await radio.info()).up, false)
-  await clock.advance(5000)
-  await until(() => events.status.some((s) => s.up), 'up')
-  t.equal((await radio.info()).up, true)
 })
 
-t.test('changing the preset channel reconnects on the new channel', async (t) => {
-  const { fake, channel, radio, events } = await setup(t)
+t.test('a disconnect while herdsman is still starting is not lost', async (t) => {
+  const lost: string[] = []
+  const { fake, radio } = await setup(t, { radio: { onLost: (reason) => void lost.push(reason) } })
+  fake.onCreate = (adapter) => void (adapter.disconnectDuringStart = true)
+  await t.rejects(radio.start(), /adapter disconnected/)
+  t.same(lost, ['adapter disconnected'])
+  t.equal((await radio.info()).up, false)
+})
+
+t.test('the coordinator is checked periodically: no answer or a reset ends the radio', async (t) => {
+  const lost: string[] = []
+  const { fake, clock, radio } = await setup(t, { radio: { checkIntervalMs: 60_000, checkTimeoutMs: 5000, onLost: (reason) => void lost.push(reason) } })
   await radio.start()
-  channel.set(20)
-  await until(() => fake.created.length === 2 && events.status.length === 3, 'reconnect')
-  t.same(events.status.map((s) => s.up), [true, false, true])
-  t.equal((await radio.info()).channel, 20)
+  await clock.advance(60_000)
+  await until(() => clock.pending > 0, 'the next check armed')
+  t.same(lost, [], 'a coordinator that answers as before is fine')
+  fake.current!.coordinatorEndpoints = []
+  await clock.advance(60_000)
+  await until(() => lost.length === 1, 'the loss')
+  t.match(lost[0], /^coordinator check failed: coordinator endpoints changed from \[1,2\] to \[\] \(it was reset\)/)
+})
+
+t.test('a coordinator that stops answering is lost after the check timeout', async (t) => {
+  const lost: string[] = []
+  const { fake, clock, radio } = await setup(t, { radio: { checkIntervalMs: 60_000, checkTimeoutMs: 5000, onLost: (reason) => void lost.push(reason) } })
+  await radio.start()
+  fake.current!.hangCoordinator = true
+  await clock.advance(60_000)
+  await clock.advance(4999)
+  t.same(lost, [])
+  await clock.advance(1)
+  await until(() => lost.length === 1, 'the loss')
+  t.equal(lost[0], 'coordinator check failed: the coordinator did not answer within 5000 ms')
+  t.equal((await radio.info()).up, false)
 })

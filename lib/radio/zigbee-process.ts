@@ -84,6 +84,7 @@ export class ZigbeeProcessRadio implements Radio {
   #attempt: Attempt | undefined
   #running = false
   #up = false
+  #downDetail: string | undefined
   #failures = 0
   #restarts = 0
   #lastError: string | null = null
@@ -285,9 +286,11 @@ export class ZigbeeProcessRadio implements Radio {
     if (this.#running) this.#spawn()
   }
 
+  /** A status event on every change, and on every new reason while down. */
   #setUp(up: boolean, detail?: string): void {
-    const changed = up !== this.#up
+    const changed = up !== this.#up || (!up && detail !== this.#downDetail)
     this.#up = up
+    this.#downDetail = up ? undefined : detail
     if (!up) this.#permitJoinUntil = null
     if (changed) this.#emit('status', detail ? { up, detail } : { up })
   }

@@ -63,7 +63,7 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
   const dataDir = t.testdir()
   const clock = new ManualClock()
   const logs = memoryLogger('warn')
-  const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, ...options.radio })
+  const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, checkIntervalMs: 0, ...options.radio })
   const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
     trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
   }

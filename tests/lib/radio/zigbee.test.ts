@@ -1,9 +1,11 @@
 // The Zigbee radio against the REAL zigbee-herdsman Controller, with herdsman's adapter
 // factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
+import { systemSerialPath } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
 import { custom, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
 
@@ -159,4 +161,24 @@ t.test('a coordinator that stops answering is lost after the check timeout', asy
   await until(() => lost.length === 1, 'the loss')
   t.equal(lost[0], 'coordinator check failed: the coordinator did not answer within 5000 ms')
   t.equal((await radio.info()).up, false)
+})
+
+t.test('serial options reach herdsman; a /dev/serial/by-id link is resolved to its device', async (t) => {
+  const byId = path.join(os.tmpdir(), `usb-Nabu_Casa_ZBT-2_${process.pid}-if00`)
+  const { fake, dataDir, radio } = await setup(t, {
+    radio: { adapter: 'ember', serialPort: byId, baudRate: 460800, rtscts: true, transmitPower: 10 },
+  })
+  writeFileSync(path.join(dataDir, 'ttyACM7'), '')
+  symlinkSync(path.join(dataDir, 'ttyACM7'), byId)
+  t.teardown(() => rmSync(byId, { force: true }))
+  await radio.start()
+  const adapter = fake.current as unknown as { serialPortOptions: object; adapterOptions: object }
+  t.same(adapter.serialPortOptions, { adapter: 'ember', path: realpathSync(path.join(dataDir, 'ttyACM7')), baudRate: 460800, rtscts: true })
+  t.match(adapter.adapterOptions, { transmitPower: 10 })
+})
+
+t.test('systemSerialPath leaves what is not a local link alone', async (t) => {
+  t.equal(systemSerialPath(undefined), undefined)
+  t.equal(systemSerialPath('tcp://10.0.0.2:6638'), 'tcp://10.0.0.2:6638')
+  t.equal(systemSerialPath('/dev/does-not-exist-yet'), '/dev/does-not-exist-yet', 'a stick not plugged in yet: herdsman reports it')
 })

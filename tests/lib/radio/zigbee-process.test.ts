@@ -1,6 +1,10 @@
 // The Zigbee radio in its own process: real radio processes (lib/radio/zigbee-child.ts) with
 // herdsman's real Controller over the fake coordinator, loaded into them by the test only
 // (tests/helpers/zigbee-fake-child.ts). Restart delays run on a ManualClock.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { ManualClock } from '../../../lib/clock.ts'
 import { memoryLogger } from '../../../lib/log.ts'
@@ -123,4 +127,20 @@ t.test('a channel change restarts the radio process on the new channel; stop end
   t.notOk(alive(second), 'stop() leaves no radio process behind')
   t.same(status.at(-1), { up: false, detail: 'stopped' })
   t.equal(radio.pid, undefined)
+})
+
+t.test('a gateway that dies takes its radio process with it (no orphan holding the port)', async (t) => {
+  const remote = await FakeRemote.open(t)
+  const host = fileURLToPath(new URL('../../helpers/zigbee-radio-host.ts', import.meta.url))
+  const gateway = spawn(process.execPath, [...process.execArgv, host, t.testdir(), JSON.stringify(remote.processOptions.execArgv)], {
+    env: remote.processOptions.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  t.teardown(() => void gateway.kill('SIGKILL'))
+  const [line] = (await once(createInterface({ input: gateway.stdout! }), 'line')) as [string]
+  const { radioPid } = JSON.parse(line) as { radioPid: number }
+  t.ok(alive(radioPid))
+  gateway.kill('SIGKILL')
+  await waitFor(() => !alive(radioPid), processMs, 'the radio process to end')
+  t.pass('the radio process ended with its gateway')
 })

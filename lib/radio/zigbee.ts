@@ -7,7 +7,7 @@
 // disconnect or a failed coordinator check calls onLost, and the host process ends.
 // What happens to devices is in zigbee-devices.ts, paging in zigbee-paging.ts, the tracker
 // profile in zigbee-profile.ts (see docs/radio.md).
-import { realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { Controller, setLogger, Zdo } from 'zigbee-herdsman'
 import type { Clock, TimerHandle } from '../clock.ts'
@@ -122,6 +122,9 @@ export class ZigbeeRadio implements Radio {
    */
   async start(): Promise<void> {
     if (this.#controller) return
+    // Said plainly here: some adapters report a missing port only as a failed protocol start.
+    const port = systemSerialPath(this.#options.serialPort)
+    if (port?.startsWith('/') && !existsSync(port)) throw new Error(`no such port: ${this.#options.serialPort}`)
     this.#credentials = loadOrCreateCredentials(this.#directory())
     this.#lost = undefined
     routeHerdsmanLogs(this.#log)

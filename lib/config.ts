@@ -22,6 +22,11 @@ export const configSchema = z.strictObject({
       rtscts: z.boolean().optional(),
       /** Coordinator transmit power in dBm, for adapters that support setting it. */
       transmitPower: z.number().int().min(-30).max(30).optional(),
+      /**
+       * The manufacturer code the tracker firmware puts in every trkTracker (0xFC00) frame;
+       * frames with another code are dropped. Default 0xFFF1 (a ZCL test vendor code).
+       */
+      manufacturerCode: z.number().int().min(1).max(0xfffe).optional(),
     })
     .superRefine((radio, context) => {
       const undetectable = radio.serialPort !== undefined && /^(tcp|socket):\/\/|^\/dev\/serial\/by-id\//.test(radio.serialPort)

@@ -8,6 +8,7 @@ import { simCliCommand } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
+import { radioCliCommand } from './radio-commands.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -22,6 +23,7 @@ const usage = `usage: gateway <command> [options]
   sim clear <tracker>                                 simulated radio: hold a tracker over the clearer
   sim status                                          simulated radio: trackers, positions, buzzing
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
+  radio channel [N] [--force]                         show the radio channel, or choose it (15, 20, 25 or 11) before pairing
 
 ${historyUsage}
 
@@ -42,6 +44,7 @@ export function addCliCommand(name: string, command: CliCommand, options?: Parse
 
 addCliCommand('fleet', fleetCliCommand)
 addCliCommand('sim', simCliCommand)
+addCliCommand('radio', radioCliCommand, { force: { type: 'boolean' } })
 
 addCliCommand('button', async (positionals, _flags, dataDir) => {
   const command = positionals[0] === 'status' ? 'button.status' : 'button.press'

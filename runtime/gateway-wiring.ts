@@ -97,6 +97,9 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
   radio.on('repeaterJoined', (event) => {
     repeaters.record(event).catch((error: unknown) => log.error({ err: error }, 'recording a repeater failed'))
   })
+  radio.on('deviceLeft', ({ address }) => {
+    repeaters.forget(address).catch((error: unknown) => log.error({ err: error }, 'forgetting a repeater failed'))
+  })
   const pairing = new PairingScheduler({ radio, clock, log })
   return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing }
 }

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../lib/log.ts'
 import { manifest } from '../functions/_manifest.gen.ts'
 import { registerButtonCommands } from './commands.ts'
 import { registerTokenCommands } from './token-commands.ts'
+import { registerRadioCommands } from './radio-commands.ts'
 import { ControlServer } from './control.ts'
 import { fleetPart } from './fleet.ts'
 import { createHttpHost } from './http.ts'
@@ -53,6 +54,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerButtonCommands(control, services)
   registerSimCommands(control, services)
   registerTokenCommands(control, services)
+  registerRadioCommands(control, services)
   registerWebhookCommands(control, services)
   // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
   services.webhooks.setOwnEndpoint(() => {

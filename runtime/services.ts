@@ -12,6 +12,7 @@ import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
 import type { RadioDeps } from '../lib/radio/create.ts'
+import type { Radio } from '../lib/radio/radio.ts'
 import { SettingsService } from '../lib/settings/service.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
@@ -57,6 +58,8 @@ export interface BuildOptions {
   inMemory?: boolean
   /** Further Zigbee radio options (tests: flags for the radio process). */
   zigbee?: RadioDeps['zigbee']
+  /** A radio built by the caller instead of the one the config names (tests). */
+  radio?: Radio
 }
 
 export async function buildServices(options: BuildOptions): Promise<Services> {
@@ -83,7 +86,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) } })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,

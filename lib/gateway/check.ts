@@ -66,7 +66,7 @@ export class ConnectionCheck {
     try {
       const info = await this.#within(ms, this.#deps.radioInfo())
       if (info === timedOut) return { ok: false, kind: 'unknown', detail: `no answer within ${ms / 1000} s` }
-      return { ok: info.up, kind: info.kind, detail: info.up ? `up on channel ${info.channel}` : 'radio is down' }
+      return { ok: info.up, kind: info.kind, detail: info.up ? `up on channel ${info.channel}${notAnswering(info)}` : 'radio is down' }
     } catch (error) {
       return { ok: false, kind: 'unknown', detail: `radio error: ${(error as Error).message}` }
     }
@@ -92,4 +92,11 @@ export class ConnectionCheck {
     const [radio, storage, cloud] = await Promise.all([this.#radio(ms), this.#storage(), this.#cloud(ms)])
     return { ok: radio.ok && storage.ok && (cloud === null || cloud.ok), timeout: timeoutSeconds, radio, storage, cloud }
   }
+}
+
+/** The always-listening devices the radio could not reach, for the installer (docs/radio.md). */
+function notAnswering(info: RadioInfo): string {
+  const names = { repeater: 'repeater', unit: 'starter/clearing unit' }
+  const list = (info.unavailable ?? []).map((device) => `${names[device.role]} ${device.address}`)
+  return list.length ? `; not answering: ${list.join(', ')}` : ''
 }

@@ -121,6 +121,17 @@ export class RepeaterInventory {
     return this.list()
   }
 
+  /** A repeater left the Zigbee network (or was removed from it): it is no longer listed. */
+  forget(address: string): Promise<void> {
+    const write = this.#writes.then(async () => {
+      if (!this.#records.has(address)) return
+      await this.#deps.collection.remove({ extendedAddress: address })
+      this.#records.delete(address)
+    })
+    this.#writes = write.catch(() => undefined)
+    return write
+  }
+
   /** Forgets every repeater; returns how many were removed. */
   async clear(): Promise<number> {
     const removed = await this.#deps.collection.remove({}, { multi: true })

@@ -88,6 +88,18 @@ export class TrackerInventory {
     return copy(record)
   }
 
+  /**
+   * The tracker left the radio network (or was removed from it): forgotten, unless an active
+   * order still holds it (the order keeps its tracker; it is forgotten when cleared). Returns
+   * whether it was forgotten.
+   */
+  async left(address: string): Promise<boolean> {
+    const existing = this.#byAddress.get(address)
+    if (!existing || existing.order !== null) return false
+    await this.#remove(address)
+    return true
+  }
+
   /** Records which active order holds the tracker (null: none). Unknown addresses are ignored. */
   async bind(address: string, order: TrackerBinding | null): Promise<void> {
     const existing = this.#byAddress.get(address)

@@ -10,6 +10,7 @@ export function feedRadioEvents(radio: Radio, orders: OrdersService): () => void
     radio.on('trackerLocated', (event) => void orders.trackerLocated(event)),
     radio.on('trackerCleared', (event) => void orders.trackerCleared(event)),
     radio.on('trackerSeen', (event) => void orders.trackerSeen(event)),
+    radio.on('deviceLeft', (event) => void orders.deviceLeft(event)),
   ]
   return () => {
     for (const off of offs) off()

@@ -263,6 +263,13 @@ export class OrdersService {
     })
   }
 
+  /** A device left the radio network: a tracker among them leaves the inventory. */
+  deviceLeft(event: RadioEvents['deviceLeft']): Promise<void> {
+    return this.#background('deviceLeft', async () => {
+      await this.#deps.trackers.left(event.address)
+    })
+  }
+
   #newUuid(): string {
     return (this.#deps.newUuid ?? randomUUID)()
   }

@@ -17,7 +17,7 @@ export interface RadioDeps {
 
 export function createRadio(config: GatewayConfig, deps: RadioDeps): Radio {
   if (config.radio.kind === 'simulated') return new SimulatedRadio({ clock: deps.clock })
-  const { adapter, serialPort, baudRate, rtscts, transmitPower } = config.radio
+  const { adapter, serialPort, baudRate, rtscts, transmitPower, manufacturerCode } = config.radio
   const channel = deps.zigbee?.channel
   if (!channel) throw new Error('the Zigbee radio needs a channel source (the zigbeePreset setting)')
   return new ZigbeeProcessRadio({
@@ -26,6 +26,7 @@ export function createRadio(config: GatewayConfig, deps: RadioDeps): Radio {
     baudRate,
     rtscts,
     transmitPower,
+    manufacturerCode,
     dataDir: config.dataDir,
     clock: deps.clock,
     log: deps.log,

@@ -13,6 +13,8 @@ export interface RadioEvents {
   /** Any sign of life from a tracker (battery and link quality where known). */
   trackerSeen: { address: string; number?: number; battery?: number; linkQuality?: number; at: number }
   repeaterJoined: { extendedAddress: string; shortAddress: number; at: number; [field: string]: unknown }
+  /** A device left the network or was removed from it (it must pair again to come back). */
+  deviceLeft: { address: string; at: number }
   status: { up: boolean; detail?: string }
 }
 
@@ -36,6 +38,10 @@ export interface RadioInfo {
     rss: number | null
     pid: number | null
   }
+  /** Devices paired in the network, the coordinator aside (when the radio can tell). */
+  devices?: number
+  /** Always-listening devices (repeaters, starter/clearing units) that stopped answering. */
+  unavailable?: { address: string; role: 'repeater' | 'unit'; lastHeard: number | null }[]
 }
 
 export type RadioListener<K extends keyof RadioEvents> = (event: RadioEvents[K]) => void

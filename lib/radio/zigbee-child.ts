@@ -10,7 +10,11 @@ import { ZigbeeRadio } from './zigbee.ts'
 import { radioCalls, toWireError, type ChildMessage, type ParentMessage, type ZigbeeChildOptions } from './zigbee-ipc.ts'
 
 const memoryReportMs = 60_000
-const forwarded: Exclude<keyof RadioEvents, 'status'>[] = ['trackerStarted', 'trackerLocated', 'trackerCleared', 'trackerSeen', 'repeaterJoined']
+/** Every radio event but 'status' (the gateway side knows its radio's state better). */
+const forwarded = ['trackerStarted', 'trackerLocated', 'trackerCleared', 'trackerSeen', 'repeaterJoined', 'deviceLeft'] as const
+// Fails to type-check when RadioEvents gains an event this list does not forward.
+const forwardsAll: Exclude<keyof RadioEvents, 'status' | (typeof forwarded)[number]> extends never ? true : never = true
+void forwardsAll
 
 function send(message: ChildMessage): Promise<void> {
   return new Promise((resolve) => {

@@ -16,7 +16,7 @@ export interface ZigbeeChildOptions extends ZigbeeSerialOptions {
 }
 
 /** The radio methods the gateway may call in the radio process. */
-export const radioCalls = ['page', 'cancel', 'permitJoin', 'info', 'refreshRepeaters'] as const
+export const radioCalls = ['page', 'cancel', 'permitJoin', 'info', 'refreshRepeaters', 'announceChannel'] as const
 export type RadioCall = (typeof radioCalls)[number]
 
 export type ParentMessage =

@@ -3,7 +3,7 @@
 // ID on first start and keeps them in the data dir: losing them means re-pairing every
 // tracker and repeater, so docs/operations.md tells operators to back this file up.
 import { randomBytes, randomInt } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 export interface NetworkCredentials {
@@ -19,6 +19,17 @@ export interface NetworkCredentials {
 export const herdsmanDefaultKey = [0x01, 0x03, 0x05, 0x07, 0x09, 0x0b, 0x0d, 0x0f, 0x00, 0x02, 0x04, 0x06, 0x08, 0x0a, 0x0c, 0x0d]
 
 export const credentialsFileName = 'network.json'
+/** herdsman's device database in the same directory: every paired device's address and endpoints. */
+export const deviceDatabaseFileName = 'database.db'
+
+/**
+ * A network formed earlier (its credentials are here) whose device database is gone: herdsman
+ * drops frames from devices it does not know, and devices do not rejoin by themselves, so
+ * every device must be paired again (unless database.db is restored from a backup).
+ */
+export function deviceDatabaseLost(dir: string): boolean {
+  return existsSync(path.join(dir, credentialsFileName)) && !existsSync(path.join(dir, deviceDatabaseFileName))
+}
 
 interface StoredCredentials {
   networkKey: string

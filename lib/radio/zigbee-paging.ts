@@ -57,21 +57,23 @@ export class ZigbeePager {
     await this.#identify(address, 0)
   }
 
-  /** Sends every page still within its lease again, with the seconds it has left. */
+  /**
+   * Sends every page still within its lease again, with the seconds it has left. All at once
+   * (the adapter queues them): one after the other, trackers out of reach would hold the
+   * reconnection for a send timeout each.
+   */
   async reapplyLeases(): Promise<void> {
     const now = this.#options.clock.now()
-    for (const [address, until] of [...this.#leases]) {
+    const resend = async (address: string, until: number) => {
       const remaining = Math.floor((until - now) / 1000)
-      if (remaining < 1) {
-        this.#leases.delete(address)
-        continue
-      }
+      if (remaining < 1) return void this.#leases.delete(address)
       try {
         await this.#identify(address, remaining)
       } catch (error) {
         this.#options.log.warn({ err: error, address }, 're-sending a page after reconnection failed')
       }
     }
+    await Promise.all([...this.#leases].map(([address, until]) => resend(address, until)))
   }
 
   async #identify(address: string, seconds: number): Promise<void> {

@@ -47,6 +47,8 @@ export interface ZigbeeProcessOptions extends ZigbeeSerialOptions {
 
 export const defaultRestartDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
 const unknownEui64 = '00:00:00:00:00:00:00:00'
+/** info() serves the gateway status: it never waits long for a busy radio process. */
+const infoTimeoutMs = 2000
 const childModule = fileURLToPath(new URL('./zigbee-child.ts', import.meta.url))
 
 /** Why the radio is down, how often it was restarted, when it is tried next. */
@@ -92,7 +94,6 @@ export class ZigbeeProcessRadio implements Radio {
   #retryTimer: TimerHandle | undefined
   #info: RadioInfo
   #rss: number | null = null
-  #permitJoinUntil: number | null = null
   #nextCallId = 1
   #unsubscribeChannel: (() => void) | undefined
 
@@ -217,7 +218,7 @@ export class ZigbeeProcessRadio implements Radio {
       case 'up':
         this.#clock.clearTimeout(attempt.startTimer)
         attempt.up = true
-        this.#info = { ...message.info, permitJoinUntil: null }
+        this.#info = message.info
         this.#rss = message.rss
         this.#failures = 0
         this.#log.info({ pid: attempt.child.pid, eui64: message.info.eui64, channel: message.info.channel }, 'radio up')
@@ -281,6 +282,8 @@ export class ZigbeeProcessRadio implements Radio {
     this.#log.info({ from: this.#info.channel, to: wanted }, 'zigbee channel changed by the zigbeePreset setting; restarting the radio')
     this.#clock.clearTimeout(this.#retryTimer)
     this.#retryTimer = undefined
+    // Told to the running network first, while it still listens on the old channel.
+    if (this.#up) await this.#call('announceChannel', [wanted]).catch((error: unknown) => this.#log.warn({ err: error }, 'announcing the channel change failed'))
     this.#info = { ...this.#info, channel: wanted }
     await this.#end('changing channel')
     if (this.#running) this.#spawn()
@@ -291,15 +294,14 @@ export class ZigbeeProcessRadio implements Radio {
     const changed = up !== this.#up || (!up && detail !== this.#downDetail)
     this.#up = up
     this.#downDetail = up ? undefined : detail
-    if (!up) this.#permitJoinUntil = null
     if (changed) this.#emit('status', detail ? { up, detail } : { up })
   }
 
-  #call(method: RadioCall, args: unknown[]): Promise<unknown> {
+  #call(method: RadioCall, args: unknown[], timeoutMs?: number): Promise<unknown> {
     const attempt = this.#attempt
     if (!attempt?.up || !this.#up || !attempt.child.connected) return Promise.reject(new Error('zigbee radio is down'))
     const id = this.#nextCallId++
-    const ms = this.#options.callTimeoutMs ?? 30_000
+    const ms = timeoutMs ?? this.#options.callTimeoutMs ?? 30_000
     return new Promise((resolve, reject) => {
       const timer = this.#clock.setTimeout(() => {
         this.#pending.delete(id)
@@ -326,24 +328,28 @@ export class ZigbeeProcessRadio implements Radio {
 
   async #reapplyLeases(): Promise<void> {
     const now = this.#clock.now()
+    const sends: Promise<void>[] = []
     for (const [address, until] of [...this.#leases]) {
       const remaining = Math.floor((until - now) / 1000)
       if (remaining < 1) {
         this.#leases.delete(address)
         continue
       }
-      try {
-        await this.#call('page', [address, remaining])
-      } catch (error) {
-        this.#log.warn({ err: error, address }, 're-sending a page after the radio came back failed')
-      }
+      sends.push(
+        this.#call('page', [address, remaining]).then(
+          () => undefined,
+          (error: unknown) => this.#log.warn({ err: error, address }, 're-sending a page after the radio came back failed'),
+        ),
+      )
     }
+    // Together: a tracker out of reach must not hold the others for its send timeout.
+    await Promise.all(sends)
   }
 
   async permitJoin(seconds: number): Promise<void> {
     if (!Number.isInteger(seconds) || seconds < 0 || seconds > 254) throw new RangeError('seconds must be an integer from 0 to 254')
     await this.#call('permitJoin', [seconds])
-    this.#permitJoinUntil = seconds > 0 ? this.#clock.now() + seconds * 1000 : null
+    this.#info = { ...this.#info, permitJoinUntil: seconds > 0 ? this.#clock.now() + seconds * 1000 : null }
   }
 
   /** Pings every repeater (answers are announced as repeaterJoined); nothing while down. */
@@ -361,12 +367,20 @@ export class ZigbeeProcessRadio implements Radio {
     }
   }
 
+  /** The radio process's own account while it is up (devices change), else the last known. */
   async info(): Promise<RadioInfo> {
-    const joinOpen = this.#permitJoinUntil !== null && this.#permitJoinUntil > this.#clock.now()
+    if (this.#up) {
+      try {
+        this.#info = (await this.#call('info', [], infoTimeoutMs)) as RadioInfo
+      } catch {
+        // A busy or ending radio process: the last account will do.
+      }
+    }
+    const joinOpen = this.#info.permitJoinUntil !== null && this.#info.permitJoinUntil > this.#clock.now()
     return {
       ...this.#info,
       up: this.#up,
-      permitJoinUntil: joinOpen ? this.#permitJoinUntil : null,
+      permitJoinUntil: this.#up && joinOpen ? this.#info.permitJoinUntil : null,
       supervision: this.supervision(),
     }
   }

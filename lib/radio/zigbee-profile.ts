@@ -78,6 +78,17 @@ export interface ZigbeeMessage {
   data: unknown
   linkquality: number
   device: { ieeeAddr: string; type: string }
+  /** The ZCL header's manufacturer code (absent when the frame carries none). */
+  meta?: { manufacturerCode?: number }
+}
+
+/**
+ * A frame on 0xFC00 without this gateway's manufacturer code: another vendor's cluster that
+ * happens to use the same id (herdsman parses it with our definition all the same).
+ */
+export function isForeignTrackerFrame(message: ZigbeeMessage, manufacturerCode: number): boolean {
+  const onTrackerCluster = message.cluster === trackerClusterName || message.cluster === trackerClusterId
+  return onTrackerCluster && message.meta?.manufacturerCode !== manufacturerCode
 }
 
 export type ProfileEvent =
@@ -99,9 +110,10 @@ function tableFromLocationDesc(value: unknown): number | undefined {
 
 /**
  * Turns one herdsman message into the radio events it means. `isTracker` says whether the
- * sender is a tracker (it then also counts as a sign of life with its link quality).
+ * sender is a tracker (it then also counts as a sign of life with its link quality). A
+ * trkTracker frame is read only when it carries `manufacturerCode`.
  */
-export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: boolean): ProfileEvent[] {
+export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: boolean, manufacturerCode = defaultManufacturerCode): ProfileEvent[] {
   const sender = ieeeToAddress(message.device.ieeeAddr)
   const data = (message.data && typeof message.data === 'object' && !Buffer.isBuffer(message.data)
     ? message.data
@@ -111,7 +123,9 @@ export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: 
     typeof ieee === 'string' && /^0x[0-9a-f]{16}$/i.test(ieee) && !nullIeee.test(ieee) ? ieeeToAddress(ieee) : sender
   const isReport = message.type === 'attributeReport' || message.type === 'readResponse'
 
-  if (message.cluster === trackerClusterName) {
+  if (isForeignTrackerFrame(message, manufacturerCode)) {
+    // Ignored: not this profile's frame, whatever herdsman made of it.
+  } else if (message.cluster === trackerClusterName) {
     if (message.type === 'commandLocated' && validTable(data.tableId)) {
       events.push({ kind: 'trackerLocated', event: { address: sender, table: data.tableId, at } })
     } else if (isReport && validTable(data.tableId)) {

@@ -12,7 +12,8 @@ import path from 'node:path'
 import { Controller, setLogger, Zdo } from 'zigbee-herdsman'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
-import { loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
+import { broadcastChannelChange } from './zigbee-channel.ts'
+import { deviceDatabaseLost, loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
 import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
@@ -47,6 +48,8 @@ export interface ZigbeeRadioOptions extends ZigbeeSerialOptions {
   checkTimeoutMs?: number
   /** The coordinator is gone (adapter disconnect, failed check): this radio is finished. */
   onLost?: (reason: string) => void
+  /** Repeaters and starter/clearing units not heard from for this long are pinged. */
+  pingIntervalMs?: number
 }
 
 export const defaultCheckIntervalMs = 60_000
@@ -86,6 +89,7 @@ export class ZigbeeRadio implements Radio {
       log: this.#log,
       manufacturerCode: options.manufacturerCode ?? defaultManufacturerCode,
       emit,
+      pingIntervalMs: options.pingIntervalMs,
     })
     this.#pager = new ZigbeePager({
       clock: this.#clock,
@@ -122,9 +126,12 @@ export class ZigbeeRadio implements Radio {
    */
   async start(): Promise<void> {
     if (this.#controller) return
-    // Said plainly here: some adapters report a missing port only as a failed protocol start.
-    const port = systemSerialPath(this.#options.serialPort)
-    if (port?.startsWith('/') && !existsSync(port)) throw new Error(`no such port: ${this.#options.serialPort}`)
+    if (deviceDatabaseLost(this.#directory())) {
+      this.#log.warn(
+        { dir: this.#directory() },
+        'zigbee network.json exists but database.db is missing: every paired device must be paired again unless database.db is restored from a backup (docs/operations.md)',
+      )
+    }
     this.#credentials = loadOrCreateCredentials(this.#directory())
     this.#lost = undefined
     routeHerdsmanLogs(this.#log)
@@ -140,15 +147,22 @@ export class ZigbeeRadio implements Radio {
       if (coordinator) this.#eui64 = ieeeToAddress(coordinator.ieeeAddr)
       this.#channel = (await controller.getNetworkParameters()).channel
       this.#coordinatorEndpoints = await this.#askCoordinatorEndpoints(controller)
-      this.#devices.started(controller.getDevicesIterator())
+      this.#devices.attach({
+        devices: () => controller.getDevicesIterator(),
+        coordinator: () => controller.getDevicesByType('Coordinator')[0]?.getEndpoint(1),
+      })
       this.#log.info({ result, eui64: this.#eui64, channel: this.#channel }, 'zigbee coordinator connected')
     } catch (error) {
       this.#controller = undefined
+      this.#devices.detach()
       await stopQuietly(controller)
+      // Said plainly: some adapters (ember) report a missing port only as a failed protocol start.
+      const port = systemSerialPath(this.#options.serialPort)
+      if (port?.startsWith('/') && !existsSync(port)) throw new Error(`no such port: ${this.#options.serialPort}`, { cause: error })
       throw error
     }
     this.#setUp(true)
-    this.#devices.announceKnown(controller.getDevicesIterator())
+    this.#devices.announceKnown()
     this.#armCheck(controller)
   }
 
@@ -157,6 +171,7 @@ export class ZigbeeRadio implements Radio {
     this.#checkTimer = undefined
     const controller = this.#controller
     this.#controller = undefined
+    this.#devices.detach()
     if (controller) await stopQuietly(controller)
     if (this.#up) this.#setUp(false, 'stopped')
   }
@@ -181,7 +196,7 @@ export class ZigbeeRadio implements Radio {
       databaseBackupPath: path.join(directory, 'database.db.backup'),
       backupPath: path.join(directory, 'coordinator_backup.json'),
       adapter: { disableLED: false, transmitPower },
-      acceptJoiningDeviceHandler: async () => true,
+      acceptJoiningDeviceHandler: async (ieee) => this.#devices.mayJoin(ieee),
     })
   }
 
@@ -195,9 +210,8 @@ export class ZigbeeRadio implements Radio {
   #subscribe(controller: Controller): void {
     controller.on('adapterDisconnected', () => this.#lose(controller, 'adapter disconnected'))
     controller.on('deviceJoined', ({ device }) => this.#devices.joined(device))
-    controller.on('deviceInterview', ({ status, device }) => {
-      if (status === 'successful') this.#devices.interviewed(device)
-    })
+    controller.on('deviceInterview', ({ status, device }) => this.#devices.interview(status, device))
+    controller.on('deviceLeave', ({ ieeeAddr }) => this.#devices.left(ieeeAddr))
     controller.on('lastSeenChanged', ({ device }) => this.#devices.lastSeenChanged(device))
     controller.on('permitJoinChanged', ({ permitted }) => {
       if (!permitted) this.#permitJoinUntil = null
@@ -270,6 +284,17 @@ export class ZigbeeRadio implements Radio {
     return this.#pager.cancel(address)
   }
 
+  /**
+   * Tells the running network to move to `channel` (zigbee-channel.ts), before the gateway
+   * restarts the radio process on it; false when it could not (herdsman's own broadcast at
+   * start is then the fallback).
+   */
+  async announceChannel(channel: number): Promise<boolean> {
+    const controller = this.#controller
+    if (!controller || !this.#up) return false
+    return broadcastChannelChange(controller, channel, this.#log)
+  }
+
   async permitJoin(seconds: number): Promise<void> {
     if (!Number.isInteger(seconds) || seconds < 0 || seconds > 254) throw new RangeError('seconds must be an integer from 0 to 254')
     const controller = this.#controller
@@ -280,8 +305,7 @@ export class ZigbeeRadio implements Radio {
 
   /** Pings every repeater; each that answers is announced again with a fresh lastSeen. */
   async refreshRepeaters(): Promise<void> {
-    const controller = this.#controller
-    if (controller && this.#up) await this.#devices.refreshRepeaters(controller.getDevicesIterator())
+    if (this.#controller && this.#up) await this.#devices.refreshRepeaters()
   }
 
   async info(): Promise<RadioInfo> {
@@ -292,6 +316,8 @@ export class ZigbeeRadio implements Radio {
       channel: this.#channel,
       panId: this.#credentials?.panId ?? 0,
       permitJoinUntil: this.#permitJoinUntil,
+      devices: this.#up ? this.#devices.paired() : undefined,
+      unavailable: this.#up ? this.#devices.unavailable() : [],
     }
   }
 }

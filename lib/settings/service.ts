@@ -14,12 +14,15 @@ export interface Settings {
  * The radio channel a preset letter names. The PAN ID and extended PAN ID of the set are
  * this gateway's own, generated on first start (lib/radio/zigbee-network.ts): fixed values
  * per letter would merge two neighbouring gateways on the same preset into one network.
+ * The default, A, is channel 15, between Wi-Fi channels 1 and 6; 11 (under Wi-Fi 1, the
+ * commonest access point channel) is kept last, as D, for sites whose Wi-Fi avoids 1
+ * (docs/api.md ruling, docs/radio.md "Channel").
  */
 export const zigbeePresets: Record<string, { channel: number }> = {
-  A: { channel: 11 },
-  B: { channel: 15 },
-  C: { channel: 20 },
-  D: { channel: 25 },
+  A: { channel: 15 },
+  B: { channel: 20 },
+  C: { channel: 25 },
+  D: { channel: 11 },
 }
 
 export function defaultSettings(): Settings {

@@ -2,6 +2,7 @@
 // adapter factory (Adapter.create), so the REAL zigbee-herdsman Controller runs against it:
 // joins, interviews (ZDO descriptors, genBasic reads), frame parsing, endpoint commands.
 // Devices are described by a small table; frames they "send" are real ZCL frames.
+import { createRequire } from 'node:module'
 import { Zcl, Zdo } from 'zigbee-herdsman'
 import { Adapter } from 'zigbee-herdsman/dist/adapter/index.js'
 
@@ -44,13 +45,26 @@ export class FakeAdapter extends Adapter {
   readonly permitJoins: number[] = []
   /** When set, sends to devices reject with this message (a tracker out of reach). */
   failSends: string | undefined
+  /** Every ZCL frame sent to a device, whole (headers included). */
+  readonly frames: Zcl.Frame[] = []
   /** The options herdsman passed with each ZCL send to a device, in order. */
   readonly sendOptions: { timeout: number; disableRecovery: boolean }[] = []
   /** The status devices put in their Default Responses (a tracker may refuse). */
   answerStatus: number = Zcl.Status.SUCCESS
   /** When set, ZCL sends to devices never complete (a stuck adapter). */
   hangSends = false
+  /** Bind requests devices accepted: `ieee cluster -> target ieee/endpoint`. */
+  readonly binds: string[] = []
+  /** When set, devices refuse bind requests (asleep, or a full binding table). */
+  failBinds = false
+  /** Devices asked to leave the network. */
+  readonly leaves: string[] = []
+  /** Devices (by IEEE) that do not answer anything: switched off, or asleep. */
+  readonly unreachable = new Set<string>()
+  /** Devices (by IEEE) whose node descriptor never comes: their interview fails. */
+  readonly interviewFailing = new Set<string>()
   stopped = false
+  /** The channel the coordinator's network is on (kept in its NVRAM across restarts). */
   channel: number
   /** The coordinator's own endpoints (a reset Z-Stack coordinator forgets them). */
   coordinatorEndpoints = [1, 2]
@@ -58,11 +72,20 @@ export class FakeAdapter extends Adapter {
   hangCoordinator = false
   /** When set, the link breaks while herdsman's start() is still running. */
   disconnectDuringStart = false
+  /** The channel herdsman was configured with for this start. */
+  readonly configuredChannel: number
+  /** Channel-change broadcasts (Mgmt_NWK_Update_req) sent to the network: the new channels. */
+  channelBroadcasts: number[] = []
+  /** deCONZ-like: the stick moves to the configured channel by itself while starting. */
+  movesAloneOnStart = false
+  /** The next channel-change broadcast fails (the adapter refuses it). */
+  failNextBroadcast = false
   #tsn = 1
 
   constructor(network: { channelList: number[] }, serialPort: object, backupPath: string, adapterOptions: object) {
     super(network as never, serialPort as never, backupPath, adapterOptions as never)
     this.channel = network.channelList[0]
+    this.configuredChannel = network.channelList[0]
   }
 
   /** Adds a device and announces its join, as a coordinator does. */
@@ -85,6 +108,12 @@ export class FakeAdapter extends Adapter {
     this.#deliver(device, frame)
   }
 
+  /** A device leaves the network by itself (reset, or told to by someone else). */
+  leave(device: FakeDevice): void {
+    this.devices.delete(device.nwk)
+    this.emit('deviceLeave', { networkAddress: device.nwk, ieeeAddr: device.ieee })
+  }
+
   /** The serial link breaks (USB stick pulled). */
   unplug(): void {
     this.emit('disconnected')
@@ -105,6 +134,7 @@ export class FakeAdapter extends Adapter {
   }
 
   async start() {
+    if (this.movesAloneOnStart) this.channel = this.configuredChannel
     return this.startResult
   }
   async stop() {
@@ -141,12 +171,32 @@ export class FakeAdapter extends Adapter {
   }
 
   // Herdsman's overloads are narrower than a test double needs to be.
-  async sendZdo(_ieee: string, nwk: number, clusterId: number, _payload: Buffer, disableResponse: boolean): Promise<any> {
+  async sendZdo(ieee: string, nwk: number, clusterId: number, payload: Buffer, disableResponse: boolean): Promise<any> {
+    if (clusterId === Zdo.ClusterId.NWK_UPDATE_REQUEST) {
+      if (this.failNextBroadcast) {
+        this.failNextBroadcast = false
+        throw new Error('broadcast refused')
+      }
+      // The coordinator follows its own broadcast, as the network does.
+      this.channel = Math.log2(payload.readUInt32LE(1))
+      this.channelBroadcasts.push(this.channel)
+    }
     if (disableResponse) return undefined
     const device = this.devices.get(nwk)
     if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST && nwk === 0) {
       if (this.hangCoordinator) return new Promise<never>(() => {})
       return [Zdo.Status.SUCCESS, { nwkAddress: 0, endpointList: [...this.coordinatorEndpoints] }]
+    }
+    if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
+    if (clusterId === Zdo.ClusterId.BIND_REQUEST) {
+      if (this.failBinds || !device) return [Zdo.Status.TIMEOUT, undefined]
+      this.binds.push(describeBind(payload))
+      return [Zdo.Status.SUCCESS, undefined]
+    }
+    if (clusterId === Zdo.ClusterId.LEAVE_REQUEST) {
+      this.leaves.push(ieee)
+      this.devices.delete(nwk)
+      return [Zdo.Status.SUCCESS, undefined]
     }
     if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST) {
       return [Zdo.Status.SUCCESS, { nwkAddress: nwk, endpointList: [1] }]
@@ -157,7 +207,7 @@ export class FakeAdapter extends Adapter {
         inClusterList: device?.inClusters ?? [0x0000], outClusterList: [],
       }]
     }
-    if (clusterId === Zdo.ClusterId.NODE_DESCRIPTOR_REQUEST && device) {
+    if (clusterId === Zdo.ClusterId.NODE_DESCRIPTOR_REQUEST && device && !this.interviewFailing.has(ieee)) {
       return [Zdo.Status.SUCCESS, {
         nwkAddress: nwk, logicalType: device.type === 'Router' ? 1 : 2, fragmentationSupported: false, apsFlags: 0,
         frequencyBand: 8, capabilities: {}, manufacturerCode: device.manufacturerCode ?? 0xfff1, maxBufSize: 80,
@@ -170,9 +220,11 @@ export class FakeAdapter extends Adapter {
   async sendZclFrameToEndpoint(ieee: string, nwk: number, endpoint: number, frame: Zcl.Frame, timeout: number, disableResponse: boolean, disableRecovery: boolean): Promise<any> {
     this.sendOptions.push({ timeout, disableRecovery })
     if (this.failSends) throw new Error(this.failSends)
-    if (this.hangSends) return new Promise<never>(() => {})
+    if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
     const device = this.devices.get(nwk)
     this.sent.push({ ieee, cluster: frame.cluster.name, command: frame.command.name, payload: frame.payload })
+    this.frames.push(frame)
+    if (this.hangSends) return new Promise<never>(() => {})
     if (disableResponse) return undefined
     const header = frame.header
     if (frame.command.name === 'read' && frame.cluster.name === 'genBasic') {
@@ -184,6 +236,11 @@ export class FakeAdapter extends Adapter {
           : { attrId, status: Zcl.Status.SUCCESS, dataType: basicAttributeTypes[name], attrData: value }
       })
       const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'readRsp', frame.cluster.ID, records, {})
+      return this.#payload(nwk, endpoint, response)
+    }
+    if (frame.command.name === 'configReport') {
+      const records = (frame.payload as { attrId: number }[]).map(({ attrId }) => ({ status: this.answerStatus, direction: 0, attrId }))
+      const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'configReportRsp', frame.cluster.ID, records, {})
       return this.#payload(nwk, endpoint, response)
     }
     if (header.frameControl.disableDefaultResponse) return undefined
@@ -206,6 +263,25 @@ export class FakeAdapter extends Adapter {
     return undefined
   }
   async restoreChannelInterPAN() {}
+}
+
+/** A ZDO bind request's payload (after the transaction sequence number) in a few words. */
+function describeBind(payload: Buffer): string {
+  const ieee = (offset: number) => `0x${Buffer.from(payload.subarray(offset, offset + 8)).reverse().toString('hex')}`
+  const cluster = payload.readUInt16LE(10)
+  return `${ieee(1)} 0x${cluster.toString(16).padStart(4, '0')} -> ${ieee(13)}/${payload[21]}`
+}
+
+/**
+ * Makes herdsman's own waits (utils/wait.js, e.g. the 12 s after a channel change broadcast)
+ * resolve at once, recording what was asked; restore() puts the real one back.
+ */
+export function instantHerdsmanWaits(): { waits: number[]; restore(): void } {
+  const module = createRequire(import.meta.url)('zigbee-herdsman/dist/utils/wait.js') as { wait: (ms: number) => Promise<void> }
+  const original = module.wait
+  const waits: number[] = []
+  module.wait = async (ms) => void waits.push(ms)
+  return { waits, restore: () => void (module.wait = original) }
 }
 
 export interface FakeAdapterControl {
@@ -235,6 +311,12 @@ export function installFakeAdapter(): FakeAdapterControl {
     if (previous) {
       adapter.devices = previous.devices
       adapter.startResult = 'resumed'
+      adapter.channel = previous.channel
+      adapter.channelBroadcasts = previous.channelBroadcasts
+      adapter.movesAloneOnStart = previous.movesAloneOnStart
+      // What the devices do is the network's, not the adapter's.
+      adapter.hangSends = previous.hangSends
+      for (const ieee of previous.unreachable) adapter.unreachable.add(ieee)
     }
     created.push(adapter)
     control.onCreate?.(adapter)

@@ -27,6 +27,15 @@ export type ChildReport =
   | { type: 'created'; channel: number; serialPort: Record<string, unknown> }
   | { type: 'sent'; frame: FakeAdapter['sent'][number] }
   | { type: 'permitJoin'; seconds: number }
+  | { type: 'frame'; frame: ReportedFrame }
+  | { type: 'channelBroadcast'; channel: number }
+
+/** A ZCL frame the radio sent, as much of it as the tests read. */
+export interface ReportedFrame {
+  clusterId: number
+  command: string
+  manufacturerCode: number | undefined
+}
 
 const custom = { trkTracker: trackerCluster(0xfff1) } as never
 const socket = net.createConnection(process.env.ZIGBEE_FAKE_CONTROL!)
@@ -59,6 +68,18 @@ fake.onCreate = (created) => {
   joins.push = (...seconds) => {
     for (const value of seconds) report({ type: 'permitJoin', seconds: value })
     return Array.prototype.push.apply(joins, seconds)
+  }
+  const frames = created.frames
+  frames.push = (...sentFrames) => {
+    for (const frame of sentFrames) {
+      report({ type: 'frame', frame: { clusterId: frame.cluster.ID, command: frame.command.name, manufacturerCode: frame.header.manufacturerCode } })
+    }
+    return Array.prototype.push.apply(frames, sentFrames)
+  }
+  const broadcasts = created.channelBroadcasts
+  broadcasts.push = (...channels) => {
+    for (const channel of channels) report({ type: 'channelBroadcast', channel })
+    return Array.prototype.push.apply(broadcasts, channels)
   }
   report({ type: 'created', channel: created.channel, serialPort: { ...(created as unknown as { serialPortOptions: object }).serialPortOptions } })
 }

@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
-import type { ChildReport, RemoteCommand } from './zigbee-fake-child.ts'
+import type { ChildReport, RemoteCommand, ReportedFrame } from './zigbee-fake-child.ts'
 import type { FakeDevice, SentFrame } from './zigbee-fake-adapter.ts'
 
 /** One radio process as the fake coordinator sees it. */
@@ -18,6 +18,9 @@ export class FakeChild {
   serialPort: Record<string, unknown> | undefined
   readonly sent: SentFrame[] = []
   readonly permitJoins: number[] = []
+  readonly frames: ReportedFrame[] = []
+  /** Channel-change broadcasts this process's coordinator sent: the new channels. */
+  readonly channelBroadcasts: number[] = []
   readonly #socket: net.Socket
   readonly #remote: FakeRemote
 
@@ -106,6 +109,8 @@ export class FakeRemote {
         if (message.type === 'hello') child.pid = message.pid
         else if (message.type === 'created') Object.assign(child, { created: true, channel: message.channel, serialPort: message.serialPort })
         else if (message.type === 'sent') child.sent.push(message.frame)
+        else if (message.type === 'frame') child.frames.push(message.frame)
+        else if (message.type === 'channelBroadcast') child.channelBroadcasts.push(message.channel)
         else child.permitJoins.push(message.seconds)
       }
     })

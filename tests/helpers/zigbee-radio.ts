@@ -6,8 +6,8 @@ import { memoryLogger } from '../../lib/log.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
 import { ZigbeeRadio, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
 import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
-import { trackerCluster } from '../../lib/radio/zigbee-profile.ts'
-import { type FakeDevice, installFakeAdapter } from './zigbee-fake-adapter.ts'
+import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
+import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
 
 export const tracker: FakeDevice = {
   ieee: '0x00124b00aabbccdd',
@@ -59,18 +59,51 @@ export async function until(condition: () => boolean, what: string): Promise<voi
 
 export async function setup(t: Test, options: { failStarts?: number; radio?: Partial<ZigbeeRadioOptions> } = {}) {
   const fake = installFakeAdapter()
+  const herdsmanWaits = instantHerdsmanWaits()
   if (options.failStarts) fake.failNextStarts(options.failStarts)
   const dataDir = t.testdir()
   const clock = new ManualClock()
-  const logs = memoryLogger('warn')
+  const logs = memoryLogger('info')
   const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, checkIntervalMs: 0, ...options.radio })
   const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
-    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], status: [],
+    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], deviceLeft: [], status: [],
   }
   for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
   t.teardown(async () => {
     await radio.stop()
     fake.restore()
+    herdsmanWaits.restore()
   })
-  return { fake, dataDir, clock, radio, events, logs }
+  return { fake, dataDir, clock, radio, events, logs, waits: herdsmanWaits.waits }
+}
+
+/** The radio logged `message` about `device` (info level and up). */
+export function logged(logs: { lines(): Record<string, unknown>[] }, device: FakeDevice, message: string): boolean {
+  const address = ieeeToAddress(device.ieee)
+  return logs.lines().some((line) => line.address === address && line.msg === message)
+}
+
+export const configuredMessage = 'zigbee device bound to the coordinator and its reporting configured'
+
+/**
+ * Joins a device and waits until the radio is done with it: interviewed, and for trackers
+ * and units also bound and configured.
+ */
+export async function joinAndSettle(context: { logs: { lines(): Record<string, unknown>[] } }, adapter: FakeAdapter, device: FakeDevice): Promise<void> {
+  adapter.join(device)
+  const ours = device.inClusters.includes(0xfc00)
+  await until(() => logged(context.logs, device, ours ? configuredMessage : 'zigbee device joined'), `${device.ieee} settled`)
+}
+
+/**
+ * What the radio process's supervisor (zigbee-process.ts) does on a channel change, here in
+ * one process: the running radio announces the move, stops, and a new one starts on it.
+ */
+export async function restartOn(t: Test, context: { radio: ZigbeeRadio; dataDir: string; clock: ManualClock; logs: { log: ZigbeeRadioOptions['log'] } }, channel: number): Promise<ZigbeeRadio> {
+  await context.radio.announceChannel(channel)
+  await context.radio.stop()
+  const radio = new ZigbeeRadio({ dataDir: context.dataDir, clock: context.clock, channel, log: context.logs.log, checkIntervalMs: 0 })
+  t.teardown(() => radio.stop())
+  await radio.start()
+  return radio
 }

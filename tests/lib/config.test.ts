@@ -30,6 +30,13 @@ t.test('radio serial options; the adapter type is required where herdsman cannot
   t.throws(() => parseConfig({ radio: { kind: 'zigbee', adapter: 'zstack', baudRate: 12 } }), { message: /"radio\.baudRate"/ })
 })
 
+t.test('radio.manufacturerCode: the trkTracker manufacturer code, 0x0001-0xFFFE', async (t) => {
+  t.equal(parseConfig({ radio: { kind: 'zigbee', manufacturerCode: 0x1234 } }).radio.manufacturerCode, 0x1234)
+  t.equal(parseConfig({}).radio.manufacturerCode, undefined, 'the radio applies its default')
+  t.throws(() => parseConfig({ radio: { kind: 'zigbee', manufacturerCode: 0x10000 } }), { message: /"radio\.manufacturerCode"/ })
+  t.throws(() => parseConfig({ radio: { kind: 'zigbee', manufacturerCode: '0xfff1' } }), { message: /"radio\.manufacturerCode"/ })
+})
+
 t.test('file, environment and flags, in rising priority', async (t) => {
   const dir = t.testdir({ 'gateway.config.json': JSON.stringify({ port: 9000, dataDir: 'from-file' }) })
   const fromFile = loadConfig({}, {}, dir)

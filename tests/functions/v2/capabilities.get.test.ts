@@ -8,7 +8,7 @@ t.test('GET /api/v2/capabilities answers without a token, code 4', async (t) => 
   t.equal(body.returnCode, 4)
   t.match(body.capabilities, {
     apiVersions: ['v1', 'v2'],
-    radio: { kind: 'simulated', adapter: null, zigbeePresets: { A: { channel: 11 }, D: { channel: 25 } } },
+    radio: { kind: 'simulated', adapter: null, zigbeePresets: { A: { channel: 15 }, B: { channel: 20 }, C: { channel: 25 }, D: { channel: 11 } } },
     features: { mdns: false, cloudActivation: true, websocket: true, webhooks: true },
     limits: { bodyBytes: 16384, ordersPageMax: 100, pairingTimeoutMax: 254, checkTimeoutMax: 254, paramLength: 256 },
   })

@@ -23,6 +23,7 @@ t.test('GET /api/v2/trackers lists known trackers (code 18); DELETE forgets unbo
       linkQuality: null,
       captured: '2026-04-01T11:00:00',
       lastSeen: '2026-04-01T11:00:00',
+      available: true,
       order: { uuid: '0b8a3c8e-1111-4a2b-9c3d-000000000003', name: 3 },
     },
     {
@@ -32,9 +33,13 @@ t.test('GET /api/v2/trackers lists known trackers (code 18); DELETE forgets unbo
       linkQuality: 150,
       captured: '2026-04-01T11:00:00',
       lastSeen: '2026-04-01T11:01:00',
+      available: true,
       order: null,
     },
   ])
+  await gw.clock.advance(3 * 3600_000 + 30_000)
+  const later = await gw.json('GET /api/v2/trackers', { token })
+  t.same(later.body.trackers.map((tr: { available: boolean }) => tr.available), [false, true], 'silent for three hourly check-ins: unavailable')
 
   const cleared = await gw.json('DELETE /api/v2/trackers', { token })
   t.equal(cleared.status, 200)

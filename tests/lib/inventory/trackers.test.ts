@@ -35,3 +35,14 @@ t.test('a replacement tracker with the same number takes over; clearUnbound keep
   await inventory.reconcile([])
   t.equal(inventory.byNumber(4)?.order, null, 'reconcile drops bindings to orders that are gone')
 })
+
+t.test('a tracker that left the radio network is forgotten unless an active order holds it', async (t) => {
+  const { inventory } = await open()
+  await inventory.captured({ address: 'A', number: 3, at: 1 })
+  await inventory.captured({ address: 'B', number: 4, at: 1 })
+  await inventory.bind('B', { uuid: 'u', name: 4 })
+  t.equal(await inventory.left('A'), true)
+  t.equal(await inventory.left('B'), false, 'held by an order')
+  t.equal(await inventory.left('Z'), false, 'unknown')
+  t.same(inventory.list().map((r) => r.address), ['B'])
+})

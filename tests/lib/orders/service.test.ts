@@ -105,6 +105,16 @@ t.test('radio events are applied in arrival order, and keep the inventory', asyn
   t.same(s.recorded.map((r) => r.type), ['ORDER_CREATED', 'ORDER_MODIFIED', 'ORDER_CLEARED'])
 })
 
+t.test('a tracker that left the radio network leaves the inventory', async (t) => {
+  const s = await setup()
+  const at = s.clock.now()
+  void s.orders.trackerStarted({ address: 'A', number: 4, orderType: 'ON_PREMISE', at })
+  void s.orders.trackerCleared({ address: 'A', at })
+  void s.orders.deviceLeft({ address: 'A', at })
+  await s.orders.idle()
+  t.equal(s.trackers.byNumber(4), undefined)
+})
+
 t.test('property: through the real stores, random actions never leave an order active and in history, nor a duplicate name, nor a paged order without a tracker', async (t) => {
   const action = fc.oneof(
     fc.record({ kind: fc.constant('start' as const), n: fc.integer({ min: 1, max: 4 }), toGo: fc.boolean() }),

@@ -1,13 +1,13 @@
 // The Zigbee radio against the REAL zigbee-herdsman Controller, with herdsman's adapter
 // factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
-import { readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
 import { systemSerialPath } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
-import { custom, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
+import { custom, joinAndSettle, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
 
 t.test('first start forms a network with its own key, stored in the data dir', async (t) => {
   const { fake, dataDir, radio, events } = await setup(t)
@@ -30,11 +30,11 @@ t.test('first start forms a network with its own key, stored in the data dir', a
 })
 
 t.test('a tracker joins, is interviewed, reports its location and is paged', async (t) => {
-  const { fake, clock, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, clock, radio, events } = context
   await radio.start()
   const adapter = fake.current!
-  adapter.join(tracker)
-  await until(() => adapter.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, adapter, tracker)
 
   adapter.sendCommand(tracker, 'trkTracker', 'located', { tableId: 12 }, custom)
   await until(() => events.trackerLocated.length === 1, 'located')
@@ -63,11 +63,11 @@ t.test('a tracker joins, is interviewed, reports its location and is paged', asy
 })
 
 t.test('starters and clearers report through the tracker cluster', async (t) => {
-  const { fake, radio, events } = await setup(t)
+  const context = await setup(t)
+  const { fake, radio, events } = context
   await radio.start()
   const adapter = fake.current!
-  adapter.join(starter)
-  await until(() => adapter.sent.filter((f) => f.ieee === starter.ieee && f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, adapter, starter)
   adapter.sendCommand(starter, 'trkTracker', 'started', { trackerIeee: tracker.ieee, trackerNumber: 42, orderType: 1 }, custom)
   await until(() => events.trackerStarted.length === 1, 'started')
   t.match(events.trackerStarted[0], { address: '00:12:4b:00:aa:bb:cc:dd', number: 42, orderType: 'TO_GO' })
@@ -107,10 +107,10 @@ t.test('a router joining is announced as a repeater; joining opens and closes', 
 
 t.test('adapter loss ends the radio: reported once, status down, commands fail fast, no new controller', async (t) => {
   const lost: string[] = []
-  const { fake, radio, events } = await setup(t, { radio: { onLost: (reason) => void lost.push(reason) } })
+  const context = await setup(t, { radio: { onLost: (reason) => void lost.push(reason) } })
+  const { fake, radio, events } = context
   await radio.start()
-  fake.current!.join(tracker)
-  await until(() => fake.current!.sent.filter((f) => f.command === 'read').length >= 9, 'the interview')
+  await joinAndSettle(context, fake.current!, tracker)
   fake.current!.unplug()
   await until(() => lost.length === 1, 'the loss')
   t.same(lost, ['adapter disconnected'])
@@ -181,4 +181,21 @@ t.test('systemSerialPath leaves what is not a local link alone', async (t) => {
   t.equal(systemSerialPath(undefined), undefined)
   t.equal(systemSerialPath('tcp://10.0.0.2:6638'), 'tcp://10.0.0.2:6638')
   t.equal(systemSerialPath('/dev/does-not-exist-yet'), '/dev/does-not-exist-yet', 'a stick not plugged in yet: herdsman reports it')
+})
+
+t.test('a formed network whose database.db is gone is reported at start-up: devices must be paired again', async (t) => {
+  const context = await setup(t)
+  const { dataDir, radio, logs } = context
+  const warning = () => logs.lines().filter((line) => /database\.db is missing/.test(String(line.msg)))
+  await radio.start()
+  await joinAndSettle(context, context.fake.current!, repeater)
+  await radio.stop()
+  const database = path.join(dataDir, 'zigbee', 'database.db')
+  t.ok(existsSync(database), 'herdsman saved its device database')
+  await radio.start()
+  await radio.stop()
+  t.same(warning(), [], 'no warning while both files are there')
+  unlinkSync(database)
+  await radio.start()
+  t.match(warning(), [{ level: 40, msg: /every paired device must be paired again unless database\.db is restored from a backup/ }])
 })

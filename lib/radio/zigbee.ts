@@ -10,6 +10,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { Controller, setLogger, Zdo } from 'zigbee-herdsman'
+import { findAllDevices } from 'zigbee-herdsman/dist/adapter/adapterDiscovery.js'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
 import { broadcastChannelChange } from './zigbee-channel.ts'
@@ -19,6 +20,8 @@ import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
 import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
+import type { Candidate } from './zigbee-diagnosis.ts'
+import { herdsmanLog } from './zigbee-herdsman-log.ts'
 
 export type ZigbeeAdapterKind = 'zstack' | 'ember' | 'deconz' | 'zigate' | 'zboss' | 'ezsp' | 'zoh'
 
@@ -134,7 +137,8 @@ export class ZigbeeRadio implements Radio {
     }
     this.#credentials = loadOrCreateCredentials(this.#directory())
     this.#lost = undefined
-    routeHerdsmanLogs(this.#log)
+    const herdsman = herdsmanLog(this.#log)
+    setLogger(herdsman.logger)
     const controller = this.#createController(this.#credentials)
     this.#controller = controller
     // Before start(): herdsman hands the adapter's events on while start() is still running,
@@ -156,10 +160,12 @@ export class ZigbeeRadio implements Radio {
       this.#controller = undefined
       this.#devices.detach()
       await stopQuietly(controller)
-      // Said plainly: some adapters (ember) report a missing port only as a failed protocol start.
+      // Said plainly: some adapters (ember) report a missing or locked port only in a log line.
       const port = systemSerialPath(this.#options.serialPort)
       if (port?.startsWith('/') && !existsSync(port)) throw new Error(`no such port: ${this.#options.serialPort}`, { cause: error })
-      throw error
+      const message = (error as Error).message
+      const logged = herdsman.lastProblem()
+      throw logged && !message.includes(logged) ? new Error(`${message} (${logged})`, { cause: error }) : error
     }
     this.#setUp(true)
     this.#devices.announceKnown()
@@ -338,6 +344,11 @@ export function systemSerialPath(configured: string | undefined): string | undef
   }
 }
 
+/** Serial ports and network coordinators (mDNS, 2 s) as herdsman's discovery sees them. */
+export async function listSticks(): Promise<Candidate[]> {
+  return (await findAllDevices()).map(({ name, path, adapter, baudRate, rtscts }) => ({ name, path, adapter, baudRate, rtscts }))
+}
+
 /** Waits for a promise at most ms on the given clock; what settles later is ignored. */
 function bounded<T>(work: Promise<T>, ms: number, clock: Clock, message: string): Promise<T> {
   let timer: TimerHandle | undefined
@@ -357,20 +368,4 @@ async function stopQuietly(controller: Controller): Promise<void> {
   } catch {
     // A controller whose adapter never opened has nothing to stop.
   }
-}
-
-/** Herdsman logs through a global hook; its chatter goes to debug, its problems to warn/error. */
-function routeHerdsmanLogs(log: Logger): void {
-  const child = log.child({ part: 'herdsman' })
-  const text = (message: string | (() => string)) => (typeof message === 'function' ? message() : String(message))
-  const quiet = (message: string | (() => string), namespace: string) => {
-    // Lambdas are only worth evaluating when someone reads debug logs.
-    if (child.isLevelEnabled('debug')) child.debug({ ns: namespace }, text(message))
-  }
-  setLogger({
-    debug: quiet,
-    info: quiet,
-    warning: (message, namespace) => child.warn({ ns: namespace }, text(message)),
-    error: (message, namespace) => child.error({ ns: namespace }, text(message)),
-  })
 }

@@ -40,6 +40,9 @@ async function main(): Promise<void> {
   })
   for (const name of forwarded) radio.on(name, (payload) => void send({ type: 'event', name, payload }))
   process.on('disconnect', () => process.exit(0))
+  // The gateway decides when its radio stops (cleanly, database saved): a SIGTERM or SIGINT
+  // sent to the whole process group (systemd's stop, Ctrl-C) is left to it.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => {})
   process.on('message', (message: ParentMessage) => void handle(radio, message))
   try {
     await radio.start()

@@ -123,6 +123,10 @@ t.test('a channel change restarts the radio process on the new channel; stop end
   t.equal(radio.supervision().restarts, 0, 'a planned restart is no failure')
 
   const second = radio.pid!
+  process.kill(second, 'SIGTERM')
+  await radio.info()
+  t.ok(alive(second), 'a SIGTERM to the process group (systemd stopping the gateway) is left to the gateway')
+  t.equal((await radio.info()).up, true)
   await radio.stop()
   t.notOk(alive(second), 'stop() leaves no radio process behind')
   t.same(status.at(-1), { up: false, detail: 'stopped' })

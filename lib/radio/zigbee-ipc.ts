@@ -1,19 +1,20 @@
 // The messages between the gateway and its radio process (zigbee-process.ts forks
 // zigbee-child.ts). Plain JSON over Node's IPC channel; errors travel as name and message.
 import type { RadioEvents, RadioInfo } from './radio.ts'
-import type { ZigbeeSerialOptions } from './zigbee.ts'
+import type { ZigbeeRadioSettings } from './zigbee.ts'
 
 /** What the radio process is started with (its argv[2], JSON). */
-export interface ZigbeeChildOptions extends ZigbeeSerialOptions {
-  dataDir: string
+export interface ZigbeeChildOptions extends ZigbeeRadioSettings {
   channel: number
-  manufacturerCode?: number
-  commandTimeoutMs?: number
-  checkIntervalMs?: number
-  checkTimeoutMs?: number
   /** pino level of the gateway's logger: the child logs no more than the parent keeps. */
   logLevel: string
 }
+
+/** The settings the radio process gets (the gateway's own options, clock and logger stay behind). */
+export const zigbeeRadioSettingKeys = [
+  'adapter', 'serialPort', 'baudRate', 'rtscts', 'transmitPower',
+  'dataDir', 'manufacturerCode', 'commandTimeoutMs', 'checkIntervalMs', 'checkTimeoutMs', 'pingIntervalMs',
+] as const satisfies readonly (keyof ZigbeeRadioSettings)[]
 
 /** The radio methods the gateway may call in the radio process. */
 export const radioCalls = ['page', 'cancel', 'permitJoin', 'info', 'refreshRepeaters', 'announceChannel'] as const

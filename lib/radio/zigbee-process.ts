@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
-import type { ZigbeeSerialOptions } from './zigbee.ts'
+import { RadioListeners } from './listeners.ts'
+import type { ZigbeeRadioSettings } from './zigbee.ts'
 import { relayChildLog } from './zigbee-child-log.ts'
-import { fromWireError, type ChildMessage, type ParentMessage, type RadioCall, type ZigbeeChildOptions } from './zigbee-ipc.ts'
+import { fromWireError, zigbeeRadioSettingKeys, type ChildMessage, type ParentMessage, type RadioCall, type ZigbeeChildOptions } from './zigbee-ipc.ts'
 
 /** The part of the settings service the radio reads: the preset letter picks the channel. */
 export interface ChannelSource {
@@ -21,15 +22,10 @@ export interface ChannelSource {
   onChange(listener: () => void): () => void
 }
 
-export interface ZigbeeProcessOptions extends ZigbeeSerialOptions {
-  dataDir: string
+export interface ZigbeeProcessOptions extends ZigbeeRadioSettings {
   channel: ChannelSource
   clock: Clock
   log: Logger
-  manufacturerCode?: number
-  commandTimeoutMs?: number
-  checkIntervalMs?: number
-  checkTimeoutMs?: number
   /** Delays before each restart after a failure, in ms; the last repeats. */
   restartDelaysMs?: number[]
   /** start() returns after the first attempt's outcome or this long, whichever is first. */
@@ -72,14 +68,12 @@ interface Attempt {
   startTimer?: TimerHandle
 }
 
-type Listeners = { [K in keyof RadioEvents]?: Set<RadioListener<K>> }
-
 export class ZigbeeProcessRadio implements Radio {
   readonly kind = 'zigbee' as const
   readonly #options: ZigbeeProcessOptions
   readonly #clock: Clock
   readonly #log: Logger
-  readonly #listeners: Listeners = {}
+  readonly #listeners: RadioListeners
   readonly #pending = new Map<number, Pending>()
   /** Pages still within their lease, by address: sent again when a new radio process is up. */
   readonly #leases = new Map<string, number>()
@@ -101,6 +95,7 @@ export class ZigbeeProcessRadio implements Radio {
     this.#options = options
     this.#clock = options.clock
     this.#log = options.log.child({ part: 'zigbee' })
+    this.#listeners = new RadioListeners(this.#log)
     this.#info = { kind: 'zigbee', up: false, eui64: unknownEui64, channel: options.channel.channel(), panId: 0, permitJoinUntil: null }
   }
 
@@ -110,20 +105,7 @@ export class ZigbeeProcessRadio implements Radio {
   }
 
   on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    let set = this.#listeners[event] as Set<RadioListener<K>> | undefined
-    if (!set) (this.#listeners as Record<string, unknown>)[event] = set = new Set()
-    set.add(listener)
-    return () => set.delete(listener)
-  }
-
-  #emit<K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]): void {
-    for (const listener of (this.#listeners[event] ?? []) as Set<RadioListener<K>>) {
-      try {
-        listener(payload)
-      } catch (error) {
-        this.#log.error({ err: error, event }, 'radio listener failed')
-      }
-    }
+    return this.#listeners.on(event, listener)
   }
 
   /** Starts the radio process; never fails the gateway: a radio that cannot start is retried. */
@@ -151,12 +133,8 @@ export class ZigbeeProcessRadio implements Radio {
   #spawn(): Attempt {
     this.#nextAttemptAt = null
     const channel = this.#options.channel.channel()
-    const { adapter, serialPort, baudRate, rtscts, transmitPower, dataDir, manufacturerCode, commandTimeoutMs, checkIntervalMs, checkTimeoutMs } = this.#options
-    const childOptions: ZigbeeChildOptions = {
-      adapter, serialPort, baudRate, rtscts, transmitPower, dataDir, manufacturerCode, commandTimeoutMs, checkIntervalMs, checkTimeoutMs,
-      channel,
-      logLevel: this.#log.level,
-    }
+    const settings = Object.fromEntries(zigbeeRadioSettingKeys.map((key) => [key, this.#options[key]])) as unknown as ZigbeeRadioSettings
+    const childOptions: ZigbeeChildOptions = { ...settings, channel, logLevel: this.#log.level }
     const child = fork(childModule, [JSON.stringify(childOptions)], {
       execArgv: [...process.execArgv, ...(this.#options.execArgv ?? [])],
       env: this.#options.env ?? process.env,
@@ -198,7 +176,7 @@ export class ZigbeeProcessRadio implements Radio {
       case 'log':
         return relayChildLog(this.#log, message.line, attempt.child.pid)
       case 'event':
-        this.#emit(message.name, message.payload as never)
+        this.#listeners.emit(message.name, message.payload as never)
         return
       case 'result': {
         const pending = this.#pending.get(message.id)
@@ -294,7 +272,7 @@ export class ZigbeeProcessRadio implements Radio {
     const changed = up !== this.#up || (!up && detail !== this.#downDetail)
     this.#up = up
     this.#downDetail = up ? undefined : detail
-    if (changed) this.#emit('status', detail ? { up, detail } : { up })
+    if (changed) this.#listeners.emit('status', detail ? { up, detail } : { up })
   }
 
   #call(method: RadioCall, args: unknown[], timeoutMs?: number): Promise<unknown> {

@@ -20,6 +20,7 @@ import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
 import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
+import { RadioListeners } from './listeners.ts'
 import type { Candidate } from './zigbee-diagnosis.ts'
 import { herdsmanLog } from './zigbee-herdsman-log.ts'
 
@@ -36,12 +37,10 @@ export interface ZigbeeSerialOptions {
   transmitPower?: number
 }
 
-export interface ZigbeeRadioOptions extends ZigbeeSerialOptions {
+/** What a radio is set up with, the same in the gateway and in the radio process (JSON). */
+export interface ZigbeeRadioSettings extends ZigbeeSerialOptions {
   /** Directory for the network credentials, herdsman's device database and coordinator backup. */
   dataDir: string
-  channel: number
-  clock: Clock
-  log: Logger
   manufacturerCode?: number
   /** How long a page or cancel waits for the tracker's acknowledgement. */
   commandTimeoutMs?: number
@@ -49,24 +48,28 @@ export interface ZigbeeRadioOptions extends ZigbeeSerialOptions {
   checkIntervalMs?: number
   /** ... and must answer within this. */
   checkTimeoutMs?: number
-  /** The coordinator is gone (adapter disconnect, failed check): this radio is finished. */
-  onLost?: (reason: string) => void
   /** Repeaters and starter/clearing units not heard from for this long are pinged. */
   pingIntervalMs?: number
+}
+
+export interface ZigbeeRadioOptions extends ZigbeeRadioSettings {
+  channel: number
+  clock: Clock
+  log: Logger
+  /** The coordinator is gone (adapter disconnect, failed check): this radio is finished. */
+  onLost?: (reason: string) => void
 }
 
 export const defaultCheckIntervalMs = 60_000
 export const defaultCheckTimeoutMs = 10_000
 const unknownEui64 = '00:00:00:00:00:00:00:00'
 
-type Listeners = { [K in keyof RadioEvents]?: Set<RadioListener<K>> }
-
 export class ZigbeeRadio implements Radio {
   readonly kind = 'zigbee' as const
   readonly #options: ZigbeeRadioOptions
   readonly #clock: Clock
   readonly #log: Logger
-  readonly #listeners: Listeners = {}
+  readonly #listeners: RadioListeners
   #controller: Controller | undefined
   #credentials: NetworkCredentials | undefined
   #up = false
@@ -85,8 +88,9 @@ export class ZigbeeRadio implements Radio {
     this.#options = options
     this.#clock = options.clock
     this.#log = options.log.child({ part: 'zigbee' })
+    this.#listeners = new RadioListeners(this.#log)
     this.#channel = options.channel
-    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#emit(event, payload)
+    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#listeners.emit(event, payload)
     this.#devices = new ZigbeeDevices({
       clock: this.#clock,
       log: this.#log,
@@ -107,20 +111,7 @@ export class ZigbeeRadio implements Radio {
   }
 
   on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    let set = this.#listeners[event] as Set<RadioListener<K>> | undefined
-    if (!set) (this.#listeners as Record<string, unknown>)[event] = set = new Set()
-    set.add(listener)
-    return () => set.delete(listener)
-  }
-
-  #emit<K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]): void {
-    for (const listener of (this.#listeners[event] ?? []) as Set<RadioListener<K>>) {
-      try {
-        listener(payload)
-      } catch (error) {
-        this.#log.error({ err: error, event }, 'radio listener failed')
-      }
-    }
+    return this.#listeners.on(event, listener)
   }
 
   /**
@@ -210,7 +201,7 @@ export class ZigbeeRadio implements Radio {
     const changed = up !== this.#up
     this.#up = up
     if (!up) this.#permitJoinUntil = null
-    if (changed) this.#emit('status', detail ? { up, detail } : { up })
+    if (changed) this.#listeners.emit('status', detail ? { up, detail } : { up })
   }
 
   #subscribe(controller: Controller): void {

@@ -148,3 +148,15 @@ t.test('a gateway that dies takes its radio process with it (no orphan holding t
   await waitFor(() => !alive(radioPid), processMs, 'the radio process to end')
   t.pass('the radio process ended with its gateway')
 })
+
+t.test('the gateway side of the radio never loads herdsman (only the radio process does)', async (t) => {
+  const modules = ['../../../lib/radio/create.ts', '../../../runtime/radio-probe.ts', '../../../runtime/cli.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)))
+  const script = `
+    import { createRequire } from 'node:module'
+    for (const file of ${JSON.stringify(modules)}) await import(file)
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('zigbee-herdsman'))
+    console.log(JSON.stringify(loaded))`
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string]
+  t.same(JSON.parse(line), [])
+})

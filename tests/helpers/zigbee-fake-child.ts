@@ -19,7 +19,7 @@ export type RemoteCommand =
   | { type: 'config'; config: ChildConfig }
   | { type: 'join'; device: FakeDevice }
   | { type: 'unplug' }
-  | { type: 'set'; field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends'; value: unknown }
+  | { type: 'set'; field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends' | 'hangSends'; value: unknown }
   | { type: 'command'; device: FakeDevice; cluster: string; command: string; payload: Record<string, unknown> }
 
 export type ChildReport =
@@ -29,6 +29,8 @@ export type ChildReport =
   | { type: 'permitJoin'; seconds: number }
   | { type: 'frame'; frame: ReportedFrame }
   | { type: 'channelBroadcast'; channel: number }
+  /** A 'set' command took effect. */
+  | { type: 'applied' }
 
 /** A ZCL frame the radio sent, as much of it as the tests read. */
 export interface ReportedFrame {
@@ -106,7 +108,7 @@ function obey(command: RemoteCommand): void {
       return adapter!.unplug()
     case 'set':
       ;(adapter as unknown as Record<string, unknown>)[command.field] = command.value
-      return
+      return report({ type: 'applied' })
     case 'command':
       return adapter!.sendCommand(command.device, command.cluster, command.command, command.payload, custom)
   }

@@ -42,9 +42,14 @@ export class FakeChild {
     this.command({ type: 'unplug' })
   }
 
-  set(field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends', value: unknown): void {
+  /** Resolves once the fake coordinator in the radio process has it. */
+  set(field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends' | 'hangSends', value: unknown): Promise<void> {
+    const applied = new Promise<void>((resolve) => this.appliedWaiters.push(resolve))
     this.command({ type: 'set', field, value })
+    return applied
   }
+
+  readonly appliedWaiters: (() => void)[] = []
 }
 
 export class FakeRemote {
@@ -111,6 +116,7 @@ export class FakeRemote {
         else if (message.type === 'sent') child.sent.push(message.frame)
         else if (message.type === 'frame') child.frames.push(message.frame)
         else if (message.type === 'channelBroadcast') child.channelBroadcasts.push(message.channel)
+        else if (message.type === 'applied') child.appliedWaiters.shift()?.()
         else child.permitJoins.push(message.seconds)
       }
     })

@@ -78,6 +78,15 @@ t.test('a radio process killed with SIGKILL comes back after the first delay and
   t.match((await radio.info()).supervision, { restarts: 1, nextAttemptAt: null, rss: Number })
   t.ok((await radio.info()).supervision!.rss! > 10_000_000, 'the radio process reports its memory')
   t.notOk(alive(first.pid))
+
+  await t.rejects(radio.page(address, 0), RangeError, 'checked on the gateway side')
+  await t.rejects(radio.page('00:12:4b:00:00:00:00:99', 30), { message: 'no zigbee device 00:12:4b:00:00:00:00:99' }, "the radio process's error comes back")
+  await radio.cancel(address)
+  t.same(second.sent.at(-1)?.payload, { identifytime: 0 })
+  await second.set('hangSends', true)
+  const stuck = t.rejects(radio.page(address, 30), { message: 'the radio process did not answer page within 30000 ms' }, 'a call never waits for ever')
+  await clock.advance(30_000)
+  await stuck
 })
 
 t.test('a failed start restarts with backoff; an adapter disconnect ends the process and it comes back', async (t) => {

@@ -68,6 +68,19 @@ t.test('zstack: a failed start ends its process; the next attempt reaches the po
   t.ok(radio.supervision().restarts >= 1)
 })
 
+t.test('deCONZ, no answer: its leftovers (timers, queues that keep writing) end with the process', async (t) => {
+  const stick = await openTerminal(t)
+  const { radio, down } = await setup(t, { adapter: 'deconz', serialPort: stick.device, startTimeoutMs: 3000 })
+  // The first request deCONZ's driver writes at each start (SLIP-framed, 0xC0 first).
+  const firstRequest = Buffer.from('c00b01', 'hex')
+  await radio.start()
+  await waitFor(() => down.length >= 1 && stick.count(firstRequest) >= 1, attemptMs, 'the first attempt to reach the stick and be given up')
+  const pid = radio.pid
+  const before = stick.count(firstRequest)
+  await waitFor(() => stick.count(firstRequest) > before && radio.pid !== pid, attemptMs, 'the next attempt, in a new process')
+  t.pass('each attempt is one driver in one process: never several fighting over the port')
+})
+
 t.test('ember, a wrong answer: garbage back from the stick is a failed start, not a stuck radio', async (t) => {
   const stick = await openTerminal(t)
   const { radio, down } = await setup(t, { adapter: 'ember', serialPort: stick.device, startTimeoutMs: 6000 })

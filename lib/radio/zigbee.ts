@@ -337,7 +337,9 @@ export function systemSerialPath(configured: string | undefined): string | undef
 
 /** Serial ports and network coordinators (mDNS, 2 s) as herdsman's discovery sees them. */
 export async function listSticks(): Promise<Candidate[]> {
-  return (await findAllDevices()).map(({ name, path, adapter, baudRate, rtscts }) => ({ name, path, adapter, baudRate, rtscts }))
+  // herdsman names a port "<pnpId> (<manufacturer>)", both undefined for ports without a USB identity.
+  const named = (name: string) => name.replaceAll(' (undefined)', '').replace(/^undefined$/, 'serial port without USB identity')
+  return (await findAllDevices()).map(({ name, path, adapter, baudRate, rtscts }) => ({ name: named(name), path, adapter, baudRate, rtscts }))
 }
 
 /** Waits for a promise at most ms on the given clock; what settles later is ignored. */

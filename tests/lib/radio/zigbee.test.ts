@@ -5,7 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
-import { systemSerialPath } from '../../../lib/radio/zigbee.ts'
+import { SerialPort } from 'zigbee-herdsman/dist/adapter/serialPort.js'
+import { listSticks, systemSerialPath } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
 import { custom, joinAndSettle, repeater, setup, starter, tracker, until } from '../../helpers/zigbee-radio.ts'
 
@@ -198,4 +199,18 @@ t.test('a formed network whose database.db is gone is reported at start-up: devi
   unlinkSync(database)
   await radio.start()
   t.match(warning(), [{ level: 40, msg: /every paired device must be paired again unless database\.db is restored from a backup/ }])
+})
+
+t.test("listSticks: herdsman's discovery, with the adapter type and options it knows for a stick", async (t) => {
+  const list = SerialPort.list
+  t.teardown(() => void (SerialPort.list = list))
+  SerialPort.list = async () => [
+    { path: '/dev/ttyUSB7', vendorId: '10c4', productId: 'ea60', manufacturer: 'Nabu Casa', pnpId: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0', serialNumber: undefined, locationId: undefined },
+    { path: '/dev/ttyS0', manufacturer: undefined, pnpId: undefined, serialNumber: undefined, locationId: undefined, vendorId: undefined, productId: undefined },
+  ]
+  const sticks = (await listSticks()).filter((stick) => stick.path.startsWith('/dev/'))
+  t.same(sticks, [
+    { name: 'serial port without USB identity', path: '/dev/ttyS0', adapter: undefined, baudRate: undefined, rtscts: undefined },
+    { name: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0 (Nabu Casa)', path: '/dev/ttyUSB7', adapter: 'ember', baudRate: undefined, rtscts: true },
+  ])
 })

@@ -28,7 +28,7 @@ export interface ZigbeeProcessOptions extends ZigbeeRadioSettings {
   log: Logger
   /** Delays before each restart after a failure, in ms; the last repeats. */
   restartDelaysMs?: number[]
-  /** start() returns after the first attempt's outcome or this long, whichever is first. */
+  /** start() returns after the first attempt's outcome or this long, whichever is first (10 s). */
   startWaitMs?: number
   /** A radio process not up after this long is ended and counted as a failed start. */
   startTimeoutMs?: number
@@ -42,6 +42,11 @@ export interface ZigbeeProcessOptions extends ZigbeeRadioSettings {
 }
 
 export const defaultRestartDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
+/**
+ * A healthy stick is up within a few seconds, before the paging scheduler resumes; a dead
+ * one holds the gateway's start-up (HTTP) no longer than this.
+ */
+const defaultStartWaitMs = 10_000
 const unknownEui64 = '00:00:00:00:00:00:00:00'
 /** info() serves the gateway status: it never waits long for a busy radio process. */
 const infoTimeoutMs = 2000
@@ -115,7 +120,7 @@ export class ZigbeeProcessRadio implements Radio {
     this.#unsubscribeChannel = this.#options.channel.onChange(() => void this.#channelChanged())
     const attempt = this.#spawn()
     let timer: TimerHandle | undefined
-    const waited = new Promise<void>((resolve) => (timer = this.#clock.setTimeout(resolve, this.#options.startWaitMs ?? 15_000)))
+    const waited = new Promise<void>((resolve) => (timer = this.#clock.setTimeout(resolve, this.#options.startWaitMs ?? defaultStartWaitMs)))
     await Promise.race([attempt.settled, waited])
     this.#clock.clearTimeout(timer)
   }

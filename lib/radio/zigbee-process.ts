@@ -164,14 +164,17 @@ export class ZigbeeProcessRadio implements Radio {
       if (message.type === 'up') settle()
       this.#received(attempt, message)
     })
-    child.on('error', (error) => {
-      attempt.fatal ??= `radio process: ${error.message}`
-    })
-    child.on('exit', (code, signal) => {
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
       settle()
       exited()
       this.#exited(attempt, code, signal)
+    }
+    child.on('error', (error) => {
+      attempt.fatal ??= `radio process: ${error.message}`
+      // A process that could not be started at all never emits 'exit'.
+      if (child.pid === undefined) ended(null, null)
     })
+    child.on('exit', ended)
     this.#log.info({ pid: child.pid, channel }, 'radio process started')
     return attempt
   }

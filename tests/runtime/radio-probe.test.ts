@@ -9,6 +9,7 @@ import type { Candidate } from '../../lib/radio/zigbee-diagnosis.ts'
 import { probeRadio, type ProbeOptions } from '../../runtime/radio-probe.ts'
 import { runCli } from '../helpers/process.ts'
 import { PseudoTerminal } from '../helpers/pty.ts'
+import { waitFor } from '../helpers/webhooks.ts'
 import { FakeRemote } from '../helpers/zigbee-fake-remote.ts'
 
 function probe(t: Test, options: Partial<ProbeOptions> & { radio?: Record<string, unknown>; found?: Candidate[] }) {
@@ -33,7 +34,7 @@ t.test('a stick that does not answer, and one that looks like another adapter ty
   const terminal = await stick(t)
   const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device } })
   t.match(silent.verdict, new RegExp(`^no answer at 115200 baud from ${terminal.device}: wrong baud rate`))
-  t.ok(terminal.count(Buffer.from('1ac038bc7e', 'hex')) >= 1, 'the start reached the stick')
+  await waitFor(() => terminal.count(Buffer.from('1ac038bc7e', 'hex')) >= 1, 30_000, 'the start to have reached the stick')
   t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 4 s)`)
 
   const found = [{ name: 'Sonoff Zigbee 3.0 USB Dongle Plus (ITead)', path: terminal.device, adapter: 'zstack' }]

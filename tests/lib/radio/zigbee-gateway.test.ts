@@ -65,6 +65,7 @@ t.test('zigbee radio process behind the HTTP API', async (t) => {
   await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'C' } })
   await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change')
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.zigbeeChannel, 25, 'the preset moved the network')
+  await until(() => remote.children[0].channelBroadcasts.length > 0, 'the broadcast reported')
   t.same(remote.children[0].channelBroadcasts, [25], 'the running network was told before the radio process restarted')
 
   const open = await gw.json('POST /api/v2/repeaters/beginPairing', { token, body: { timeout: 120 } })

@@ -49,7 +49,7 @@ t.test('ember, no answer: each attempt is ended, the port released, and the next
   await radio.start()
   await waitFor(() => down.length >= 1, attemptMs, 'the first attempt to be given up')
   t.equal(down[0], 'the radio did not start within 4 s')
-  t.ok(stick.count(ashReset) >= 1, 'the first attempt reached the stick')
+  await waitFor(() => stick.count(ashReset) >= 1, attemptMs, 'the first attempt to have reached the stick')
   const before = stick.count(ashReset)
   await waitFor(() => stick.count(ashReset) > before, attemptMs, 'the next attempt to reach the stick')
   t.pass('the next attempt opened the port again')

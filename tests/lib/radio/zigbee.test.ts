@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
+import { discoverAdapter } from 'zigbee-herdsman/dist/adapter/adapterDiscovery.js'
 import { SerialPort } from 'zigbee-herdsman/dist/adapter/serialPort.js'
 import { listSticks, systemSerialPath } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
@@ -213,4 +214,22 @@ t.test("listSticks: herdsman's discovery, with the adapter type and options it k
     { name: 'serial port without USB identity', path: '/dev/ttyS0', adapter: undefined, baudRate: undefined, rtscts: undefined },
     { name: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0 (Nabu Casa)', path: '/dev/ttyUSB7', adapter: 'ember', baudRate: undefined, rtscts: true },
   ])
+})
+
+t.test("with the by-id link resolved, herdsman's discovery applies a known stick's own serial options", async (t) => {
+  const device = path.join(os.tmpdir(), `ttyACM-zbt2-${process.pid}`)
+  const byId = path.join(os.tmpdir(), `usb-Nabu_Casa_ZBT-2_10B41DE58D6C-if00-${process.pid}`)
+  writeFileSync(device, '')
+  symlinkSync(device, byId)
+  t.teardown(() => {
+    rmSync(byId, { force: true })
+    rmSync(device, { force: true })
+  })
+  const list = SerialPort.list
+  t.teardown(() => void (SerialPort.list = list))
+  SerialPort.list = async () => [
+    { path: realpathSync(device), vendorId: '303a', productId: '4001', manufacturer: 'Nabu Casa', pnpId: 'usb-Nabu_Casa_ZBT-2_10B41DE58D6C-if00', serialNumber: undefined, locationId: undefined },
+  ]
+  t.match(await discoverAdapter('ember', byId), { baudRate: undefined, rtscts: undefined }, 'the link as configured: not matched (the defect)')
+  t.match(await discoverAdapter('ember', systemSerialPath(byId)), { baudRate: 460800, rtscts: true }, 'resolved: the stick is recognised')
 })

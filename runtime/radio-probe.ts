@@ -10,6 +10,7 @@ import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../lib/radio/zigb
 import type { ZigbeeAdapterKind } from '../lib/radio/zigbee.ts'
 import { SettingsService, zigbeePresets } from '../lib/settings/service.ts'
 import { Store } from '../lib/store/db.ts'
+import { sendControl } from './control.ts'
 
 export interface ProbeOptions {
   config: GatewayConfig
@@ -100,6 +101,9 @@ export async function probeCliCommand(positionals: string[], flags: Record<strin
     return Number(text)
   }
   const config = loadConfig({ configPath: flags.config as string | undefined, dataDir: flags['data-dir'] as string | undefined })
+  // A running gateway holds the port (and its data dir): probing beside it would only say "busy".
+  const running = await sendControl(config.dataDir, 'button.status', {}, 2000).then(() => true, () => false)
+  if (running) throw new Error('the gateway is running and holds the radio: stop it first (sudo systemctl stop tracker-gateway), then probe')
   const { listSticks } = await import('../lib/radio/zigbee.ts')
   const result = await probeRadio({
     config,

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import type { Candidate } from '../../lib/radio/zigbee-diagnosis.ts'
 import { probeRadio, type ProbeOptions } from '../../runtime/radio-probe.ts'
-import { runCli } from '../helpers/process.ts'
+import { runCli, startGatewayProcess } from '../helpers/process.ts'
 import { PseudoTerminal } from '../helpers/pty.ts'
 import { waitFor } from '../helpers/webhooks.ts'
 import { FakeRemote } from '../helpers/zigbee-fake-remote.ts'
@@ -71,4 +71,14 @@ t.test('the CLI command: bad flags are refused before anything is tried', async 
   t.match(result.stderr, /--adapter must be one of zstack, ember/)
   const baud = await runCli(['radio', 'probe', '--baud', 'fast', '--data-dir', dir])
   t.match(baud.stderr, /--baud takes a number/)
+})
+
+t.test('the CLI command refuses while the gateway runs (it holds the port and the data dir)', async (t) => {
+  const dataDir = t.testdir({})
+  const gateway = await startGatewayProcess(dataDir, {}, ['--port', '0'])
+  t.teardown(() => gateway.stop('SIGKILL'))
+  const result = await runCli(['radio', 'probe', '--data-dir', dataDir])
+  t.equal(result.code, 1)
+  t.match(result.stderr, /the gateway is running and holds the radio: stop it first/)
+  await gateway.stop()
 })

@@ -70,6 +70,8 @@ export class FakeAdapter extends Adapter {
   coordinatorEndpoints = [1, 2]
   /** When set, the coordinator no longer answers its own ZDO requests (a hung stick). */
   hangCoordinator = false
+  /** When set, stopping never completes (a stick that no longer answers as herdsman stops it). */
+  hangStop = false
   /** When set, the link breaks while herdsman's start() is still running. */
   disconnectDuringStart = false
   /** The channel herdsman was configured with for this start. */
@@ -139,6 +141,7 @@ export class FakeAdapter extends Adapter {
   }
   async stop() {
     this.stopped = true
+    if (this.hangStop) await new Promise<never>(() => {})
   }
   async getCoordinatorIEEE() {
     if (this.disconnectDuringStart) {

@@ -19,7 +19,7 @@ export type RemoteCommand =
   | { type: 'config'; config: ChildConfig }
   | { type: 'join'; device: FakeDevice }
   | { type: 'unplug' }
-  | { type: 'set'; field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends' | 'hangSends'; value: unknown }
+  | { type: 'set'; field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends' | 'hangSends' | 'hangStop'; value: unknown }
   | { type: 'command'; device: FakeDevice; cluster: string; command: string; payload: Record<string, unknown> }
 
 export type ChildReport =

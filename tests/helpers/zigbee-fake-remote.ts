@@ -43,7 +43,7 @@ export class FakeChild {
   }
 
   /** Resolves once the fake coordinator in the radio process has it. */
-  set(field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends' | 'hangSends', value: unknown): Promise<void> {
+  set(field: 'coordinatorEndpoints' | 'hangCoordinator' | 'failSends' | 'hangSends' | 'hangStop', value: unknown): Promise<void> {
     const applied = new Promise<void>((resolve) => this.appliedWaiters.push(resolve))
     this.command({ type: 'set', field, value })
     return applied

@@ -144,6 +144,18 @@ t.test('a channel change restarts the radio process on the new channel; stop end
   t.equal(radio.pid, undefined)
 })
 
+t.test('a radio process that does not stop in time is killed', async (t) => {
+  const { remote, clock, radio, status } = await setup(t, { stopTimeoutMs: 5000 })
+  await radio.start()
+  const pid = radio.pid!
+  await remote.current!.set('hangStop', true)
+  const stopping = radio.stop()
+  await clock.advance(5000)
+  await stopping
+  t.notOk(alive(pid), 'killed')
+  t.same(status.at(-1), { up: false, detail: 'stopped' })
+})
+
 t.test('a gateway that dies takes its radio process with it (no orphan holding the port)', async (t) => {
   const remote = await FakeRemote.open(t)
   const host = fileURLToPath(new URL('../../helpers/zigbee-radio-host.ts', import.meta.url))

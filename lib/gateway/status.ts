@@ -33,6 +33,12 @@ export interface GatewayStatus {
   radioUp: boolean
   /** Extension: 'simulated' or 'zigbee'. */
   radioKind: string
+  /**
+   * Extension: the Zigbee radio process (null for the simulated radio): why the radio last
+   * went down, how often it was restarted, when the next start is due (ms since the epoch),
+   * its resident memory in bytes.
+   */
+  radioProcess: { lastError: string | null; restarts: number; nextAttemptAt: number | null; rss: number | null } | null
   /** Extension: the fleet bridge's state and backlog (state 'disabled' when off). */
   fleet: FleetStatus
   /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
@@ -83,6 +89,9 @@ export class GatewayStatusService {
       currentTime: formatLocal(now, zone),
       radioUp: radio.up,
       radioKind: radio.kind,
+      radioProcess: radio.supervision
+        ? { lastError: radio.supervision.lastError, restarts: radio.supervision.restarts, nextAttemptAt: radio.supervision.nextAttemptAt, rss: radio.supervision.rss }
+        : null,
       fleet: this.#deps.fleet(),
       memory: processMemory(),
     }

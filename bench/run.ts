@@ -37,6 +37,7 @@ import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
 import type { PacedResult } from './paced-client.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
+import { residentBytes, startEnv, startFlags } from './start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const quick = process.env.BENCH_QUICK === '1'
@@ -64,6 +65,7 @@ function hasTaskset(): boolean {
 }
 
 function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  if (args.some((arg) => arg.endsWith('runtime/cli.ts'))) args = [...startFlags(), ...args]
   const command = canPin ? 'taskset' : process.execPath
   const argv = canPin ? ['-c', '0', process.execPath, ...args] : args
   return spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
@@ -293,7 +295,8 @@ async function startGateway(dataDir: string, extraArgs: string[] = []): Promise<
   const configFile = path.join(dataDir, 'gateway.config.json')
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false } }))
   // Logs at info go to stdout, which this process reads and drops: their cost is measured.
-  const child = spawnServer(['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile, ...extraArgs], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
+  // With the flags and compile cache of `npm start` (heap ceiling, young generation size).
+  const child = spawnServer([path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
   child.stdout!.resume()
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)
@@ -396,6 +399,8 @@ async function main(): Promise<void> {
         console.log(row('GET /api/v2/activeorders', fastHost))
         console.log(row('  … reference host', await referenceHost(fastHost.bare)))
       }
+      const resident = residentBytes(gateway.pid)
+      console.log(`gateway memory: RSS ${round(resident.rss / 1048576, 1)} MB now, ${round(resident.peak / 1048576, 1)} MB at most`)
       return
     }
     const results = {
@@ -415,7 +420,9 @@ async function main(): Promise<void> {
       writes: results.writes.gateway.rps >= targets.writesPerSecond,
       fanout: results.fanout.gateway.p99Ms < targets.fanoutP99Ms && results.fanout.gateway.missing === 0,
     }
-    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, historyRows, targets, results, pass }
+    const resident = residentBytes(gateway.pid)
+    const memory = { rssMB: round(resident.rss / 1048576, 1), peakRssMB: round(resident.peak / 1048576, 1), flags: startFlags() }
+    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, historyRows, targets, results, memory, pass }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, 'bench/results/http.json'), `${JSON.stringify(report, null, 2)}\n`)
 
@@ -438,6 +445,7 @@ async function main(): Promise<void> {
         `p99 < ${targets.readP99Ms} ms at half rate [${pass.activeOrdersP99 && pass.ordersP99 ? 'met' : 'MISSED'}], ` +
         `writes ≥ ${targets.writesPerSecond}/s [${pass.writes ? 'met' : 'MISSED'}], fan-out p99 < ${targets.fanoutP99Ms} ms [${pass.fanout ? 'met' : 'MISSED'}]`,
     )
+    console.log(`gateway memory: RSS ${memory.rssMB} MB now, ${memory.peakRssMB} MB at most (node ${memory.flags.join(' ')})`)
     console.log('written to bench/results/http.json')
     if (!Object.values(pass).every(Boolean)) process.exitCode = 1
   } finally {

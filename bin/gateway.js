@@ -10,6 +10,8 @@ const projectNode = `${root}node_modules/.bin/node`
 const nodeBinary = existsSync(projectNode) ? projectNode : process.execPath
 // Node keeps the type-stripped and compiled modules here, so a restart skips the stripper.
 const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? `${root}node_modules/.cache/node-compile-cache` }
-const child = spawn(nodeBinary, ['--disable-warning=ExperimentalWarning', `${root}runtime/cli.ts`, ...process.argv.slice(2)], { stdio: 'inherit', env })
+// The heap ceiling and young generation fitted to a 1 GB box (docs/operations.md, "Limits").
+const memoryFlags = ['--max-old-space-size=256', '--max-semi-space-size=8']
+const child = spawn(nodeBinary, [...memoryFlags, '--disable-warning=ExperimentalWarning', `${root}runtime/cli.ts`, ...process.argv.slice(2)], { stdio: 'inherit', env })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))

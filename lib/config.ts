@@ -15,15 +15,30 @@ export const configSchema = z.strictObject({
   radio: z
     .strictObject({
       kind: z.enum(['simulated', 'zigbee']).default('simulated'),
-      adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp']).optional(),
+      adapter: z.enum(['zstack', 'ember', 'deconz', 'zigate', 'zboss', 'ezsp', 'zoh']).optional(),
       serialPort: z.string().min(1).optional(),
       /** Trackers in the simulated restaurant (numbered from 1); ignored by the Zigbee radio. */
       trackers: z.number().int().min(1).max(999).default(50),
+      // Serial options (docs/operations.md): herdsman's per-stick defaults apply when omitted.
+      baudRate: z.number().int().min(1200).max(4_000_000).optional(),
+      rtscts: z.boolean().optional(),
+      /** Coordinator transmit power in dBm, for adapters that support setting it. */
+      transmitPower: z.number().int().min(-30).max(30).optional(),
       /**
        * The manufacturer code the tracker firmware puts in every trkTracker (0xFC00) frame;
        * frames with another code are dropped. Default 0xFFF1 (a ZCL test vendor code).
        */
       manufacturerCode: z.number().int().min(1).max(0xfffe).optional(),
+    })
+    .superRefine((radio, context) => {
+      const undetectable = radio.serialPort !== undefined && /^(tcp|socket):\/\/|^\/dev\/serial\/by-id\//.test(radio.serialPort)
+      if (radio.kind === 'zigbee' && undetectable && radio.adapter === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['adapter'],
+          message: `required with serialPort "${radio.serialPort}" (herdsman cannot detect the adapter type there): one of zstack, ember, deconz, zigate, zboss, zoh`,
+        })
+      }
     })
     .default({ kind: 'simulated', trackers: 50 }),
   storage: z
@@ -37,6 +52,12 @@ export const configSchema = z.strictObject({
       compactAfterLines: z.number().int().min(10).max(10_000_000).default(2000),
     })
     .default({ syncIntervalMs: 5, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000, compactAfterLines: 2000 }),
+  http: z
+    .strictObject({
+      /** Host names the gateway answers to beyond IP literals, localhost and its own hostname(.local); others get 421. */
+      allowedHosts: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.\-_]*$/).max(253)).max(64).default([]),
+    })
+    .default({ allowedHosts: [] }),
   v1: z
     .strictObject({
       basicAuth: z.boolean().default(false),

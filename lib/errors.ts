@@ -46,6 +46,9 @@ export const errorKinds = [
   'RATE_LIMITED',
   'STORAGE_UNAVAILABLE',
   'SIM_INPUT_INVALID',
+  'CROSS_SITE_REFUSED',
+  'CONTENT_TYPE_UNSUPPORTED',
+  'HOST_UNKNOWN',
   'INTERNAL',
 ] as const
 

@@ -10,7 +10,8 @@ import { simCliCommand, simCliOptions, startDemo } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
-import { radioCliCommand } from './radio-commands.ts'
+import { addRadioSubcommand, radioCliCommand } from './radio-commands.ts'
+import { probeCliCommand, probeCliOptions } from './radio-probe.ts'
 import { newCliCommand } from './new-endpoint.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -35,6 +36,8 @@ const usage = `usage: gateway <command> [options]
   sim rush stop                                       simulated radio: stop the lunch service at once
   fleet tail [--site X]                               print what sites publish to the fleet broker (config "fleet")
   radio channel [N] [--force]                         show the radio channel, or choose it (11, 15, 20 or 25) before pairing
+  radio probe [--device PATH] [--adapter TYPE]        with the gateway stopped: list Zigbee sticks, try a start, say what is wrong
+        [--baud N] [--rtscts] [--timeout S]
 
 ${historyUsage}
 
@@ -57,7 +60,8 @@ export function addCliCommand(name: string, command: CliCommand, options?: Parse
 
 addCliCommand('fleet', fleetCliCommand)
 addCliCommand('sim', simCliCommand, simCliOptions)
-addCliCommand('radio', radioCliCommand, { force: { type: 'boolean' } })
+addCliCommand('radio', radioCliCommand, { force: { type: 'boolean' }, ...probeCliOptions })
+addRadioSubcommand('probe', probeCliCommand)
 
 addCliCommand('button', async (positionals, _flags, dataDir) => {
   const command = positionals[0] === 'status' ? 'button.status' : 'button.press'

@@ -7,7 +7,7 @@
 // SQLite also refuses a second connection within the same process. Node has no flock();
 // node:sqlite is built in, so this needs nothing native. docs/architecture.md, "One gateway
 // per data dir", compares the other ways considered.
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { ConfigError } from '../lib/config.ts'
@@ -68,11 +68,20 @@ export function readDataDirOwner(dataDir: string): DataDirOwner | undefined {
   }
 }
 
+/**
+ * Best effort: the owner file only names the holder for a gateway that is refused. A full
+ * disk must not stop start-up (the gateway then serves reads and refuses writes with -37);
+ * a refused gateway then says "another gateway" instead of naming the PID.
+ */
 function writeOwner(dataDir: string, owner: DataDirOwner): void {
   const file = path.join(dataDir, ownerFileName)
   const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, JSON.stringify(owner) + '\n', { mode: 0o600 })
-  renameSync(temporary, file)
+  try {
+    writeFileSync(temporary, JSON.stringify(owner) + '\n', { mode: 0o600 })
+    renameSync(temporary, file)
+  } catch {
+    rmSync(temporary, { force: true })
+  }
 }
 
 /** Says who holds a data dir that could not be locked. */

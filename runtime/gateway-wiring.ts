@@ -12,7 +12,7 @@ import { RepeaterInventory, type RepeaterRecord } from '../lib/gateway/repeaters
 import { GatewayStatusService } from '../lib/gateway/status.ts'
 import type { GatewayIdentity } from '../lib/identity.ts'
 import type { Logger } from '../lib/log.ts'
-import type { ChannelSource } from '../lib/radio/zigbee.ts'
+import type { ChannelSource } from '../lib/radio/zigbee-process.ts'
 import type { Radio } from '../lib/radio/radio.ts'
 import { newNetworkPreset, type SettingsService, zigbeePresets } from '../lib/settings/service.ts'
 import type { Store } from '../lib/store/db.ts'

@@ -4,18 +4,31 @@
 // replaces @whatwg-node/server's adapter, which cost about 70% of a core per request here
 // (docs/architecture.md, "Performance of the HTTP host"). Stopping finishes in-flight requests.
 import http from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../lib/api/envelope.ts'
 import { DomainError } from '../lib/errors.ts'
 import type { Logger } from '../lib/log.ts'
+import { ConnectionGuard, type ConnectionLimits } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
+import { answerRaw } from './raw-answer.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
 import { type GatewayRouter, maxBodyBytes, type ServerContext, versionOfPath } from './router.ts'
 
 export const maxHeaderBytes = 16 * 1024
 
+/**
+ * Longer than the idle time of the clients that reuse connections (Node's undici 4 s, its
+ * http.Agent, proxies such as nginx at 60 s): the client, not the gateway, closes an idle
+ * connection, so a request is never sent on a connection the gateway is closing at that
+ * moment (an ECONNRESET that leaves a POS unsure whether its POST applied). docs/operations.md.
+ */
+export const keepAliveTimeoutMs = 75_000
+
 export interface HttpHost {
   server: http.Server
+  /** HTTP connections open now (upgraded ones excluded). */
+  readonly connections: number
   listen(port: number, host: string): Promise<number>
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes sockets. */
   close(graceMs?: number): Promise<void>
@@ -35,18 +48,8 @@ export interface HttpHostOptions {
    * @whatwg-node/server adapter of runtime/fetch-adapter.ts, for comparison and benchmarks).
    */
   listener?: http.RequestListener
-}
-
-function answerRaw(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  const text = JSON.stringify(body)
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  )
+  /** Connection caps and per-connection backpressure (runtime/connection-limits.ts). */
+  limits?: Partial<ConnectionLimits>
 }
 
 /** Copies any other fetch Response (static files, @whatwg-node's) out to node. */
@@ -134,23 +137,37 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     else await writeOtherResponse(res, response)
   }
 
+  const fastPath: http.RequestListener = (req, res) => {
+    answer(req, res).catch((error: unknown) => {
+      log.error({ err: error, method: req.method }, 'response not written')
+      res.destroy()
+    })
+  }
+  const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits)
+
   const server = http.createServer(
     {
       maxHeaderSize: maxHeaderBytes,
       // A slow or silent client cannot hold a socket forever.
       headersTimeout: options.headersTimeoutMs ?? 10_000,
       requestTimeout: options.requestTimeoutMs ?? 15_000,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? keepAliveTimeoutMs,
       connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
     },
-    options.listener ??
-    ((req, res) => {
-      answer(req, res).catch((error: unknown) => {
-        log.error({ err: error, method: req.method }, 'response not written')
-        res.destroy()
-      })
-    }),
+    // Pipelined requests of one connection wait while its earlier answers are unwritten.
+    (req, res) => connections.schedule(req, res),
   )
+  server.on('connection', (socket: Socket) => {
+    if (connections.admit(socket)) return
+    log.debug({ ip: socket.remoteAddress }, 'connection refused: too many')
+    answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many connections' })
+  })
+  // An upgraded socket belongs to the WebSocket hub, which has caps of its own.
+  server.on('upgrade', (_request: http.IncomingMessage, socket: Duplex) => {
+    connections.release(socket)
+    // No hub listening (a host without WebSocket): nobody else will ever close it.
+    if (server.listenerCount('upgrade') === 1) socket.destroy()
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'HPE_HEADER_OVERFLOW') {
       answerRaw(socket, 431, 'Request Header Fields Too Large', { status: 431, message: 'Request headers are larger than 16 KiB' })
@@ -166,6 +183,9 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
 
   return {
     server,
+    get connections() {
+      return connections.open
+    },
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject)

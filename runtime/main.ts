@@ -3,6 +3,7 @@
 import { SystemClock, type Clock } from '../lib/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
+import { restrictNewFiles } from '../lib/store/private-files.ts'
 import { registerButtonCommands } from './commands.ts'
 import { registerTokenCommands } from './token-commands.ts'
 import { registerRadioCommands } from './radio-commands.ts'
@@ -60,6 +61,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log.warn({ route }, 'security.openRoutes names a route the gateway does not serve; it opens nothing')
   }
 
+  // Secrets live in the data dir: owner-only files whatever umask started the gateway.
+  restrictNewFiles()
   // Before anything opens a file in the data dir: one gateway per data dir.
   const lock = lockDataDir(config.dataDir)
   let services: Services
@@ -92,6 +95,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       name: 'store',
       start: async () => {},
       stop: async () => {
+        // The change log's watermark, written in the background, lands before the files close.
+        await services.changes.flush()
         await services.store.close()
         services.history.close()
       },

@@ -47,8 +47,52 @@ export function advertisement(options: Pick<MdnsOptions, 'port' | 'deviceId' | '
   }
 }
 
+/** The parts of multicast-dns's responder that its own timers call. */
+interface MulticastDns {
+  update(): void
+  send(value: unknown, rinfo?: unknown, cb?: (error?: Error | null) => void): void
+  on(event: 'warning' | 'error', listener: (error: Error) => void): void
+}
+
+/**
+ * multicast-dns re-reads the network interfaces every 5 s from a timer of its own and lets
+ * any error escape it: with the descriptor table full, os.networkInterfaces() throws EMFILE
+ * there and the process dies. Its entry points are wrapped so such an error is logged (once
+ * until the responder works again) and the next tick simply tries again.
+ */
+export function guardResponder(mdns: MulticastDns, log: Logger): void {
+  let failing = false
+  const report = (error: unknown) => {
+    if (!failing) log.warn({ err: error }, 'mDNS responder failing (retried every 5 s)')
+    failing = true
+  }
+  const update = mdns.update.bind(mdns)
+  mdns.update = () => {
+    try {
+      update()
+      failing = false
+    } catch (error) {
+      report(error)
+    }
+  }
+  const send = mdns.send.bind(mdns)
+  mdns.send = (value, rinfo, cb) => {
+    try {
+      send(value, rinfo, cb)
+    } catch (error) {
+      report(error)
+      if (typeof cb === 'function') cb(error as Error)
+      else if (typeof rinfo === 'function') (rinfo as (error?: Error) => void)(error as Error)
+    }
+  }
+  // 'error' without a listener would throw; 'warning' is an interface it could not join.
+  mdns.on('error', report)
+  mdns.on('warning', (error) => log.debug({ err: error }, 'mDNS warning'))
+}
+
 export function bonjourPublisher(log: Logger, bonjourOptions?: Record<string, unknown>): MdnsPublisher {
   const bonjour = new Bonjour(bonjourOptions as never, (error: unknown) => log.warn({ err: error }, 'mDNS error'))
+  guardResponder((bonjour as unknown as { server: { mdns: MulticastDns } }).server.mdns, log)
   return {
     publish: (ad) => {
       const service = bonjour.publish({ ...ad, protocol: 'tcp' })

@@ -47,7 +47,7 @@ export interface OrderServicesDeps {
 
 export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {
   const { config, clock, log, store } = deps
-  const radio = deps.radio ?? (await createRadio(config, { clock, log, zigbee: deps.zigbee }))
+  const radio = deps.radio ?? createRadio(config, { clock, log, zigbee: deps.zigbee })
   const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers', [{ fieldName: 'address', unique: true }]))
   let orders: OrdersService | undefined
   const paging = new PagingScheduler({

@@ -1,10 +1,12 @@
 // Builds the router from the manifest (routes compiled by itty-router, run by dispatch.ts).
 // Owns: the per-request context, the auth gate, the body limit, version-aware 404s, and the
 // one place errors become envelopes.
+import { hostname } from 'node:os'
 import { Router } from 'itty-router'
 import { type ApiVersion, errorEnvelope, okEnvelope, toDomainError } from '../lib/api/envelope.ts'
 import { parseJsonObject } from '../lib/api/input.ts'
 import { type Presenter, presenter } from '../lib/api/presenter.ts'
+import { HostAllowList, refusal } from '../lib/api/request-guard.ts'
 import { DomainError } from '../lib/errors.ts'
 import { authorize } from './auth.ts'
 import { createDispatcher } from './dispatch.ts'
@@ -165,7 +167,7 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   }
 }
 
-export function buildRouter(manifest: ManifestEntry[], services: Services): GatewayRouter {
+export function buildRouter(manifest: ManifestEntry[], services: Services, hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts)): GatewayRouter {
   const requestLog = new RequestLog(services.log)
   // itty-router compiles the routes; runtime/dispatch.ts runs them (see there why).
   const table = Router<RoutedRequest, [ServerContext | undefined]>()
@@ -198,6 +200,9 @@ export function buildRouter(manifest: ManifestEntry[], services: Services): Gate
       try {
         const declared = request.headers.get('content-length')
         if (declared !== null && Number(declared) > maxBodyBytes) throw new DomainError('BODY_TOO_LARGE')
+        // Web pages on the LAN (other sites, rebound names) get nothing: lib/api/request-guard.ts.
+        const refused = refusal(request.method, pathOf(request), request.headers, hosts)
+        if (refused) throw new DomainError(refused)
         // The catch-all route throws ROUTE_NOT_FOUND, so some route always answers.
         response = (await dispatch(request, serverContext))!
       } catch (error) {

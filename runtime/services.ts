@@ -14,6 +14,8 @@ import type { Logger } from '../lib/log.ts'
 import { FloorService } from '../lib/settings/floor.ts'
 import { formedNetworkPreset, newNetworkPreset, SettingsService } from '../lib/settings/service.ts'
 import { zigbeeNetworkFormed } from '../lib/radio/zigbee-network.ts'
+import type { RadioDeps } from '../lib/radio/create.ts'
+import type { Radio } from '../lib/radio/radio.ts'
 import { Store } from '../lib/store/db.ts'
 import { ButtonWindow } from '../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
@@ -60,6 +62,10 @@ export interface BuildOptions {
   inMemory?: boolean
   /** New order UUIDs (default crypto.randomUUID); see OrderServicesDeps. */
   newUuid?: () => string
+  /** Further Zigbee radio options (tests: flags for the radio process). */
+  zigbee?: RadioDeps['zigbee']
+  /** A radio built by the caller instead of the one the config names (tests). */
+  radio?: Radio
 }
 
 export async function buildServices(options: BuildOptions): Promise<Services> {
@@ -89,7 +95,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { channel: presetChannel(settings) }, newUuid: options.newUuid })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,

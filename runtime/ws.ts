@@ -7,7 +7,12 @@ import type http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import { orderChangeFrame, activeOrderV2 } from '../lib/api/present.ts'
-import { v2Errors } from '../lib/api/envelope.ts'
+import { hostname } from 'node:os'
+import { errorEnvelope, v2Errors } from '../lib/api/envelope.ts'
+import { HostAllowList, refusal } from '../lib/api/request-guard.ts'
+import { DomainError } from '../lib/errors.ts'
+import { addressOf } from './connection-limits.ts'
+import { answerRaw } from './raw-answer.ts'
 import type { TimerHandle } from '../lib/clock.ts'
 import type { ErrorKind } from '../lib/errors.ts'
 import type { ActiveOrder, OrderChange } from '../lib/orders/types.ts'
@@ -25,8 +30,16 @@ export interface WsLimits {
   maxPayload: number
   /** A client whose unsent data exceeds this is too slow and is dropped (close 1013). */
   maxBufferedBytes: number
-  /** Connections at once, authenticated or not; more are refused with 503 at upgrade. */
+  /** Authenticated subscribers at once; more are refused with 503 at upgrade (1013 at auth). */
   maxClients: number
+  /**
+   * Connections that have not authenticated yet, in all. They cannot hold the subscribers'
+   * places: when full, the oldest waiting connection of the address holding most is closed
+   * (1013) to make room, so a board always gets its chance to authenticate.
+   */
+  maxUnauthenticated: number
+  /** Of those, from one address; more from it are refused with 503 at upgrade. */
+  maxUnauthenticatedPerAddress: number
 }
 
 export const defaultWsLimits: WsLimits = {
@@ -35,9 +48,11 @@ export const defaultWsLimits: WsLimits = {
   maxPayload: 4 * 1024,
   maxBufferedBytes: 1024 * 1024,
   maxClients: 1000,
+  maxUnauthenticated: 256,
+  maxUnauthenticatedPerAddress: 16,
 }
 
-type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'events'>
+type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'events' | 'config'>
 
 interface Client {
   socket: WebSocket
@@ -59,7 +74,12 @@ export class WsHub {
   readonly #services: HubServices
   readonly #limits: WsLimits
   readonly #wss: WebSocketServer
+  readonly #hosts: HostAllowList
   readonly #clients = new Set<Client>()
+  /** Connections waiting for their auth frame, by address, oldest first. */
+  readonly #unauthenticated = new Map<string, Set<Client>>()
+  #unauthenticatedCount = 0
+  #authenticatedCount = 0
   readonly #orders = new Map<string, ActiveOrder>()
   #unsubscribe: (() => void)[] = []
   #pingTimer: TimerHandle | undefined
@@ -69,6 +89,7 @@ export class WsHub {
     this.#server = server
     this.#services = services
     this.#limits = { ...defaultWsLimits, ...limits }
+    this.#hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts)
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxPayload, perMessageDeflate: false })
   }
 
@@ -101,24 +122,35 @@ export class WsHub {
 
   readonly #onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (request.url ?? '').split('?')[0]
-    if (pathname !== websocketPath) return rejectUpgrade(socket, 404, 'Not Found', { status: 404, returnCode: -5, message: 'Route not found' })
-    if (this.#clients.size >= this.#limits.maxClients) {
-      return rejectUpgrade(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
+    if (pathname !== websocketPath) return answerRaw(socket, 404, 'Not Found', { status: 404, returnCode: -5, message: 'Route not found' })
+    // A page of another site, or one rebound to the gateway's address, gets no feed either.
+    const refused = refusal('GET', pathname, { get: (name) => headerValue(request.headers[name]) }, this.#hosts)
+    if (refused) {
+      const { status, body } = errorEnvelope('v2', new DomainError(refused))
+      return answerRaw(socket, status, refused === 'HOST_UNKNOWN' ? 'Misdirected Request' : 'Forbidden', body)
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, request))
+    if (this.#authenticatedCount >= this.#limits.maxClients) {
+      return answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
+    }
+    const ip = addressOf(request.socket)
+    if ((this.#unauthenticated.get(ip)?.size ?? 0) >= this.#limits.maxUnauthenticatedPerAddress) {
+      return answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many unauthenticated WebSocket connections from this address' })
+    }
+    if (this.#unauthenticatedCount >= this.#limits.maxUnauthenticated) this.#evictUnauthenticated()
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, ip))
   }
 
-  #accept(socket: WebSocket, request: http.IncomingMessage): void {
-    const remote = request.socket.remoteAddress ?? ''
+  #accept(socket: WebSocket, ip: string): void {
     const client: Client = {
       socket,
-      ip: remote.startsWith('::ffff:') ? remote.slice(7) : remote,
+      ip,
       token: undefined,
       authTimer: undefined,
       alive: true,
       verifying: false,
     }
     this.#clients.add(client)
+    this.#waiting(client, true)
     client.authTimer = this.#services.clock.setTimeout(() => {
       client.authTimer = undefined
       if (client.token) return
@@ -128,10 +160,38 @@ export class WsHub {
     socket.on('pong', () => (client.alive = true))
     socket.on('message', (data, isBinary) => void this.#onMessage(client, data, isBinary))
     socket.on('error', () => socket.terminate())
-    socket.on('close', () => {
-      this.#services.clock.clearTimeout(client.authTimer)
-      this.#clients.delete(client)
-    })
+    socket.on('close', () => this.#forget(client))
+  }
+
+  /** Adds a connection to, or removes it from, the unauthenticated ones. */
+  #waiting(client: Client, waiting: boolean): void {
+    let fromAddress = this.#unauthenticated.get(client.ip)
+    if (waiting) {
+      if (!fromAddress) this.#unauthenticated.set(client.ip, (fromAddress = new Set()))
+      fromAddress.add(client)
+      this.#unauthenticatedCount++
+    } else if (fromAddress?.delete(client)) {
+      this.#unauthenticatedCount--
+      if (fromAddress.size === 0) this.#unauthenticated.delete(client.ip)
+    }
+  }
+
+  /** Closes the oldest unauthenticated connection of the address that holds the most. */
+  #evictUnauthenticated(): void {
+    let crowded: Set<Client> | undefined
+    for (const fromAddress of this.#unauthenticated.values()) if (!crowded || fromAddress.size > crowded.size) crowded = fromAddress
+    const oldest = crowded?.values().next().value
+    // Cut off at once (no close handshake to wait for): its descriptor is what is scarce.
+    if (oldest) this.#drop(oldest)
+  }
+
+  /** A client is gone (closed or dropped): it counts nowhere any more. Safe to call twice. */
+  #forget(client: Client): void {
+    this.#services.clock.clearTimeout(client.authTimer)
+    client.authTimer = undefined
+    if (!this.#clients.delete(client)) return
+    if (client.token) this.#authenticatedCount--
+    else this.#waiting(client, false)
   }
 
   async #onMessage(client: Client, data: RawData, isBinary: boolean): Promise<void> {
@@ -160,9 +220,16 @@ export class WsHub {
       client.socket.close(1008, 'access token rejected')
       return
     }
+    if (this.#authenticatedCount >= this.#limits.maxClients) {
+      this.#send(client, JSON.stringify({ status: 503, message: 'Too many WebSocket clients' }))
+      client.socket.close(1013, 'too many clients')
+      return
+    }
     this.#services.clock.clearTimeout(client.authTimer)
     client.authTimer = undefined
+    this.#waiting(client, false)
     client.token = identity
+    this.#authenticatedCount++
     // Synchronous from here to the send: no change can slip between snapshot and feed.
     const options = this.#presentOptions()
     const items = [...this.#orders.values()].sort((a, b) => a.created - b.created).map((o) => activeOrderV2(o, options))
@@ -199,8 +266,7 @@ export class WsHub {
 
   /** Cuts a client off at once; it stops counting before its socket has finished closing. */
   #drop(client: Client): void {
-    this.#clients.delete(client)
-    this.#services.clock.clearTimeout(client.authTimer)
+    this.#forget(client)
     client.socket.terminate()
   }
 
@@ -244,12 +310,8 @@ export class WsHub {
   }
 }
 
-function rejectUpgrade(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
-  const text = JSON.stringify(body)
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  )
+function headerValue(value: string | string[] | undefined): string | null {
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
 }
 
 export function wsHubPart(server: http.Server, services: HubServices, limits?: Partial<WsLimits>): Part {

@@ -7,6 +7,7 @@ import type { RadioInfo } from '../radio/radio.ts'
 import { formatLocal, formatOffset } from '../time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
+import { processMemory, type ProcessMemory } from './process-memory.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
 
@@ -32,8 +33,16 @@ export interface GatewayStatus {
   radioUp: boolean
   /** Extension: 'simulated' or 'zigbee'. */
   radioKind: string
+  /**
+   * Extension: the Zigbee radio process (null for the simulated radio): why the radio last
+   * went down, how often it was restarted, when the next start is due (ms since the epoch),
+   * its resident memory in bytes.
+   */
+  radioProcess: { lastError: string | null; restarts: number; nextAttemptAt: number | null; rss: number | null } | null
   /** Extension: the fleet bridge's state and backlog (state 'disabled' when off). */
   fleet: FleetStatus
+  /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
+  memory: ProcessMemory
 }
 
 export interface StatusDeps {
@@ -80,7 +89,11 @@ export class GatewayStatusService {
       currentTime: formatLocal(now, zone),
       radioUp: radio.up,
       radioKind: radio.kind,
+      radioProcess: radio.supervision
+        ? { lastError: radio.supervision.lastError, restarts: radio.supervision.restarts, nextAttemptAt: radio.supervision.nextAttemptAt, rss: radio.supervision.rss }
+        : null,
       fleet: this.#deps.fleet(),
+      memory: processMemory(),
     }
   }
 }

@@ -49,6 +49,12 @@ const schema = `
   CREATE INDEX IF NOT EXISTS summaries_cleared ON summaries (orderCleared, orderStarted);
 `
 
+/** SQLite's "disk full" and I/O errors (primary codes 13 and 10, whatever the extended code). */
+export function isDiskFull(error: unknown): boolean {
+  const errcode = (error as { errcode?: unknown } | undefined)?.errcode
+  return typeof errcode === 'number' && ((errcode & 0xff) === 13 || (errcode & 0xff) === 10)
+}
+
 export class HistoryStore {
   readonly db: DatabaseSync
   readonly #insert: StatementSync
@@ -60,13 +66,27 @@ export class HistoryStore {
   readonly #highWater: HighWater
 
   constructor(file: string, options: HistoryStoreOptions = {}) {
-    this.db = new DatabaseSync(file)
-    this.db.exec(`
+    const pragmas = `
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'};
       PRAGMA busy_timeout = 5000;
       ${options.cacheKiB ? `PRAGMA cache_size = -${Math.floor(options.cacheKiB)};` : ''}
-    `)
+    `
+    let db = new DatabaseSync(file)
+    try {
+      db.exec(pragmas)
+    } catch (error) {
+      if (!isDiskFull(error)) throw error
+      // A full disk: SQLite cannot size the shared-memory file (-shm) that WAL readers
+      // share, and the gateway would not start. With exclusive locking set first it keeps
+      // that index in its own memory instead, so history is read as usual and an insert
+      // answers -37 until space is back; another process (`gateway history import`) has to
+      // wait for the next start.
+      db.close()
+      db = new DatabaseSync(file)
+      db.exec(`PRAGMA locking_mode = EXCLUSIVE; ${pragmas}`)
+    }
+    this.db = db
     this.db.exec(`BEGIN IMMEDIATE; ${schema} COMMIT;`)
     this.#insert = this.db.prepare(
       // Only a uuid already present is skipped; any other broken row throws, so a caller

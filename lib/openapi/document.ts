@@ -20,8 +20,11 @@ export interface DocumentOptions {
   routeCodes?: Record<string, RouteCodes>
 }
 
-/** Codes any route may answer (decisions §1): unknown route/method, body too large, rate limit, storage, internal. */
-const commonErrorCodes = [-5, -35, -36, -37, -99]
+/**
+ * Codes any route may answer (decisions §1, §9): unknown route/method, body too large, rate
+ * limit, storage, cross-site, unknown host, internal.
+ */
+const commonErrorCodes = [-5, -35, -36, -37, -39, -41, -99]
 
 // Path parameters: the schemas their parsers use (lib/api/fields.ts).
 const paramDocs: Record<string, { description: string; schema: JsonSchema }> = Object.fromEntries(
@@ -90,6 +93,7 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
   const errorCodes = new Set<number>(commonErrorCodes)
   if (route.auth === 'bearer') [-1, -2].forEach((c) => errorCodes.add(c))
   if (version === 'v2' && route.method === 'POST') errorCodes.add(-31)
+  if (route.method !== 'GET') errorCodes.add(-40)
   for (const kind of route.errors ?? []) {
     const mapping = v2Errors[kind as ErrorKind]
     if (mapping) errorCodes.add(mapping.code)

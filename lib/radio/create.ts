@@ -1,39 +1,36 @@
 // Chooses the radio from the configuration: the simulated restaurant by default, or the
-// Zigbee radio (zigbee-herdsman), which is imported only when configured so a gateway that
-// never uses Zigbee never loads herdsman.
+// Zigbee radio, which runs zigbee-herdsman in its own supervised process (zigbee-process.ts),
+// so the gateway process itself never loads herdsman.
 import type { Clock } from '../clock.ts'
 import type { GatewayConfig } from '../config.ts'
 import type { Logger } from '../log.ts'
 import type { Radio } from './radio.ts'
 import { SimulatedRadio } from './simulated.ts'
+import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from './zigbee-process.ts'
 
 export interface RadioDeps {
   clock: Clock
   log: Logger
-  /** Further ZigbeeRadio options (e.g. its channel source), passed through unchanged. */
-  zigbee?: Record<string, unknown>
+  /** Further Zigbee radio options (its channel source; tests: the radio process's flags). */
+  zigbee?: Partial<ZigbeeProcessOptions>
 }
 
-export async function createRadio(config: GatewayConfig, deps: RadioDeps): Promise<Radio> {
+export function createRadio(config: GatewayConfig, deps: RadioDeps): Radio {
   if (config.radio.kind === 'simulated') return new SimulatedRadio({ clock: deps.clock, trackers: config.radio.trackers })
-  // ---- kind 'zigbee' -------------------------------------------------------------------
-  // zigbee.ts is written separately and exports `ZigbeeRadio`. The module path is held in a
-  // variable so this file type-checks and loads while zigbee.ts does not exist yet.
-  const zigbeeModule = './zigbee.ts'
-  let loaded: { ZigbeeRadio?: new (options: Record<string, unknown>) => Radio }
-  try {
-    loaded = (await import(zigbeeModule)) as typeof loaded
-  } catch (error) {
-    throw new Error(`radio kind "zigbee" is configured but the Zigbee radio could not be loaded (lib/radio/zigbee.ts): ${(error as Error).message}`, { cause: error })
-  }
-  if (typeof loaded.ZigbeeRadio !== 'function') throw new Error('radio kind "zigbee": lib/radio/zigbee.ts does not export ZigbeeRadio')
-  return new loaded.ZigbeeRadio({
-    adapter: config.radio.adapter,
-    serialPort: config.radio.serialPort,
-    manufacturerCode: config.radio.manufacturerCode,
+  const { adapter, serialPort, baudRate, rtscts, transmitPower, manufacturerCode } = config.radio
+  const channel = deps.zigbee?.channel
+  if (!channel) throw new Error('the Zigbee radio needs a channel source (the zigbeePreset setting)')
+  return new ZigbeeProcessRadio({
+    adapter,
+    serialPort,
+    baudRate,
+    rtscts,
+    transmitPower,
+    manufacturerCode,
     dataDir: config.dataDir,
     clock: deps.clock,
     log: deps.log,
     ...deps.zigbee,
+    channel,
   })
 }

@@ -1,5 +1,6 @@
 // The radio as the rest of the gateway sees it. Two implementations: simulated.ts (the
-// default virtual restaurant) and zigbee.ts (zigbee-herdsman; the only file importing it).
+// default virtual restaurant) and the Zigbee radio (zigbee-process.ts in the gateway, running
+// zigbee.ts, the only file importing zigbee-herdsman, in a child process).
 import type { OrderType } from '../orders/types.ts'
 
 export interface RadioEvents {
@@ -25,6 +26,18 @@ export interface RadioInfo {
   channel: number
   panId: number
   permitJoinUntil: number | null
+  /** The Zigbee radio process's supervision (zigbee-process.ts); absent for the simulated radio. */
+  supervision?: {
+    /** Why the radio last went down (kept after it is back), or null. */
+    lastError: string | null
+    /** Radio processes started again after a failure. */
+    restarts: number
+    /** When the next start is due (ms since the epoch), or null. */
+    nextAttemptAt: number | null
+    /** Resident memory of the radio process in bytes, or null while none runs. */
+    rss: number | null
+    pid: number | null
+  }
   /** Devices paired in the network, the coordinator aside (when the radio can tell). */
   devices?: number
   /** Always-listening devices (repeaters, starter/clearing units) that stopped answering. */

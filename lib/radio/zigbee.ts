@@ -1,12 +1,16 @@
-// The Zigbee radio's lifecycle: one zigbee-herdsman Controller (this is the only module that
-// loads zigbee-herdsman at runtime; the others import its types only). What happens to
-// devices is in zigbee-devices.ts, paging in zigbee-paging.ts, the tracker profile in
-// zigbee-profile.ts (see docs/radio.md). When the adapter drops, the radio reports itself
-// down, the HTTP API keeps serving, and it reconnects with backoff; paging that is still
-// within its lease is sent again when it returns, and a 'status' {up: true} event lets the
-// paging scheduler refresh its leases too.
+// The Zigbee radio's lifecycle: one zigbee-herdsman Controller for the life of one radio
+// process (this is the only module that loads zigbee-herdsman at runtime; the others import
+// its types only). It runs inside the radio child process (zigbee-child.ts), supervised by
+// zigbee-process.ts: herdsman's module state and some adapters' leftovers (timers, queues,
+// a serial port still locked after a failed start) only die with their process, so this
+// class never rebuilds a Controller after a failure. A failed start throws; an adapter
+// disconnect or a failed coordinator check calls onLost, and the host process ends.
+// What happens to devices is in zigbee-devices.ts, paging in zigbee-paging.ts, the tracker
+// profile in zigbee-profile.ts (see docs/radio.md).
+import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
-import { Controller, setLogger } from 'zigbee-herdsman'
+import { Controller, setLogger, Zdo } from 'zigbee-herdsman'
+import { findAllDevices } from 'zigbee-herdsman/dist/adapter/adapterDiscovery.js'
 import type { Clock, TimerHandle } from '../clock.ts'
 import type { Logger } from '../log.ts'
 import { broadcastChannelChange } from './zigbee-channel.ts'
@@ -16,64 +20,77 @@ import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
 import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
+import { RadioListeners } from './listeners.ts'
+import type { Candidate } from './zigbee-diagnosis.ts'
+import { herdsmanLog } from './zigbee-herdsman-log.ts'
 
 export type ZigbeeAdapterKind = 'zstack' | 'ember' | 'deconz' | 'zigate' | 'zboss' | 'ezsp' | 'zoh'
 
-/** The part of the settings service the radio reads: the preset letter picks the channel. */
-export interface ChannelSource {
-  channel(): number
-  onChange(listener: () => void): () => void
+/** How to reach the coordinator (config `radio`): passed to herdsman's serialPort options. */
+export interface ZigbeeSerialOptions {
+  adapter?: ZigbeeAdapterKind
+  /** /dev/ttyUSB0, /dev/serial/by-id/..., tcp://host:port, ...; omitted = USB auto-detection. */
+  serialPort?: string
+  baudRate?: number
+  rtscts?: boolean
+  /** Coordinator transmit power in dBm (adapters that support it). */
+  transmitPower?: number
 }
 
-export interface ZigbeeRadioOptions {
+/** What a radio is set up with, the same in the gateway and in the radio process (JSON). */
+export interface ZigbeeRadioSettings extends ZigbeeSerialOptions {
   /** Directory for the network credentials, herdsman's device database and coordinator backup. */
   dataDir: string
-  adapter?: ZigbeeAdapterKind
-  /** /dev/ttyUSB0, tcp://host:port, ...; omitted = USB auto-detection. */
-  serialPort?: string
-  channel: ChannelSource
-  clock: Clock
-  log: Logger
   manufacturerCode?: number
-  /** Delays between reconnection attempts in ms; the last repeats. */
-  reconnectDelaysMs?: number[]
   /** How long a page or cancel waits for the tracker's acknowledgement. */
   commandTimeoutMs?: number
+  /** The coordinator is asked for its endpoints this often (0: never) ... */
+  checkIntervalMs?: number
+  /** ... and must answer within this. */
+  checkTimeoutMs?: number
   /** Repeaters and starter/clearing units not heard from for this long are pinged. */
   pingIntervalMs?: number
 }
 
-export const defaultReconnectDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
-const unknownEui64 = '00:00:00:00:00:00:00:00'
+export interface ZigbeeRadioOptions extends ZigbeeRadioSettings {
+  channel: number
+  clock: Clock
+  log: Logger
+  /** The coordinator is gone (adapter disconnect, failed check): this radio is finished. */
+  onLost?: (reason: string) => void
+}
 
-type Listeners = { [K in keyof RadioEvents]?: Set<RadioListener<K>> }
+export const defaultCheckIntervalMs = 60_000
+export const defaultCheckTimeoutMs = 10_000
+const unknownEui64 = '00:00:00:00:00:00:00:00'
 
 export class ZigbeeRadio implements Radio {
   readonly kind = 'zigbee' as const
   readonly #options: ZigbeeRadioOptions
   readonly #clock: Clock
   readonly #log: Logger
-  readonly #listeners: Listeners = {}
+  readonly #listeners: RadioListeners
   #controller: Controller | undefined
   #credentials: NetworkCredentials | undefined
   #up = false
-  #running = false
-  #connecting: Promise<void> | undefined
-  #attempt = 0
-  #retryTimer: TimerHandle | undefined
+  /** Why the current controller is finished, once it is. */
+  #lost: string | undefined
+  #checkTimer: TimerHandle | undefined
+  /** The coordinator's endpoints as first seen: a reset coordinator (Z-Stack) forgets them. */
+  #coordinatorEndpoints: string | undefined
   #eui64 = unknownEui64
   #channel: number
   #permitJoinUntil: number | null = null
   readonly #devices: ZigbeeDevices
   readonly #pager: ZigbeePager
-  #unsubscribeChannel: (() => void) | undefined
 
   constructor(options: ZigbeeRadioOptions) {
     this.#options = options
     this.#clock = options.clock
     this.#log = options.log.child({ part: 'zigbee' })
-    this.#channel = options.channel.channel()
-    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#emit(event, payload)
+    this.#listeners = new RadioListeners(this.#log)
+    this.#channel = options.channel
+    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#listeners.emit(event, payload)
     this.#devices = new ZigbeeDevices({
       clock: this.#clock,
       log: this.#log,
@@ -94,28 +111,15 @@ export class ZigbeeRadio implements Radio {
   }
 
   on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    let set = this.#listeners[event] as Set<RadioListener<K>> | undefined
-    if (!set) (this.#listeners as Record<string, unknown>)[event] = set = new Set()
-    set.add(listener)
-    return () => set.delete(listener)
-  }
-
-  #emit<K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]): void {
-    for (const listener of (this.#listeners[event] ?? []) as Set<RadioListener<K>>) {
-      try {
-        listener(payload)
-      } catch (error) {
-        this.#log.error({ err: error, event }, 'radio listener failed')
-      }
-    }
+    return this.#listeners.on(event, listener)
   }
 
   /**
-   * Connects to the coordinator. A missing or failing adapter does not fail the gateway:
-   * the radio reports itself down and keeps retrying. Only unusable stored credentials throw.
+   * Starts herdsman on the coordinator; throws when it cannot (the serial port may then stay
+   * locked by the adapter: only ending the process frees it). Unusable stored credentials throw too.
    */
   async start(): Promise<void> {
-    if (this.#running) return
+    if (this.#controller) return
     if (deviceDatabaseLost(this.#directory())) {
       this.#log.warn(
         { dir: this.#directory() },
@@ -123,19 +127,49 @@ export class ZigbeeRadio implements Radio {
       )
     }
     this.#credentials = loadOrCreateCredentials(this.#directory())
-    this.#running = true
-    routeHerdsmanLogs(this.#log)
-    this.#unsubscribeChannel = this.#options.channel.onChange(() => void this.#channelChanged())
-    await this.#connect()
+    this.#lost = undefined
+    const herdsman = herdsmanLog(this.#log)
+    setLogger(herdsman.logger)
+    const controller = this.#createController(this.#credentials)
+    this.#controller = controller
+    // Before start(): herdsman hands the adapter's events on while start() is still running,
+    // so a disconnect there would otherwise be lost.
+    this.#subscribe(controller)
+    try {
+      const result = await controller.start()
+      if (this.#lost) throw new Error(this.#lost)
+      const coordinator = controller.getDevicesByType('Coordinator')[0]
+      if (coordinator) this.#eui64 = ieeeToAddress(coordinator.ieeeAddr)
+      this.#channel = (await controller.getNetworkParameters()).channel
+      this.#coordinatorEndpoints = await this.#askCoordinatorEndpoints(controller)
+      this.#devices.attach({
+        devices: () => controller.getDevicesIterator(),
+        coordinator: () => controller.getDevicesByType('Coordinator')[0]?.getEndpoint(1),
+      })
+      this.#log.info({ result, eui64: this.#eui64, channel: this.#channel }, 'zigbee coordinator connected')
+    } catch (error) {
+      this.#controller = undefined
+      this.#devices.detach()
+      await stopQuietly(controller)
+      // Said plainly: some adapters (ember) report a missing or locked port only in a log line.
+      const port = systemSerialPath(this.#options.serialPort)
+      if (port?.startsWith('/') && !existsSync(port)) throw new Error(`no such port: ${this.#options.serialPort}`, { cause: error })
+      const message = (error as Error).message
+      const logged = herdsman.lastProblem()
+      throw logged && !message.includes(logged) ? new Error(`${message} (${logged})`, { cause: error }) : error
+    }
+    this.#setUp(true)
+    this.#devices.announceKnown()
+    this.#armCheck(controller)
   }
 
   async stop(): Promise<void> {
-    this.#running = false
-    this.#unsubscribeChannel?.()
-    this.#clock.clearTimeout(this.#retryTimer)
-    this.#retryTimer = undefined
-    await this.#connecting
-    await this.#disconnect()
+    this.#clock.clearTimeout(this.#checkTimer)
+    this.#checkTimer = undefined
+    const controller = this.#controller
+    this.#controller = undefined
+    this.#devices.detach()
+    if (controller) await stopQuietly(controller)
     if (this.#up) this.#setUp(false, 'stopped')
   }
 
@@ -143,16 +177,10 @@ export class ZigbeeRadio implements Radio {
     return path.join(this.#options.dataDir, 'zigbee')
   }
 
-  #connect(): Promise<void> {
-    this.#connecting ??= this.#attemptConnect().finally(() => (this.#connecting = undefined))
-    return this.#connecting
-  }
-
-  async #attemptConnect(): Promise<void> {
-    const credentials = this.#credentials!
+  #createController(credentials: NetworkCredentials): Controller {
+    const { adapter, serialPort, baudRate, rtscts, transmitPower } = this.#options
     const directory = this.#directory()
-    this.#channel = this.#options.channel.channel()
-    const controller = new Controller({
+    return new Controller({
       network: {
         panID: credentials.panId,
         extendedPanID: credentials.extendedPanId,
@@ -160,69 +188,24 @@ export class ZigbeeRadio implements Radio {
         networkKey: credentials.networkKey,
         networkKeyDistribute: false,
       },
-      serialPort: { adapter: this.#options.adapter, path: this.#options.serialPort },
+      serialPort: { adapter, path: systemSerialPath(serialPort), baudRate, rtscts },
       databasePath: path.join(directory, 'database.db'),
       databaseBackupPath: path.join(directory, 'database.db.backup'),
       backupPath: path.join(directory, 'coordinator_backup.json'),
-      adapter: { disableLED: false },
+      adapter: { disableLED: false, transmitPower },
       acceptJoiningDeviceHandler: async (ieee) => this.#devices.mayJoin(ieee),
     })
-    try {
-      const result = await controller.start()
-      if (!this.#running) {
-        await controller.stop()
-        return
-      }
-      this.#controller = controller
-      this.#subscribe(controller)
-      const coordinator = controller.getDevicesByType('Coordinator')[0]
-      if (coordinator) this.#eui64 = ieeeToAddress(coordinator.ieeeAddr)
-      this.#channel = (await controller.getNetworkParameters()).channel
-      this.#devices.attach({
-        devices: () => controller.getDevicesIterator(),
-        coordinator: () => controller.getDevicesByType('Coordinator')[0]?.getEndpoint(1),
-      })
-      this.#attempt = 0
-      this.#log.info({ result, eui64: this.#eui64, channel: this.#channel }, 'zigbee coordinator connected')
-      this.#setUp(true)
-      this.#devices.announceKnown()
-      await this.#pager.reapplyLeases()
-    } catch (error) {
-      this.#log.warn({ err: error, attempt: this.#attempt + 1 }, 'zigbee coordinator not available')
-      this.#controller = undefined
-      await stopQuietly(controller)
-      this.#setUp(false, `adapter unavailable: ${(error as Error).message}`)
-      this.#scheduleReconnect()
-    }
-  }
-
-  #scheduleReconnect(): void {
-    if (!this.#running || this.#retryTimer) return
-    const delays = this.#options.reconnectDelaysMs ?? defaultReconnectDelaysMs
-    const delay = delays[Math.min(this.#attempt, delays.length - 1)]
-    this.#attempt++
-    this.#retryTimer = this.#clock.setTimeout(() => {
-      this.#retryTimer = undefined
-      if (this.#running) void this.#connect()
-    }, delay)
-  }
-
-  async #disconnect(): Promise<void> {
-    const controller = this.#controller
-    this.#controller = undefined
-    this.#devices.detach()
-    if (controller) await stopQuietly(controller)
   }
 
   #setUp(up: boolean, detail?: string): void {
     const changed = up !== this.#up
     this.#up = up
     if (!up) this.#permitJoinUntil = null
-    if (changed) this.#emit('status', detail ? { up, detail } : { up })
+    if (changed) this.#listeners.emit('status', detail ? { up, detail } : { up })
   }
 
   #subscribe(controller: Controller): void {
-    controller.on('adapterDisconnected', () => void this.#adapterLost(controller))
+    controller.on('adapterDisconnected', () => this.#lose(controller, 'adapter disconnected'))
     controller.on('deviceJoined', ({ device }) => this.#devices.joined(device))
     controller.on('deviceInterview', ({ status, device }) => this.#devices.interview(status, device))
     controller.on('deviceLeave', ({ ieeeAddr }) => this.#devices.left(ieeeAddr))
@@ -233,26 +216,53 @@ export class ZigbeeRadio implements Radio {
     controller.on('message', (message) => this.#devices.message(message))
   }
 
-  async #adapterLost(controller: Controller): Promise<void> {
-    if (this.#controller !== controller) return
-    this.#log.warn('zigbee adapter disconnected; reconnecting')
-    await this.#disconnect()
-    this.#setUp(false, 'adapter disconnected')
-    this.#scheduleReconnect()
+  /** The controller is finished: reported once, then left to the host process to end. */
+  #lose(controller: Controller, reason: string): void {
+    if (this.#controller !== controller || this.#lost) return
+    this.#lost = reason
+    this.#clock.clearTimeout(this.#checkTimer)
+    this.#checkTimer = undefined
+    this.#log.warn({ reason }, 'zigbee coordinator lost')
+    this.#setUp(false, reason)
+    this.#options.onLost?.(reason)
   }
 
-  async #channelChanged(): Promise<void> {
-    const wanted = this.#options.channel.channel()
-    if (wanted === this.#channel || !this.#running) return
-    this.#log.info({ from: this.#channel, to: wanted }, 'zigbee channel changed by the zigbeePreset setting; restarting')
-    await this.#connecting
-    this.#clock.clearTimeout(this.#retryTimer)
-    this.#retryTimer = undefined
-    this.#setUp(false, 'changing channel')
-    // Told to the network first, while it still listens on the old channel (zigbee-channel.ts).
-    if (this.#controller) await broadcastChannelChange(this.#controller, wanted, this.#log)
-    await this.#disconnect()
-    await this.#connect()
+  /** A cheap request the coordinator itself must answer; it also notices a coordinator reset. */
+  #armCheck(controller: Controller): void {
+    const interval = this.#options.checkIntervalMs ?? defaultCheckIntervalMs
+    if (interval <= 0) return
+    this.#checkTimer = this.#clock.setTimeout(async () => {
+      this.#checkTimer = undefined
+      try {
+        const endpoints = await this.#askCoordinatorEndpoints(controller)
+        if (endpoints !== this.#coordinatorEndpoints) {
+          throw new Error(`coordinator endpoints changed from [${this.#coordinatorEndpoints}] to [${endpoints}] (it was reset)`)
+        }
+      } catch (error) {
+        this.#lose(controller, `coordinator check failed: ${(error as Error).message}`)
+        return
+      }
+      if (this.#controller === controller && !this.#lost) this.#armCheck(controller)
+    }, interval)
+  }
+
+  /** The coordinator's active endpoints (ZDO Active_EP_req to itself), bounded in time. */
+  async #askCoordinatorEndpoints(controller: Controller): Promise<string> {
+    const coordinator = controller.getDevicesByType('Coordinator')[0]
+    const ask = controller.sendRaw({
+      ieeeAddress: coordinator?.ieeeAddr ?? '0x0000000000000000',
+      networkAddress: 0,
+      profileId: Zdo.ZDO_PROFILE_ID,
+      clusterKey: Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST,
+      zdoParams: [0],
+    })
+    const ms = this.#options.checkTimeoutMs ?? defaultCheckTimeoutMs
+    const answer = await bounded(ask, ms, this.#clock, `the coordinator did not answer within ${ms} ms`)
+    const response = answer as [number, { endpointList?: number[] } | undefined] | undefined
+    if (!Array.isArray(response) || response[0] !== Zdo.Status.SUCCESS) {
+      throw new Error(`the coordinator answered status ${Array.isArray(response) ? response[0] : 'none'}`)
+    }
+    return [...(response[1]?.endpointList ?? [])].sort((a, b) => a - b).join(',')
   }
 
   #device(address: string): ZigbeeDevice {
@@ -269,6 +279,17 @@ export class ZigbeeRadio implements Radio {
 
   cancel(address: string): Promise<void> {
     return this.#pager.cancel(address)
+  }
+
+  /**
+   * Tells the running network to move to `channel` (zigbee-channel.ts), before the gateway
+   * restarts the radio process on it; false when it could not (herdsman's own broadcast at
+   * start is then the fallback).
+   */
+  async announceChannel(channel: number): Promise<boolean> {
+    const controller = this.#controller
+    if (!controller || !this.#up) return false
+    return broadcastChannelChange(controller, channel, this.#log)
   }
 
   async permitJoin(seconds: number): Promise<void> {
@@ -298,6 +319,39 @@ export class ZigbeeRadio implements Radio {
   }
 }
 
+/**
+ * herdsman applies a known stick's built-in serial options (baud rate, flow control) only
+ * when the configured path is the system's device name (adapterDiscovery.js compares it
+ * with the serial port list), so a /dev/serial/by-id/... link is resolved to its device
+ * first, at every start (the link may point elsewhere after a replug). Paths that are not
+ * links, or do not exist yet, are passed on as they are.
+ */
+export function systemSerialPath(configured: string | undefined): string | undefined {
+  if (!configured?.startsWith('/')) return configured
+  try {
+    return realpathSync(configured)
+  } catch {
+    return configured
+  }
+}
+
+/** Serial ports and network coordinators (mDNS, 2 s) as herdsman's discovery sees them. */
+export async function listSticks(): Promise<Candidate[]> {
+  // herdsman names a port "<pnpId> (<manufacturer>)", both undefined for ports without a USB identity.
+  const named = (name: string) => name.replaceAll(' (undefined)', '').replace(/^undefined$/, 'serial port without USB identity')
+  return (await findAllDevices()).map(({ name, path, adapter, baudRate, rtscts }) => ({ name: named(name), path, adapter, baudRate, rtscts }))
+}
+
+/** Waits for a promise at most ms on the given clock; what settles later is ignored. */
+function bounded<T>(work: Promise<T>, ms: number, clock: Clock, message: string): Promise<T> {
+  let timer: TimerHandle | undefined
+  const expiry = new Promise<never>((_, reject) => {
+    timer = clock.setTimeout(() => reject(new Error(message)), ms)
+  })
+  work.catch(() => {})
+  return Promise.race([work, expiry]).finally(() => clock.clearTimeout(timer))
+}
+
 async function stopQuietly(controller: Controller): Promise<void> {
   // After an adapter loss herdsman's stop() skips permitJoin(0), leaving its join timer (up
   // to 254 s, not unref'd) running on a dead controller: clear it so shutdown is prompt.
@@ -307,20 +361,4 @@ async function stopQuietly(controller: Controller): Promise<void> {
   } catch {
     // A controller whose adapter never opened has nothing to stop.
   }
-}
-
-/** Herdsman logs through a global hook; its chatter goes to debug, its problems to warn/error. */
-function routeHerdsmanLogs(log: Logger): void {
-  const child = log.child({ part: 'herdsman' })
-  const text = (message: string | (() => string)) => (typeof message === 'function' ? message() : String(message))
-  const quiet = (message: string | (() => string), namespace: string) => {
-    // Lambdas are only worth evaluating when someone reads debug logs.
-    if (child.isLevelEnabled('debug')) child.debug({ ns: namespace }, text(message))
-  }
-  setLogger({
-    debug: quiet,
-    info: quiet,
-    warning: (message, namespace) => child.warn({ ns: namespace }, text(message)),
-    error: (message, namespace) => child.error({ ns: namespace }, text(message)),
-  })
 }

@@ -52,11 +52,18 @@ export class Datafile {
     let text = ''
     for (const doc of docs) text += `${serializeLine(doc)}\n`
     if (text === '') return
-    this.#fd ??= openSync(this.file, 'a', 0o644)
+    this.#fd ??= openSync(this.file, 'a', 0o600)
     const bytes = Buffer.from(text)
     let offset = 0
-    // A short write (full disk) throws on the next call with the reason.
-    while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset)
+    try {
+      // A short write (full disk) throws on the next call with the reason.
+      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset)
+    } catch (error) {
+      // The file is rewritten before the next write (db.ts): no descriptor is kept for it
+      // meanwhile (closed once no sync uses it), so a full disk holds no file open.
+      void this.release()
+      throw error
+    }
     this.#written++
     this.#appendedSinceRewrite += docs.length
   }

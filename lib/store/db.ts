@@ -4,12 +4,13 @@
 // A torn last line after a power cut is dropped on load (NeDB rewrites the file
 // compacted), never fatal.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import Datastore from 'nedb-promises'
 import { DomainError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { Datafile } from './datafile.ts'
+import { StorageHealth } from './health.ts'
+import { privateDataDir } from './private-files.ts'
 
 export type Query = Record<string, unknown>
 
@@ -77,6 +78,14 @@ export interface WriteOptions {
 export const defaultCompactAfterLines = 2000
 const compactAtLiveMultiple = 4
 
+export interface CollectionOptions {
+  compactAfterLines?: number
+  log?: Logger
+  health?: StorageHealth
+  /** Rewrite the datafile before the next write (its load could not). */
+  needsRepair?: boolean
+}
+
 export class Collection<T extends object> {
   readonly name: string
   readonly datastore: Datastore<T>
@@ -88,14 +97,18 @@ export class Collection<T extends object> {
   /** Appended lines that start the next compaction (pushed on after one fails). */
   #compactAt: number
   readonly #log: Logger | undefined
+  readonly #health: StorageHealth | undefined
 
-  constructor(name: string, datastore: Datastore<T>, datafile: Datafile | undefined, options: { compactAfterLines?: number; log?: Logger } = {}) {
+  constructor(name: string, datastore: Datastore<T>, datafile: Datafile | undefined, options: CollectionOptions = {}) {
     this.name = name
     this.datastore = datastore
     this.#datafile = datafile
     this.#compactAfterLines = options.compactAfterLines ?? defaultCompactAfterLines
     this.#compactAt = this.#compactAfterLines
     this.#log = options.log
+    this.#health = options.health
+    // Loaded without its rewrite (full disk at start): the file may end in a torn line.
+    this.#needsRepair = options.needsRepair ?? false
   }
 
   find(query: Query = {}, sort?: Record<string, 1 | -1>): Promise<(T & { _id: string })[]> {
@@ -137,8 +150,15 @@ export class Collection<T extends object> {
     try {
       await this.#datafile?.sync()
     } catch (error) {
-      throw storageError(error)
+      throw this.#storageFailure(error, 'sync')
     }
+  }
+
+  /** The error to throw for a failed write; storage trouble is told to the health monitor. */
+  #storageFailure(error: unknown, during: string): unknown {
+    const mapped = storageError(error)
+    if (mapped !== error) this.#health?.failed(error, `${this.name}: ${during}`)
+    return mapped
   }
 
   async #durable<R>(write: () => Promise<R>, options: WriteOptions): Promise<R> {
@@ -162,10 +182,11 @@ export class Collection<T extends object> {
         }
         else await this.#datafile.sync()
         this.#compactIfGrown()
+        this.#health?.succeeded()
       }
       return result
     } catch (error) {
-      const mapped = storageError(error)
+      const mapped = this.#storageFailure(error, 'write')
       if (mapped !== error && this.#datafile) await this.#dropPhantomState()
       throw mapped
     }
@@ -197,6 +218,7 @@ export class Collection<T extends object> {
           this.#log?.debug({ collection: this.name, lines: appended }, 'datafile compacted')
         },
         (error: unknown) => {
+          this.#storageFailure(error, 'compaction')
           this.#compactAt = appended + this.#compactAfterLines
           this.#log?.warn({ collection: this.name, err: error }, 'datafile not compacted (tried again later)')
         },
@@ -244,16 +266,27 @@ function nedbOf(datastore: Datastore<object>): NedbDatastore {
  * Routes the datastore's appends through `datafile` (see datafile.ts) and tells it when NeDB
  * rewrites the file (load, compaction), which NeDB does by renaming a new file into place.
  */
-function writeThrough(datastore: Datastore<object>, datafile: Datafile): Datafile {
+function writeThrough(datastore: Datastore<object>, datafile: Datafile): { loaded(): void; loadRewriteFailure: () => unknown } {
   const { persistence } = nedbOf(datastore)
   const rewrite = persistence.persistCachedDatabaseAsync.bind(persistence)
+  let loading = true
+  let loadRewriteFailure: unknown
   persistence.persistNewStateAsync = async (docs) => datafile.append(docs)
   persistence.persistCachedDatabaseAsync = async () => {
     await datafile.release()
-    await rewrite()
+    try {
+      await rewrite()
+    } catch (error) {
+      // The load's own rewrite (a compaction) on a full disk: the file is left as it was and
+      // memory holds its documents, so reads can be served; NeDB would otherwise stay
+      // unloaded and the gateway could not start until space is freed.
+      if (!loading || storageError(error) === error) throw error
+      loadRewriteFailure = error
+      return
+    }
     datafile.rewritten()
   }
-  return datafile
+  return { loaded: () => void (loading = false), loadRewriteFailure: () => loadRewriteFailure }
 }
 
 export interface StoreOptions {
@@ -271,13 +304,16 @@ export class Store {
   readonly #compactAfterLines: number | undefined
   readonly #collections = new Map<string, Collection<object>>()
   readonly #log: Logger | undefined
+  /** Whether the data dir takes writes (warned about once per episode). */
+  readonly health: StorageHealth
 
   constructor(options: StoreOptions = {}) {
     this.dataDir = options.dataDir
     this.#log = options.log
+    this.health = new StorageHealth(options.dataDir, options.log)
     this.#syncIntervalMs = options.syncIntervalMs ?? 5
     this.#compactAfterLines = options.compactAfterLines
-    if (this.dataDir) mkdirSync(this.dataDir, { recursive: true })
+    if (this.dataDir) privateDataDir(this.dataDir)
   }
 
   /** Opens (once) and loads a collection. */
@@ -293,10 +329,20 @@ export class Store {
       // Any number of torn lines is tolerated: they can only come from an interrupted append.
       corruptAlertThreshold: 1,
     } as Parameters<typeof Datastore.create>[0]) as unknown as Datastore<T>
-    const datafile = file ? writeThrough(datastore, new Datafile(file, this.#syncIntervalMs)) : undefined
+    const datafile = file ? new Datafile(file, this.#syncIntervalMs) : undefined
+    const load = datafile && writeThrough(datastore, datafile)
     await datastore.load()
+    load?.loaded()
+    const loadFailure = load?.loadRewriteFailure()
+    if (loadFailure !== undefined) this.health.failed(loadFailure, `${name}: load`)
+    // NeDB writes nothing for an index it builds in memory.
     for (const index of indexes) await datastore.ensureIndex(index)
-    const collection = new Collection<T>(name, datastore, datafile, { compactAfterLines: this.#compactAfterLines, log: this.#log })
+    const collection = new Collection<T>(name, datastore, datafile, {
+      compactAfterLines: this.#compactAfterLines,
+      log: this.#log,
+      health: this.health,
+      needsRepair: loadFailure !== undefined,
+    })
     this.#collections.set(name, collection as unknown as Collection<object>)
     this.#log?.debug({ collection: name }, 'collection opened')
     return collection
@@ -306,7 +352,13 @@ export class Store {
   async close(): Promise<void> {
     if (!this.dataDir) return
     for (const collection of this.#collections.values()) {
-      await nedbOf(collection.datastore).compactDatafileAsync()
+      try {
+        await nedbOf(collection.datastore).compactDatafileAsync()
+      } catch (error) {
+        // Full disk: the file stays as it is (every acknowledged line is in it already).
+        if (storageError(error) === error) throw error
+        this.health.failed(error, `${collection.name}: compaction at stop`)
+      }
     }
   }
 }

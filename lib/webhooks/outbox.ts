@@ -2,6 +2,7 @@
 // ChangeLog sink in the same step as the change, removed once the receiver acknowledged it.
 // Mirrored in memory as one seq-ordered queue per URL, so finding the next entry is O(1)
 // however long a receiver has been down.
+import { DomainError } from '../errors.ts'
 import type { Collection } from '../store/db.ts'
 
 /** Longest backlog kept per URL; older entries are dropped (and counted) beyond it. */
@@ -20,6 +21,11 @@ export interface OutboxEntry {
 
 type Stored = OutboxEntry & { _id: string }
 
+/** Start-up housekeeping that may wait for free space: only storage trouble is tolerated. */
+function unlessStorageUnavailable(error: unknown): void {
+  if (!(error instanceof DomainError && error.kind === 'STORAGE_UNAVAILABLE')) throw error
+}
+
 export class Outbox {
   readonly #collection: Collection<OutboxEntry>
   readonly #queues = new Map<string, Stored[]>()
@@ -32,9 +38,10 @@ export class Outbox {
 
   static async open(collection: Collection<OutboxEntry>, registeredUrls: Set<string>): Promise<Outbox> {
     const outbox = new Outbox(collection)
-    // Entries of a URL removed while its change was being written are orphans: drop them.
-    await collection.remove({ url: { $nin: [...registeredUrls] } }, { multi: true })
-    for (const entry of await collection.find({}, { seq: 1 })) outbox.#queue(entry.url).push(entry)
+    // Entries of a URL removed while its change was being written are orphans: drop them
+    // (on a full disk they stay in the file until a later start; they are never queued).
+    await collection.remove({ url: { $nin: [...registeredUrls] } }, { multi: true }).catch(unlessStorageUnavailable)
+    for (const entry of await collection.find({ url: { $in: [...registeredUrls] } }, { seq: 1 })) outbox.#queue(entry.url).push(entry)
     return outbox
   }
 

@@ -15,13 +15,14 @@ import { chromiumDep, requireExecutable } from './system-deps.ts'
 
 export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
 
-export async function launchBrowser(t: Test): Promise<Browser> {
+/** One headless browser for a test file; `args` adds Chromium flags (e.g. --host-resolver-rules). */
+export async function launchBrowser(t: Test, args: string[] = []): Promise<Browser> {
   const chromiumPath = requireExecutable(chromiumDep)
   mkdirSync(artifacts, { recursive: true })
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...args],
   })
   t.teardown(() => browser.close())
   return browser

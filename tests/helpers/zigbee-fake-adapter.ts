@@ -66,6 +66,14 @@ export class FakeAdapter extends Adapter {
   stopped = false
   /** The channel the coordinator's network is on (kept in its NVRAM across restarts). */
   channel: number
+  /** The coordinator's own endpoints (a reset Z-Stack coordinator forgets them). */
+  coordinatorEndpoints = [1, 2]
+  /** When set, the coordinator no longer answers its own ZDO requests (a hung stick). */
+  hangCoordinator = false
+  /** When set, stopping never completes (a stick that no longer answers as herdsman stops it). */
+  hangStop = false
+  /** When set, the link breaks while herdsman's start() is still running. */
+  disconnectDuringStart = false
   /** The channel herdsman was configured with for this start. */
   readonly configuredChannel: number
   /** Channel-change broadcasts (Mgmt_NWK_Update_req) sent to the network: the new channels. */
@@ -133,8 +141,15 @@ export class FakeAdapter extends Adapter {
   }
   async stop() {
     this.stopped = true
+    if (this.hangStop) await new Promise<never>(() => {})
   }
   async getCoordinatorIEEE() {
+    if (this.disconnectDuringStart) {
+      this.disconnectDuringStart = false
+      this.emit('disconnected')
+      // herdsman's disconnect handling finishes before its start() goes on.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
     return coordinatorIeee
   }
   async getCoordinatorVersion() {
@@ -171,6 +186,10 @@ export class FakeAdapter extends Adapter {
     }
     if (disableResponse) return undefined
     const device = this.devices.get(nwk)
+    if (clusterId === Zdo.ClusterId.ACTIVE_ENDPOINTS_REQUEST && nwk === 0) {
+      if (this.hangCoordinator) return new Promise<never>(() => {})
+      return [Zdo.Status.SUCCESS, { nwkAddress: 0, endpointList: [...this.coordinatorEndpoints] }]
+    }
     if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
     if (clusterId === Zdo.ClusterId.BIND_REQUEST) {
       if (this.failBinds || !device) return [Zdo.Status.TIMEOUT, undefined]
@@ -275,6 +294,8 @@ export interface FakeAdapterControl {
   readonly created: FakeAdapter[]
   /** The next n starts fail as if the serial port were missing. */
   failNextStarts(n: number): void
+  /** Called with each new adapter before herdsman starts it. */
+  onCreate?: (adapter: FakeAdapter) => void
   restore(): void
 }
 
@@ -301,9 +322,10 @@ export function installFakeAdapter(): FakeAdapterControl {
       for (const ieee of previous.unreachable) adapter.unreachable.add(ieee)
     }
     created.push(adapter)
+    control.onCreate?.(adapter)
     return adapter
   }
-  return {
+  const control: FakeAdapterControl = {
     get current() {
       return created.at(-1)
     },
@@ -311,4 +333,5 @@ export function installFakeAdapter(): FakeAdapterControl {
     failNextStarts: (n) => void (failures = n),
     restore: () => void (Adapter.create = original),
   }
+  return control
 }

@@ -4,7 +4,8 @@ import type { Test } from 'tap'
 import { ManualClock } from '../../lib/clock.ts'
 import { memoryLogger } from '../../lib/log.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
-import { ZigbeeRadio, type ChannelSource, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
+import { ZigbeeRadio, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
+import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
 import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
 import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
 import { until } from './until.ts'
@@ -56,9 +57,8 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
   if (options.failStarts) fake.failNextStarts(options.failStarts)
   const dataDir = t.testdir()
   const clock = new ManualClock()
-  const channel = new TestChannel()
   const logs = memoryLogger('info')
-  const radio = new ZigbeeRadio({ dataDir, clock, channel, log: logs.log, reconnectDelaysMs: [1000, 5000], ...options.radio })
+  const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, checkIntervalMs: 0, ...options.radio })
   const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
     trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], deviceLeft: [], status: [],
   }
@@ -68,7 +68,7 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
     fake.restore()
     herdsmanWaits.restore()
   })
-  return { fake, dataDir, clock, channel, radio, events, logs, waits: herdsmanWaits.waits }
+  return { fake, dataDir, clock, radio, events, logs, waits: herdsmanWaits.waits }
 }
 
 /** The radio logged `message` about `device` (info level and up). */
@@ -87,4 +87,17 @@ export async function joinAndSettle(context: { logs: { lines(): Record<string, u
   adapter.join(device)
   const ours = device.inClusters.includes(0xfc00)
   await until(() => logged(context.logs, device, ours ? configuredMessage : 'zigbee device joined'), `${device.ieee} settled`)
+}
+
+/**
+ * What the radio process's supervisor (zigbee-process.ts) does on a channel change, here in
+ * one process: the running radio announces the move, stops, and a new one starts on it.
+ */
+export async function restartOn(t: Test, context: { radio: ZigbeeRadio; dataDir: string; clock: ManualClock; logs: { log: ZigbeeRadioOptions['log'] } }, channel: number): Promise<ZigbeeRadio> {
+  await context.radio.announceChannel(channel)
+  await context.radio.stop()
+  const radio = new ZigbeeRadio({ dataDir: context.dataDir, clock: context.clock, channel, log: context.logs.log, checkIntervalMs: 0 })
+  t.teardown(() => radio.stop())
+  await radio.start()
+  return radio
 }

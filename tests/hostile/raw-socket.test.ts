@@ -39,20 +39,20 @@ t.test('raw-socket cases', async (t) => {
   const port = gateway.port
 
   t.test('pipelined requests are answered in order', async (t) => {
-    const reply = await exchange(port, 'GET /api/v2 HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    const reply = await exchange(port, 'GET /api/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
     const statuses = [...reply.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1])
     t.same(statuses, ['200', '200'])
     t.ok(reply.indexOf('"apiVersion":"v2"') < reply.indexOf('"apiVersion":"v1"'), 'v2 answer first')
   })
 
   t.test('duplicate, conflicting Content-Length is refused with 400', async (t) => {
-    const reply = await exchange(port, 'POST /api/v2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}')
+    const reply = await exchange(port, 'POST /api/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}')
     t.match(reply, /^HTTP\/1\.1 400 /)
     t.match(reply, /"status":400/)
   })
 
   t.test('Content-Length and Transfer-Encoding together are refused (request smuggling)', async (t) => {
-    const reply = await exchange(port, 'POST /api/v2 HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n')
+    const reply = await exchange(port, 'POST /api/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n')
     t.match(reply, /^HTTP\/1\.1 400 /)
   })
 
@@ -63,12 +63,12 @@ t.test('raw-socket cases', async (t) => {
   })
 
   t.test('headers over 16 KiB get 431', async (t) => {
-    const reply = await exchange(port, `GET /api/v2 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`)
+    const reply = await exchange(port, `GET /api/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`)
     t.match(reply, /^HTTP\/1\.1 431 /)
   })
 
   t.test('a declared body over 16 KiB gets 413 -35 without being read', async (t) => {
-    const reply = await exchange(port, 'POST /api/v2/activeorders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{')
+    const reply = await exchange(port, 'POST /api/v2/activeorders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{')
     t.match(reply, /^HTTP\/1\.1 413 /)
     t.match(reply, /"returnCode":-35/)
   })

@@ -18,6 +18,18 @@ t.test('an unknown key or a bad value names the key', async (t) => {
   t.throws(() => parseConfig({ radio: { kind: 'wifi' } }), { message: /"radio\.kind"/ })
 })
 
+t.test('radio serial options; the adapter type is required where herdsman cannot detect it', async (t) => {
+  const radio = parseConfig({ radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10 } }).radio
+  t.same(radio, { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10 })
+  for (const serialPort of ['tcp://192.168.1.20:6638', 'socket://slzb:6638', '/dev/serial/by-id/usb-ITead_Sonoff_Zigbee_3.0_USB_Dongle_Plus-if00-port0']) {
+    t.throws(() => parseConfig({ radio: { kind: 'zigbee', serialPort } }), { name: 'ConfigError', message: /"radio\.adapter": required with serialPort/ }, serialPort)
+  }
+  t.equal(parseConfig({ radio: { kind: 'zigbee', serialPort: '/dev/ttyUSB0' } }).radio.adapter, undefined, 'a system device name: herdsman matches known sticks')
+  t.equal(parseConfig({ radio: { kind: 'zigbee' } }).radio.serialPort, undefined, 'no path: USB auto-detection')
+  t.throws(() => parseConfig({ radio: { kind: 'zigbee', adapter: 'zstack', rtscts: 'yes' } }), { message: /"radio\.rtscts"/ })
+  t.throws(() => parseConfig({ radio: { kind: 'zigbee', adapter: 'zstack', baudRate: 12 } }), { message: /"radio\.baudRate"/ })
+})
+
 t.test('radio.manufacturerCode: the trkTracker manufacturer code, 0x0001-0xFFFE', async (t) => {
   t.equal(parseConfig({ radio: { kind: 'zigbee', manufacturerCode: 0x1234 } }).radio.manufacturerCode, 0x1234)
   t.equal(parseConfig({}).radio.manufacturerCode, undefined, 'the radio applies its default')
@@ -75,4 +87,11 @@ t.test('a relative dataDir in a config file is relative to that file; the instal
   t.equal(dataDirSource({}, { GATEWAY_DATA_DIR: 'x' }, work, installed), 'GATEWAY_DATA_DIR')
   t.equal(dataDirSource({}, {}, work, installed), `the config ${installed}`)
   t.equal(dataDirSource({}, {}, work, path.join(dir, 'missing.json')), 'the default ./data')
+})
+
+t.test('http.allowedHosts: host names only, none by default', async (t) => {
+  t.same(parseConfig({}).http.allowedHosts, [])
+  t.same(parseConfig({ http: { allowedHosts: ['orders.myrestaurant.lan', 'KDS-1'] } }).http.allowedHosts, ['orders.myrestaurant.lan', 'KDS-1'])
+  t.throws(() => parseConfig({ http: { allowedHosts: ['http://evil.example'] } }), /"http\.allowedHosts\.0"/)
+  t.throws(() => parseConfig({ http: { allowedHosts: ['a b'] } }), ConfigError)
 })

@@ -37,7 +37,7 @@ t.test('two gateways on one data dir: the second refuses (exit 2, naming PID and
   const dataDir = t.testdir({})
   const first = await startGatewayProcess(dataDir)
   t.teardown(() => first.stop('SIGKILL'))
-  const created = await fetch(`${first.url}/api/v1/activeorders?dummy_tracker_address=true`, { method: 'POST', body: JSON.stringify({ name: 7 }) })
+  const created = await fetch(`${first.url}/api/v1/activeorders?dummy_tracker_address=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 7 }) })
   t.equal(created.status, 200)
   const files = () => Object.fromEntries(readdirSync(dataDir).filter((name) => name.endsWith('.db')).map((name) => [name, readFileSync(path.join(dataDir, name), 'utf8')]))
   const before = files()

@@ -17,7 +17,7 @@ const runsPerRoute = Number(process.env.FUZZ_RUNS ?? 10)
  */
 const measured: Record<string, RegExp> = {
   '/api/v2/register/jwks': /"(x|kid)":"[^"]*"/g,
-  '/api/v2/gateway': /"(freeMemory|usedMemory|totalMemory|cpuUtilization|cpuTemp|uptime|gatewayUptime)":[0-9.]+/g,
+  '/api/v2/gateway': /"(freeMemory|usedMemory|totalMemory|cpuUtilization|cpuTemp|uptime|gatewayUptime|rss|heapUsed|heapTotal|heapLimit|external)":[0-9.]+/g,
 }
 
 function comparable(entry: ManifestEntry, answer: Answer): Answer {

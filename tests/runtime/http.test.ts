@@ -243,19 +243,19 @@ t.test('one log line per request with method, path, status and duration', async 
 t.test('the Request a function sees: URL, headers, signal; the socket address beats x-test-client-ip', async (t) => {
   const { port } = await serve(t)
   const answer = await send(port, 'GET', '/api/v2/whoami?q=%C3%A9t%C3%A9', {
-    headers: { accept: 'application/json', 'x-test-client-ip': '10.9.9.9', host: 'gateway.local:8000' },
+    headers: { accept: 'application/json', 'x-test-client-ip': '10.9.9.9', host: 'localhost:8000' },
   })
   const body = JSON.parse(answer.text)
   t.equal(body.ip, '127.0.0.1', 'a real socket: the header is ignored')
   t.equal(body.q, 'été')
-  t.equal(body.url, 'http://gateway.local:8000/api/v2/whoami?q=%C3%A9t%C3%A9')
+  t.equal(body.url, 'http://localhost:8000/api/v2/whoami?q=%C3%A9t%C3%A9')
   t.equal(body.method, 'GET')
   t.equal(body.accept, 'application/json')
   t.ok(body.names.includes('host') && body.names.includes('x-test-client-ip'), 'iterating headers works')
   t.equal(body.aborted, false)
 
   const odd = await send(port, 'GET', '/api/v2/whoami', { headers: { host: 'bad host/../x' } })
-  t.equal(JSON.parse(odd.text).url, 'http://localhost/api/v2/whoami', 'an implausible Host is not trusted')
+  t.same(JSON.parse(odd.text), { status: 421, returnCode: -41, message: 'Unknown host' }, 'an implausible Host is refused')
 
   const raw = await send(port, 'POST', '/api/v2/raw', { body: 'not json at all' })
   t.equal(JSON.parse(raw.text).text, 'not json at all', 'request.text() reads the body through a real Request')
@@ -306,4 +306,46 @@ t.test('answers that are ready together are written together, each to its own cl
     results.map((r) => [r.status, JSON.parse(r.text).q]),
     Array.from({ length: 40 }, (_, i) => [200, String(i)]),
   )
+})
+
+t.test('timed-out connections are destroyed after the 408, even when the client never closes its side', async (t) => {
+  const { host, port } = await serve(t, { headersTimeoutMs: 300, requestTimeoutMs: 600, timeoutCheckIntervalMs: 50 })
+  const clients = Array.from({ length: 20 }, () => net.connect({ port, host: '127.0.0.1', allowHalfOpen: true }))
+  t.teardown(() => clients.forEach((client) => client.destroy()))
+  const answers = clients.map(
+    (client) =>
+      new Promise<string>((resolve) => {
+        let text = ''
+        client.on('data', (chunk) => (text += chunk))
+        client.on('end', () => resolve(text))
+        client.on('error', () => resolve(text))
+        client.write('GET /api/v2/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+      }),
+  )
+  for (const answer of await Promise.all(answers)) t.match(answer, /^HTTP\/1\.1 408 /)
+  // The clients keep their sockets open; the server must not keep its side.
+  await until(async () => (await new Promise<number>((resolve) => host.server.getConnections((_e, n) => resolve(n)))) === 0, 'no connection left')
+  t.equal(host.connections, 0, 'none counted either')
+})
+
+t.test('a connection reused after 5 s idle (undici, agents) is still open: keep-alive outlasts clients', async (t) => {
+  const { base } = await serve(t)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  t.teardown(() => agent.destroy())
+  const localPort = () =>
+    new Promise<number>((resolve, reject) => {
+      http
+        .request(`${base}/api/v2/echo`, { agent, method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
+          const port = response.socket.localPort!
+          response.resume()
+          response.on('end', () => resolve(port))
+        })
+        .on('error', reject)
+        .end('{"n":1}')
+    })
+  const first = await localPort()
+  // The idle time is what is being tested (5 s was the old server timeout), not a wait for an event.
+  await new Promise((resolve) => setTimeout(resolve, 5_500))
+  t.equal(await localPort(), first, 'the same connection carried the POST: it was not closed under the client')
+  agent.destroy()
 })

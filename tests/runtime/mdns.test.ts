@@ -2,7 +2,7 @@ import os from 'node:os'
 import t from 'tap'
 import { Bonjour } from 'bonjour-service'
 import { memoryLogger } from '../../lib/log.ts'
-import { type Advertisement, mdnsPart } from '../../runtime/mdns.ts'
+import { type Advertisement, guardResponder, mdnsPart } from '../../runtime/mdns.ts'
 
 const log = memoryLogger('fatal').log
 
@@ -68,4 +68,57 @@ t.test('a loopback-only gateway is not advertised', async (t) => {
   t.equal(isLoopbackHost('localhost'), true)
   t.equal(isLoopbackHost('0.0.0.0'), false)
   t.equal(isLoopbackHost('192.168.1.20'), false)
+})
+
+t.test("an error thrown in the responder's own timer (EMFILE from the interface list) is logged, never fatal", async (t) => {
+  const memory = memoryLogger('warn')
+  const mdnsPort = 54535 + (process.pid % 1000)
+  const part = mdnsPart({ enabled: true, port: () => 8766, deviceId: 'TG-EMFILE', version: '1', log: memory.log, bonjourOptions: { port: mdnsPort } })
+  await part.start()
+  const original = os.networkInterfaces
+  t.teardown(() => {
+    os.networkInterfaces = original
+  })
+  // What a full descriptor table does to it: multicast-dns calls this every 5 s from a timer.
+  os.networkInterfaces = () => {
+    throw Object.assign(new Error('EMFILE: too many open files, uv_interface_addresses'), { code: 'EMFILE' })
+  }
+  const deadline = Date.now() + 12_000
+  while (!memory.text().includes('mDNS responder failing') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  os.networkInterfaces = original
+  t.match(memory.lines().find((line) => line.msg === 'mDNS responder failing (retried every 5 s)'), { err: { code: 'EMFILE' } })
+  await part.stop()
+})
+
+t.test('a send that throws reaches its callback, and the failure is logged once per episode', async (t) => {
+  const memory = memoryLogger('debug')
+  let throwing = true
+  const listeners: Record<string, (error: Error) => void> = {}
+  const fake = {
+    update() {
+      if (throwing) throw new Error('no interfaces')
+    },
+    send(_value: unknown, _rinfo?: unknown, _cb?: unknown) {
+      throw new Error('ERR_SOCKET_DGRAM_NOT_RUNNING')
+    },
+    on(event: string, listener: (error: Error) => void) {
+      listeners[event] = listener
+    },
+  }
+  guardResponder(fake, memory.log)
+  const errors: unknown[] = []
+  fake.send({}, null, (error?: Error | null) => errors.push(error))
+  fake.send({}, (error?: Error | null) => errors.push(error))
+  fake.update()
+  t.equal(errors.length, 2, 'both callback positions are told')
+  const failing = () => memory.lines().filter((line) => line.msg === 'mDNS responder failing (retried every 5 s)').length
+  t.equal(failing(), 1, 'logged once while it keeps failing')
+  throwing = false
+  fake.update()
+  throwing = true
+  fake.update()
+  t.equal(failing(), 2, 'a new episode after it worked again')
+  listeners.error(new Error('EADDRINUSE'))
+  listeners.warning(new Error('EADDRNOTAVAIL'))
+  t.ok(memory.lines().some((line) => line.msg === 'mDNS warning'))
 })

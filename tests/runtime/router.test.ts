@@ -26,8 +26,9 @@ const manifest: ManifestEntry[] = [
 async function setup() {
   const gw = await testGateway()
   const router = buildRouter(manifest, gw.services)
+  // A string body would otherwise be sent as text/plain, which the gateway refuses (415).
   const call = (method: string, path: string, init: RequestInit = {}, serverContext?: object) =>
-    router.fetch(new Request(`http://gateway.test${path}`, { method, ...init }), serverContext)
+    router.fetch(new Request(`http://gateway.test${path}`, { method, ...init, headers: { 'content-type': 'application/json', ...init.headers } }), serverContext)
   const requestLines = async () => gw.logs.lines().filter((line) => line.msg === 'request')
   return { gw, call, requestLines }
 }

@@ -168,7 +168,8 @@ t.test('a slow client is dropped instead of buffering without bound', async (t) 
 })
 
 t.test('200 subscribers all receive every event, in seq order', async (t) => {
-  const { gw, connect } = await setup(t)
+  // All from one address and all open before any authenticates: allowed here on purpose.
+  const { gw, connect } = await setup(t, { maxUnauthenticated: 200, maxUnauthenticatedPerAddress: 200 })
   const token = await gw.issueToken()
   const clients: Awaited<ReturnType<typeof connect>>[] = []
   for (let i = 0; i < 200; i++) clients.push(await connect())
@@ -179,4 +180,75 @@ t.test('200 subscribers all receive every event, in seq order', async (t) => {
   await until(() => clients.every((c) => c.frames.length === 26), 'every event', 10_000)
   const expected = Array.from({ length: 25 }, (_, i) => first + i)
   t.ok(clients.every((c) => JSON.stringify(c.frames.slice(1).map((f) => f.seq)) === JSON.stringify(expected)))
+})
+
+/** An open WebSocket from `from` (a 127.x address standing in for a LAN client), or its refusal status. */
+function open(port: number, from: string): Promise<{ socket?: WebSocket; refused?: number }> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { localAddress: from })
+    socket.on('error', () => undefined)
+    socket.once('open', () => resolve({ socket }))
+    socket.once('unexpected-response', (_req, res) => resolve({ refused: res.statusCode }))
+  })
+}
+
+t.test('idle unauthenticated connections never keep a board out', async (t) => {
+  const { gw, hub, port, connect } = await setup(t, { maxClients: 5, maxUnauthenticated: 12, maxUnauthenticatedPerAddress: 4 })
+  const token = await gw.issueToken()
+  const idle: WebSocket[] = []
+  t.teardown(() => idle.forEach((socket) => socket.terminate()))
+  // Four addresses open as many connections as they may and never authenticate.
+  for (let address = 2; address <= 5; address++) {
+    for (let i = 0; i < 6; i++) {
+      const { socket, refused } = await open(port, `127.0.0.${address}`)
+      if (socket) idle.push(socket)
+      else t.equal(refused, 503, 'over the per-address cap: refused at upgrade')
+    }
+  }
+  t.ok(hub.clientCount <= 12, `${hub.clientCount} unauthenticated connections held, no more than the cap`)
+  // Boards from another address get in and authenticate, up to the subscribers' cap.
+  const boards = []
+  for (let i = 0; i < 5; i++) {
+    const board = await connect()
+    board.socket.send(JSON.stringify({ accesstoken: token }))
+    await until(() => board.frames.length === 1)
+    t.match(board.frames[0], { type: 'ACTIVE_ORDERS' }, `board ${i + 1} authenticated`)
+    boards.push(board)
+  }
+  t.ok(idle.some((socket) => socket.readyState !== WebSocket.OPEN), 'the oldest idle connections made room')
+  const sixth = await open(port, '127.0.0.1')
+  t.equal(sixth.refused, 503, 'a sixth subscriber is over maxClients')
+  const held = hub.clientCount
+  boards[0].socket.close()
+  await boards[0].closed
+  await until(() => hub.clientCount === held - 1)
+  const again = await open(port, '127.0.0.1')
+  t.ok(again.socket, 'a closed subscriber frees its place')
+  again.socket?.terminate()
+})
+
+t.test('the upgrade is refused to another site (403 -39) and to a foreign Host (421 -41)', async (t) => {
+  const { port } = await setup(t)
+  const attempt = (headers: Record<string, string>) =>
+    new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { headers })
+      socket.on('error', () => undefined)
+      socket.once('open', () => (socket.terminate(), resolve(101)))
+      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode!))
+    })
+  t.equal(await attempt({ origin: 'http://evil.example' }), 403)
+  t.equal(await attempt({ host: 'rebound.example' }), 421)
+  t.equal(await attempt({ origin: `http://127.0.0.1:${port}` }), 101, "the gateway's own board")
+})
+
+t.test('a connection that authenticates when every subscriber place is taken is closed with 1013', async (t) => {
+  const { gw, connect } = await setup(t, { maxClients: 1 })
+  const token = await gw.issueToken()
+  const waiting = await connect()
+  const first = await connect()
+  first.socket.send(JSON.stringify({ accesstoken: token }))
+  await until(() => first.frames.length === 1)
+  waiting.socket.send(JSON.stringify({ accesstoken: token }))
+  t.equal(await waiting.closed, 1013)
+  t.match(waiting.frames, [{ status: 503, message: 'Too many WebSocket clients' }])
 })

@@ -56,3 +56,13 @@ t.test('gatewayStatus reports the fleet bridge: disabled by default', async (t) 
   const { body } = await gw.json('GET /api/v2/gateway', { token })
   t.same(body.gatewayStatus.fleet, { state: 'disabled', backlog: 0, lastError: null, lastPublishedSeq: null })
 })
+
+t.test('extension: the process memory (rss, heap used/total/limit, external) in bytes', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  const { body } = await gw.json('GET /api/v2/gateway', { token })
+  const memory = body.gatewayStatus.memory
+  t.match(memory, { rss: Number, heapUsed: Number, heapTotal: Number, heapLimit: Number, external: Number })
+  t.ok(memory.rss > memory.heapUsed && memory.heapUsed > 0, 'real figures')
+  t.ok(memory.heapLimit >= memory.heapTotal, 'the ceiling is above the heap')
+})

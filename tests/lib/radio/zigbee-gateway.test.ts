@@ -1,15 +1,20 @@
-// The whole gateway on the Zigbee radio (real herdsman Controller, fake coordinator): the
-// status shows the coordinator, paging reaches the tracker, and HTTP keeps serving while
-// the adapter is gone.
+// The whole gateway on the Zigbee radio. In its own process (real herdsman Controller, fake
+// coordinator loaded into that process by the test): the status shows the coordinator, the
+// preset moves the network, HTTP keeps serving while the radio is down and says why, config
+// reaches the radio. In-process (the radio handed to buildServices, on the test's clock):
+// what devices do, through the API.
 import t, { type Test } from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
 import { ManualClock } from '../../../lib/clock.ts'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../../lib/log.ts'
+import type { Radio } from '../../../lib/radio/radio.ts'
+import { ZigbeeRadio } from '../../../lib/radio/zigbee.ts'
 import { buildRouter } from '../../../runtime/router.ts'
-import { buildServices } from '../../../runtime/services.ts'
+import { buildServices, type BuildOptions } from '../../../runtime/services.ts'
 import { type CallOptions, makeRequest } from '../../helpers/gateway.ts'
 import { installFakeAdapter, instantHerdsmanWaits, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
+import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
 import { until } from '../../helpers/until.ts'
 
 const repeater: FakeDevice = {
@@ -17,15 +22,17 @@ const repeater: FakeDevice = {
   basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0' },
 }
 
-
-async function zigbeeGateway(t: Test, radio: Record<string, unknown> = {}) {
-  const fake = installFakeAdapter()
-  const herdsmanWaits = instantHerdsmanWaits()
-  const config = parseConfig({ dataDir: t.testdir(), radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/ttyUSB0', ...radio } })
-  const services = await buildServices({ config, clock: new ManualClock(), log: memoryLogger('fatal').log, inMemory: true })
+/** Real time: the radio may run in another process. */
+async function gateway(t: Test, options: { radio?: Record<string, unknown>; zigbee?: BuildOptions['zigbee']; inProcess?: (dataDir: string, clock: ManualClock) => Radio } = {}) {
+  const dataDir = t.testdir()
+  const clock = new ManualClock()
+  const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/ttyUSB0', ...options.radio } })
+  const radio = options.inProcess?.(dataDir, clock)
+  const services = await buildServices({ config, clock, log: memoryLogger('fatal').log, inMemory: true, zigbee: options.zigbee, radio })
   const router = buildRouter(manifest, services)
   const gw = {
     services,
+    clock,
     json: async (route: string, options?: CallOptions) => {
       const response = await router.fetch(makeRequest(route, options))
       return { status: response.status, body: (await response.json()) as any }
@@ -35,47 +42,56 @@ async function zigbeeGateway(t: Test, radio: Record<string, unknown> = {}) {
       return (await gw.json('GET /api/v2/accesstoken/generate?name=zigbee')).body.token.token as string
     },
   }
-  t.teardown(async () => {
-    await gw.services.radio.stop()
-    fake.restore()
-    herdsmanWaits.restore()
-  })
-  return { fake, gw }
+  t.teardown(() => gw.services.radio.stop())
+  return gw
 }
 
-t.test('zigbee radio behind the HTTP API', async (t) => {
-  const { fake, gw } = await zigbeeGateway(t)
+t.test('zigbee radio process behind the HTTP API', async (t) => {
+  const remote = await FakeRemote.open(t)
+  const gw = await gateway(t, { zigbee: remote.processOptions })
   await gw.services.radio.start()
   const token = await gw.issueToken()
 
   const status = await gw.json('GET /api/v2/gateway', { token })
-  t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 15, radioKind: 'zigbee', radioUp: true })
+  t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 15, radioKind: 'zigbee', radioUp: true, radioProcess: { lastError: null, restarts: 0, nextAttemptAt: null } })
 
-  await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'C' } })
+  await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
   await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change')
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.zigbeeChannel, 25, 'the preset moved the network')
+  await until(() => remote.children[0].channelBroadcasts.length > 0, 'the broadcast reported')
+  t.same(remote.children[0].channelBroadcasts, [25], 'the running network was told before the radio process restarted')
 
   const open = await gw.json('POST /api/v2/repeaters/beginPairing', { token, body: { timeout: 120 } })
   t.equal(open.body.returnCode, 1012)
-  t.same(fake.current!.permitJoins, [120], 'herdsman opened joining on the coordinator')
-  fake.current!.join(repeater)
+  await until(() => remote.current!.permitJoins.length === 1, 'joining opened')
+  t.same(remote.current!.permitJoins, [120], 'herdsman opened joining on the coordinator')
+  remote.current!.join(repeater)
   await until(() => gw.services.repeaters.list().length === 1, 'the repeater in the inventory')
   const list = await gw.json('GET /api/v2/repeaters?refresh=true', { token })
   t.match(list.body.repeaters, [{ extendedAddress: '00:12:4b:00:11:22:33:44', deviceModel: 'REPEATER-2', status: 'ACTIVE', firmwareVersion: '2.1.0' }])
 
-  fake.failNextStarts(1000)
-  fake.current!.unplug()
+  remote.failStarts = 1000
+  remote.current!.unplug()
   await until(async () => !(await gw.services.radio.info()).up, 'radio down')
   const down = await gw.json('GET /api/v2/gateway', { token })
   t.equal(down.status, 200, 'HTTP keeps serving without the radio')
   t.equal(down.body.gatewayStatus.radioUp, false)
+  t.same(down.body.gatewayStatus.radioProcess, { lastError: 'adapter disconnected', restarts: 0, nextAttemptAt: gw.clock.now() + 1000, rss: null }, 'the status says why and when it is tried again')
   t.match((await gw.json('GET /api/v2/gateway/check', { token })).body.check, { ok: false, radio: { ok: false, detail: 'radio is down' } })
   t.equal((await gw.json('GET /api/v2/repeaters', { token })).body.repeaters[0].status, 'INACTIVE')
 })
 
 t.test('devices through the API: a foreign device never listed, a silent repeater named by the check, a departed one dropped', async (t) => {
-  const { fake, gw } = await zigbeeGateway(t)
-  const clock = gw.services.clock as ManualClock
+  const fake = installFakeAdapter()
+  const herdsmanWaits = instantHerdsmanWaits()
+  t.teardown(() => {
+    fake.restore()
+    herdsmanWaits.restore()
+  })
+  const gw = await gateway(t, {
+    inProcess: (dataDir, clock) => new ZigbeeRadio({ dataDir, clock, channel: 15, log: memoryLogger('fatal').log, checkIntervalMs: 0 }),
+  })
+  const clock = gw.clock
   await gw.services.radio.start()
   const token = await gw.issueToken()
   const adapter = fake.current!
@@ -95,12 +111,12 @@ t.test('devices through the API: a foreign device never listed, a silent repeate
   t.match((await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio, { ok: true, detail: 'up on channel 15' })
 })
 
-t.test('radio.manufacturerCode in the config reaches the radio', async (t) => {
-  const { fake, gw } = await zigbeeGateway(t, { manufacturerCode: 0x1234 })
+t.test('radio.manufacturerCode in the config reaches the radio process', async (t) => {
+  const remote = await FakeRemote.open(t)
+  const gw = await gateway(t, { radio: { manufacturerCode: 0x1234 }, zigbee: remote.processOptions })
   await gw.services.radio.start()
-  const adapter = fake.current!
-  adapter.join({ ...repeater, ieee: '0x00124b00aabbccdd', nwk: 0x1234, type: 'EndDevice', inClusters: [0x0000, 0x0001, 0x0003, 0xfc00], manufacturerCode: 0x1234 })
-  await until(() => adapter.frames.some((frame) => frame.command.name === 'configReport' && frame.cluster.ID === 0xfc00), 'the tracker configured')
-  const configured = adapter.frames.find((frame) => frame.command.name === 'configReport' && frame.cluster.ID === 0xfc00)
-  t.equal(configured!.header.manufacturerCode, 0x1234)
+  remote.current!.join({ ...repeater, ieee: '0x00124b00aabbccdd', nwk: 0x1234, type: 'EndDevice', inClusters: [0x0000, 0x0001, 0x0003, 0xfc00], manufacturerCode: 0x1234 })
+  const configured = () => remote.current!.frames.find((frame) => frame.command === 'configReport' && frame.clusterId === 0xfc00)
+  await until(() => configured() !== undefined, 'the tracker configured')
+  t.equal(configured()!.manufacturerCode, 0x1234)
 })

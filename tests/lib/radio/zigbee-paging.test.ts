@@ -50,21 +50,3 @@ t.test('a send that never completes is given up after its timeout, on the gatewa
   t.match(settled, { message: /no answer within 4000 ms/ })
   t.equal(clock.pending, timersBefore, 'no timer left behind')
 })
-
-t.test('after a reconnection every page within its lease is sent again at once, not one timeout after another', async (t) => {
-  const context = await withTracker(t)
-  const { adapter, clock, fake, radio, events } = context
-  const other = { ...tracker, ieee: '0x00124b00aabbccee', nwk: 0x1235 }
-  await joinAndSettle(context, adapter, other)
-  await radio.page(address, 60)
-  await radio.page('00:12:4b:00:aa:bb:cc:ee', 60)
-  adapter.hangSends = true
-  adapter.unplug()
-  await until(() => events.status.length === 2, 'down')
-  await clock.advance(1000)
-  await until(() => fake.created.length === 2 && fake.current!.sendOptions.length === 2, 'both pages sent again while neither answers')
-  t.same(fake.current!.sent.map((f) => f.ieee).sort(), [tracker.ieee, other.ieee])
-  await clock.advance(4000)
-  await until(() => events.status.length === 3, 'up once the re-sends gave up')
-  t.same(events.status[2], { up: true })
-})

@@ -1,9 +1,13 @@
 // The Zigbee radio against the REAL zigbee-herdsman Controller, with herdsman's adapter
 // factory replaced by an in-process fake coordinator (tests/helpers/zigbee-fake-adapter.ts).
-import { existsSync, readFileSync, unlinkSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { Zcl } from 'zigbee-herdsman'
+import { discoverAdapter } from 'zigbee-herdsman/dist/adapter/adapterDiscovery.js'
+import { SerialPort } from 'zigbee-herdsman/dist/adapter/serialPort.js'
+import { listSticks, systemSerialPath } from '../../../lib/radio/zigbee.ts'
 import { herdsmanDefaultKey } from '../../../lib/radio/zigbee-network.ts'
 import { custom, joinAndSettle, repeater, setup, starter, tracker } from '../../helpers/zigbee-radio.ts'
 import { until } from '../../helpers/until.ts'
@@ -104,51 +108,82 @@ t.test('a router joining is announced as a repeater; joining opens and closes', 
   await t.rejects(radio.permitJoin(255), RangeError)
 })
 
-t.test('adapter loss: status down, backoff, recovery, active paging re-applied', async (t) => {
-  const context = await setup(t)
-  const { fake, clock, radio, events } = context
+t.test('adapter loss ends the radio: reported once, status down, commands fail fast, no new controller', async (t) => {
+  const lost: string[] = []
+  const context = await setup(t, { radio: { onLost: (reason) => void lost.push(reason) } })
+  const { fake, radio, events } = context
   await radio.start()
   await joinAndSettle(context, fake.current!, tracker)
-  await radio.page('00:12:4b:00:aa:bb:cc:dd', 60)
-
-  fake.failNextStarts(1)
   fake.current!.unplug()
-  await until(() => events.status.length === 2, 'status down')
-  t.same(events.status[1], { up: false, detail: 'adapter disconnected' })
-  t.equal((await radio.info()).up, false)
+  await until(() => lost.length === 1, 'the loss')
+  t.same(lost, ['adapter disconnected'])
+  t.same(events.status, [{ up: true }, { up: false, detail: 'adapter disconnected' }])
   await t.rejects(radio.page('00:12:4b:00:aa:bb:cc:dd', 60), /down/, 'commands fail fast while down')
-
-  await clock.advance(1000)
-  t.equal(events.status.length, 2, 'first retry failed: still down')
-  await clock.advance(4000)
-  t.equal(events.status.length, 2, 'the second retry waits the next backoff step')
-  await clock.advance(1000)
-  await until(() => events.status.length === 3, 'status up')
-  t.same(events.status[2], { up: true })
-  const resent = fake.current!.sent.filter((f) => f.command === 'identify')
-  t.same(resent.map((f) => f.payload), [{ identifytime: 54 }], 'the page is re-sent with what is left of its lease')
-  t.equal(fake.created.length, 2, 'a new adapter for the new connection')
+  t.equal(fake.created.length, 1, 'no second controller in this process: the host process ends instead')
 })
 
-t.test('a missing adapter at start does not fail: the radio retries until it appears', async (t) => {
-  const { fake, clock, radio, events } = await setup(t, { failStarts: 2 })
-  await radio.start()
+t.test('a failed start throws (the host process ends; nothing is retried here)', async (t) => {
+  const { fake, radio, events } = await setup(t, { failStarts: 1 })
+  await t.rejects(radio.start(), /No such file or directory/)
   t.equal((await radio.info()).up, false)
+  t.same(events.status, [])
   t.equal(fake.created.length, 0)
-  await clock.advance(1000)
-  t.equal((await radio.info()).up, false)
-  await clock.advance(5000)
-  await until(() => events.status.some((s) => s.up), 'up')
-  t.equal((await radio.info()).up, true)
 })
 
-t.test('changing the preset channel reconnects on the new channel', async (t) => {
-  const { fake, channel, radio, events } = await setup(t)
+t.test('a disconnect while herdsman is still starting is not lost', async (t) => {
+  const lost: string[] = []
+  const { fake, radio } = await setup(t, { radio: { onLost: (reason) => void lost.push(reason) } })
+  fake.onCreate = (adapter) => void (adapter.disconnectDuringStart = true)
+  await t.rejects(radio.start(), /adapter disconnected/)
+  t.same(lost, ['adapter disconnected'])
+  t.equal((await radio.info()).up, false)
+})
+
+t.test('the coordinator is checked periodically: no answer or a reset ends the radio', async (t) => {
+  const lost: string[] = []
+  const { fake, clock, radio } = await setup(t, { radio: { checkIntervalMs: 60_000, checkTimeoutMs: 5000, onLost: (reason) => void lost.push(reason) } })
   await radio.start()
-  channel.set(20)
-  await until(() => fake.created.length === 2 && events.status.length === 3, 'reconnect')
-  t.same(events.status.map((s) => s.up), [true, false, true])
-  t.equal((await radio.info()).channel, 20)
+  await clock.advance(60_000)
+  await until(() => clock.pending > 0, 'the next check armed')
+  t.same(lost, [], 'a coordinator that answers as before is fine')
+  fake.current!.coordinatorEndpoints = []
+  await clock.advance(60_000)
+  await until(() => lost.length === 1, 'the loss')
+  t.match(lost[0], /^coordinator check failed: coordinator endpoints changed from \[1,2\] to \[\] \(it was reset\)/)
+})
+
+t.test('a coordinator that stops answering is lost after the check timeout', async (t) => {
+  const lost: string[] = []
+  const { fake, clock, radio } = await setup(t, { radio: { checkIntervalMs: 60_000, checkTimeoutMs: 5000, onLost: (reason) => void lost.push(reason) } })
+  await radio.start()
+  fake.current!.hangCoordinator = true
+  await clock.advance(60_000)
+  await clock.advance(4999)
+  t.same(lost, [])
+  await clock.advance(1)
+  await until(() => lost.length === 1, 'the loss')
+  t.equal(lost[0], 'coordinator check failed: the coordinator did not answer within 5000 ms')
+  t.equal((await radio.info()).up, false)
+})
+
+t.test('serial options reach herdsman; a /dev/serial/by-id link is resolved to its device', async (t) => {
+  const byId = path.join(os.tmpdir(), `usb-Nabu_Casa_ZBT-2_${process.pid}-if00`)
+  const { fake, dataDir, radio } = await setup(t, {
+    radio: { adapter: 'ember', serialPort: byId, baudRate: 460800, rtscts: true, transmitPower: 10 },
+  })
+  writeFileSync(path.join(dataDir, 'ttyACM7'), '')
+  symlinkSync(path.join(dataDir, 'ttyACM7'), byId)
+  t.teardown(() => rmSync(byId, { force: true }))
+  await radio.start()
+  const adapter = fake.current as unknown as { serialPortOptions: object; adapterOptions: object }
+  t.same(adapter.serialPortOptions, { adapter: 'ember', path: realpathSync(path.join(dataDir, 'ttyACM7')), baudRate: 460800, rtscts: true })
+  t.match(adapter.adapterOptions, { transmitPower: 10 })
+})
+
+t.test('systemSerialPath leaves what is not a local link alone', async (t) => {
+  t.equal(systemSerialPath(undefined), undefined)
+  t.equal(systemSerialPath('tcp://10.0.0.2:6638'), 'tcp://10.0.0.2:6638')
+  t.equal(systemSerialPath('/dev/does-not-exist-yet'), '/dev/does-not-exist-yet', 'a stick not plugged in yet: herdsman reports it')
 })
 
 t.test('a formed network whose database.db is gone is reported at start-up: devices must be paired again', async (t) => {
@@ -166,4 +201,36 @@ t.test('a formed network whose database.db is gone is reported at start-up: devi
   unlinkSync(database)
   await radio.start()
   t.match(warning(), [{ level: 40, msg: /every paired device must be paired again unless database\.db is restored from a backup/ }])
+})
+
+t.test("listSticks: herdsman's discovery, with the adapter type and options it knows for a stick", async (t) => {
+  const list = SerialPort.list
+  t.teardown(() => void (SerialPort.list = list))
+  SerialPort.list = async () => [
+    { path: '/dev/ttyUSB7', vendorId: '10c4', productId: 'ea60', manufacturer: 'Nabu Casa', pnpId: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0', serialNumber: undefined, locationId: undefined },
+    { path: '/dev/ttyS0', manufacturer: undefined, pnpId: undefined, serialNumber: undefined, locationId: undefined, vendorId: undefined, productId: undefined },
+  ]
+  const sticks = (await listSticks()).filter((stick) => stick.path.startsWith('/dev/'))
+  t.same(sticks, [
+    { name: 'serial port without USB identity', path: '/dev/ttyS0', adapter: undefined, baudRate: undefined, rtscts: undefined },
+    { name: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0 (Nabu Casa)', path: '/dev/ttyUSB7', adapter: 'ember', baudRate: undefined, rtscts: true },
+  ])
+})
+
+t.test("with the by-id link resolved, herdsman's discovery applies a known stick's own serial options", async (t) => {
+  const device = path.join(os.tmpdir(), `ttyACM-zbt2-${process.pid}`)
+  const byId = path.join(os.tmpdir(), `usb-Nabu_Casa_ZBT-2_10B41DE58D6C-if00-${process.pid}`)
+  writeFileSync(device, '')
+  symlinkSync(device, byId)
+  t.teardown(() => {
+    rmSync(byId, { force: true })
+    rmSync(device, { force: true })
+  })
+  const list = SerialPort.list
+  t.teardown(() => void (SerialPort.list = list))
+  SerialPort.list = async () => [
+    { path: realpathSync(device), vendorId: '303a', productId: '4001', manufacturer: 'Nabu Casa', pnpId: 'usb-Nabu_Casa_ZBT-2_10B41DE58D6C-if00', serialNumber: undefined, locationId: undefined },
+  ]
+  t.match(await discoverAdapter('ember', byId), { baudRate: undefined, rtscts: undefined }, 'the link as configured: not matched (the defect)')
+  t.match(await discoverAdapter('ember', systemSerialPath(byId)), { baudRate: 460800, rtscts: true }, 'resolved: the stick is recognised')
 })

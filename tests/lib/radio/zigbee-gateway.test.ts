@@ -17,6 +17,9 @@ import { installFakeAdapter, instantHerdsmanWaits, type FakeDevice } from '../..
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
 import { until } from '../../helpers/until.ts'
 
+/** A radio process (re)starts in seconds on a loaded machine. */
+const processMs = 60_000
+
 const repeater: FakeDevice = {
   ieee: '0x00124b0011223344', nwk: 0x4321, type: 'Router', inClusters: [0x0000],
   basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0' },
@@ -56,23 +59,23 @@ t.test('zigbee radio process behind the HTTP API', async (t) => {
   t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 15, radioKind: 'zigbee', radioUp: true, radioProcess: { lastError: null, restarts: 0, nextAttemptAt: null } })
 
   await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
-  await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change')
+  await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change', processMs)
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.zigbeeChannel, 25, 'the preset moved the network')
-  await until(() => remote.children[0].channelBroadcasts.length > 0, 'the broadcast reported')
+  await until(() => remote.children[0].channelBroadcasts.length > 0, 'the broadcast reported', processMs)
   t.same(remote.children[0].channelBroadcasts, [25], 'the running network was told before the radio process restarted')
 
   const open = await gw.json('POST /api/v2/repeaters/beginPairing', { token, body: { timeout: 120 } })
   t.equal(open.body.returnCode, 1012)
-  await until(() => remote.current!.permitJoins.length === 1, 'joining opened')
+  await until(() => remote.current!.permitJoins.length === 1, 'joining opened', processMs)
   t.same(remote.current!.permitJoins, [120], 'herdsman opened joining on the coordinator')
   remote.current!.join(repeater)
-  await until(() => gw.services.repeaters.list().length === 1, 'the repeater in the inventory')
+  await until(() => gw.services.repeaters.list().length === 1, 'the repeater in the inventory', processMs)
   const list = await gw.json('GET /api/v2/repeaters?refresh=true', { token })
   t.match(list.body.repeaters, [{ extendedAddress: '00:12:4b:00:11:22:33:44', deviceModel: 'REPEATER-2', status: 'ACTIVE', firmwareVersion: '2.1.0' }])
 
   remote.failStarts = 1000
   remote.current!.unplug()
-  await until(async () => !(await gw.services.radio.info()).up, 'radio down')
+  await until(async () => !(await gw.services.radio.info()).up, 'radio down', processMs)
   const down = await gw.json('GET /api/v2/gateway', { token })
   t.equal(down.status, 200, 'HTTP keeps serving without the radio')
   t.equal(down.body.gatewayStatus.radioUp, false)
@@ -98,16 +101,16 @@ t.test('devices through the API: a foreign device never listed, a silent repeate
   const sensor: FakeDevice = { ...repeater, ieee: '0x00124b00deadbeef', nwk: 0x7777, type: 'EndDevice', inClusters: [0x0000, 0x0402] }
   adapter.join(repeater)
   adapter.join(sensor)
-  await until(() => gw.services.repeaters.list().length === 1 && adapter.leaves.length === 1, 'the repeater listed and the sensor removed')
+  await until(() => gw.services.repeaters.list().length === 1 && adapter.leaves.length === 1, 'the repeater listed and the sensor removed', processMs)
   t.same(adapter.leaves, [sensor.ieee])
 
   adapter.unreachable.add(repeater.ieee)
   await clock.advance(10 * 60_000)
   const notAnswering = 'up on channel 15; not answering: repeater 00:12:4b:00:11:22:33:44'
-  await until(async () => (await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio.detail === notAnswering, 'the failed ping')
+  await until(async () => (await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio.detail === notAnswering, 'the failed ping', processMs)
 
   adapter.leave(repeater)
-  await until(async () => (await gw.json('GET /api/v2/repeaters', { token })).body.repeaters.length === 0, 'the repeater dropped')
+  await until(async () => (await gw.json('GET /api/v2/repeaters', { token })).body.repeaters.length === 0, 'the repeater dropped', processMs)
   t.match((await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio, { ok: true, detail: 'up on channel 15' })
 })
 
@@ -117,6 +120,6 @@ t.test('radio.manufacturerCode in the config reaches the radio process', async (
   await gw.services.radio.start()
   remote.current!.join({ ...repeater, ieee: '0x00124b00aabbccdd', nwk: 0x1234, type: 'EndDevice', inClusters: [0x0000, 0x0001, 0x0003, 0xfc00], manufacturerCode: 0x1234 })
   const configured = () => remote.current!.frames.find((frame) => frame.command === 'configReport' && frame.clusterId === 0xfc00)
-  await until(() => configured() !== undefined, 'the tracker configured')
+  await until(() => configured() !== undefined, 'the tracker configured', processMs)
   t.equal(configured()!.manufacturerCode, 0x1234)
 })

@@ -8,9 +8,9 @@
 // passes its own config (loadConfig() reads gateway.config.json) and starts the radio,
 // scheduler and other parts as runtime/main.ts does.
 import http from 'node:http'
-import { SystemClock } from '../lib/clock.ts'
+import { SystemClock } from '../lib/kernel/clock.ts'
 import { parseConfig } from '../lib/config.ts'
-import { createLogger } from '../lib/log.ts'
+import { createLogger } from '../lib/kernel/log.ts'
 import { createGatewayAdapter } from '../runtime/fetch-adapter.ts'
 import { buildServices } from '../runtime/services.ts'
 

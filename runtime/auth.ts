@@ -6,7 +6,7 @@
 // - Presented credentials that fail count against the client address; once it is limited,
 //   such requests answer 429 -36 with Retry-After. Valid tokens are never refused, and a
 //   missing header is not a guess, so it is not counted.
-import { DomainError } from '../lib/errors.ts'
+import { DomainError } from '../lib/kernel/errors.ts'
 import type { Caller, ManifestEntry } from './define.ts'
 import type { Services } from './services.ts'
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import net from 'node:net'
 import path from 'node:path'
 import superjson from 'superjson'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 
 export const controlSocketName = 'gateway.sock'
 

@@ -1,7 +1,7 @@
 // The contract between an endpoint function file and the runtime that hosts it.
 import type { ApiVersion } from '../lib/api/envelope.ts'
-import type { Outcome } from '../lib/errors.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Outcome } from '../lib/kernel/errors.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { Presenter } from '../lib/api/presenter.ts'
 import type { FunctionServices } from './function-services.ts'
 

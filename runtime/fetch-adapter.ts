@@ -10,7 +10,7 @@
 import { STATUS_CODES } from 'node:http'
 import { createServerAdapter } from '@whatwg-node/server'
 import { errorEnvelope } from '../lib/api/envelope.ts'
-import { DomainError } from '../lib/errors.ts'
+import { DomainError } from '../lib/kernel/errors.ts'
 import type { ManifestEntry } from './define.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
 import { buildRouter, type GatewayRouter, type ServerContext } from './router.ts'

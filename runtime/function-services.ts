@@ -3,7 +3,7 @@
 // tests/runtime/function-services.test.ts) and so is the object: functionServices() copies
 // only these, once per router, so nothing else is reachable at run time either.
 // A new function that needs another service adds it here (one line each).
-import type { Clock } from '../lib/clock.ts'
+import type { Clock } from '../lib/kernel/clock.ts'
 import type { GatewayIdentity } from '../lib/identity.ts'
 import type { HistoryPages } from '../lib/history/pages.ts'
 import type { HistoryStore } from '../lib/history/store.ts'

@@ -1,7 +1,7 @@
 // Builds the gateway side of the services: host status, cloud activation, connection check,
 // repeater inventory (fed by the radio's repeaterJoined events) and the pairing scheduler.
 // Called by buildServices(), so tests get the same wiring as a real gateway.
-import type { Clock } from '../lib/clock.ts'
+import type { Clock } from '../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { capabilities, type Capabilities } from '../lib/gateway/capabilities.ts'
 import type { FleetStatus } from '../lib/fleet/bridge.ts'
@@ -11,7 +11,7 @@ import { HostMonitor, type HostSource } from '../lib/gateway/host.ts'
 import { RepeaterInventory, type RepeaterRecord } from '../lib/gateway/repeaters.ts'
 import { GatewayStatusService } from '../lib/gateway/status.ts'
 import type { GatewayIdentity } from '../lib/identity.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { ChannelSource } from '../lib/radio/zigbee-process.ts'
 import type { Radio } from '../lib/radio/radio.ts'
 import { newNetworkPreset, type SettingsService, zigbeePresets } from '../lib/settings/service.ts'

@@ -11,7 +11,7 @@ import type { HistoryFilter } from '../lib/history/query.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { exportSummaries, importNdjson, type ExportFormat, type ImportReport } from '../lib/history/transfer.ts'
 import { systemTimezone } from '../lib/settings/service.ts'
-import { isValidTimezone, parseLocal } from '../lib/time.ts'
+import { isValidTimezone, parseLocal } from '../lib/kernel/time.ts'
 import type { CliCommand } from './cli.ts'
 
 export const historyUsage = `  history import <file.ndjson>                        add order summaries to history (idempotent on uuid)

@@ -1,5 +1,5 @@
 // Background parts of the gateway start in order and stop in reverse.
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 
 export interface Part {
   name: string

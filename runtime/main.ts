@@ -1,8 +1,8 @@
 // Composition root: config → store and services → radio → scheduler → webhooks → ws → http
 // → control socket. SIGTERM/SIGINT stop everything in reverse and flush storage.
-import { SystemClock, type Clock } from '../lib/clock.ts'
+import { SystemClock, type Clock } from '../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
-import { createLogger, type Logger } from '../lib/log.ts'
+import { createLogger, type Logger } from '../lib/kernel/log.ts'
 import { restrictNewFiles } from '../lib/store/private-files.ts'
 import { registerButtonCommands } from './commands.ts'
 import { registerTokenCommands } from './token-commands.ts'

@@ -3,7 +3,7 @@
 // config mdns.enabled = false. A failing advertisement is logged, never fatal: the API works
 // without it.
 import { Bonjour } from 'bonjour-service'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { Part } from './lifecycle.ts'
 
 export const serviceType = 'tracker-http'

@@ -6,7 +6,7 @@
 // from it, so code written against the fetch API keeps working unchanged.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { DomainError } from '../lib/errors.ts'
+import { DomainError } from '../lib/kernel/errors.ts'
 import { delegateToReal } from './lazy-delegate.ts'
 
 type RawHeaders = IncomingMessage['headers']

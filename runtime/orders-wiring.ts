@@ -1,12 +1,12 @@
 // Builds the order side of the services: the radio, the tracker inventory, the paging
 // scheduler and the orders service, and feeds the radio's events into the orders service.
 // Called by buildServices(), so tests get the same wiring as a real gateway.
-import type { Clock } from '../lib/clock.ts'
+import type { Clock } from '../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import type { ChangeLog } from '../lib/events/changes.ts'
 import type { HistoryStore } from '../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../lib/inventory/trackers.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import { faultFromEnv } from '../lib/orders/fault.ts'
 import { feedRadioEvents } from '../lib/orders/radio-feed.ts'
 import { OrdersService } from '../lib/orders/service.ts'

@@ -2,8 +2,8 @@
 // stack opens joining for at most 254 s at a time, so a longer window is opened in chunks:
 // each chunk is re-armed a few seconds before it runs out, on the injected clock. A radio
 // that comes back up while a window is open gets the rest of the window re-applied.
-import type { Clock, TimerHandle } from '../lib/clock.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Clock, TimerHandle } from '../lib/kernel/clock.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { Radio } from '../lib/radio/radio.ts'
 
 export const maxStackSeconds = 254

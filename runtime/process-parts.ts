@@ -3,7 +3,7 @@
 // tell a person where the board is.
 import { hostname, networkInterfaces } from 'node:os'
 import { ConfigError } from '../lib/config.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { DataDirLock } from './data-dir-lock.ts'
 import { registerGateway } from './gateway-registry.ts'
 import type { Part } from './lifecycle.ts'

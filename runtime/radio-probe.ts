@@ -2,9 +2,9 @@
 // sticks herdsman's discovery finds, tries one start of the Zigbee radio in a radio process
 // (as the gateway would: its own network credentials and channel, so a stick it already
 // formed resumes and is never reset), and says in one line what is wrong.
-import { SystemClock } from '../lib/clock.ts'
+import { SystemClock } from '../lib/kernel/clock.ts'
 import { loadConfig, type GatewayConfig } from '../lib/config.ts'
-import { memoryLogger } from '../lib/log.ts'
+import { memoryLogger } from '../lib/kernel/log.ts'
 import { type Candidate, describeCandidates, diagnoseStart } from '../lib/radio/zigbee-diagnosis.ts'
 import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../lib/radio/zigbee-process.ts'
 import type { ZigbeeAdapterKind } from '../lib/radio/zigbee.ts'

@@ -3,11 +3,11 @@
 // through pino.info() (redaction pass, generic serialisation, a fresh ISO date each time)
 // cost as much as routing the request did. Its fields are fixed and never secret: method,
 // path without the query, status and duration. Lines still go nowhere below level info.
-// They are held back for a moment and written together (lib/log-destination.ts): a write per
+// They are held back for a moment and written together (lib/kernel/log-destination.ts): a write per
 // request was the largest cost left under an even load.
 import { pino } from 'pino'
-import { HoldingDestination } from '../lib/log-destination.ts'
-import type { Logger } from '../lib/log.ts'
+import { HoldingDestination } from '../lib/kernel/log-destination.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 
 type Destination = { write(line: string): unknown }
 

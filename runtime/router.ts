@@ -7,7 +7,7 @@ import { type ApiVersion, errorEnvelope, okEnvelope, toDomainError } from '../li
 import { parseJsonObject } from '../lib/api/input.ts'
 import { type Presenter, presenter } from '../lib/api/presenter.ts'
 import { HostAllowList, refusal } from '../lib/api/request-guard.ts'
-import { DomainError } from '../lib/errors.ts'
+import { DomainError } from '../lib/kernel/errors.ts'
 import { authorize } from './auth.ts'
 import { createDispatcher } from './dispatch.ts'
 import { type FunctionServices, functionServices } from './function-services.ts'

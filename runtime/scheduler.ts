@@ -11,8 +11,8 @@
 // must not hold a cancel for as long as the radio's send timeout. stop() answers at once;
 // the radio gets a stop command a few times in the background (best effort: the lease ends
 // it anyway). All timers run on the injected Clock.
-import type { Clock, TimerHandle } from '../lib/clock.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Clock, TimerHandle } from '../lib/kernel/clock.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { Pager } from '../lib/orders/service.ts'
 import type { Radio } from '../lib/radio/radio.ts'
 

@@ -1,6 +1,6 @@
 // The services every function and runtime part reaches through one object. Built once by
 // buildServices(): by runtime/main.ts for a real gateway, by tests/helpers for tests.
-import type { Clock } from '../lib/clock.ts'
+import type { Clock } from '../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import path from 'node:path'
 import { EventBus } from '../lib/events/bus.ts'
@@ -10,7 +10,7 @@ import { HistoryPages } from '../lib/history/pages.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { ActiveOrderList } from '../lib/orders/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../lib/identity.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import { FloorService } from '../lib/settings/floor.ts'
 import { formedNetworkPreset, newNetworkPreset, SettingsService } from '../lib/settings/service.ts'
 import { zigbeeNetworkFormed } from '../lib/radio/zigbee-network.ts'

@@ -2,7 +2,7 @@
 // prefix> <new name>`: the host-side view of access tokens,
 // through the control socket (so only the gateway's user can use them). Neither ever shows
 // a token: lists carry the prefix only.
-import { DomainError } from '../lib/errors.ts'
+import { DomainError } from '../lib/kernel/errors.ts'
 import { tokenName } from '../lib/tokens/names.ts'
 import { presentToken } from '../lib/tokens/present.ts'
 import type { CliCommand } from './cli.ts'

@@ -2,9 +2,9 @@
 // entry blocks the ones behind it, so receivers see changes in order), retried on the
 // configured schedule with ±20 % jitter while the receiver is down. Started after the
 // store, it picks up whatever backlog a previous run (or a crash) left behind.
-import type { Clock, TimerHandle } from '../lib/clock.ts'
+import type { Clock, TimerHandle } from '../lib/kernel/clock.ts'
 import { outsideDeferredSync } from '../lib/store/db.ts'
-import type { Logger } from '../lib/log.ts'
+import type { Logger } from '../lib/kernel/log.ts'
 import type { WebhookService } from '../lib/webhooks/service.ts'
 import type { Part } from './lifecycle.ts'
 

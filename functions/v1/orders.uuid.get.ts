@@ -1,5 +1,5 @@
 import { uuid } from '../../lib/api/input.ts'
-import { DomainError } from '../../lib/errors.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {

@@ -1,5 +1,5 @@
 import { queryValue } from '../../lib/api/input.ts'
-import { DomainError } from '../../lib/errors.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 

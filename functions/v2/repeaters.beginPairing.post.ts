@@ -1,4 +1,4 @@
-import { DomainError } from '../../lib/errors.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {

@@ -1,6 +1,6 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
-import { DomainError } from '../../lib/errors.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
 
 export const config = {

@@ -4,10 +4,10 @@
 // patterns below are exactly what is accepted.
 import { z } from 'zod'
 import type { ParamDoc } from '../../runtime/define.ts'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { HistoryFilter, PageRequest } from '../history/query.ts'
 import type { OrderType } from '../orders/types.ts'
-import { parseLocal } from '../time.ts'
+import { parseLocal } from '../kernel/time.ts'
 import type { ApiVersion } from './envelope.ts'
 import { positiveIntString } from './fields.ts'
 import { optional, QueryInput, withDefault } from './inputs.ts'

@@ -1,6 +1,6 @@
 // Strict parsers for path, query and body values. Each throws the DomainError its caller
 // names, so the same parser serves every endpoint with that endpoint's code.
-import { DomainError, type ErrorKind } from '../errors.ts'
+import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 import { orderNameText, orderRefText, type OrderRef, positiveInt as positiveIntSchema, uuidText } from './fields.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

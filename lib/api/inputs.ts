@@ -4,7 +4,7 @@
 // Fields are checked in the order they are declared; the first problem is the answer.
 import { z } from 'zod'
 import type { JsonSchema, ParamDoc } from '../../runtime/define.ts'
-import { DomainError, type ErrorKind } from '../errors.ts'
+import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 
 /** Longest query value accepted for any parameter (decisions §8). */
 export const maxQueryLength = 256

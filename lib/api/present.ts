@@ -1,7 +1,7 @@
 // How orders look on the wire, per API version (decisions §2-3). Times are formatted in the
 // gateway's timezone at the moment of answering, so a timezone change shows at once.
 import type { ActiveOrder, OrderChange, OrderSummary } from '../orders/types.ts'
-import { formatLocal, formatWithOffset } from '../time.ts'
+import { formatLocal, formatWithOffset } from '../kernel/time.ts'
 
 export interface PresentOptions {
   now: number

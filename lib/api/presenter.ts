@@ -1,14 +1,14 @@
 // How a function presents domain records: bound to the API version, the clock's now and the
 // gateway's timezone once per request (ctx.present), so a function writes
 // ctx.present.activeOrder(order), not v2View(ctx.services)(order).
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { TrackerRecord } from '../inventory/trackers.ts'
 import type { ActiveOrder } from '../orders/types.ts'
 import type { OrderSummary } from '../orders/types.ts'
 import { trackerView, type TrackerView } from '../gateway/trackers-view.ts'
 import { presentToken } from '../tokens/present.ts'
 import type { TokenRecord } from '../tokens/service.ts'
-import { formatWithOffset } from '../time.ts'
+import { formatWithOffset } from '../kernel/time.ts'
 import type { ApiVersion } from './envelope.ts'
 import { activeOrderV1, activeOrderV2, orderSummary } from './present.ts'
 

@@ -4,7 +4,7 @@
 // check over the method, path and headers, run by the router before any route for every
 // host, so POS and KDS clients, which send none of the browser headers, pass unchanged.
 import { isIP } from 'node:net'
-import type { ErrorKind } from '../errors.ts'
+import type { ErrorKind } from '../kernel/errors.ts'
 
 export interface HeaderSource {
   get(name: string): string | null

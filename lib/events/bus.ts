@@ -1,6 +1,6 @@
 // A small typed event bus. A failing listener is logged and never breaks the emitter or
 // the other listeners: an HTTP answer must not depend on a WebSocket client's health.
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 
 export type Listener<T> = (payload: T) => void | Promise<void>
 

@@ -7,7 +7,7 @@
 // the record it can record the change again with the same seq (see OrdersService). Which
 // changes surely reached every sink is kept as a watermark (announcedThrough), written in the
 // background: it may lag after a crash, so re-recording is at-least-once, never lossy.
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { ActiveOrder, ChangeType, OrderChange } from '../orders/types.ts'
 import type { Collection } from '../store/db.ts'
 

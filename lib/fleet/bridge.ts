@@ -4,8 +4,8 @@
 // was in flight may arrive twice, with the same seq). Reconnects back off on the Clock.
 import { connect as mqttConnect, type IClientOptions, type MqttClient } from 'mqtt'
 import { outsideDeferredSync } from '../store/db.ts'
-import type { Clock, TimerHandle } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import { connectionSecrets, fleetTopics, type FleetConfig, type FleetTopics } from './config.ts'
 import { classifyFailure, type ClassifiedFailure } from './failure.ts'
 import type { FleetChannel, FleetOutbox } from './outbox.ts'

@@ -2,10 +2,10 @@
 // into its MQTT messages and written to the fleet outbox before the change is acknowledged
 // (a durable ChangeLog sink); the bridge publishes the outbox once start() connects it.
 // Disabled, it records nothing and reports state 'disabled'.
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { ChangeLog } from '../events/changes.ts'
 import type { GatewayIdentity } from '../identity.ts'
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { OrderChange, OrderSummary } from '../orders/types.ts'
 import type { Store } from '../store/db.ts'
 // The bridge (and with it the mqtt package) is loaded only when the fleet is enabled.

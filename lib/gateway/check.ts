@@ -1,7 +1,7 @@
 // The connection check (GET /api/v2/gateway/check?timeout=S): does the radio answer within
 // S seconds, can storage take a write, and (when activated) does the cloud service answer.
-import { DomainError } from '../errors.ts'
-import type { Clock } from '../clock.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { RadioInfo } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
 import type { CloudStatus } from './cloud.ts'

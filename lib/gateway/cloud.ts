@@ -6,9 +6,9 @@
 // product, version}. 2xx = accepted, optionally answering {accountName, locationName};
 // any other answer, or no answer, = refused. The link probe is a HEAD <cloud.url>: any HTTP
 // answer below 500 means reachable.
-import { DomainError } from '../errors.ts'
-import type { Clock } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 
 export type CloudState = 'NOT_CONFIGURED' | 'ACTIVATED' | 'CONNECTED' | 'UNREACHABLE'

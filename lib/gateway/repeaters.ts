@@ -1,11 +1,11 @@
 // The repeater inventory (GET|DELETE /api/v2/repeaters): every router the radio announced
 // (repeaterJoined), kept in NeDB. A repeater is ACTIVE while the radio is up and it was
 // heard from within the activity window; a refresh asks the radio to ping them all first.
-import type { Clock } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
-import { formatLocal } from '../time.ts'
+import { formatLocal } from '../kernel/time.ts'
 
 export interface RepeaterRecord {
   extendedAddress: string

@@ -1,10 +1,10 @@
 // gatewayStatus (GET /api/v2/gateway): host figures, identity, the gateway's timezone (read
 // at every call, so a settings change shows at once) and the radio's EUI-64 and channel.
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { FleetStatus } from '../fleet/bridge.ts'
 import type { RadioInfo } from '../radio/radio.ts'
-import { formatLocal, formatOffset } from '../time.ts'
+import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
 import { processMemory, type ProcessMemory } from './process-memory.ts'

@@ -4,7 +4,7 @@
 // its hourly reporting check-in (lib/radio/zigbee-configure.ts).
 import type { TrackerRecord } from '../inventory/trackers.ts'
 import { trackerCheckInMs } from '../radio/zigbee-configure.ts'
-import { formatLocal } from '../time.ts'
+import { formatLocal } from '../kernel/time.ts'
 
 /** A tracker silent for three check-ins is unavailable (one lost report is not enough). */
 export const trackerSilentAfterMs = 3 * trackerCheckInMs

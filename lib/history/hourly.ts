@@ -4,7 +4,7 @@
 // (decisions §4). Read over the (orderCleared, orderStarted) covering index; percentiles are
 // taken in memory from the durations (a week of a busy restaurant is a few tens of thousands).
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import { dayBounds, offsetMinutes } from '../time.ts'
+import { dayBounds, offsetMinutes } from '../kernel/time.ts'
 
 export type HourlyRange = 'day' | 'week'
 

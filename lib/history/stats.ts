@@ -2,7 +2,7 @@
 // each measured from start to clear (the vendor's measure). One aggregate over the
 // (orderCleared, orderStarted) index: the day's rows are never read from the table.
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import { dayBounds } from '../time.ts'
+import { dayBounds } from '../kernel/time.ts'
 
 export interface StatisticsRequest {
   now: number

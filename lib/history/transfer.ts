@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { isUuid } from '../api/input.ts'
 import type { OrderSummary, OrderType } from '../orders/types.ts'
-import { formatLocal, formatOffset, parseLocal } from '../time.ts'
+import { formatLocal, formatOffset, parseLocal } from '../kernel/time.ts'
 import type { HistoryFilter } from './query.ts'
 import type { HistoryStore } from './store.ts'
 

@@ -4,7 +4,7 @@
 import { errorEnvelope, v2Errors } from '../api/envelope.ts'
 import { pathParams } from '../api/fields.ts'
 import { jsonSchemaOf } from '../api/inputs.ts'
-import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../errors.ts'
+import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../kernel/errors.ts'
 import type { FunctionConfig, JsonSchema } from '../../runtime/define.ts'
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
 import { componentSchemas, payloads } from './schemas.ts'

@@ -3,7 +3,7 @@
 // seconds), or the timezone setting changed. Kitchen displays poll this list; presenting
 // and serialising every order on every poll was most of the route's cost.
 import { RawJson } from '../api/raw-json.ts'
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { OrdersService } from './service.ts'
 import type { ActiveOrder } from './types.ts'
 import { v1View, v2View } from './view.ts'

@@ -4,7 +4,7 @@
 // paths obey the same rules. step() never performs I/O: it returns the writes to persist
 // (one per changed order, each with the change type to record) and the paging effects to
 // apply once that write is durable. Errors are thrown as DomainError before anything changes.
-import { DomainError, type Outcome } from '../errors.ts'
+import { DomainError, type Outcome } from '../kernel/errors.ts'
 import type { OrderRef } from '../api/input.ts'
 import type { ActiveOrder, ChangeType, OrderType } from './types.ts'
 

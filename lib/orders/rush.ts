@@ -6,9 +6,9 @@
 // SimulatorService, so the orders see the same radio events a real restaurant sends; paging
 // goes through the orders service like a page from the board. Time comes from the Clock, and
 // `pace` compresses it (pace 10: a 20-minute lunch in 2 minutes), so tests run it fast.
-import type { Clock, TimerHandle } from '../clock.ts'
-import { DomainError } from '../errors.ts'
-import type { Logger } from '../log.ts'
+import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { OrdersService } from './service.ts'
 import type { SimulatorService } from './simulator.ts'
 

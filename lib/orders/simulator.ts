@@ -4,7 +4,7 @@
 // once. The orders are the truth about where a tracker is: before every answer the
 // simulation is brought in line with them (after a restart, or after a clear on the board),
 // and moves that contradict them are refused with a message instead of acted out.
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { SimulatedRadio, type SimPosition, type SimStatus, type SimTrackerStatus } from '../radio/simulated.ts'
 import type { Radio } from '../radio/radio.ts'
 import type { OrdersService } from './service.ts'

@@ -1,7 +1,7 @@
 // Presenting active orders the way each API version shows them, at the gateway's current
 // time and timezone.
 import { activeOrderV1, activeOrderV2 } from '../api/present.ts'
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { ActiveOrder } from './types.ts'
 
 export interface ViewDeps {

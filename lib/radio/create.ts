@@ -1,9 +1,9 @@
 // Chooses the radio from the configuration: the simulated restaurant by default, or the
 // Zigbee radio, which runs zigbee-herdsman in its own supervised process (zigbee-process.ts),
 // so the gateway process itself never loads herdsman.
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { GatewayConfig } from '../config.ts'
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { Radio } from './radio.ts'
 import { SimulatedRadio } from './simulated.ts'
 import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from './zigbee-process.ts'

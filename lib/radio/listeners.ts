@@ -1,6 +1,6 @@
 // The radio's event listeners: one set per event; a listener that throws is logged and the
 // others still run.
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents, RadioListener } from './radio.ts'
 
 type Listeners = { [K in keyof RadioEvents]?: Set<RadioListener<K>> }

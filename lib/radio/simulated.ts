@@ -3,8 +3,8 @@
 // produces the same events a real radio would, so the whole gateway runs without hardware.
 // It honours paging leases: a paged tracker buzzes until its lease ends or it is told to
 // stop, which tests (and the board) can observe. Time comes from the injected Clock.
-import type { Clock } from '../clock.ts'
-import { DomainError } from '../errors.ts'
+import type { Clock } from '../kernel/clock.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { OrderType } from '../orders/types.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
 

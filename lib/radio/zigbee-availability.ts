@@ -3,8 +3,8 @@
 // zigbee2mqtt does for its "active" devices); one that does not answer is unavailable until it
 // is heard from again. Trackers sleep and are never pinged: they are judged by their last
 // message against their reporting check-in (lib/gateway/trackers-view.ts).
-import type { Clock, TimerHandle } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import { deviceRole, isRouter, type ZigbeeDevice } from './zigbee-device-kinds.ts'
 import { ieeeToAddress } from './zigbee-profile.ts'
 

@@ -1,7 +1,7 @@
 // The radio process logs through the gateway's logger: each pino line it writes comes over
 // IPC and is logged again here at its own level, with the radio process's id, so one log
 // stream (and one LOG_LEVEL) covers both processes.
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 
 const levels: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
   10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal',

@@ -3,8 +3,8 @@
 // over the IPC channel. The process ends when the radio cannot go on (a failed start, an
 // adapter disconnect, a failed coordinator check), when asked to stop, and when the gateway
 // is gone (its IPC channel closes), so the port and herdsman's state never outlive it.
-import { SystemClock } from '../clock.ts'
-import { createLogger } from '../log.ts'
+import { SystemClock } from '../kernel/clock.ts'
+import { createLogger } from '../kernel/log.ts'
 import type { RadioEvents } from './radio.ts'
 import { ZigbeeRadio } from './zigbee.ts'
 import { radioCalls, toWireError, type ChildMessage, type ParentMessage, type ZigbeeChildOptions } from './zigbee-ipc.ts'

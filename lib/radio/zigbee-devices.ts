@@ -10,8 +10,8 @@
 // - repeaters are announced (on interview, on a ping answered, and at most once a minute
 //   from their lastSeen); routers are pinged for availability (zigbee-availability.ts).
 // The lifecycle shell (zigbee.ts) feeds it herdsman's events.
-import type { Clock } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import { ZigbeeAvailability, type UnavailableDevice } from './zigbee-availability.ts'
 import { configureDevice, isConfigured } from './zigbee-configure.ts'
 import { deviceRole, isRepeater, isTracker, type ZigbeeDevice } from './zigbee-device-kinds.ts'

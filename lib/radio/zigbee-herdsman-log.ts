@@ -2,7 +2,7 @@
 // goes to debug, its problems to warn/error. The problems are also kept, because some adapters
 // say what really went wrong only in a log line ("Cannot lock port") and then throw a generic
 // error ("Failed to start EZSP layer"): the radio adds the last one to its failed start.
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 
 type Message = string | (() => string)
 

@@ -6,8 +6,8 @@
 // the tracker's ZCL Default Response at most commandTimeoutMs (enforced here too, on the
 // gateway's clock, whatever the adapter does), and a Default Response with a failure status
 // is a failed page: herdsman's Endpoint.command returns it without checking it.
-import type { Clock } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
 
 export interface ZigbeePagerOptions {

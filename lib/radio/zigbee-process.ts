@@ -8,8 +8,8 @@
 // {up: true} event lets the paging scheduler and pairing windows re-apply theirs.
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { Clock, TimerHandle } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
 import { RadioListeners } from './listeners.ts'
 import type { ZigbeeRadioSettings } from './zigbee.ts'

@@ -3,7 +3,7 @@
 // so every screen shows the same floor. A new plan is validated whole (distinct tables,
 // distinct cells, every cell inside the grid) before anything is written.
 import { z } from 'zod'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
 
 export const maxGrid = 30

@@ -1,8 +1,8 @@
 // Gateway settings (decisions §7): zigbeePreset, targetTimeDefault, timezone. Kept in NeDB,
 // read from memory; an update is validated whole before anything is written.
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
-import { isValidTimezone } from '../time.ts'
+import { isValidTimezone } from '../kernel/time.ts'
 
 export interface Settings {
   zigbeePreset: string

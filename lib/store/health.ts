@@ -3,7 +3,7 @@
 // The first failure logs a warning with the free space; the first write that works again
 // logs that it does. Start-up on a full disk is such an episode too (lib/store/db.ts).
 import { statfsSync } from 'node:fs'
-import type { Logger } from '../log.ts'
+import type { Logger } from '../kernel/log.ts'
 
 export class StorageHealth {
   readonly #dir: string | undefined

@@ -1,6 +1,6 @@
 // The gateway's button. A press opens a 120 s window in which the first access token can be
 // generated without a bearer token; generating it closes the window.
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 
 export const buttonWindowMs = 120_000
 

@@ -1,7 +1,7 @@
 // Failed authentication per client address: a token bucket of `perMinute` failures that
 // refills continuously. An empty bucket means that address answers 429 for credentials that
 // do not verify; valid tokens and other addresses are never affected.
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 
 /** Addresses remembered at most; the oldest is forgotten first (bounded memory). */
 const maxAddresses = 10_000

@@ -1,5 +1,5 @@
 // Access token names (spec: letters, digits, hyphen, underscore; we bound them to 1-64).
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 
 export const defaultTokenName = 'default'
 const namePattern = /^[A-Za-z0-9_-]{1,64}$/

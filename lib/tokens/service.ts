@@ -1,9 +1,9 @@
 // Access tokens (decisions §5): issued by the button window or by an existing token, stored
 // only as SHA-256 hashes, verified in constant time against an in-memory index so that a
 // revocation takes effect on the very next request.
-import { DomainError } from '../errors.ts'
-import type { Clock } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import type { ButtonWindow } from './button.ts'
 import { AuthFailureLimiter } from './limiter.ts'

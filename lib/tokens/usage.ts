@@ -1,8 +1,8 @@
 // When and from where each token was last used. Recording a use is a memory write; the
 // datastore sees the latest value per token at most once every `flushMs` (and at stop), so
 // a busy POS polling every second does not cost a fsynced write per request.
-import type { Clock, TimerHandle } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import type { Logger } from '../kernel/log.ts'
 
 export interface Use {
   at: number

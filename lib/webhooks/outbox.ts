@@ -2,7 +2,7 @@
 // ChangeLog sink in the same step as the change, removed once the receiver acknowledged it.
 // Mirrored in memory as one seq-ordered queue per URL, so finding the next entry is O(1)
 // however long a receiver has been down.
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
 
 /** Longest backlog kept per URL; older entries are dropped (and counted) beyond it. */

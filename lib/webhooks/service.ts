@@ -2,10 +2,10 @@
 // persisted outbox fed by a ChangeLog sink, and one delivery attempt at a time per URL.
 // The timing of attempts (when to retry) belongs to runtime/webhook-dispatcher.ts.
 import { orderModifiedPayload } from '../api/present.ts'
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../kernel/clock.ts'
 import type { GatewayConfig } from '../config.ts'
-import { DomainError } from '../errors.ts'
-import type { Logger } from '../log.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { OrderChange } from '../orders/types.ts'
 import type { Store } from '../store/db.ts'
 import { WebhookClient } from './http-client.ts'

@@ -5,7 +5,7 @@
 import dns from 'node:dns'
 import type { LookupFunction } from 'node:net'
 import os from 'node:os'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { canonicalAddress, classifyAddress } from './address.ts'
 
 /** Longest callback URL accepted. */

@@ -17,9 +17,6 @@ import type { LayerMap } from './import-graph.ts'
 export const LAYERS = ['kernel', 'store', 'domain', 'api', 'app'] as const
 export type Layer = (typeof LAYERS)[number]
 
-/** Files of the kernel that still live at lib/'s root (until they move to lib/kernel/). */
-const KERNEL_FILES = new Set(['lib/errors.ts', 'lib/clock.ts', 'lib/log.ts', 'lib/log-destination.ts', 'lib/time.ts'])
-
 /**
  * The domain parts and the parts each may import. A part is a folder of lib/, except the
  * order vocabulary (lib/orders/types.ts, the Order shape every part speaks) and the files
@@ -52,7 +49,7 @@ export function domainPart(file: string): string {
 export function layerOf(file: string): Layer | undefined {
   if (file.startsWith('functions/') || file.startsWith('runtime/')) return 'app'
   if (!file.startsWith('lib/')) return undefined
-  if (file.startsWith('lib/kernel/') || KERNEL_FILES.has(file)) return 'kernel'
+  if (file.startsWith('lib/kernel/')) return 'kernel'
   if (file.startsWith('lib/store/')) return 'store'
   if (file.startsWith('lib/api/') || file.startsWith('lib/openapi/')) return 'api'
   return DOMAIN_MAY_IMPORT[domainPart(file)] === undefined ? undefined : 'domain'

@@ -5,7 +5,7 @@ import { copyFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import type { OrderSummary } from '../../lib/orders/types.ts'
-import { dayBounds } from '../../lib/time.ts'
+import { dayBounds } from '../../lib/kernel/time.ts'
 import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)

@@ -1,5 +1,5 @@
 // A Radio whose events the test fires by hand and whose commands it records.
-import type { Clock } from '../../lib/clock.ts'
+import type { Clock } from '../../lib/kernel/clock.ts'
 import type { Radio, RadioEvents, RadioInfo, RadioListener } from '../../lib/radio/radio.ts'
 
 export class FakeRadio implements Radio {

@@ -1,8 +1,8 @@
 // testGateway(): the whole service graph in memory (NeDB inMemoryOnly, manual clock) behind
 // the real router, answering `new Request`s without a socket.
-import { ManualClock } from '../../lib/clock.ts'
+import { ManualClock } from '../../lib/kernel/clock.ts'
 import { parseConfig, type GatewayConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/log.ts'
+import { memoryLogger } from '../../lib/kernel/log.ts'
 import { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { buildRouter, type GatewayRouter } from '../../runtime/router.ts'

@@ -1,8 +1,8 @@
 // A stand-in gateway process for the orphan test: starts a Zigbee radio process (with the
 // fake coordinator, as FakeRemote.processOptions gives it) and prints its pid, then waits
 // to be killed.
-import { SystemClock } from '../../lib/clock.ts'
-import { memoryLogger } from '../../lib/log.ts'
+import { SystemClock } from '../../lib/kernel/clock.ts'
+import { memoryLogger } from '../../lib/kernel/log.ts'
 import { ZigbeeProcessRadio } from '../../lib/radio/zigbee-process.ts'
 
 const radio = new ZigbeeProcessRadio({

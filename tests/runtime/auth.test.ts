@@ -1,6 +1,6 @@
 import t from 'tap'
 import { errorEnvelope } from '../../lib/api/envelope.ts'
-import { DomainError } from '../../lib/errors.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
 import { authorize, unknownOpenRoutes } from '../../runtime/auth.ts'
 import type { Caller, ManifestEntry } from '../../runtime/define.ts'
 import { testGateway } from '../helpers/gateway.ts'

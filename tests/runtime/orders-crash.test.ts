@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/log.ts'
+import { memoryLogger } from '../../lib/kernel/log.ts'
 import { startGateway } from '../../runtime/main.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')

@@ -1,6 +1,6 @@
 import { pino } from 'pino'
 import t from 'tap'
-import { createLogger } from '../../lib/log.ts'
+import { createLogger } from '../../lib/kernel/log.ts'
 import { RequestLog } from '../../runtime/request-log.ts'
 
 function logger(level: string) {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { errorEnvelope, okEnvelope, toDomainError, v2Errors } from '../../../lib/api/envelope.ts'
-import { DomainError, errorKinds } from '../../../lib/errors.ts'
+import { DomainError, errorKinds } from '../../../lib/kernel/errors.ts'
 
 t.test('every error kind maps to a negative code and an HTTP error status', async (t) => {
   for (const kind of errorKinds) {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { booleanValue, nonNegativeIntText, orderRef, parseJsonObject, positiveInt, queryValue, uuid } from '../../../lib/api/input.ts'
-import { DomainError } from '../../../lib/errors.ts'
+import { DomainError } from '../../../lib/kernel/errors.ts'
 
 const kindOf = (fn: () => unknown) => {
   try {

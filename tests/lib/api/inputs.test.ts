@@ -2,7 +2,7 @@ import t from 'tap'
 import { z } from 'zod'
 import { BodyInput, jsonSchemaOf, optional, QueryInput, required, withDefault } from '../../../lib/api/inputs.ts'
 import { positiveInt } from '../../../lib/api/fields.ts'
-import type { DomainError } from '../../../lib/errors.ts'
+import type { DomainError } from '../../../lib/kernel/errors.ts'
 
 /** The kind and message of the DomainError fn throws. */
 const failure = (fn: () => unknown) => {

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { ManualClock } from '../../../lib/clock.ts'
-import { DomainError } from '../../../lib/errors.ts'
+import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { DomainError } from '../../../lib/kernel/errors.ts'
 import { ConnectionCheck, checkTimeout } from '../../../lib/gateway/check.ts'
 import type { RadioInfo } from '../../../lib/radio/radio.ts'
 import { Store } from '../../../lib/store/db.ts'

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import t from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
 import { v2Errors } from '../../../lib/api/envelope.ts'
-import { outcomeCodes, type ErrorKind } from '../../../lib/errors.ts'
+import { outcomeCodes, type ErrorKind } from '../../../lib/kernel/errors.ts'
 import { buildOpenApiDocument, operationId, templateOf, type DocumentedRoute } from '../../../lib/openapi/document.ts'
 import { contract } from '../../contract/endpoints.ts'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { DomainError } from '../../../lib/errors.ts'
+import { DomainError } from '../../../lib/kernel/errors.ts'
 import { applyWrite, step, type OrdersAction, type StepResult } from '../../../lib/orders/machine.ts'
 import type { ActiveOrder } from '../../../lib/orders/types.ts'
 

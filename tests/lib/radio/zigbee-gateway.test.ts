@@ -5,9 +5,9 @@
 // what devices do, through the API.
 import t, { type Test } from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
-import { ManualClock } from '../../../lib/clock.ts'
+import { ManualClock } from '../../../lib/kernel/clock.ts'
 import { parseConfig } from '../../../lib/config.ts'
-import { memoryLogger } from '../../../lib/log.ts'
+import { memoryLogger } from '../../../lib/kernel/log.ts'
 import type { Radio } from '../../../lib/radio/radio.ts'
 import { ZigbeeRadio } from '../../../lib/radio/zigbee.ts'
 import { buildRouter } from '../../../runtime/router.ts'

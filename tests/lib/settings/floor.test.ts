@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DomainError } from '../../../lib/errors.ts'
+import { DomainError } from '../../../lib/kernel/errors.ts'
 import { defaultFloor, FloorService, parseFloor } from '../../../lib/settings/floor.ts'
 import { Store } from '../../../lib/store/db.ts'
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { defaultCompactAfterLines as compactAfterLines, outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
-import { DomainError } from '../../../lib/errors.ts'
-import { memoryLogger } from '../../../lib/log.ts'
+import { DomainError } from '../../../lib/kernel/errors.ts'
+import { memoryLogger } from '../../../lib/kernel/log.ts'
 import { until } from '../../helpers/until.ts'
 
 t.test('writes persist to the data dir and survive reopening', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DomainError } from '../../../lib/errors.ts'
+import { DomainError } from '../../../lib/kernel/errors.ts'
 import { parseTarget, TargetGuard, TargetRefused } from '../../../lib/webhooks/target.ts'
 
 const kindOf = (fn: () => unknown) => {

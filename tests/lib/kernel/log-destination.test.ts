@@ -1,7 +1,7 @@
 import { pino } from 'pino'
 import t from 'tap'
-import { HoldingDestination, heldMs, holdLimit } from '../../lib/log-destination.ts'
-import { createLogger } from '../../lib/log.ts'
+import { HoldingDestination, heldMs, holdLimit } from '../../../lib/kernel/log-destination.ts'
+import { createLogger } from '../../../lib/kernel/log.ts'
 
 function recording() {
   const writes: string[] = []

@@ -14,7 +14,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       // Authorization headers and tokens never reach the log, whatever a caller passes in.
       redact: { paths: ['token', '*.token', 'authorization', '*.authorization', 'accesstoken', '*.accesstoken'], censor: '[redacted]' },
     },
-    // Request lines may wait a moment there (lib/log-destination.ts); other lines do not.
+    // Request lines may wait a moment there (lib/kernel/log-destination.ts); other lines do not.
     new HoldingDestination(options.destination ?? pino.destination({ dest: 1, sync: false })),
   )
 }

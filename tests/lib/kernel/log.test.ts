@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createLogger, memoryLogger } from '../../lib/log.ts'
+import { createLogger, memoryLogger } from '../../../lib/kernel/log.ts'
 
 t.test('LOG_LEVEL sets the verbosity when no level is given', async (t) => {
   const saved = process.env.LOG_LEVEL

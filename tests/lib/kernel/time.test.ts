@@ -1,5 +1,5 @@
 import t from 'tap'
-import { dayBounds, formatLocal, formatOffset, formatWithOffset, isValidTimezone, parseLocal } from '../../lib/time.ts'
+import { dayBounds, formatLocal, formatOffset, formatWithOffset, isValidTimezone, parseLocal } from '../../../lib/kernel/time.ts'
 
 const instant = Date.parse('2026-07-01T10:30:05Z')
 

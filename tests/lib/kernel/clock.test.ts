@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ManualClock, SystemClock } from '../../lib/clock.ts'
+import { ManualClock, SystemClock } from '../../../lib/kernel/clock.ts'
 
 t.test('ManualClock fires due timers in order and only when advanced', async (t) => {
   const clock = new ManualClock(0)

@@ -46,7 +46,7 @@ export const configSchema = z.strictObject({
       /** Group-commit window for fsyncing acknowledged NeDB writes, in ms. */
       syncIntervalMs: z.number().int().min(0).max(1000).default(5),
       historySynchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
-      /** Memory for presented history pages answered again (lib/history/pages.ts), in bytes; 0: none. */
+      /** Memory for presented history pages answered again (lib/api/history-pages.ts), in bytes; 0: none. */
       historyPageCacheBytes: z.number().int().min(0).max(256_000_000).default(4_000_000),
       /** Lines appended to a NeDB datafile since its last rewrite before it is compacted (lib/store/db.ts). */
       compactAfterLines: z.number().int().min(10).max(10_000_000).default(2000),

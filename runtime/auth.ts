@@ -7,7 +7,7 @@
 //   such requests answer 429 -36 with Retry-After. Valid tokens are never refused, and a
 //   missing header is not a guess, so it is not counted.
 import { DomainError } from '../lib/kernel/errors.ts'
-import type { Caller, ManifestEntry } from './define.ts'
+import type { Caller, ManifestEntry } from './function-types.ts'
 import type { Services } from './services.ts'
 
 // RFC 6750 b64token; the token check itself decides whether the value is one of ours.

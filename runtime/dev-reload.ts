@@ -16,7 +16,7 @@ import { type FSWatcher, readFileSync, watch, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Logger } from '../lib/kernel/log.ts'
-import type { ManifestEntry } from './define.ts'
+import type { ManifestEntry } from './function-types.ts'
 import { assertManifest, loadCandidates, type ModuleUrl, ManifestError, renderManifest, sortCandidates } from './manifest-gen.ts'
 import type { GatewayRouter, ServerContext } from './router.ts'
 

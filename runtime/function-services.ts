@@ -5,10 +5,10 @@
 // A new function that needs another service adds it here (one line each).
 import type { Clock } from '../lib/kernel/clock.ts'
 import type { GatewayIdentity } from '../lib/identity.ts'
-import type { HistoryPages } from '../lib/history/pages.ts'
+import type { HistoryPages } from '../lib/api/history-pages.ts'
 import type { HistoryStore } from '../lib/history/store.ts'
 import type { TrackerInventory } from '../lib/inventory/trackers.ts'
-import type { ActiveOrderList } from '../lib/orders/active-list.ts'
+import type { ActiveOrderList } from '../lib/api/active-list.ts'
 import type { OrdersService } from '../lib/orders/service.ts'
 import type { SimulatorService } from '../lib/orders/simulator.ts'
 import type { FloorService } from '../lib/settings/floor.ts'

@@ -1,6 +1,6 @@
 // Rules every manifest must satisfy; run by the generator, at start-up and by the tests.
 // Each breach names the file, so a mistake in a dropped-in function is found at once.
-import type { FunctionConfig } from './define.ts'
+import type { FunctionConfig } from './function-types.ts'
 
 export interface ManifestCandidate {
   file: string

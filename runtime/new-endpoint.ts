@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { AuthStance, HttpMethod } from './define.ts'
+import type { AuthStance, HttpMethod } from './function-types.ts'
 import { expectedFileName } from './manifest.ts'
 import { ensureFreshManifest, listFunctionFiles, loadCandidates } from './manifest-gen.ts'
 
@@ -72,7 +72,7 @@ function functionSource(e: NewEndpoint): string {
   const errors = e.auth === 'bearer' ? `\n  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],` : ''
   return `// ${e.method} ${e.path}: written by \`gateway new endpoint\`. Domain logic belongs in lib/;
 // this function parses input, calls one service and presents the answer.
-import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: '${e.method}',

@@ -4,7 +4,7 @@
 // a token: lists carry the prefix only.
 import { DomainError } from '../lib/kernel/errors.ts'
 import { tokenName } from '../lib/tokens/names.ts'
-import { presentToken } from '../lib/tokens/present.ts'
+import { presentToken } from '../lib/api/present-token.ts'
 import type { CliCommand } from './cli.ts'
 import { sendControl, type ControlServer } from './control.ts'
 import type { Services } from './services.ts'

@@ -1,6 +1,6 @@
 import { orderRef } from '../../lib/api/input.ts'
-import { pageBody } from '../../lib/orders/input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+import { pageBody } from '../../lib/api/order-input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: 'POST',

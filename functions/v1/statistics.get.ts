@@ -1,5 +1,5 @@
 import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: 'GET',

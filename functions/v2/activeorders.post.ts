@@ -1,5 +1,5 @@
-import { createBody } from '../../lib/orders/input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+import { createBody } from '../../lib/api/order-input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: 'POST',

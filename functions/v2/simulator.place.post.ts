@@ -1,5 +1,5 @@
-import { simTable, simTracker, simTrackerSchema } from '../../lib/orders/sim-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+import { simTable, simTracker, simTrackerSchema } from '../../lib/api/sim-input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: 'POST',

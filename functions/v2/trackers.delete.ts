@@ -1,4 +1,4 @@
-import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: 'DELETE',

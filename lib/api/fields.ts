@@ -1,6 +1,7 @@
 // The zod schemas of values many endpoints share: positive integers (JSON number or digit
 // text), order references, UUIDs, booleans. Each parses and documents (lib/api/inputs.ts).
 import { z } from 'zod'
+import type { OrderRef } from '../orders/types.ts'
 import { maxInt32, positiveIntText, uuidPattern } from './patterns.ts'
 
 /** 1..2^31-1 as digits (leading zeros allowed, at most 10 characters). */
@@ -21,8 +22,6 @@ export const orderRefText = z.union([
 ])
 /** v1 clear and page: the order's number only. */
 export const orderNameText = positiveIntString.transform((name) => ({ name }) as OrderRef)
-
-export type OrderRef = { name: number } | { uuid: string }
 
 /** The path parameters' schemas, for the document (lib/openapi/document.ts). */
 export const pathParams = {

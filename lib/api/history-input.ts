@@ -3,7 +3,7 @@
 // one zod schema (lib/api/inputs.ts): it parses, and the OpenAPI document shows it, so the
 // patterns below are exactly what is accepted.
 import { z } from 'zod'
-import type { ParamDoc } from '../../runtime/define.ts'
+import type { ParamDoc } from './function-config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { HistoryFilter, PageRequest } from '../history/query.ts'
 import type { OrderType } from '../orders/types.ts'

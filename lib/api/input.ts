@@ -1,9 +1,9 @@
 // Strict parsers for path, query and body values. Each throws the DomainError its caller
 // names, so the same parser serves every endpoint with that endpoint's code.
 import { DomainError, type ErrorKind } from '../kernel/errors.ts'
-import { orderNameText, orderRefText, type OrderRef, positiveInt as positiveIntSchema, uuidText } from './fields.ts'
+import type { OrderRef } from '../orders/types.ts'
+import { orderNameText, orderRefText, positiveInt as positiveIntSchema, uuidText } from './fields.ts'
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Longest query or path value accepted for any parameter (decisions §8). */
 export const maxParamLength = 256
@@ -21,10 +21,6 @@ export function positiveInt(value: unknown, kind: ErrorKind): number {
 export function nonNegativeIntText(value: string, kind: ErrorKind): number {
   if (!digitsPattern.test(value) || value.length > 10) throw new DomainError(kind)
   return Number(value)
-}
-
-export function isUuid(value: string): boolean {
-  return uuidPattern.test(value)
 }
 
 export function uuid(value: string | undefined, kind: ErrorKind = 'UUID_INVALID'): string {

@@ -3,7 +3,7 @@
 // OpenAPI parameter or body property, so the document says exactly what the parser takes.
 // Fields are checked in the order they are declared; the first problem is the answer.
 import { z } from 'zod'
-import type { JsonSchema, ParamDoc } from '../../runtime/define.ts'
+import type { JsonSchema, ParamDoc } from './function-config.ts'
 import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 
 /** Longest query value accepted for any parameter (decisions §8). */

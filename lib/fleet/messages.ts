@@ -2,7 +2,7 @@
 // webhook payload with seq, plus the change type and site) on `events`, and for a cleared
 // order its summary (with seq) on `history`. Rendered once, when the change is recorded, so a
 // message published again after an outage is byte-for-byte the first one.
-import { orderModifiedPayload, orderSummary } from '../api/present.ts'
+import { orderModifiedPayload, orderSummary } from '../orders/notification.ts'
 import { summaryOf, type OrderChange, type OrderSummary } from '../orders/types.ts'
 import type { FleetMessage } from './outbox.ts'
 

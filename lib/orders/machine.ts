@@ -5,8 +5,7 @@
 // (one per changed order, each with the change type to record) and the paging effects to
 // apply once that write is durable. Errors are thrown as DomainError before anything changes.
 import { DomainError, type Outcome } from '../kernel/errors.ts'
-import type { OrderRef } from '../api/input.ts'
-import type { ActiveOrder, ChangeType, OrderType } from './types.ts'
+import type { ActiveOrder, ChangeType, OrderRef, OrderType } from './types.ts'
 
 export type OrdersAction =
   | { kind: 'radioStart'; address: string; number: number; orderType: OrderType; at: number; uuid: string }

@@ -16,7 +16,6 @@
 // clear keeps the cleared version (a tombstone) until its change is recorded, for the same
 // reason.
 import { randomUUID } from 'node:crypto'
-import type { OrderRef } from '../api/input.ts'
 import type { Clock } from '../kernel/clock.ts'
 import { DomainError, type Outcome } from '../kernel/errors.ts'
 import type { ChangeLog } from '../events/changes.ts'
@@ -27,7 +26,7 @@ import type { RadioEvents } from '../radio/radio.ts'
 import { withDeferredSync, type Collection } from '../store/db.ts'
 import type { FaultPoint } from './fault.ts'
 import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
-import { summaryOf, type ActiveOrder, type ChangeType, type OrderType } from './types.ts'
+import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
 
 /** The change a stored version was written for. */
 interface ChangeStamp {

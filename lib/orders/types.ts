@@ -2,6 +2,16 @@
 // Times are milliseconds since the epoch; presenters format them in the gateway's timezone.
 
 export type OrderType = 'ON_PREMISE' | 'TO_GO'
+
+/** How a caller names an active order: by its number or by its UUID. */
+export type OrderRef = { name: number } | { uuid: string }
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** An order UUID in its 8-4-4-4-12 hex form (any case). */
+export function isUuid(value: string): boolean {
+  return uuidPattern.test(value)
+}
 export type OrderState = 'started' | 'located' | 'cleared'
 
 export interface ActiveOrder {

@@ -2,7 +2,7 @@
 // that has not been heard from for a ping interval is pinged (a genBasic read, as
 // zigbee2mqtt does for its "active" devices); one that does not answer is unavailable until it
 // is heard from again. Trackers sleep and are never pinged: they are judged by their last
-// message against their reporting check-in (lib/gateway/trackers-view.ts).
+// message against their reporting check-in (lib/api/present-tracker.ts).
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
 import type { Logger } from '../kernel/log.ts'
 import { deviceRole, isRouter, type ZigbeeDevice } from './zigbee-device-kinds.ts'

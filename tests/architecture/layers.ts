@@ -19,29 +19,32 @@ export type Layer = (typeof LAYERS)[number]
 
 /**
  * The domain parts and the parts each may import. A part is a folder of lib/, except the
- * order vocabulary (lib/orders/types.ts, the Order shape every part speaks) and the files
- * at lib/'s root (config.ts, identity.ts). Anything not listed is forbidden, so a new
+ * order vocabulary (lib/orders/types.ts, the Order shape every part speaks), the order
+ * notification forms (lib/orders/notification.ts, which webhooks and the fleet render) and
+ * the files at lib/'s root (config.ts, identity.ts). Anything not listed is forbidden, so a new
  * direction between domain folders is a decision written here, not an accident.
  */
 export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   'orders/types': [],
+  'orders/notification': ['orders/types'],
   config: ['fleet'], // config.ts validates the fleet section with fleet/config.ts's schema
   identity: [],
   settings: [],
   tokens: [],
-  inventory: [],
+  inventory: ['radio'], // repeaters.ts follows the radio's device events
   events: ['orders/types'],
   history: ['orders/types'],
   radio: ['config', 'orders/types'],
-  webhooks: ['config', 'orders/types'],
-  fleet: ['events', 'identity', 'orders/types'],
-  orders: ['orders/types', 'events', 'history', 'inventory', 'radio'],
-  gateway: ['config', 'fleet', 'identity', 'inventory', 'radio', 'settings'],
+  webhooks: ['config', 'orders/types', 'orders/notification'],
+  fleet: ['events', 'identity', 'orders/types', 'orders/notification'],
+  orders: ['orders/types', 'orders/notification', 'events', 'history', 'inventory', 'radio'],
+  gateway: ['fleet', 'identity', 'radio'],
 }
 
 /** The domain part of a lib/ file ('orders', 'orders/types', 'config', ...). */
 export function domainPart(file: string): string {
   if (file === 'lib/orders/types.ts') return 'orders/types'
+  if (file === 'lib/orders/notification.ts') return 'orders/notification'
   const parts = file.split('/')
   return parts.length === 2 ? parts[1]!.replace(/\.ts$/, '') : parts[1]!
 }

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { authorize } from '../../runtime/auth.ts'
-import type { Caller } from '../../runtime/define.ts'
+import type { Caller } from '../../runtime/function-types.ts'
 import { contract, type ContractRoute } from '../contract/endpoints.ts'
 import { testGateway } from '../helpers/gateway.ts'
 

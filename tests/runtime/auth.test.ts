@@ -2,7 +2,7 @@ import t from 'tap'
 import { errorEnvelope } from '../../lib/api/envelope.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import { authorize, unknownOpenRoutes } from '../../runtime/auth.ts'
-import type { Caller, ManifestEntry } from '../../runtime/define.ts'
+import type { Caller, ManifestEntry } from '../../runtime/function-types.ts'
 import { testGateway } from '../helpers/gateway.ts'
 
 const unknownToken = 'ab'.repeat(24)

@@ -5,14 +5,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { memoryLogger } from '../../lib/kernel/log.ts'
-import type { ManifestEntry } from '../../runtime/define.ts'
+import type { ManifestEntry } from '../../runtime/function-types.ts'
 import { loadFunctionTable, SwappableRouter, watchFunctions } from '../../runtime/dev-reload.ts'
 import { ensureFreshManifest, renderManifest } from '../../runtime/manifest-gen.ts'
 import { copyProject } from '../helpers/project-copy.ts'
 import { startGatewayProcess } from '../helpers/process.ts'
 import { until } from '../helpers/until.ts'
 
-const helloFile = (message: string) => `import type { FunctionConfig, GatewayFunction } from '../../runtime/define.ts'
+const helloFile = (message: string) => `import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
 
 export const config = {
   method: 'GET',

@@ -2,7 +2,7 @@
 // its type (the @ts-expect-error lines fail `tsc --noEmit` the day one of them compiles) and
 // not at run time (functionServices copies only what a function may call).
 import t from 'tap'
-import type { GatewayFunction } from '../../runtime/define.ts'
+import type { GatewayFunction } from '../../runtime/function-types.ts'
 import { functionServices } from '../../runtime/function-services.ts'
 import { testGateway } from '../helpers/gateway.ts'
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { manifest } from '../../functions/_manifest.gen.ts'
-import type { ManifestEntry } from '../../runtime/define.ts'
+import type { ManifestEntry } from '../../runtime/function-types.ts'
 import { requestArbitrary, seed } from '../helpers/hostile-requests.ts'
 import { type Answer, twoHosts } from '../helpers/two-hosts.ts'
 

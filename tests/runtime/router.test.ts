@@ -2,7 +2,7 @@
 // Requests, the one place errors become envelopes, the per-request log line, and the
 // JsonResponse it answers with behaving as a fetch Response.
 import t from 'tap'
-import type { ManifestEntry } from '../../runtime/define.ts'
+import type { ManifestEntry } from '../../runtime/function-types.ts'
 import { buildRouter } from '../../runtime/router.ts'
 import { testGateway } from '../helpers/gateway.ts'
 import { testEntry } from '../helpers/manifest.ts'

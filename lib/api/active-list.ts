@@ -2,11 +2,11 @@
 // until it can differ: an order changed, the second ticked (elapsedTime is in whole
 // seconds), or the timezone setting changed. Kitchen displays poll this list; presenting
 // and serialising every order on every poll was most of the route's cost.
-import { RawJson } from '../api/raw-json.ts'
+import { RawJson } from './raw-json.ts'
 import type { Clock } from '../kernel/clock.ts'
-import type { OrdersService } from './service.ts'
-import type { ActiveOrder } from './types.ts'
-import { v1View, v2View } from './view.ts'
+import type { OrdersService } from '../orders/service.ts'
+import type { ActiveOrder } from '../orders/types.ts'
+import { v1View, v2View } from './present-views.ts'
 
 export interface ActiveListDeps {
   orders: Pick<OrdersService, 'list' | 'revision'>

@@ -1,7 +1,7 @@
 // The v2 `token` object (spec "Access token record"): gateway-local times, and the token
 // itself only in the generate answer; lists show its first characters as `prefix`.
 import { formatLocal } from '../kernel/time.ts'
-import type { TokenRecord } from './service.ts'
+import type { TokenRecord } from '../tokens/service.ts'
 
 export function presentToken(record: TokenRecord, timezone: string, fullToken?: string): Record<string, unknown> {
   return {

@@ -2,9 +2,9 @@
 // read `name`, `orderType`, `locationName` and `tracking` the same way. Each field is one
 // zod schema: it parses (lib/api/inputs.ts) and it is what the OpenAPI document shows.
 import { z } from 'zod'
-import { booleanLike, positiveInt } from '../api/fields.ts'
-import { BodyInput, optional, required, withDefault } from '../api/inputs.ts'
-import type { OrderType } from './types.ts'
+import { booleanLike, positiveInt } from './fields.ts'
+import { BodyInput, optional, required, withDefault } from './inputs.ts'
+import type { OrderType } from '../orders/types.ts'
 
 export interface CreateFields {
   name: number

@@ -1,8 +1,8 @@
 // Presenting active orders the way each API version shows them, at the gateway's current
 // time and timezone.
-import { activeOrderV1, activeOrderV2 } from '../api/present.ts'
+import { activeOrderV1, activeOrderV2 } from './present.ts'
 import type { Clock } from '../kernel/clock.ts'
-import type { ActiveOrder } from './types.ts'
+import type { ActiveOrder } from '../orders/types.ts'
 
 export interface ViewDeps {
   clock: Pick<Clock, 'now'>

@@ -1,5 +1,5 @@
 // Body fields of the simulator endpoints (extension: simulator).
-import { booleanValue, positiveInt } from '../api/input.ts'
+import { booleanValue, positiveInt } from './input.ts'
 
 export function simTracker(body: Record<string, unknown>): number {
   return positiveInt(body.tracker, 'SIM_INPUT_INVALID')

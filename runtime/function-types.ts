@@ -1,45 +1,16 @@
-// The contract between an endpoint function file and the runtime that hosts it.
+// The contract between an endpoint function file and the runtime that hosts it: the
+// per-request context a handler gets, the handler's type and the manifest's entries. The
+// route description a file exports (FunctionConfig) is lib/api's (lib/api/function-config.ts),
+// since the OpenAPI document and the input schemas read it too; it is re-exported here so a
+// function file imports its types from one place.
 import type { ApiVersion } from '../lib/api/envelope.ts'
 import type { Outcome } from '../lib/kernel/errors.ts'
 import type { Logger } from '../lib/kernel/log.ts'
 import type { Presenter } from '../lib/api/presenter.ts'
 import type { FunctionServices } from './function-services.ts'
+import type { FunctionConfig } from '../lib/api/function-config.ts'
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE'
-
-/**
- * How a route is protected. 'bearer': a valid v2 access token. 'button': open, but the
- * service checks the button window. 'none': open. v1 routes are 'none' (Basic auth is a
- * setting applied by the router).
- */
-export type AuthStance = 'none' | 'bearer' | 'button'
-
-/** A JSON Schema fragment used for the OpenAPI document. */
-export type JsonSchema = Record<string, unknown>
-
-export interface ParamDoc {
-  description: string
-  schema: JsonSchema
-  required?: boolean
-}
-
-export interface FunctionConfig {
-  method: HttpMethod
-  /** itty-router path, e.g. /api/v2/activeorders/:id/page */
-  path: string
-  auth: AuthStance
-  /** v2 default returnCode of the path (decisions §1); absent on v1. */
-  code?: number
-  summary: string
-  query?: Record<string, ParamDoc>
-  body?: JsonSchema
-  /** Success returnCodes beyond the default (v2), for documentation. */
-  outcomes?: Outcome[]
-  /** Error kinds this endpoint can answer with, for documentation and contract tests. */
-  errors?: string[]
-  /** HTTP status of success when not 200. */
-  successStatus?: 200 | 201
-}
+export type { AuthStance, FunctionConfig, HttpMethod, JsonSchema, ParamDoc } from '../lib/api/function-config.ts'
 
 export interface Caller {
   ip: string

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { activeOrderV1, activeOrderV2 } from '../../../lib/api/present.ts'
 import { ManualClock } from '../../../lib/kernel/clock.ts'
-import { ActiveOrderList } from '../../../lib/orders/active-list.ts'
+import { ActiveOrderList } from '../../../lib/api/active-list.ts'
 import { sampleOrder } from '../../helpers/orders.ts'
 
 const order = (name: number, created: number) => sampleOrder(name, created, { orderType: 'TO_GO', tracking: false })

@@ -1,9 +1,9 @@
 import t from 'tap'
 import { orderSummary } from '../../../lib/api/present.ts'
-import { HistoryPages } from '../../../lib/history/pages.ts'
+import { HistoryPages } from '../../../lib/api/history-pages.ts'
 import type { HistoryFilter } from '../../../lib/history/query.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
-import { summary } from './fixtures.ts'
+import { summary } from '../history/fixtures.ts'
 
 function countingStore(store: HistoryStore) {
   let lists = 0

@@ -1,0 +1,40 @@
+// What a function file says about its route (its exported `config`): method, path, auth,
+// default code, documentation of query and body. The router, the manifest check, the
+// OpenAPI document and the input schemas all read it, so it lives in the api layer.
+import type { Outcome } from '../kernel/errors.ts'
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE'
+
+/**
+ * How a route is protected. 'bearer': a valid v2 access token. 'button': open, but the
+ * service checks the button window. 'none': open. v1 routes are 'none' (Basic auth is a
+ * setting applied by the router).
+ */
+export type AuthStance = 'none' | 'bearer' | 'button'
+
+/** A JSON Schema fragment used for the OpenAPI document. */
+export type JsonSchema = Record<string, unknown>
+
+export interface ParamDoc {
+  description: string
+  schema: JsonSchema
+  required?: boolean
+}
+
+export interface FunctionConfig {
+  method: HttpMethod
+  /** itty-router path, e.g. /api/v2/activeorders/:id/page */
+  path: string
+  auth: AuthStance
+  /** v2 default returnCode of the path (decisions §1); absent on v1. */
+  code?: number
+  summary: string
+  query?: Record<string, ParamDoc>
+  body?: JsonSchema
+  /** Success returnCodes beyond the default (v2), for documentation. */
+  outcomes?: Outcome[]
+  /** Error kinds this endpoint can answer with, for documentation and contract tests. */
+  errors?: string[]
+  /** HTTP status of success when not 200. */
+  successStatus?: 200 | 201
+}

@@ -3,9 +3,7 @@
 // route description a file exports (FunctionConfig) is lib/api's (lib/api/function-config.ts),
 // since the OpenAPI document and the input schemas read it too; it is re-exported here so a
 // function file imports its types from one place.
-import type { ApiVersion } from '../lib/api/envelope.ts'
 import type { Outcome } from '../lib/kernel/errors.ts'
-import type { Logger } from '../lib/kernel/log.ts'
 import type { Presenter } from '../lib/api/presenter.ts'
 import type { FunctionServices } from './function-services.ts'
 import type { FunctionConfig } from '../lib/api/function-config.ts'
@@ -26,8 +24,6 @@ export interface OkOptions {
 }
 
 export interface GatewayContext {
-  readonly version: ApiVersion
-  readonly config: FunctionConfig
   /** The domain services a function may call: no store, radio, change log or event bus. */
   readonly services: FunctionServices
   /** Presenting in this route's version, at this request's now and the gateway's timezone. */
@@ -35,7 +31,6 @@ export interface GatewayContext {
   readonly params: Record<string, string>
   readonly query: URLSearchParams
   readonly caller: Caller
-  readonly log: Logger
   /** The JSON body as an object ({} when empty); -31 on malformed JSON, -35 when too large. */
   body(): Promise<Record<string, unknown>>
   /** The success envelope of this route's version and default code. */

@@ -4,7 +4,7 @@ import { SystemClock, type Clock } from '../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../lib/config.ts'
 import { createLogger, type Logger } from '../lib/kernel/log.ts'
 import { restrictNewFiles } from '../lib/store/private-files.ts'
-import { registerButtonCommands } from './commands.ts'
+import { registerButtonCommands } from './button-commands.ts'
 import { registerTokenCommands } from './token-commands.ts'
 import { registerRadioCommands } from './radio-commands.ts'
 import { ControlServer } from './control.ts'
@@ -23,6 +23,7 @@ import { buildRouter, type GatewayRouter } from './router.ts'
 import type { ManifestEntry } from './function-types.ts'
 import { loadFunctionTable, SwappableRouter, watchFunctions } from './dev-reload.ts'
 import { buildServices, type Services } from './services.ts'
+import type { FaultHook } from '../lib/orders/fault.ts'
 import { registerSimCommands } from './sim-commands.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { announcePart, dataDirLockPart, listenError } from './process-parts.ts'
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   httpHost?: 'fast' | 'reference'
   /** `gateway dev`: load the table from this functions dir and follow its changes. */
   watchFunctionsDir?: string
+  /** Crash points for tests (lib/orders/fault.ts); none in production. */
+  fault?: FaultHook
 }
 
 export interface RunningGateway {
@@ -67,7 +70,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const lock = lockDataDir(config.dataDir)
   let services: Services
   try {
-    services = await buildServices({ config, clock, log })
+    services = await buildServices({ config, clock, log, fault: options.fault })
   } catch (error) {
     lock.release()
     throw error

@@ -7,7 +7,7 @@ import type { ChangeLog } from '../lib/events/changes.ts'
 import type { HistoryStore } from '../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../lib/inventory/trackers.ts'
 import type { Logger } from '../lib/kernel/log.ts'
-import { faultFromEnv } from '../lib/orders/fault.ts'
+import type { FaultHook } from '../lib/orders/fault.ts'
 import { feedRadioEvents } from '../lib/orders/radio-feed.ts'
 import { OrdersService } from '../lib/orders/service.ts'
 import { LunchRush } from '../lib/orders/rush.ts'
@@ -36,8 +36,8 @@ export interface OrderServicesDeps {
   store: Store
   history: HistoryStore
   changes: ChangeLog
-  /** Environment for the test-only GATEWAY_FAULT switch (defaults to process.env). */
-  env?: NodeJS.ProcessEnv
+  /** Crash points (lib/orders/fault.ts): tests inject a hook, production none. */
+  fault?: FaultHook
   radio?: Radio
   zigbee?: RadioDeps['zigbee']
   paging?: Partial<PagingOptions>
@@ -65,7 +65,7 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     pager: paging,
     clock,
     log,
-    fault: faultFromEnv((deps.env ?? process.env).GATEWAY_FAULT),
+    fault: deps.fault,
     newUuid: deps.newUuid,
   })
   feedRadioEvents(radio, orders)

@@ -4,7 +4,7 @@
 // formed resumes and is never reset), and says in one line what is wrong.
 import { SystemClock } from '../lib/kernel/clock.ts'
 import { loadConfig, type GatewayConfig } from '../lib/config.ts'
-import { memoryLogger } from '../lib/kernel/log.ts'
+import { createLogger } from '../lib/kernel/log.ts'
 import { type Candidate, describeCandidates, diagnoseStart } from '../lib/radio/zigbee-diagnosis.ts'
 import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../lib/radio/zigbee-process.ts'
 import type { ZigbeeAdapterKind } from '../lib/radio/zigbee.ts'
@@ -69,7 +69,8 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
     manufacturerCode: config.radio.manufacturerCode,
     channel: { channel: () => channel, onChange: () => () => {} },
     clock: new SystemClock(),
-    log: memoryLogger('fatal').log,
+    // The probe says what is wrong in its own one line; the radio's log would only repeat it.
+    log: createLogger({ level: 'silent' }),
     startTimeoutMs: options.timeoutMs,
     startWaitMs: options.timeoutMs + 5000,
     // One attempt: the probe stops the radio before any second one.

@@ -97,8 +97,9 @@ function decodedParams(params: Record<string, string> | undefined): Record<strin
 }
 
 function callerOf(serverContext: ServerContext | undefined, request: Request): Caller {
-  // Tests without a socket may name the client address with this header; a real socket wins.
-  const ip = serverContext?.req?.socket?.remoteAddress ?? request.headers.get('x-test-client-ip') ?? '127.0.0.1'
+  // Without a socket (router.fetch called in-process) the caller is the local host; tests
+  // that need another address pass a server context naming it, as the HTTP host does.
+  const ip = serverContext?.req?.socket?.remoteAddress ?? '127.0.0.1'
   return { ip: ip.startsWith('::ffff:') ? ip.slice(7) : ip }
 }
 
@@ -107,8 +108,8 @@ function callerOf(serverContext: ServerContext | undefined, request: Request): C
  * built for every request, the literal was the router's largest own cost.
  */
 class RequestContext implements GatewayContext {
-  readonly version: ApiVersion
-  readonly config: ManifestEntry
+  readonly #version: ApiVersion
+  readonly #config: ManifestEntry
   readonly services: FunctionServices
   readonly params: Record<string, string>
   readonly caller: Caller
@@ -116,24 +117,18 @@ class RequestContext implements GatewayContext {
   #query: URLSearchParams | undefined
   #body: Promise<Record<string, unknown>> | undefined
   #present: Presenter | undefined
-  readonly #log: Services['log']
 
-  constructor(entry: ManifestEntry, version: ApiVersion, services: FunctionServices, log: Services['log'], request: RoutedRequest, caller: Caller) {
-    this.version = version
-    this.config = entry
+  constructor(entry: ManifestEntry, version: ApiVersion, services: FunctionServices, request: RoutedRequest, caller: Caller) {
+    this.#version = version
+    this.#config = entry
     this.services = services
     this.params = decodedParams(request.params)
     this.caller = caller
     this.#request = request
-    this.#log = log
-  }
-
-  get log(): Services['log'] {
-    return this.#log
   }
 
   get present(): Presenter {
-    return (this.#present ??= presenter(this.version, this.services))
+    return (this.#present ??= presenter(this.#version, this.services))
   }
 
   get query(): URLSearchParams {
@@ -145,9 +140,9 @@ class RequestContext implements GatewayContext {
   }
 
   ok(payload: Record<string, unknown> = {}, options: OkOptions = {}): Response {
-    const envelope = okEnvelope(this.version, this.config.code, payload, {
+    const envelope = okEnvelope(this.#version, this.#config.code, payload, {
       outcome: options.outcome,
-      status: options.status ?? this.config.successStatus,
+      status: options.status ?? this.#config.successStatus,
       message: options.message,
     })
     return jsonResponse(envelope, options.headers)
@@ -159,7 +154,7 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   return async (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
     const caller = callerOf(serverContext, request)
     await authorize(entry, request, services, caller)
-    const response = await entry.handler(request, new RequestContext(entry, version, forFunctions, services.log, request, caller))
+    const response = await entry.handler(request, new RequestContext(entry, version, forFunctions, request, caller))
     if (!(response && typeof response === 'object' && 'status' in response)) {
       throw new Error(`${entry.file} returned no Response`)
     }

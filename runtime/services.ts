@@ -22,10 +22,10 @@ import { TokenService, type TokenDoc } from '../lib/tokens/service.ts'
 import { WebhookService } from '../lib/webhooks/service.ts'
 import { buildGatewayServices, presetChannel, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
+import type { FaultHook } from '../lib/orders/fault.ts'
 
 /** Events between services; payload types are owned by the services that emit them. */
 export interface GatewayEvents extends Record<string, unknown> {
-  'button.pressed': { at: number }
   /** An access token was revoked: live sessions authenticated with it should end. */
   'token.revoked': { name: string; id: string }
 }
@@ -66,6 +66,8 @@ export interface BuildOptions {
   zigbee?: RadioDeps['zigbee']
   /** A radio built by the caller instead of the one the config names (tests). */
   radio?: Radio
+  /** Crash points for tests (see OrderServicesDeps). */
+  fault?: FaultHook
 }
 
 export async function buildServices(options: BuildOptions): Promise<Services> {
@@ -95,7 +97,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     synchronous: config.storage.historySynchronous,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,

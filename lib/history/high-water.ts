@@ -7,9 +7,11 @@
 // notification delays what a page shows by at most that. Without a watch, every get() reads.
 import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
+import type { Clock } from '../kernel/clock.ts'
 
 export class HighWater {
   readonly #read: () => number
+  readonly #clock: Pick<Clock, 'now'>
   readonly #watcher: FSWatcher | undefined
   /** How long a value is trusted: forever in memory (no other writer), 0 without a watch. */
   #maxAgeMs: number
@@ -17,8 +19,9 @@ export class HighWater {
   #readAt = -Infinity
 
   /** `file`: the database file, or undefined for an in-memory database. */
-  constructor(read: () => number, file: string | undefined, maxAgeMs = 1000) {
+  constructor(read: () => number, file: string | undefined, maxAgeMs = 1000, clock: Pick<Clock, 'now'> = Date) {
     this.#read = read
+    this.#clock = clock
     this.#maxAgeMs = file === undefined ? Infinity : maxAgeMs
     if (file === undefined) return
     const written = new Set([path.basename(file), `${path.basename(file)}-wal`])
@@ -33,7 +36,7 @@ export class HighWater {
   }
 
   get(): number {
-    const now = performance.now()
+    const now = this.#clock.now()
     if (this.#maxAgeMs === 0 || now - this.#readAt >= this.#maxAgeMs) {
       this.#value = this.#read()
       this.#readAt = now

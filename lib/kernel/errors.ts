@@ -70,10 +70,6 @@ export class DomainError extends Error {
   }
 }
 
-export function isDomainError(value: unknown): value is DomainError {
-  return value instanceof DomainError
-}
-
 /** Non-error results that v2 reports with a specific returnCode above 1000. */
 export const outcomeCodes = {
   TOKEN_DELETED: 1001,

@@ -7,6 +7,7 @@
 // characters wait, and before any line written the ordinary way, so the log keeps the order
 // in which things happened.
 import type { DestinationStream } from 'pino'
+import { SystemClock, type Clock, type TimerHandle } from './clock.ts'
 
 /** How long a held line may wait. */
 export const heldMs = 100
@@ -17,12 +18,15 @@ type Target = DestinationStream & { flush?: (callback: (error?: Error) => void) 
 
 export class HoldingDestination {
   readonly #target: Target
+  readonly #clock: Clock
   #held = ''
-  #timer: NodeJS.Timeout | undefined
+  #timer: TimerHandle | undefined
   readonly #release = () => this.release()
 
-  constructor(target: Target) {
+  /** `clock`: whose timer lets held lines out (the system's unless a test moves time). */
+  constructor(target: Target, clock: Clock = new SystemClock()) {
     this.#target = target
+    this.#clock = clock
   }
 
   /** pino writes every line through here: whatever is held goes first. */
@@ -35,13 +39,13 @@ export class HoldingDestination {
   hold(line: string): void {
     this.#held += line
     if (this.#held.length >= holdLimit) this.release()
-    else this.#timer ??= setTimeout(this.#release, heldMs).unref()
+    else this.#timer ??= this.#clock.setTimeout(this.#release, heldMs)
   }
 
   /** Writes the held lines now. */
   release(): void {
     if (this.#timer) {
-      clearTimeout(this.#timer)
+      this.#clock.clearTimeout(this.#timer)
       this.#timer = undefined
     }
     if (this.#held === '') return

@@ -8,7 +8,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startGateway } from '../../runtime/main.ts'
 import { firstToken, launchBrowser } from '../helpers/browser.ts'
 

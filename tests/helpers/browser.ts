@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Test } from 'tap'
 import { SystemClock, type Clock } from '../../lib/kernel/clock.ts'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from './memory-logger.ts'
 import { sendControl } from '../../runtime/control.ts'
 import { startGateway, type RunningGateway } from '../../runtime/main.ts'
 import { chromiumDep, requireExecutable } from './system-deps.ts'

@@ -1,11 +1,11 @@
 // testGateway(): the whole service graph in memory (NeDB inMemoryOnly, manual clock) behind
 // the real router, answering `new Request`s without a socket.
-import { ManualClock } from '../../lib/kernel/clock.ts'
+import { ManualClock } from './manual-clock.ts'
 import { parseConfig, type GatewayConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from './memory-logger.ts'
 import { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
-import { buildRouter, type GatewayRouter } from '../../runtime/router.ts'
+import { buildRouter, type GatewayRouter, type ServerContext } from '../../runtime/router.ts'
 import { buildServices, type Services } from '../../runtime/services.ts'
 
 export interface TestGateway {
@@ -40,7 +40,7 @@ export async function testGateway(configInput: Record<string, unknown> = {}, sta
   if (!(services.radio instanceof SimulatedRadio)) throw new Error('testGateway needs the simulated radio')
   const radio = services.radio
   await radio.start()
-  const call = (route: string, options: CallOptions = {}) => router.fetch(makeRequest(route, options))
+  const call = (route: string, options: CallOptions = {}) => router.fetch(makeRequest(route, options), clientAt(options.ip))
   const issueToken = async (name = 'default') => {
     services.button.press()
     const response = await call(`GET /api/v2/accesstoken/generate?name=${encodeURIComponent(name)}`)
@@ -65,12 +65,16 @@ export async function testGateway(configInput: Record<string, unknown> = {}, sta
   }
 }
 
-/** 'POST /api/v2/activeorders?x=1' → a Request for http://gateway.test/... */
+/** The server context of a request from `ip` (what the HTTP host passes for a real socket). */
+export function clientAt(ip: string | undefined): ServerContext | undefined {
+  return ip === undefined ? undefined : { req: { socket: { remoteAddress: ip } } }
+}
+
+/** 'POST /api/v2/activeorders?x=1' → a Request for http://gateway.test/... (options.ip: see clientAt) */
 export function makeRequest(route: string, options: CallOptions = {}): Request {
   const [method, target] = route.split(' ', 2)
   const headers: Record<string, string> = { ...options.headers }
   if (options.token) headers.authorization = `Bearer ${options.token}`
-  if (options.ip) headers['x-test-client-ip'] = options.ip
   let body: string | undefined
   if (options.rawBody !== undefined) body = options.rawBody
   else if (options.body !== undefined) body = JSON.stringify(options.body)

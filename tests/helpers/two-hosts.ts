@@ -5,9 +5,9 @@
 // are the one thing drawn at random per gateway: each pair issued is recorded, and the
 // reference gateway's tokens are written as the fast one's before comparing.
 import http from 'node:http'
-import { ManualClock } from '../../lib/kernel/clock.ts'
+import { ManualClock } from './manual-clock.ts'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from './memory-logger.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { fetchAdapter } from '../../runtime/fetch-adapter.ts'
 import { createHttpHost } from '../../runtime/http.ts'

@@ -2,7 +2,7 @@
 // fake coordinator, as FakeRemote.processOptions gives it) and prints its pid, then waits
 // to be killed.
 import { SystemClock } from '../../lib/kernel/clock.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from './memory-logger.ts'
 import { ZigbeeProcessRadio } from '../../lib/radio/zigbee-process.ts'
 
 const radio = new ZigbeeProcessRadio({

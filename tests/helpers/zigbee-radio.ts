@@ -1,8 +1,8 @@
 // A ZigbeeRadio on the real herdsman Controller over the fake coordinator, with the devices
 // the radio tests share and a helper to wait for herdsman's asynchronous work.
 import type { Test } from 'tap'
-import { ManualClock } from '../../lib/kernel/clock.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { ManualClock } from './manual-clock.ts'
+import { memoryLogger } from './memory-logger.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
 import { ZigbeeRadio, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
 import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'

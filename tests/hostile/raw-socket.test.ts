@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startGateway } from '../../runtime/main.ts'
 
 function exchange(port: number, raw: string, waitMs = 1500): Promise<string> {

@@ -5,7 +5,7 @@ import path from 'node:path'
 import t from 'tap'
 import superjson from 'superjson'
 import { ControlServer, controlSocketPath, sendControl } from '../../runtime/control.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 
 t.test('commands round-trip with superjson (Dates and Maps survive)', async (t) => {
   const dir = t.testdir({})

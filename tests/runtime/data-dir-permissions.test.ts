@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import path from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startGateway } from '../../runtime/main.ts'
 
 function modes(dir: string, out: Record<string, number> = {}): Record<string, number> {

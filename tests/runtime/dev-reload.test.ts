@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t, { type Test } from 'tap'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import type { ManifestEntry } from '../../runtime/function-types.ts'
 import { loadFunctionTable, SwappableRouter, watchFunctions } from '../../runtime/dev-reload.ts'
 import { ensureFreshManifest, renderManifest } from '../../runtime/manifest-gen.ts'

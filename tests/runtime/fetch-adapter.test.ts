@@ -2,7 +2,7 @@
 // with it as its host (`gateway start --reference-host`).
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { createGatewayAdapter } from '../../runtime/fetch-adapter.ts'
 import { startGateway } from '../../runtime/main.ts'
 import { testGateway } from '../helpers/gateway.ts'

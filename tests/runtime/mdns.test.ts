@@ -1,7 +1,7 @@
 import os from 'node:os'
 import t from 'tap'
 import { Bonjour } from 'bonjour-service'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { type Advertisement, guardResponder, mdnsPart } from '../../runtime/mdns.ts'
 
 const log = memoryLogger('fatal').log

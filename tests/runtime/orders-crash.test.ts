@@ -1,6 +1,6 @@
 // Clearing crosses two stores: the summary goes into history first, then the active order
-// is removed. A real gateway process is killed (SIGKILL, through the test-only
-// GATEWAY_FAULT=crash-after-history-insert point) between the two steps; after a restart
+// is removed. A real gateway process is killed (SIGKILL, at the crash point
+// crash-after-history-insert, tests/runtime/fixtures/faulty-gateway.ts) between the two steps; after a restart
 // the order is in history exactly once and no longer active.
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startGateway } from '../../runtime/main.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -17,9 +17,10 @@ t.test('a crash between history insert and active removal loses nothing and dupl
   const dataDir = t.testdir()
   const configFile = path.join(dataDir, 'gateway.config.json')
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port: 0, mdns: { enabled: false } }))
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile, '--data-dir', dataDir], {
+  const faulty = path.join(root, 'tests/runtime/fixtures/faulty-gateway.ts')
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', faulty, 'crash-after-history-insert', '--config', configFile, '--data-dir', dataDir], {
     cwd: root,
-    env: { ...process.env, GATEWAY_FAULT: 'crash-after-history-insert', LOG_LEVEL: 'info' },
+    env: { ...process.env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))

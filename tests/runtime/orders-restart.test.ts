@@ -3,7 +3,7 @@
 // paging all come back.
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { startGateway, type RunningGateway } from '../../runtime/main.ts'
 

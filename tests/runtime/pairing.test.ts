@@ -1,6 +1,6 @@
 import t from 'tap'
-import { ManualClock } from '../../lib/kernel/clock.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { ManualClock } from '../helpers/manual-clock.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { PairingScheduler } from '../../runtime/pairing.ts'
 import { FakeRadio } from '../helpers/fake-radio.ts'
 

@@ -2,7 +2,7 @@
 // control socket of a real gateway; refused once devices are paired unless --force.
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import type { RadioInfo } from '../../lib/radio/radio.ts'
 import { SettingsService } from '../../lib/settings/service.ts'
 import { Store } from '../../lib/store/db.ts'

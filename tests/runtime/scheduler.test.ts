@@ -1,6 +1,6 @@
 import t from 'tap'
-import { ManualClock } from '../../lib/kernel/clock.ts'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { ManualClock } from '../helpers/manual-clock.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { PagingScheduler } from '../../runtime/scheduler.ts'
 
 /** A radio whose sends are recorded and can be held open or made to fail. */

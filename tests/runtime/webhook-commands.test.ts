@@ -1,5 +1,5 @@
 import t from 'tap'
-import { memoryLogger } from '../../lib/kernel/log.ts'
+import { memoryLogger } from '../helpers/memory-logger.ts'
 import { ControlServer } from '../../runtime/control.ts'
 import { formatWebhookList, registerWebhookCommands } from '../../runtime/webhook-commands.ts'
 import { testGateway } from '../helpers/gateway.ts'

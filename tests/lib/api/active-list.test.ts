@@ -1,6 +1,6 @@
 import t from 'tap'
 import { activeOrderV1, activeOrderV2 } from '../../../lib/api/present.ts'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { ActiveOrderList } from '../../../lib/api/active-list.ts'
 import { sampleOrder } from '../../helpers/orders.ts'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { EventBus } from '../../../lib/events/bus.ts'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 
 t.test('a failing listener is logged and does not stop the others', async (t) => {
   const logs = memoryLogger()

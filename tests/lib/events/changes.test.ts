@@ -1,7 +1,7 @@
 // ChangeLog: seq reserved before a write and recorded after it, and the watermark of what
 // surely reached every sink, which survives a restart (and may only lag, never lead).
 import t from 'tap'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { ChangeLog } from '../../../lib/events/changes.ts'
 import type { ActiveOrder, OrderChange } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'

@@ -1,11 +1,11 @@
 // Shared pieces for the fleet tests: an order, a FleetService over an in-memory store, and
 // an MQTT subscriber that records what it receives.
 import { connect, type MqttClient } from 'mqtt'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { ChangeLog } from '../../../lib/events/changes.ts'
 import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
 import { FleetService } from '../../../lib/fleet/service.ts'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 import type { ActiveOrder } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 import { sampleOrder } from '../../helpers/orders.ts'

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
 import { ConnectionCheck, checkTimeout } from '../../../lib/gateway/check.ts'
 import type { RadioInfo } from '../../../lib/radio/radio.ts'

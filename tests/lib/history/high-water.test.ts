@@ -5,6 +5,7 @@ import { HighWater } from '../../../lib/history/high-water.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { summary } from './fixtures.ts'
 import { until } from '../../helpers/until.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 
 /** Commits summary n through a second connection, as `gateway history import` beside the gateway would. */
 function commitElsewhere(file: string, n: number): void {
@@ -64,13 +65,16 @@ t.test('a file: a value is trusted for maxAgeMs at most, and own writes are seen
   const dir = t.testdir({})
   let value = 1
   const { reads, read } = counted(() => value)
-  const highWater = new HighWater(read, path.join(dir, 'history.sqlite'), 50)
+  const clock = new ManualClock()
+  const highWater = new HighWater(read, path.join(dir, 'history.sqlite'), 50, clock)
   t.teardown(() => highWater.close())
   t.equal(highWater.get(), 1)
   value = 2
   t.equal(highWater.get(), 1, 'not asked again within maxAgeMs')
-  await new Promise((resolve) => setTimeout(resolve, 60))
-  t.equal(highWater.get(), 2, 'asked again after it')
+  await clock.advance(49)
+  t.equal(highWater.get(), 1, 'still trusted at 49 ms')
+  await clock.advance(1)
+  t.equal(highWater.get(), 2, 'asked again at maxAgeMs')
   value = 3
   highWater.changed()
   t.equal(highWater.get(), 3)

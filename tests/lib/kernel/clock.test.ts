@@ -1,5 +1,6 @@
 import t from 'tap'
-import { ManualClock, SystemClock } from '../../../lib/kernel/clock.ts'
+import { SystemClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 
 t.test('ManualClock fires due timers in order and only when advanced', async (t) => {
   const clock = new ManualClock(0)

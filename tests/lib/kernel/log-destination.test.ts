@@ -2,20 +2,24 @@ import { pino } from 'pino'
 import t from 'tap'
 import { HoldingDestination, heldMs, holdLimit } from '../../../lib/kernel/log-destination.ts'
 import { createLogger } from '../../../lib/kernel/log.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 
-function recording() {
+function recording(clock = new ManualClock()) {
   const writes: string[] = []
-  return { writes, destination: new HoldingDestination({ write: (text: string) => void writes.push(text) }) }
+  return { writes, clock, destination: new HoldingDestination({ write: (text: string) => void writes.push(text) }, clock) }
 }
 
-t.test('held lines go out together once heldMs has passed', async (t) => {
-  const { writes, destination } = recording()
+t.test('held lines go out together once heldMs has passed (on the clock)', async (t) => {
+  const { writes, destination, clock } = recording()
   destination.hold('a\n')
   destination.hold('b\n')
   t.same(writes, [], 'nothing written yet')
-  await new Promise((resolve) => setTimeout(resolve, heldMs + 50))
+  await clock.advance(heldMs - 1)
+  t.same(writes, [], 'nor just before heldMs')
+  await clock.advance(1)
   t.same(writes, ['a\nb\n'], 'one write for both')
-  await new Promise((resolve) => setTimeout(resolve, heldMs + 50))
+  t.equal(clock.pending, 0, 'no timer left behind')
+  await clock.advance(heldMs * 2)
   t.same(writes, ['a\nb\n'], 'and nothing more')
 })
 

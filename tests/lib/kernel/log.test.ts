@@ -1,5 +1,6 @@
 import t from 'tap'
-import { createLogger, memoryLogger } from '../../../lib/kernel/log.ts'
+import { createLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 
 t.test('LOG_LEVEL sets the verbosity when no level is given', async (t) => {
   const saved = process.env.LOG_LEVEL

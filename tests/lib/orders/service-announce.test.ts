@@ -4,11 +4,11 @@
 // its reserved seq, and resume() records what lies above the change log's watermark again.
 // Here the cut is a sink that fails once, which leaves the disk exactly as the kill does.
 import t from 'tap'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { ChangeLog } from '../../../lib/events/changes.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { OrdersService } from '../../../lib/orders/service.ts'
 import type { ActiveOrder, OrderChange } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'

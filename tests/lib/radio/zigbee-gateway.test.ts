@@ -5,14 +5,14 @@
 // what devices do, through the API.
 import t, { type Test } from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { parseConfig } from '../../../lib/config.ts'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 import type { Radio } from '../../../lib/radio/radio.ts'
 import { ZigbeeRadio } from '../../../lib/radio/zigbee.ts'
 import { buildRouter } from '../../../runtime/router.ts'
 import { buildServices, type BuildOptions } from '../../../runtime/services.ts'
-import { type CallOptions, makeRequest } from '../../helpers/gateway.ts'
+import { type CallOptions, clientAt, makeRequest } from '../../helpers/gateway.ts'
 import { installFakeAdapter, instantHerdsmanWaits, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
 import { until } from '../../helpers/until.ts'
@@ -37,7 +37,7 @@ async function gateway(t: Test, options: { radio?: Record<string, unknown>; zigb
     services,
     clock,
     json: async (route: string, options?: CallOptions) => {
-      const response = await router.fetch(makeRequest(route, options))
+      const response = await router.fetch(makeRequest(route, options), clientAt(options?.ip))
       return { status: response.status, body: (await response.json()) as any }
     },
     issueToken: async () => {

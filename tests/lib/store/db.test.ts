@@ -5,7 +5,7 @@ import path from 'node:path'
 import t from 'tap'
 import { defaultCompactAfterLines as compactAfterLines, outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { until } from '../../helpers/until.ts'
 
 t.test('writes persist to the data dir and survive reopening', async (t) => {

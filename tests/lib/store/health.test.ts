@@ -1,6 +1,6 @@
 import path from 'node:path'
 import t from 'tap'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { StorageHealth } from '../../../lib/store/health.ts'
 
 t.test('one warning per episode, with the free space; the end of an episode is told too', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { ButtonWindow, buttonWindowMs } from '../../../lib/tokens/button.ts'
 
 t.test('a press opens a 120 s window', async (t) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { AuthFailureLimiter, keyOf } from '../../../lib/tokens/limiter.ts'
 
 t.test('N failures a minute are allowed; then the address waits', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { ManualClock } from '../../../lib/kernel/clock.ts'
-import { memoryLogger } from '../../../lib/kernel/log.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { Store } from '../../../lib/store/db.ts'
 import { ButtonWindow } from '../../../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../../../lib/tokens/service.ts'

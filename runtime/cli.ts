@@ -50,6 +50,8 @@ explicit data dir, the only other gateway this user runs is used.`
 export type CliCommand = (positionals: string[], flags: Record<string, string | boolean | undefined>, dataDir: string) => Promise<string>
 
 const commands = new Map<string, CliCommand>()
+/** Commands that work on this checkout's files, not on a gateway or its data dir. */
+const checkoutCommands: ReadonlySet<string> = new Set(['new'])
 /** Options a command declares, so "--format csv" parses as a value, not a flag and a positional. */
 const commandOptions = new Map<string, ParseArgsOptionsConfig>()
 
@@ -146,9 +148,13 @@ export async function runCli(argv: string[]): Promise<number> {
       return 1
     }
     const overrides = { configPath: values.config as string | undefined, dataDir: values['data-dir'] as string | undefined }
-    target = locateGateway({ overrides, resolvedDataDir: loadConfig(overrides).dataDir })
-    if (target.note) console.error(`gateway ${name}: ${target.note}`)
-    const output = await command(rest, values, target.dataDir)
+    let dataDir = ''
+    if (!checkoutCommands.has(name)) {
+      target = locateGateway({ overrides, resolvedDataDir: loadConfig(overrides).dataDir })
+      if (target.note) console.error(`gateway ${name}: ${target.note}`)
+      dataDir = target.dataDir
+    }
+    const output = await command(rest, values, dataDir)
     // Commands that stream their own output (history export) return ''.
     if (output !== '') console.log(output)
     return 0

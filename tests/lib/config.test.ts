@@ -20,7 +20,7 @@ t.test('an unknown key or a bad value names the key', async (t) => {
 
 t.test('radio serial options; the adapter type is required where herdsman cannot detect it', async (t) => {
   const radio = parseConfig({ radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10 } }).radio
-  t.same(radio, { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10 })
+  t.same(radio, { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10, trackers: 50 })
   for (const serialPort of ['tcp://192.168.1.20:6638', 'socket://slzb:6638', '/dev/serial/by-id/usb-ITead_Sonoff_Zigbee_3.0_USB_Dongle_Plus-if00-port0']) {
     t.throws(() => parseConfig({ radio: { kind: 'zigbee', serialPort } }), { name: 'ConfigError', message: /"radio\.adapter": required with serialPort/ }, serialPort)
   }

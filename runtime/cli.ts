@@ -2,7 +2,7 @@
 // running gateway through the control socket in its data dir.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
-import { GatewayUnreachableError, sendControl } from './control.ts'
+import { GatewayUnreachableError } from './control.ts'
 import { locateGateway, type GatewayTarget } from './gateway-locate.ts'
 import { statusCommand } from './status-command.ts'
 import { historyCliCommand, historyCliOptions, historyUsage } from './history-commands.ts'
@@ -10,9 +10,11 @@ import { simCliCommand, simCliOptions, startDemo } from './sim-commands.ts'
 import { tokenCliCommand } from './token-commands.ts'
 import { webhooksCliCommand } from './webhook-commands.ts'
 import { fleetCliCommand } from './fleet-cli.ts'
-import { addRadioSubcommand, radioCliCommand } from './radio-commands.ts'
+import { radioChannelCommand, radioCli } from './radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './radio-probe.ts'
 import { newCliCommand } from './new-endpoint.ts'
+import { buttonCliCommand } from './button-commands.ts'
+import type { CliCommandEntry } from './cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -46,38 +48,20 @@ Options for commands that reach a running gateway: --data-dir DIR, --config FILE
 ./gateway.config.json, then /etc/tracker-gateway/gateway.config.json). Without an
 explicit data dir, the only other gateway this user runs is used.`
 
-/** Commands that other parts of the gateway add, mapped to control-socket calls. */
-export type CliCommand = (positionals: string[], flags: Record<string, string | boolean | undefined>, dataDir: string) => Promise<string>
-
-const commands = new Map<string, CliCommand>()
+/** Every command but start/dev, by name: a fixed table, each mapped to control-socket calls. */
+const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliCommandEntry>([
+  ['fleet', { run: fleetCliCommand }],
+  ['sim', { run: simCliCommand, options: simCliOptions }],
+  ['radio', { run: radioCli(new Map([['channel', radioChannelCommand], ['probe', probeCliCommand]])), options: { force: { type: 'boolean' }, ...probeCliOptions } }],
+  ['button', { run: buttonCliCommand }],
+  ['token', { run: tokenCliCommand }],
+  ['webhooks', { run: webhooksCliCommand }],
+  ['history', { run: historyCliCommand, options: historyCliOptions }],
+  ['status', { run: statusCommand() }],
+  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } } }],
+])
 /** Commands that work on this checkout's files, not on a gateway or its data dir. */
 const checkoutCommands: ReadonlySet<string> = new Set(['new'])
-/** Options a command declares, so "--format csv" parses as a value, not a flag and a positional. */
-const commandOptions = new Map<string, ParseArgsOptionsConfig>()
-
-export function addCliCommand(name: string, command: CliCommand, options?: ParseArgsOptionsConfig): void {
-  commands.set(name, command)
-  if (options) commandOptions.set(name, options)
-}
-
-addCliCommand('fleet', fleetCliCommand)
-addCliCommand('sim', simCliCommand, simCliOptions)
-addCliCommand('radio', radioCliCommand, { force: { type: 'boolean' }, ...probeCliOptions })
-addRadioSubcommand('probe', probeCliCommand)
-
-addCliCommand('button', async (positionals, _flags, dataDir) => {
-  const command = positionals[0] === 'status' ? 'button.status' : 'button.press'
-  const state = (await sendControl(dataDir, command)) as { open: boolean; closesAt: number | null }
-  if (!state.open) return 'token window closed'
-  const seconds = Math.round(((state.closesAt ?? Date.now()) - Date.now()) / 1000)
-  return `token window open for ${seconds} s: call GET /api/v2/accesstoken/generate?name=<name>`
-})
-
-addCliCommand('token', tokenCliCommand)
-addCliCommand('webhooks', webhooksCliCommand)
-addCliCommand('history', historyCliCommand, historyCliOptions)
-addCliCommand('status', statusCommand())
-addCliCommand('new', newCliCommand, { code: { type: 'string' }, auth: { type: 'string' } })
 
 async function start(flags: Record<string, string | boolean | undefined>, dev: boolean): Promise<void> {
   // Never a silently stale table: a function file dropped in (or removed) since the last
@@ -129,7 +113,7 @@ const globalOptions: ParseArgsOptionsConfig = {
 export async function runCli(argv: string[]): Promise<number> {
   const parse = (options: ParseArgsOptionsConfig) => parseArgs({ args: argv, allowPositionals: true, strict: false, options })
   let { values, positionals } = parse(globalOptions)
-  const declared = commandOptions.get(positionals[0] ?? '')
+  const declared = commands.get(positionals[0] ?? '')?.options
   if (declared) ({ values, positionals } = parse({ ...declared, ...globalOptions }))
   const [name, ...rest] = positionals
   if (!name || values.help) {
@@ -154,7 +138,7 @@ export async function runCli(argv: string[]): Promise<number> {
       if (target.note) console.error(`gateway ${name}: ${target.note}`)
       dataDir = target.dataDir
     }
-    const output = await command(rest, values, dataDir)
+    const output = await command.run(rest, values, dataDir)
     // Commands that stream their own output (history export) return ''.
     if (output !== '') console.log(output)
     return 0

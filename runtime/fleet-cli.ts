@@ -2,7 +2,7 @@
 // the live stream until Ctrl-C. It talks to the broker, not to the running gateway.
 import { loadConfig } from '../lib/config.ts'
 import { tailFleet } from '../lib/fleet/tail.ts'
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 
 export const fleetCliCommand: CliCommand = async (positionals, flags) => {
   const [sub, ...rest] = positionals

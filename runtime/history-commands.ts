@@ -12,7 +12,7 @@ import { HistoryStore } from '../lib/history/store.ts'
 import { exportSummaries, importNdjson, type ExportFormat, type ImportReport } from '../lib/history/transfer.ts'
 import { systemTimezone } from '../lib/settings/service.ts'
 import { isValidTimezone, parseLocal } from '../lib/kernel/time.ts'
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 
 export const historyUsage = `  history import <file.ndjson>                        add order summaries to history (idempotent on uuid)
   history export [--format ndjson|csv] [--from T] [--to T] [--timezone Z]

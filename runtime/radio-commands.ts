@@ -4,10 +4,10 @@
 // Moving a network that has devices relies on every device hearing the change broadcast;
 // trackers asleep may not, and must then be paired again. So once devices are paired the
 // command refuses unless --force. (The zigbeePreset setting of the HTTP API moves it at once.)
-// Other radio subcommands register with addRadioSubcommand.
+// Other radio subcommands (probe) join the table cli.ts builds with radioCli().
 import { type SettingsService, zigbeePresets } from '../lib/settings/service.ts'
 import type { Radio } from '../lib/radio/radio.ts'
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from './control.ts'
 
 export interface ChannelReport {
@@ -64,24 +64,22 @@ export function describeChannel(report: ChannelReport): string {
   return `${head}; ${devices}; presets: ${presetList()}`
 }
 
-type RadioSubcommand = (positionals: string[], flags: Record<string, string | boolean | undefined>, dataDir: string) => Promise<string>
-
-const subcommands = new Map<string, RadioSubcommand>()
-
-/** Adds `gateway radio <name> ...` (e.g. probe). */
-export function addRadioSubcommand(name: string, command: RadioSubcommand): void {
-  subcommands.set(name, command)
-}
-
-addRadioSubcommand('channel', async (positionals, flags, dataDir) => {
+/** `gateway radio channel [N] [--force]`. */
+export const radioChannelCommand: CliCommand = async (positionals, flags, dataDir) => {
   if (positionals.length > 1) throw new Error('usage: gateway radio channel [N] [--force]')
   const channel = positionals[0] === undefined ? undefined : /^\d+$/.test(positionals[0]) ? Number(positionals[0]) : positionals[0]
   return describeChannel((await sendControl(dataDir, 'radio.channel', { channel, force: flags.force === true })) as ChannelReport)
-})
-
-export const radioCliCommand: CliCommand = async (positionals, flags, dataDir) => {
-  const [name, ...rest] = positionals
-  const command = name === undefined ? undefined : subcommands.get(name)
-  if (!command) throw new Error(`usage: gateway radio ${[...subcommands.keys()].join(' | ')} ...`)
-  return command(rest, flags, dataDir)
 }
+
+/** `gateway radio <subcommand> ...` over a fixed table of subcommands. */
+export function radioCli(subcommands: ReadonlyMap<string, CliCommand>): CliCommand {
+  return async (positionals, flags, dataDir) => {
+    const [name, ...rest] = positionals
+    const command = name === undefined ? undefined : subcommands.get(name)
+    if (!command) throw new Error(`usage: gateway radio ${[...subcommands.keys()].join(' | ')} ...`)
+    return command(rest, flags, dataDir)
+  }
+}
+
+/** The radio command with this file's subcommands (cli.ts adds probe). */
+export const radioCliCommand = radioCli(new Map([['channel', radioChannelCommand]]))

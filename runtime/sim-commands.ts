@@ -4,7 +4,7 @@
 import { positiveInt } from '../lib/api/input.ts'
 import type { RushOptions, RushStatus } from '../lib/orders/rush.ts'
 import type { SimActionResult, SimulatorStatus } from '../lib/orders/simulator.ts'
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from './control.ts'
 import type { Services } from './services.ts'
 

@@ -1,7 +1,7 @@
 // `gateway status`: whether a gateway runs on the data dir the command resolves (or the one
 // it found in the registry), with its PID, port and board addresses, and the other gateways
 // of this user. The answer to "another gateway on 8000?" when a port is in use.
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 import { GatewayUnreachableError, sendControl } from './control.ts'
 import { readDataDirOwner } from './data-dir-lock.ts'
 import { describeGateway } from './gateway-locate.ts'

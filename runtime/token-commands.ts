@@ -5,7 +5,7 @@
 import { DomainError } from '../lib/kernel/errors.ts'
 import { tokenName } from '../lib/tokens/names.ts'
 import { presentToken } from '../lib/api/present-token.ts'
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from './control.ts'
 import type { Services } from './services.ts'
 

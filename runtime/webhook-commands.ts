@@ -1,6 +1,6 @@
 // `gateway webhooks list`: the registrations with their signing secrets, on the host only
 // (through the control socket, which only the gateway's user can reach).
-import type { CliCommand } from './cli.ts'
+import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from './control.ts'
 import type { Services } from './services.ts'
 

@@ -3,7 +3,6 @@
 // configured schedule with ±20 % jitter while the receiver is down. Started after the
 // store, it picks up whatever backlog a previous run (or a crash) left behind.
 import type { Clock, TimerHandle } from '../lib/kernel/clock.ts'
-import { outsideDeferredSync } from '../lib/store/db.ts'
 import type { Logger } from '../lib/kernel/log.ts'
 import type { WebhookService } from '../lib/webhooks/service.ts'
 import type { Part } from './lifecycle.ts'
@@ -55,7 +54,7 @@ export class WebhookDispatcher {
     if (!worker) this.#workers.set(url, (worker = { busy: false, timer: undefined }))
     if (worker.busy || worker.timer) return
     worker.busy = true
-    const run = outsideDeferredSync(() => this.#drain(url, worker))
+    const run = this.#drain(url, worker)
       .catch((error: unknown) => {
         this.#options.log.error({ err: error, url: safeHost(url) }, 'webhook delivery failed unexpectedly')
         // Storage trouble: try again later rather than spin.

@@ -9,7 +9,7 @@
 // background: it may lag after a crash, so re-recording is at-least-once, never lossy.
 import type { Clock } from '../kernel/clock.ts'
 import type { ActiveOrder, ChangeType, OrderChange } from '../orders/types.ts'
-import type { Collection } from '../store/db.ts'
+import type { Collection, Durability } from '../store/db.ts'
 
 /** The longest the stored watermark lags behind the changes handed to every sink. */
 const announceIntervalMs = 50
@@ -26,7 +26,7 @@ export interface ReservedChange {
  * A durable consumer (webhook outbox, fleet outbox): awaited inside record(), so a change is
  * acknowledged only once every sink holds it.
  */
-export type ChangeSink = (change: OrderChange) => Promise<void>
+export type ChangeSink = (change: OrderChange, durability: Durability) => Promise<void>
 /** A live consumer (WebSocket hub): told after the sinks, never awaited. */
 export type ChangeListener = (change: OrderChange) => void
 
@@ -92,9 +92,9 @@ export class ChangeLog {
   async #take(): Promise<ReservedChange> {
     if (this.#next > this.#reservedUpTo) {
       const reservedUpTo = this.#reservedUpTo + this.#blockSize
-      // Durable before any value of the block is used, even inside a deferred-sync operation:
+      // Durable before any value of the block is used, whatever batch the caller runs in:
       // a crash must never hand out a seq again.
-      await this.#collection.update({ key: 'seq' }, { key: 'seq', reservedUpTo }, { upsert: true, syncNow: true })
+      await this.#collection.update({ key: 'seq' }, { key: 'seq', reservedUpTo }, { upsert: true, durability: 'now' })
       this.#reservedUpTo = reservedUpTo
     }
     return { seq: this.#next++, at: this.#clock.now() }
@@ -102,14 +102,15 @@ export class ChangeLog {
 
   /**
    * Numbers the change (or uses the reservation made for it), hands it to every durable sink,
-   * then to live listeners. Serialised, so sinks see changes in seq order.
+   * then to live listeners. Serialised, so sinks see changes in seq order. `durability`: how
+   * the sinks' writes are made durable (the recording operation's batch, or 'now').
    */
-  record(type: ChangeType, order: ActiveOrder, reserved?: ReservedChange): Promise<OrderChange> {
+  record(type: ChangeType, order: ActiveOrder, reserved?: ReservedChange, durability: Durability = 'now'): Promise<OrderChange> {
     const run = this.#queue.then(async () => {
       const { seq, at } = reserved ?? (await this.#take())
       // A copy (flat: every field of an order is a primitive), so later writes cannot alter it.
       const change: OrderChange = { seq, type, order: { ...order }, at }
-      for (const sink of this.#sinks) await sink(change)
+      for (const sink of this.#sinks) await sink(change, durability)
       this.#announced(seq)
       for (const listener of this.#listeners) {
         try {
@@ -135,7 +136,8 @@ export class ChangeLog {
     this.#announcing = new Promise((resolve) => setTimeout(resolve, announceIntervalMs))
       .then(() => {
         through = this.#announcedThrough
-        return this.#collection.update({ key: 'announced' }, { key: 'announced', through }, { upsert: true })
+        // Lazy: a lost watermark only means changes are recorded again after a crash.
+        return this.#collection.update({ key: 'announced' }, { key: 'announced', through }, { upsert: true, durability: 'lazy' })
       })
       .then(() => {
         this.#announcedStored = through

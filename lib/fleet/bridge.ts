@@ -3,7 +3,6 @@
 // replayed from its oldest entry, so what reaches the broker is always in seq order (what
 // was in flight may arrive twice, with the same seq). Reconnects back off on the Clock.
 import { connect as mqttConnect, type IClientOptions, type MqttClient } from 'mqtt'
-import { outsideDeferredSync } from '../store/db.ts'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
 import type { Logger } from '../kernel/log.ts'
 import { connectionSecrets, fleetTopics, type FleetConfig, type FleetTopics } from './config.ts'
@@ -86,7 +85,7 @@ export class FleetBridge {
   /** A new entry is in the outbox: publish it now when connected. */
   notify(): void {
     const connection = this.#connection
-    if (connection?.connected) outsideDeferredSync(() => this.#drain(connection))
+    if (connection?.connected) void this.#drain(connection)
   }
 
   /** Marks the site offline (retained) when the broker is reachable, then disconnects. */

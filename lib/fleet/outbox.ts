@@ -2,7 +2,7 @@
 // messages it produces, written (fsynced) before the change is acknowledged and removed only
 // once the broker has acknowledged every message of it. A crash or a broker outage therefore
 // loses nothing; what was in flight is published again (recognisable by its seq).
-import type { Collection } from '../store/db.ts'
+import type { Collection, Durability } from '../store/db.ts'
 
 export type FleetChannel = 'events' | 'history'
 
@@ -50,8 +50,8 @@ export class FleetOutbox {
     return this.#lastPublishedSeq
   }
 
-  async add(entry: FleetOutboxEntry): Promise<void> {
-    await this.#entries.insert({ seq: entry.seq, messages: entry.messages })
+  async add(entry: FleetOutboxEntry, durability: Durability = 'now'): Promise<void> {
+    await this.#entries.insert({ seq: entry.seq, messages: entry.messages }, { durability })
     const onDisk = this.#entries.synced()
     onDisk.catch(() => undefined)
     this.#onDisk.set(entry.seq, onDisk)
@@ -73,7 +73,7 @@ export class FleetOutbox {
     if (!seqs.length) return
     for (const seq of seqs) this.#onDisk.delete(seq)
     // Lazy: a removal lost in a crash only republishes messages recognisable by their seq.
-    const removed = await this.#entries.remove({ seq: { $in: seqs } }, { multi: true, lazy: true })
+    const removed = await this.#entries.remove({ seq: { $in: seqs } }, { multi: true, durability: 'lazy' })
     this.#size = Math.max(0, this.#size - removed)
     const highest = Math.max(...seqs)
     if (this.#lastPublishedSeq === null || highest > this.#lastPublishedSeq) {

@@ -7,7 +7,7 @@ import type { ChangeLog } from '../events/changes.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrderChange, OrderSummary } from '../orders/types.ts'
-import type { Store } from '../store/db.ts'
+import type { Durability, Store } from '../store/db.ts'
 // The bridge (and with it the mqtt package) is loaded only when the fleet is enabled.
 import type { FleetBridge, FleetStatus } from './bridge.ts'
 import type { FleetConfig, FleetTopics } from './config.ts'
@@ -59,7 +59,7 @@ export class FleetService {
       statusPayload: (online, reason) => service!.#statusPayload(online, reason),
     })
     service = new FleetService(deps, siteId, outbox, bridge)
-    deps.changes.addSink((change) => service.#accept(change))
+    deps.changes.addSink((change, durability) => service.#accept(change, durability))
     return service
   }
 
@@ -85,13 +85,13 @@ export class FleetService {
     await this.#bridge?.stop()
   }
 
-  async #accept(change: OrderChange): Promise<void> {
+  async #accept(change: OrderChange, durability: Durability): Promise<void> {
     const messages = fleetMessages(change, {
       siteId: this.siteId,
       timezone: this.#deps.timezone(),
       storedSummary: this.#deps.storedSummary,
     })
-    await this.#outbox!.add({ seq: change.seq, messages })
+    await this.#outbox!.add({ seq: change.seq, messages }, durability)
     this.#bridge!.notify()
   }
 

@@ -2,7 +2,7 @@
 // (its number and radio address), refreshed by every sign of life. v1 needs this to create
 // an order (decisions §2); GET/DELETE /api/v2/trackers serve it. Kept in memory for fast
 // reads, persisted in NeDB before any change is acknowledged.
-import type { Collection } from '../store/db.ts'
+import type { Collection, Durability } from '../store/db.ts'
 
 export interface TrackerBinding {
   uuid: string
@@ -62,20 +62,20 @@ export class TrackerInventory {
    * belongs to one physical tracker, so a replacement tracker with the same number takes
    * over the old record (the old address is forgotten).
    */
-  async captured(sighting: { address: string; number: number; at: number }): Promise<TrackerRecord> {
+  async captured(sighting: { address: string; number: number; at: number }, durability: Durability = 'now'): Promise<TrackerRecord> {
     for (const other of [...this.#byAddress.values()]) {
-      if (other.number === sighting.number && other.address !== sighting.address) await this.#remove(other.address)
+      if (other.number === sighting.number && other.address !== sighting.address) await this.#remove(other.address, durability)
     }
     const existing = this.#byAddress.get(sighting.address)
     const record: TrackerRecord = existing
       ? { ...existing, number: sighting.number, lastSeen: sighting.at }
       : { number: sighting.number, address: sighting.address, captured: sighting.at, lastSeen: sighting.at, battery: null, linkQuality: null, order: null }
-    await this.#save(record)
+    await this.#save(record, durability)
     return copy(record)
   }
 
   /** Any sign of life from a known tracker; unknown addresses are ignored (not yet captured). */
-  async seen(sighting: TrackerSighting): Promise<TrackerRecord | undefined> {
+  async seen(sighting: TrackerSighting, durability: Durability = 'now'): Promise<TrackerRecord | undefined> {
     const existing = this.#byAddress.get(sighting.address)
     if (!existing) return undefined
     const record: TrackerRecord = {
@@ -84,7 +84,7 @@ export class TrackerInventory {
       battery: sighting.battery ?? existing.battery,
       linkQuality: sighting.linkQuality ?? existing.linkQuality,
     }
-    await this.#save(record)
+    await this.#save(record, durability)
     return copy(record)
   }
 
@@ -93,19 +93,19 @@ export class TrackerInventory {
    * order still holds it (the order keeps its tracker; it is forgotten when cleared). Returns
    * whether it was forgotten.
    */
-  async left(address: string): Promise<boolean> {
+  async left(address: string, durability: Durability = 'now'): Promise<boolean> {
     const existing = this.#byAddress.get(address)
     if (!existing || existing.order !== null) return false
-    await this.#remove(address)
+    await this.#remove(address, durability)
     return true
   }
 
   /** Records which active order holds the tracker (null: none). Unknown addresses are ignored. */
-  async bind(address: string, order: TrackerBinding | null): Promise<void> {
+  async bind(address: string, order: TrackerBinding | null, durability: Durability = 'now'): Promise<void> {
     const existing = this.#byAddress.get(address)
     if (!existing) return
     if (existing.order?.uuid === order?.uuid && existing.order?.name === order?.name) return
-    await this.#save({ ...existing, order: order && { uuid: order.uuid, name: order.name } })
+    await this.#save({ ...existing, order: order && { uuid: order.uuid, name: order.name } }, durability)
   }
 
   /** Makes every binding match the active orders (after a restart or a crash between writes). */
@@ -128,13 +128,13 @@ export class TrackerInventory {
     return removed
   }
 
-  async #save(record: TrackerRecord): Promise<void> {
-    await this.#collection.update({ address: record.address }, { ...record }, { upsert: true })
+  async #save(record: TrackerRecord, durability: Durability): Promise<void> {
+    await this.#collection.update({ address: record.address }, { ...record }, { upsert: true, durability })
     this.#byAddress.set(record.address, record)
   }
 
-  async #remove(address: string): Promise<void> {
-    await this.#collection.remove({ address })
+  async #remove(address: string, durability: Durability = 'now'): Promise<void> {
+    await this.#collection.remove({ address }, { durability })
     this.#byAddress.delete(address)
   }
 }

@@ -23,7 +23,7 @@ import type { HistoryStore } from '../history/store.ts'
 import type { TrackerInventory } from '../inventory/trackers.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
-import { withDeferredSync, type Collection } from '../store/db.ts'
+import { SyncBatch, type Collection } from '../store/db.ts'
 import type { FaultPoint } from './fault.ts'
 import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
@@ -159,7 +159,7 @@ export class OrdersService {
   }
 
   create(input: CreateInput): Promise<OrderResult> {
-    return this.#serial(async () => {
+    return this.#serial(async (batch) => {
       const known = this.#deps.trackers.byNumber(input.name)?.address
       const tracker = known ?? (input.dummyTracker ? dummyTrackerAddress(input.name) : null)
       const result = await this.#run({
@@ -171,21 +171,21 @@ export class OrdersService {
         requireTracker: input.requireTracker,
         at: this.#deps.clock.now(),
         uuid: this.#newUuid(),
-      })
+      }, batch)
       return { order: result.order!, outcome: result.outcome }
     })
   }
 
   clear(ref: OrderRef): Promise<ActiveOrder> {
-    return this.#serial(async () => (await this.#run({ kind: 'clear', ref, at: this.#deps.clock.now() })).order!)
+    return this.#serial(async (batch) => (await this.#run({ kind: 'clear', ref, at: this.#deps.clock.now() }, batch)).order!)
   }
 
   clearAll(): Promise<ActiveOrder[]> {
-    return this.#serial(async () => (await this.#run({ kind: 'clearAll', at: this.#deps.clock.now() })).writes.map((w) => w.order))
+    return this.#serial(async (batch) => (await this.#run({ kind: 'clearAll', at: this.#deps.clock.now() }, batch)).writes.map((w) => w.order))
   }
 
   page(ref: OrderRef, tracking: boolean): Promise<ActiveOrder> {
-    return this.#serial(async () => (await this.#run({ kind: 'page', ref, tracking, at: this.#deps.clock.now() })).order!)
+    return this.#serial(async (batch) => (await this.#run({ kind: 'page', ref, tracking, at: this.#deps.clock.now() }, batch)).order!)
   }
 
   pagingStatus(ref: OrderRef): { paged: boolean } {
@@ -193,16 +193,16 @@ export class OrdersService {
   }
 
   cancelPage(ref: OrderRef): Promise<OrderResult> {
-    return this.#serial(async () => {
-      const result = await this.#run({ kind: 'cancelPage', ref, at: this.#deps.clock.now() })
+    return this.#serial(async (batch) => {
+      const result = await this.#run({ kind: 'cancelPage', ref, at: this.#deps.clock.now() }, batch)
       return { order: result.order!, outcome: result.outcome }
     })
   }
 
   /** A single page ran its course (called by the scheduler). */
   pageLapsed(tracker: string): Promise<void> {
-    return this.#background('pageLapsed', async () => {
-      await this.#run({ kind: 'pageLapsed', tracker, at: this.#deps.clock.now() })
+    return this.#background('pageLapsed', async (batch) => {
+      await this.#run({ kind: 'pageLapsed', tracker, at: this.#deps.clock.now() }, batch)
     })
   }
 
@@ -213,11 +213,11 @@ export class OrdersService {
    * remaining time).
    */
   resume(): Promise<void> {
-    return this.#serial(async () => {
+    return this.#serial(async (batch) => {
       for (const { change, order } of this.#unannounced.splice(0)) {
-        await this.#deps.changes.record(change.type, order, { seq: change.seq, at: change.at })
+        await this.#deps.changes.record(change.type, order, { seq: change.seq, at: change.at }, batch)
       }
-      for (const order of this.#recovered.splice(0)) await this.#deps.changes.record('ORDER_CLEARED', order)
+      for (const order of this.#recovered.splice(0)) await this.#deps.changes.record('ORDER_CLEARED', order, undefined, batch)
       const now = this.#deps.clock.now()
       for (const order of this.#active) {
         if (!order.paged || order.tracker === null) continue
@@ -227,7 +227,7 @@ export class OrdersService {
         }
         const remaining = (order.pagedAt ?? 0) + this.#deps.pager.onceLeaseMs - now
         if (remaining > 0) this.#deps.pager.page(order.tracker, { tracking: false, leaseMs: remaining })
-        else await this.#run({ kind: 'pageLapsed', tracker: order.tracker, at: now })
+        else await this.#run({ kind: 'pageLapsed', tracker: order.tracker, at: now }, batch)
       }
     })
   }
@@ -236,36 +236,36 @@ export class OrdersService {
   // by the location report that follows it.
 
   trackerStarted(event: RadioEvents['trackerStarted']): Promise<void> {
-    return this.#background('trackerStarted', async () => {
-      await this.#deps.trackers.captured({ address: event.address, number: event.number, at: event.at })
-      await this.#run({ kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() })
+    return this.#background('trackerStarted', async (batch) => {
+      await this.#deps.trackers.captured({ address: event.address, number: event.number, at: event.at }, batch)
+      await this.#run({ kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() }, batch)
     })
   }
 
   trackerLocated(event: RadioEvents['trackerLocated']): Promise<void> {
-    return this.#background('trackerLocated', async () => {
-      await this.#deps.trackers.seen({ address: event.address, at: event.at })
-      await this.#run({ kind: 'radioLocate', address: event.address, table: event.table, at: event.at })
+    return this.#background('trackerLocated', async (batch) => {
+      await this.#deps.trackers.seen({ address: event.address, at: event.at }, batch)
+      await this.#run({ kind: 'radioLocate', address: event.address, table: event.table, at: event.at }, batch)
     })
   }
 
   trackerCleared(event: RadioEvents['trackerCleared']): Promise<void> {
-    return this.#background('trackerCleared', async () => {
-      await this.#deps.trackers.seen({ address: event.address, at: event.at })
-      await this.#run({ kind: 'radioClear', address: event.address, at: event.at })
+    return this.#background('trackerCleared', async (batch) => {
+      await this.#deps.trackers.seen({ address: event.address, at: event.at }, batch)
+      await this.#run({ kind: 'radioClear', address: event.address, at: event.at }, batch)
     })
   }
 
   trackerSeen(event: RadioEvents['trackerSeen']): Promise<void> {
-    return this.#background('trackerSeen', async () => {
-      await this.#deps.trackers.seen(event)
+    return this.#background('trackerSeen', async (batch) => {
+      await this.#deps.trackers.seen(event, batch)
     })
   }
 
   /** A device left the radio network: a tracker among them leaves the inventory. */
   deviceLeft(event: RadioEvents['deviceLeft']): Promise<void> {
-    return this.#background('deviceLeft', async () => {
-      await this.#deps.trackers.left(event.address)
+    return this.#background('deviceLeft', async (batch) => {
+      await this.#deps.trackers.left(event.address, batch)
     })
   }
 
@@ -275,33 +275,35 @@ export class OrdersService {
 
   /**
    * Operations run one at a time, but the next starts as soon as this one's writes are
-   * appended; the caller is answered once they are on disk. Concurrent requests so share
-   * fsyncs (group commit) instead of queueing behind each other's.
+   * appended: each operation writes with its own SyncBatch, and its caller is answered once
+   * the batch is on disk. Concurrent requests so share fsyncs (group commit) instead of
+   * queueing behind each other's.
    */
-  #serial<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(() => withDeferredSync(operation))
+  #serial<T>(operation: (batch: SyncBatch) => Promise<T>): Promise<T> {
+    const batch = new SyncBatch()
+    const run = this.#queue.then(() => operation(batch))
     this.#queue = run.catch(() => undefined)
-    return run.then(async ({ value, durable }) => {
-      await durable
+    return run.then(async (value) => {
+      await batch.durable()
       return value
     })
   }
 
   /** Radio and scheduler work: queued like requests, failures logged (nobody to answer). */
-  #background(what: string, operation: () => Promise<void>): Promise<void> {
+  #background(what: string, operation: (batch: SyncBatch) => Promise<void>): Promise<void> {
     return this.#serial(operation).catch((error: unknown) => {
       this.#deps.log.error({ err: error, event: what }, 'order update from the radio failed')
     })
   }
 
-  async #run(action: OrdersAction): Promise<StepResult> {
+  async #run(action: OrdersAction, batch: SyncBatch): Promise<StepResult> {
     const result = step(this.#active, action)
-    for (const write of result.writes) await this.#commit(write)
+    for (const write of result.writes) await this.#commit(write, batch)
     return result
   }
 
   /** Durable first, then visible, then recorded as a change, then paging follows. */
-  async #commit(write: OrderWrite): Promise<void> {
+  async #commit(write: OrderWrite, batch: SyncBatch): Promise<void> {
     const { collection, history, changes, trackers } = this.#deps
     const previous = this.#active.find((o) => o.uuid === write.order.uuid)
     const reserved = await changes.reserve()
@@ -315,16 +317,17 @@ export class OrdersService {
       this.#deps.fault?.('crash-after-history-insert')
     }
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
-    await collection.update({ uuid: write.order.uuid }, stored, { upsert: true })
+    await collection.update({ uuid: write.order.uuid }, stored, { upsert: true, durability: batch })
     applyWrite(this.#active, write)
     this.#revision++
-    if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null)
-    if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null)
-    else if (write.order.tracker) await trackers.bind(write.order.tracker, { uuid: write.order.uuid, name: write.order.name })
-    await changes.record(write.type, write.order, reserved)
+    if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null, batch)
+    if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null, batch)
+    else if (write.order.tracker) await trackers.bind(write.order.tracker, { uuid: write.order.uuid, name: write.order.name }, batch)
+    await changes.record(write.type, write.order, reserved, batch)
     if (write.type === 'ORDER_CLEARED') {
-      // Not awaited: the answer does not depend on it, and open() removes a tombstone left behind.
-      collection.remove({ uuid: write.order.uuid }).catch((error: unknown) => {
+      // Not awaited, and lazy: the answer does not depend on it, and open() removes a
+      // tombstone left behind.
+      collection.remove({ uuid: write.order.uuid }, { durability: 'lazy' }).catch((error: unknown) => {
         this.#deps.log.warn({ err: error, uuid: write.order.uuid }, 'removing a cleared order failed; it is removed at the next start')
       })
     }

@@ -3,7 +3,6 @@
 // of writes shares one fsync per file; the appends and fsyncs themselves are datafile.ts's.
 // A torn last line after a power cut is dropped on load (NeDB rewrites the file
 // compacted), never fatal.
-import { AsyncLocalStorage } from 'node:async_hooks'
 import path from 'node:path'
 import Datastore from 'nedb-promises'
 import { DomainError } from '../kernel/errors.ts'
@@ -24,48 +23,37 @@ export function storageError(error: unknown): unknown {
 }
 
 /**
- * Inside withDeferredSync(), writes resolve once appended and their fsyncs are collected
- * here instead of awaited, so a service that runs operations one at a time can start the
- * next while the group commit makes the previous ones durable together.
+ * When a write resolves, chosen by its caller and written at the call:
+ * - `'now'` (the default): once it is on disk (fsynced, with the group commit).
+ * - a `SyncBatch`: once appended; its fsync joins the batch, and the batch's owner answers
+ *   its caller only after `batch.durable()`. One operation of the orders service is one
+ *   batch: it starts the next operation while the group commit makes this one's writes
+ *   durable together.
+ * - `'lazy'`: once appended; the next group commit makes it durable and nobody waits. For
+ *   writes whose loss in a crash only repeats work (an outbox entry's removal after
+ *   delivery: it is delivered again, which receivers recognise).
  */
-const deferredSyncs = new AsyncLocalStorage<Promise<void>[]>()
-
-/**
- * Runs `work`, whose writes are appended at once but made durable afterwards, together.
- * `durable` resolves once every write `work` made is on disk (reject: storage trouble);
- * answer a caller only after it.
- */
-export async function withDeferredSync<T>(work: () => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
-  const syncs: Promise<void>[] = []
-  let value: T
-  try {
-    value = await deferredSyncs.run(syncs, work)
-  } catch (error) {
-    // The writes made before the failure still get synced; nobody waits for them.
-    for (const sync of syncs) sync.catch(() => undefined)
-    throw error
-  }
-  return { value, durable: Promise.all(syncs).then(() => undefined) }
-}
-
-/**
- * Runs `fn` outside any withDeferredSync() operation. Background work that an operation
- * merely triggers (a delivery worker woken by a new outbox entry) must not inherit the
- * operation's deferral: its writes would be collected for a caller who answered long ago.
- */
-export function outsideDeferredSync<T>(fn: () => T): T {
-  return deferredSyncs.exit(fn)
-}
+export type Durability = 'now' | 'lazy' | SyncBatch
 
 export interface WriteOptions {
-  /** fsync before resolving even inside withDeferredSync (e.g. a seq block reservation). */
-  syncNow?: boolean
-  /**
-   * Resolve once appended; the next group commit makes it durable. For writes whose loss
-   * in a crash only repeats work (an outbox entry's removal after delivery: it is
-   * delivered again, which receivers recognise).
-   */
-  lazy?: boolean
+  durability?: Durability
+}
+
+/** The fsyncs of one operation's writes, so the operation is answered once all are on disk. */
+export class SyncBatch {
+  readonly #syncs: Promise<void>[] = []
+
+  /** Collection calls this for each write made with the batch. */
+  add(sync: Promise<void>): void {
+    // A write finishing after its operation failed is awaited by nobody.
+    sync.catch(() => undefined)
+    this.#syncs.push(sync)
+  }
+
+  /** Resolves once every write made with this batch so far is on disk (rejects: storage trouble). */
+  durable(): Promise<void> {
+    return Promise.all(this.#syncs).then(() => undefined)
+  }
 }
 
 /**
@@ -129,16 +117,16 @@ export class Collection<T extends object> {
   }
 
   async update(query: Query, update: Query, options: { multi?: boolean; upsert?: boolean } & WriteOptions = {}): Promise<number> {
-    const { syncNow, lazy, ...nedbOptions } = options
+    const { durability, ...nedbOptions } = options
     return this.#durable(async () => {
       const result = (await this.datastore.update(query, update, nedbOptions)) as unknown
       return typeof result === 'number' ? result : 1
-    }, { syncNow, lazy })
+    }, { durability })
   }
 
   async remove(query: Query, options: { multi?: boolean } & WriteOptions = {}): Promise<number> {
-    const { syncNow, lazy, ...nedbOptions } = options
-    return this.#durable(() => this.datastore.remove(query, nedbOptions) as Promise<number>, { syncNow, lazy })
+    const { durability, ...nedbOptions } = options
+    return this.#durable(() => this.datastore.remove(query, nedbOptions) as Promise<number>, { durability })
   }
 
   /**
@@ -171,16 +159,10 @@ export class Collection<T extends object> {
       }
       const result = await write()
       if (this.#datafile) {
-        const deferred = options.syncNow ? undefined : deferredSyncs.getStore()
-        if (options.lazy) {
-          this.synced().catch(() => undefined)
-        } else if (deferred) {
-          const sync = this.synced()
-          // A write finishing after its operation returned is not awaited by anyone.
-          sync.catch(() => undefined)
-          deferred.push(sync)
-        }
-        else await this.#datafile.sync()
+        const durability = options.durability ?? 'now'
+        if (durability === 'now') await this.#datafile.sync()
+        else if (durability === 'lazy') this.synced().catch(() => undefined)
+        else durability.add(this.synced())
         this.#compactIfGrown()
         this.#health?.succeeded()
       }

@@ -3,7 +3,7 @@
 // Mirrored in memory as one seq-ordered queue per URL, so finding the next entry is O(1)
 // however long a receiver has been down.
 import { DomainError } from '../kernel/errors.ts'
-import type { Collection } from '../store/db.ts'
+import type { Collection, Durability } from '../store/db.ts'
 
 /** Longest backlog kept per URL; older entries are dropped (and counted) beyond it. */
 export const maxBacklog = 10_000
@@ -52,12 +52,12 @@ export class Outbox {
   }
 
   /** Appends an entry; returns how many old entries were dropped to stay within maxBacklog. */
-  async append(entry: OutboxEntry): Promise<number> {
+  async append(entry: OutboxEntry, durability: Durability = 'now'): Promise<number> {
     // Changes arrive in seq order, so one at or below the newest queued is already here: a
     // change recorded again after a crash (OrdersService.resume) is not queued twice.
     const newest = this.#queues.get(entry.url)?.at(-1)
     if (newest && entry.seq <= newest.seq) return 0
-    const stored = (await this.#collection.insert(entry)) as Stored
+    const stored = (await this.#collection.insert(entry, { durability })) as Stored
     const onDisk = this.#collection.synced()
     onDisk.catch(() => undefined)
     this.#onDisk.set(stored, onDisk)
@@ -66,7 +66,7 @@ export class Outbox {
     let dropped = 0
     while (queue.length > maxBacklog) {
       const oldest = queue.shift()!
-      await this.#collection.remove({ _id: oldest._id })
+      await this.#collection.remove({ _id: oldest._id }, { durability })
       dropped++
     }
     return dropped
@@ -98,13 +98,13 @@ export class Outbox {
     if (!queue || index < 0) return
     const [stored] = queue.splice(index, 1)
     // Lazy: a removal lost in a crash only means one more delivery of the same webhook-id.
-    await this.#collection.remove({ _id: stored!._id }, { lazy: true })
+    await this.#collection.remove({ _id: stored!._id }, { durability: 'lazy' })
   }
 
   async reschedule(entry: OutboxEntry, attempts: number, nextAttemptAt: number): Promise<void> {
     const stored = this.#queues.get(entry.url)?.find((e) => e.seq === entry.seq)
     if (!stored) return
-    await this.#collection.update({ _id: stored._id }, { $set: { attempts, nextAttemptAt } }, { lazy: true })
+    await this.#collection.update({ _id: stored._id }, { $set: { attempts, nextAttemptAt } }, { durability: 'lazy' })
     stored.attempts = attempts
     stored.nextAttemptAt = nextAttemptAt
   }

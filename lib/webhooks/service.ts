@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrderChange } from '../orders/types.ts'
-import type { Store } from '../store/db.ts'
+import type { Durability, Store } from '../store/db.ts'
 import { WebhookClient } from './http-client.ts'
 import { Outbox, type OutboxEntry } from './outbox.ts'
 import { maxRegistrations, Registry, type Registration, type WebhookState } from './registry.ts'
@@ -170,7 +170,7 @@ export class WebhookService {
   }
 
   /** The ChangeLog sink: one outbox entry per registered URL, durable before the change is acknowledged. */
-  readonly sink = async (change: OrderChange): Promise<void> => {
+  readonly sink = async (change: OrderChange, durability: Durability = 'now'): Promise<void> => {
     const targets = this.registry.all().filter((r) => r.state !== 'disabled')
     if (!targets.length) return
     const payload = { ...orderModifiedPayload(change.order, change.seq, { now: change.at, timezone: this.#deps.timezone() }), changeType: change.type }
@@ -178,13 +178,13 @@ export class WebhookService {
     const id = `msg_${this.#deps.deviceId}_${change.seq}`
     await Promise.all(
       targets.map(async (target) => {
-        const dropped = await this.outbox.append({ url: target.url, seq: change.seq, id, body, attempts: 0, nextAttemptAt: 0, created: change.at })
+        const dropped = await this.outbox.append({ url: target.url, seq: change.seq, id, body, attempts: 0, nextAttemptAt: 0, created: change.at }, durability)
         if (dropped) {
           const current = this.registry.get(target.url)
           await this.registry.patch(target.url, {
             dropped: (current?.dropped ?? 0) + dropped,
             lastError: { at: change.at, message: `backlog full: oldest ${dropped} event(s) dropped` },
-          })
+          }, { durability })
         }
       }),
     )
@@ -226,12 +226,12 @@ export class WebhookService {
       })
       if (status >= 200 && status < 300) {
         await this.outbox.acknowledge(entry)
-        await this.registry.patch(entry.url, { state: 'active', lastSuccess: clock.now() }, { lazy: true })
+        await this.registry.patch(entry.url, { state: 'active', lastSuccess: clock.now() }, { durability: 'lazy' })
         return 'delivered'
       }
       if (status === 410) {
         await this.outbox.clear(entry.url)
-        await this.registry.patch(entry.url, { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } }, { lazy: true })
+        await this.registry.patch(entry.url, { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } }, { durability: 'lazy' })
         this.#deps.log.warn({ url: new URL(entry.url).host }, 'webhook disabled by 410 Gone')
         return 'disabled'
       }
@@ -243,7 +243,7 @@ export class WebhookService {
     const attempts = entry.attempts + 1
     const now = clock.now()
     await this.outbox.reschedule(entry, attempts, now + retryDelay(attempts))
-    await this.registry.patch(entry.url, { state: 'failing', lastError: { at: now, message: failure } }, { lazy: true })
+    await this.registry.patch(entry.url, { state: 'failing', lastError: { at: now, message: failure } }, { durability: 'lazy' })
     return 'failed'
   }
 

@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { defaultCompactAfterLines as compactAfterLines, outsideDeferredSync, Store, storageError, withDeferredSync } from '../../../lib/store/db.ts'
+import { defaultCompactAfterLines as compactAfterLines, Store, storageError, SyncBatch } from '../../../lib/store/db.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { until } from '../../helpers/until.ts'
@@ -101,50 +101,49 @@ t.test('a full disk refuses writes with STORAGE_UNAVAILABLE, leaves no phantom s
   t.ok(await reopened.findOne({ n: 99 }), 'writes resume when space returns')
 })
 
-t.test('withDeferredSync: writes resolve once appended, durable once fsynced together', async (t) => {
+t.test('a SyncBatch: writes resolve once appended, durable once fsynced together', async (t) => {
   const dir = t.testdir({})
   const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
   const things = await store.collection<{ n: number }>('things')
   const started = performance.now()
-  const { value, durable } = await withDeferredSync(async () => {
-    await things.insert({ n: 1 })
-    await things.insert({ n: 2 })
-    return 'done'
-  })
+  const batch = new SyncBatch()
+  await things.insert({ n: 1 }, { durability: batch })
+  await things.update({ n: 2 }, { n: 2 }, { upsert: true, durability: batch })
   const appendedAfter = performance.now() - started
-  t.equal(value, 'done')
   t.ok(appendedAfter < 150, `appends did not wait for the sync window (${appendedAfter.toFixed(0)} ms)`)
-  await durable
-  t.ok(performance.now() - started >= 140, 'durable waited for the group commit')
+  await batch.durable()
+  t.ok(performance.now() - started >= 140, 'durable() waited for the group commit')
   const quiet = performance.now()
   await things.synced()
   t.ok(performance.now() - quiet < 100, 'nothing new written: synced() does not wait for another window')
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.equal(await reopened.count(), 2, 'both on disk')
 })
 
-t.test('withDeferredSync: syncNow writes are durable before they resolve; failures propagate', async (t) => {
+t.test("durability 'now' (the default) waits for the fsync, whatever batch runs beside it", async (t) => {
   const dir = t.testdir({})
   const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
   const things = await store.collection<{ n: number }>('things')
-  const started = performance.now()
-  await withDeferredSync(async () => {
-    await things.update({ n: 1 }, { n: 1 }, { upsert: true, syncNow: true })
-    t.ok(performance.now() - started >= 140, 'syncNow waited for the fsync inside the deferred scope')
-  })
-  await t.rejects(withDeferredSync(async () => {
-    await things.insert({ n: 3 })
-    throw new Error('operation failed')
-  }), /operation failed/)
+  const batch = new SyncBatch()
+  await things.insert({ n: 0 }, { durability: batch })
+  let started = performance.now()
+  await things.update({ n: 1 }, { n: 1 }, { upsert: true, durability: 'now' })
+  t.ok(performance.now() - started >= 140, "'now' waited for the fsync")
+  started = performance.now()
+  await things.insert({ n: 2 })
+  t.ok(performance.now() - started >= 140, 'so does a write that names no durability')
+  await batch.durable()
 })
 
-t.test('outsideDeferredSync: background work an operation triggers does not inherit its deferral', async (t) => {
+t.test('the writes of a batch nobody waits for still reach the disk with the group commit', async (t) => {
   const dir = t.testdir({})
-  const store = new Store({ dataDir: dir, syncIntervalMs: 150 })
+  const store = new Store({ dataDir: dir, syncIntervalMs: 20 })
   const things = await store.collection<{ n: number }>('things')
-  await withDeferredSync(async () => {
-    const started = performance.now()
-    await outsideDeferredSync(() => things.insert({ n: 1 }))
-    t.ok(performance.now() - started >= 140, 'the write waited for its own fsync')
-  })
+  const batch = new SyncBatch()
+  await things.insert({ n: 3 }, { durability: batch })
+  await things.synced()
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+  t.equal(await reopened.count(), 1)
 })
 
 t.test('lazy writes resolve once appended and are made durable by the next group commit', async (t) => {
@@ -153,7 +152,7 @@ t.test('lazy writes resolve once appended and are made durable by the next group
   const things = await store.collection<{ n: number }>('things')
   await things.insert({ n: 1 })
   const started = performance.now()
-  await things.remove({ n: 1 }, { lazy: true })
+  await things.remove({ n: 1 }, { durability: 'lazy' })
   t.ok(performance.now() - started < 140, 'did not wait for the sync window')
   await things.synced()
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')

@@ -101,7 +101,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const fleet = await FleetService.open({
     config: config.fleet,
     store,
-    changes,
     identity,
     clock,
     log,
@@ -119,6 +118,11 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     fleetStatus: () => fleet.status(),
   })
   const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
+  // Every consumer of order changes, in one place. Durable sinks, awaited in this order
+  // before a change is acknowledged: the fleet outbox (a no-op when no fleet is configured),
+  // then the webhook outbox. The one live listener, the WebSocket hub, subscribes with
+  // changes.onChange() when it starts (runtime/ws.ts): it exists only while serving.
+  changes.addSink(fleet.sink)
   changes.addSink(webhooks.sink)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)

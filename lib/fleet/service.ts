@@ -3,7 +3,6 @@
 // (a durable ChangeLog sink); the bridge publishes the outbox once start() connects it.
 // Disabled, it records nothing and reports state 'disabled'.
 import type { Clock } from '../kernel/clock.ts'
-import type { ChangeLog } from '../events/changes.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrderChange, OrderSummary } from '../orders/types.ts'
@@ -17,7 +16,6 @@ import { FleetOutbox, type FleetOutboxEntry } from './outbox.ts'
 export interface FleetDeps {
   config: FleetConfig
   store: Store
-  changes: ChangeLog
   identity: GatewayIdentity
   clock: Clock
   log: Logger
@@ -59,7 +57,6 @@ export class FleetService {
       statusPayload: (online, reason) => service!.#statusPayload(online, reason),
     })
     service = new FleetService(deps, siteId, outbox, bridge)
-    deps.changes.addSink((change, durability) => service.#accept(change, durability))
     return service
   }
 
@@ -85,13 +82,18 @@ export class FleetService {
     await this.#bridge?.stop()
   }
 
-  async #accept(change: OrderChange, durability: Durability): Promise<void> {
+  /**
+   * The change log's sink for the fleet (wired in runtime/services.ts with the others): the
+   * change's messages join the outbox, durable as the recording operation says.
+   */
+  readonly sink = async (change: OrderChange, durability: Durability): Promise<void> => {
+    if (!this.#outbox) return
     const messages = fleetMessages(change, {
       siteId: this.siteId,
       timezone: this.#deps.timezone(),
       storedSummary: this.#deps.storedSummary,
     })
-    await this.#outbox!.add({ seq: change.seq, messages }, durability)
+    await this.#outbox.add({ seq: change.seq, messages }, durability)
     this.#bridge!.notify()
   }
 

@@ -22,13 +22,13 @@ export async function fleetService(fleet: Record<string, unknown>, options: { st
   const service = await FleetService.open({
     config: fleetConfigSchema.parse(fleet),
     store,
-    changes,
     identity: { deviceId: 'TG-TEST', version: '0.1.0', startedAt: clock.now() },
     clock,
     log: logs.log,
     timezone: () => 'UTC',
     batchSize: 3,
   })
+  changes.addSink(service.sink)
   return { service, changes, clock, store, logs }
 }
 

@@ -116,7 +116,7 @@ async function probe(kind: string, dataDir: string): Promise<void> {
     store.list({}, { offset: 0, limit: 25 })
     store.statistics({ now: Date.now(), timezone, targetTime: 300 })
   } else if (kind === 'modules') {
-    await import('../runtime/main.ts')
+    await import('../runtime/wiring/main.ts')
   }
   console.log(JSON.stringify({ ms: round(performance.now(), 1), rssMB: round(process.memoryUsage.rss() / 2 ** 20, 1) }))
 }

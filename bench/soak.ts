@@ -20,7 +20,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { WebSocket } from 'ws'
-import { sendControl } from '../runtime/control.ts'
+import { sendControl } from '../runtime/control/control.ts'
 import { freePort } from './free-port.ts'
 import { residentBytes, startEnv, startFlags } from './start-flags.ts'
 

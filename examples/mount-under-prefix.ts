@@ -1,18 +1,18 @@
 // Mounting the gateway's API under /gateway of an existing node:http server, through the
-// @whatwg-node/server adapter (runtime/fetch-adapter.ts). The server keeps answering its own
+// @whatwg-node/server adapter (runtime/host/fetch-adapter.ts). The server keeps answering its own
 // paths; /gateway/api/v2/... is the gateway's /api/v2/....
 //
 //   node examples/mount-under-prefix.ts [port]     (prints {"port":N,"token":"..."} once listening)
 //
 // The services here keep their data in memory and use the simulated radio; a real embedding
 // passes its own config (loadConfig() reads gateway.config.json) and starts the radio,
-// scheduler and other parts as runtime/main.ts does.
+// scheduler and other parts as runtime/wiring/main.ts does.
 import http from 'node:http'
 import { SystemClock } from '../lib/kernel/clock.ts'
 import { parseConfig } from '../lib/config.ts'
 import { createLogger } from '../lib/kernel/log.ts'
-import { createGatewayAdapter } from '../runtime/fetch-adapter.ts'
-import { buildServices } from '../runtime/services.ts'
+import { createGatewayAdapter } from '../runtime/host/fetch-adapter.ts'
+import { buildServices } from '../runtime/wiring/services.ts'
 
 const config = parseConfig({ dataDir: '/nonexistent-example-data', radio: { kind: 'simulated' } })
 const services = await buildServices({ config, clock: new SystemClock(), log: createLogger({ level: 'warn' }), inMemory: true })

@@ -2,19 +2,19 @@
 // running gateway through the control socket in its data dir.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../lib/config.ts'
-import { GatewayUnreachableError } from './control.ts'
-import { locateGateway, type GatewayTarget } from './gateway-locate.ts'
-import { statusCommand } from './status-command.ts'
-import { historyCliCommand, historyCliOptions, historyUsage } from './history-commands.ts'
-import { simCliCommand, simCliOptions, startDemo } from './sim-commands.ts'
-import { tokenCliCommand } from './token-commands.ts'
-import { webhooksCliCommand } from './webhook-commands.ts'
-import { fleetCliCommand } from './fleet-cli.ts'
-import { radioChannelCommand, radioCli } from './radio-commands.ts'
-import { probeCliCommand, probeCliOptions } from './radio-probe.ts'
-import { newCliCommand } from './new-endpoint.ts'
-import { buttonCliCommand } from './button-commands.ts'
-import type { CliCommandEntry } from './cli-command.ts'
+import { GatewayUnreachableError } from './control/control.ts'
+import { locateGateway, type GatewayTarget } from './cli/gateway-locate.ts'
+import { statusCommand } from './cli/status-command.ts'
+import { historyCliCommand, historyCliOptions, historyUsage } from './cli/history-commands.ts'
+import { simCliCommand, simCliOptions, startDemo } from './cli/sim-commands.ts'
+import { tokenCliCommand } from './cli/token-commands.ts'
+import { webhooksCliCommand } from './cli/webhook-commands.ts'
+import { fleetCliCommand } from './cli/fleet-cli.ts'
+import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
+import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
+import { newCliCommand } from './manifest/new-endpoint.ts'
+import { buttonCliCommand } from './cli/button-commands.ts'
+import type { CliCommandEntry } from './cli/cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -66,10 +66,10 @@ const checkoutCommands: ReadonlySet<string> = new Set(['new'])
 async function start(flags: Record<string, string | boolean | undefined>, dev: boolean): Promise<void> {
   // Never a silently stale table: a function file dropped in (or removed) since the last
   // `npm run gen` is put into the manifest before it is imported.
-  const { ensureFreshManifest, functionsDir } = await import('./manifest-gen.ts')
+  const { ensureFreshManifest, functionsDir } = await import('./manifest/manifest-gen.ts')
   const regenerated = await ensureFreshManifest()
   if (regenerated) console.error(`functions/_manifest.gen.ts was stale (${regenerated}): regenerated`)
-  const { startGateway } = await import('./main.ts')
+  const { startGateway } = await import('./wiring/main.ts')
   // Shown by ps, top and systemd instead of "MainThread" (15 characters: the kernel's limit).
   process.title = 'tracker-gateway'
   const config = loadConfig({

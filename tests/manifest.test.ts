@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { manifest } from '../functions/_manifest.gen.ts'
-import { checkManifest, expectedFileName } from '../runtime/manifest.ts'
-import { generate, manifestFile } from '../runtime/manifest-gen.ts'
+import { checkManifest, expectedFileName } from '../runtime/manifest/manifest.ts'
+import { generate, manifestFile } from '../runtime/manifest/manifest-gen.ts'
 import { contract } from './contract/endpoints.ts'
 
 t.test('the committed manifest is fresh', async (t) => {

@@ -1,6 +1,6 @@
 import { uuid } from '../../lib/api/input.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',

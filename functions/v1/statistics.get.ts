@@ -1,5 +1,5 @@
 import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',

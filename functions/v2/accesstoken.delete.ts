@@ -1,7 +1,7 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'DELETE',

@@ -1,6 +1,6 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',

@@ -1,6 +1,6 @@
 import { orderRef } from '../../lib/api/input.ts'
 import { pageBody } from '../../lib/api/order-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',

@@ -1,5 +1,5 @@
 import { maxGrid } from '../../lib/settings/floor.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 const cell = { type: 'integer', minimum: 0, maximum: maxGrid - 1 }
 

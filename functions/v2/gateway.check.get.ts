@@ -1,6 +1,6 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { checkTimeout } from '../../lib/gateway/check.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',

@@ -1,5 +1,5 @@
 import { simToGo, simTracker, simTrackerSchema } from '../../lib/api/sim-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',

@@ -1,7 +1,7 @@
 import { queryValue } from '../../lib/api/input.ts'
 import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',

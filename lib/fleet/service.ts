@@ -83,7 +83,7 @@ export class FleetService {
   }
 
   /**
-   * The change log's sink for the fleet (wired in runtime/services.ts with the others): the
+   * The change log's sink for the fleet (wired in runtime/wiring/services.ts with the others): the
    * change's messages join the outbox, durable as the recording operation says.
    */
   readonly sink = async (change: OrderChange, durability: Durability): Promise<void> => {

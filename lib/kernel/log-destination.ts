@@ -1,5 +1,5 @@
 // A log destination that may hold some lines back for a moment, in order with the rest.
-// The one-line-per-request log (runtime/request-log.ts) is most of what the gateway writes.
+// The one-line-per-request log (runtime/host/request-log.ts) is most of what the gateway writes.
 // Written every event-loop turn, each write was a trip through libuv's thread pool and back
 // (a thread woken, a write, the loop woken again); under an even load of single requests
 // that cost the gateway about as much kernel time as answering them did

@@ -134,7 +134,7 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
   return out
 }
 
-/** Sent with every 429 (runtime/auth.ts): when the address may present credentials again. */
+/** Sent with every 429 (runtime/host/auth.ts): when the address may present credentials again. */
 export const retryAfter = {
   'Retry-After': { description: 'Seconds until this address may present credentials again', schema: { type: 'integer', minimum: 1 } },
 }

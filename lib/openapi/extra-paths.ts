@@ -1,5 +1,5 @@
 // Routes served outside the function manifest, documented by hand: the board and its assets
-// (runtime/static.ts), this document, and the WebSocket feed (served on the HTTP upgrade).
+// (runtime/host/static.ts), this document, and the WebSocket feed (served on the HTTP upgrade).
 const html = (description: string) => ({
   description,
   content: { 'text/html': { schema: { type: 'string' } } },

@@ -1,6 +1,6 @@
 // Webhooks (decisions §6): registration behind the target guard and a HEAD probe, the
 // persisted outbox fed by a ChangeLog sink, and one delivery attempt at a time per URL.
-// The timing of attempts (when to retry) belongs to runtime/webhook-dispatcher.ts.
+// The timing of attempts (when to retry) belongs to runtime/workers/webhook-dispatcher.ts.
 import { orderModifiedPayload } from '../orders/notification.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { GatewayConfig } from '../config.ts'

@@ -26,7 +26,7 @@ t.test('the layer map places every lib folder and ranks the layers', async t => 
   t.equal(layerOf('lib/store/db.ts'), 'store')
   t.equal(layerOf('lib/orders/service.ts'), 'domain')
   t.equal(layerOf('lib/api/envelope.ts'), 'api')
-  t.equal(layerOf('runtime/main.ts'), 'app')
+  t.equal(layerOf('runtime/wiring/main.ts'), 'app')
   t.equal(layerOf('functions/v2/orders.get.ts'), 'app')
   t.equal(layerOf('lib/nowhere/x.ts'), undefined, 'a new lib folder must be placed by hand')
   t.equal(gatewayLayers.forbids('lib/store/db.ts', 'lib/orders/types.ts'), 'store may not import domain (upward)')

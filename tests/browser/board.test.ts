@@ -3,7 +3,7 @@
 // the docs page. Layouts, floor, charts and the rush are in board-views.test.ts.
 import path from 'node:path'
 import t from 'tap'
-import { sendControl } from '../../runtime/control.ts'
+import { sendControl } from '../../runtime/control/control.ts'
 import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, watchErrors } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/main.ts'
+import { startGateway } from '../../runtime/wiring/main.ts'
 import { firstToken, launchBrowser } from '../helpers/browser.ts'
 
 function listen(server: http.Server): Promise<number> {

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Webhook } from 'standardwebhooks'
-import { sendControl } from '../../runtime/control.ts'
+import { sendControl } from '../../runtime/control/control.ts'
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.ts'
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts'
 import {

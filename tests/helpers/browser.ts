@@ -9,8 +9,8 @@ import type { Test } from 'tap'
 import { SystemClock, type Clock } from '../../lib/kernel/clock.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from './memory-logger.ts'
-import { sendControl } from '../../runtime/control.ts'
-import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+import { sendControl } from '../../runtime/control/control.ts'
+import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
 import { chromiumDep, requireExecutable } from './system-deps.ts'
 
 export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')

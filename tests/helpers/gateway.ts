@@ -5,8 +5,8 @@ import { parseConfig, type GatewayConfig } from '../../lib/config.ts'
 import { memoryLogger } from './memory-logger.ts'
 import { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
-import { buildRouter, type GatewayRouter, type ServerContext } from '../../runtime/router.ts'
-import { buildServices, type Services } from '../../runtime/services.ts'
+import { buildRouter, type GatewayRouter, type ServerContext } from '../../runtime/host/router.ts'
+import { buildServices, type Services } from '../../runtime/wiring/services.ts'
 
 export interface TestGateway {
   clock: ManualClock

@@ -3,7 +3,7 @@
 // Authorization headers. Used by tests/hostile/routes.test.ts (never a 5xx, nothing changed
 // by a refusal) and tests/runtime/hosts.test.ts (both hosts answer alike).
 import fc from 'fast-check'
-import type { ManifestEntry } from '../../runtime/function-types.ts'
+import type { ManifestEntry } from '../../runtime/host/function-types.ts'
 
 export const seed = Number(process.env.FUZZ_SEED ?? 20261122)
 

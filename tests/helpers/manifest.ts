@@ -1,5 +1,5 @@
 // A hand-made manifest entry, for router and host tests (test routes never live in functions/).
-import type { GatewayFunction, ManifestEntry } from '../../runtime/function-types.ts'
+import type { GatewayFunction, ManifestEntry } from '../../runtime/host/function-types.ts'
 
 export const testEntry = (file: string, method: 'GET' | 'POST', path: string, handler: GatewayFunction): ManifestEntry => ({
   file,

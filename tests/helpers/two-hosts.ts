@@ -1,6 +1,6 @@
 // Two gateways in lockstep for differential tests: the same config, start time, device id and
-// order UUIDs, one behind the fast host (runtime/http.ts) and one behind the @whatwg-node/server
-// adapter (runtime/fetch-adapter.ts) on a node:http server. Every request goes to both over a
+// order UUIDs, one behind the fast host (runtime/host/http.ts) and one behind the @whatwg-node/server
+// adapter (runtime/host/fetch-adapter.ts) on a node:http server. Every request goes to both over a
 // real socket, byte for byte the same; the answers are compared by the caller. Access tokens
 // are the one thing drawn at random per gateway: each pair issued is recorded, and the
 // reference gateway's tokens are written as the fast one's before comparing.
@@ -9,10 +9,10 @@ import { ManualClock } from './manual-clock.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from './memory-logger.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
-import { fetchAdapter } from '../../runtime/fetch-adapter.ts'
-import { createHttpHost } from '../../runtime/http.ts'
-import { buildRouter } from '../../runtime/router.ts'
-import { buildServices, type Services } from '../../runtime/services.ts'
+import { fetchAdapter } from '../../runtime/host/fetch-adapter.ts'
+import { createHttpHost } from '../../runtime/host/http.ts'
+import { buildRouter } from '../../runtime/host/router.ts'
+import { buildServices, type Services } from '../../runtime/wiring/services.ts'
 
 export interface Answer {
   status: number

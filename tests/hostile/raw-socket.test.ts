@@ -6,7 +6,7 @@ import path from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/main.ts'
+import { startGateway } from '../../runtime/wiring/main.ts'
 
 function exchange(port: number, raw: string, waitMs = 1500): Promise<string> {
   return new Promise((resolve) => {

@@ -3,8 +3,8 @@
 // this becomes strict as they land; a served route with no row fails.
 import t, { type Test } from 'tap'
 import { manifest } from '../../functions/_manifest.gen.ts'
-import { authorize } from '../../runtime/auth.ts'
-import type { Caller } from '../../runtime/function-types.ts'
+import { authorize } from '../../runtime/host/auth.ts'
+import type { Caller } from '../../runtime/host/function-types.ts'
 import { contract, type ContractRoute } from '../contract/endpoints.ts'
 import { testGateway } from '../helpers/gateway.ts'
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { controlSocketPath } from '../../runtime/control.ts'
+import { controlSocketPath } from '../../runtime/control/control.ts'
 import { runCli, startGatewayProcess } from '../helpers/process.ts'
 
 t.test('gateway start serves GET /api/v2; gateway button opens the window; SIGTERM stops it cleanly', async (t) => {

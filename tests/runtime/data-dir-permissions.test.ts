@@ -5,7 +5,7 @@ import path from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/main.ts'
+import { startGateway } from '../../runtime/wiring/main.ts'
 
 function modes(dir: string, out: Record<string, number> = {}): Record<string, number> {
   out[dir] = statSync(dir).mode & 0o777

@@ -8,7 +8,7 @@ import path from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/main.ts'
+import { startGateway } from '../../runtime/wiring/main.ts'
 import { fullDisk } from '../helpers/full-disk.ts'
 
 const warning = 'storage cannot take writes (disk full or read-only): changes are refused with -37 until it can'

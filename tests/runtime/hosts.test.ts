@@ -1,11 +1,11 @@
 // The two hosts answer alike: the route contract requests (every manifest route with a valid,
 // a missing and a malformed token) and the hostile-input requests go to a gateway behind the
-// fast host (runtime/http.ts) and to its twin behind the @whatwg-node/server adapter
-// (runtime/fetch-adapter.ts); status, the headers that matter and the body bytes must match.
+// fast host (runtime/host/http.ts) and to its twin behind the @whatwg-node/server adapter
+// (runtime/host/fetch-adapter.ts); status, the headers that matter and the body bytes must match.
 import fc from 'fast-check'
 import t from 'tap'
 import { manifest } from '../../functions/_manifest.gen.ts'
-import type { ManifestEntry } from '../../runtime/function-types.ts'
+import type { ManifestEntry } from '../../runtime/host/function-types.ts'
 import { requestArbitrary, seed } from '../helpers/hostile-requests.ts'
 import { type Answer, twoHosts } from '../helpers/two-hosts.ts'
 

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/main.ts'
+import { startGateway } from '../../runtime/wiring/main.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 

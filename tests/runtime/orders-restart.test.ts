@@ -5,7 +5,7 @@ import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import { SimulatedRadio } from '../../lib/radio/simulated.ts'
-import { startGateway, type RunningGateway } from '../../runtime/main.ts'
+import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
 
 async function start(dataDir: string): Promise<RunningGateway> {
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } })

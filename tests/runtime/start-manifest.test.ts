@@ -7,7 +7,7 @@ import t from 'tap'
 import { copyProject } from '../helpers/project-copy.ts'
 import { runCli, startGatewayProcess } from '../helpers/process.ts'
 
-const hello = `import type { FunctionConfig, GatewayFunction } from '../../runtime/function-types.ts'
+const hello = `import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = { method: 'GET', path: '/api/v2/hello', auth: 'none', code: 99, summary: 'Says hello' } as const satisfies FunctionConfig
 

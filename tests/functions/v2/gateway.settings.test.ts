@@ -63,7 +63,7 @@ t.test('malformed JSON is -31; no token is -2', async (t) => {
 })
 
 t.test('changing the preset moves the zigbee channel source', async (t) => {
-  const { presetChannel } = await import('../../../runtime/gateway-wiring.ts')
+  const { presetChannel } = await import('../../../runtime/wiring/gateway-wiring.ts')
   const gw = await testGateway()
   const source = presetChannel(gw.services.settings)
   let changes = 0

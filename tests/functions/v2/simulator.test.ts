@@ -1,7 +1,7 @@
 // Extension: the simulator endpoints the board drives.
 import t from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
-import { buildRouter } from '../../../runtime/router.ts'
+import { buildRouter } from '../../../runtime/host/router.ts'
 import { makeRequest, testGateway } from '../../helpers/gateway.ts'
 import { createRadio } from '../../../lib/radio/create.ts'
 import type { Radio } from '../../../lib/radio/radio.ts'

@@ -173,7 +173,7 @@ t.test('a gateway that dies takes its radio process with it (no orphan holding t
 })
 
 t.test('the gateway side of the radio never loads herdsman (only the radio process does)', async (t) => {
-  const modules = ['../../../lib/radio/create.ts', '../../../runtime/radio-probe.ts', '../../../runtime/cli.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)))
+  const modules = ['../../../lib/radio/create.ts', '../../../runtime/cli/radio-probe.ts', '../../../runtime/cli.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)))
   const script = `
     import { createRequire } from 'node:module'
     for (const file of ${JSON.stringify(modules)}) await import(file)

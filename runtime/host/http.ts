@@ -1,0 +1,211 @@
+// The HTTP host: node:http with tight limits and timeouts in front of the fetch-style router.
+// Each request becomes a NodeRequest (a Request that is built lazily) and the router's
+// JsonResponses are written straight to the socket; other Responses are copied out. This
+// replaces @whatwg-node/server's adapter, which cost about 70% of a core per request here
+// (docs/architecture.md, "Performance of the HTTP host"). Stopping finishes in-flight requests.
+import http from 'node:http'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { errorEnvelope } from '../../lib/api/envelope.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
+import type { Logger } from '../../lib/kernel/log.ts'
+import { ConnectionGuard, type ConnectionLimits } from './connection-limits.ts'
+import { NodeRequest } from './node-request.ts'
+import { answerRaw } from './raw-answer.ts'
+import { JsonResponse, jsonResponse } from './respond.ts'
+import { type GatewayRouter, maxBodyBytes, type ServerContext, versionOfPath } from './router.ts'
+
+export const maxHeaderBytes = 16 * 1024
+
+/**
+ * Longer than the idle time of the clients that reuse connections (Node's undici 4 s, its
+ * http.Agent, proxies such as nginx at 60 s): the client, not the gateway, closes an idle
+ * connection, so a request is never sent on a connection the gateway is closing at that
+ * moment (an ECONNRESET that leaves a POS unsure whether its POST applied). docs/operations.md.
+ */
+export const keepAliveTimeoutMs = 75_000
+
+export interface HttpHost {
+  server: http.Server
+  /** HTTP connections open now (upgraded ones excluded). */
+  readonly connections: number
+  listen(port: number, host: string): Promise<number>
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes sockets. */
+  close(graceMs?: number): Promise<void>
+}
+
+export interface HttpHostOptions {
+  /** The whole header block must arrive within this (slowloris). */
+  headersTimeoutMs?: number
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs?: number
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs?: number
+  /** How often node checks the two timeouts above. */
+  timeoutCheckIntervalMs?: number
+  /**
+   * Answer through this node request listener instead of the fast path (the
+   * @whatwg-node/server adapter of runtime/host/fetch-adapter.ts, for comparison and benchmarks).
+   */
+  listener?: http.RequestListener
+  /** Connection caps and per-connection backpressure (runtime/host/connection-limits.ts). */
+  limits?: Partial<ConnectionLimits>
+}
+
+/** Copies any other fetch Response (static files, @whatwg-node's) out to node. */
+async function writeOtherResponse(res: http.ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie?.() ?? []
+  if (cookies.length) headers['set-cookie'] = cookies
+  if (response.body === null) {
+    res.writeHead(response.status, headers)
+    res.end()
+    return
+  }
+  const body = Buffer.from(await response.arrayBuffer())
+  headers['content-length'] ??= String(body.byteLength)
+  res.writeHead(response.status, headers)
+  res.end(body)
+}
+
+function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): void {
+  const { text, bytes, headers } = response.wireParts()
+  // The header object is the response's own (built for it in respond.ts): no copy needed.
+  const out: Record<string, string> = headers instanceof Headers ? Object.fromEntries(headers) : headers
+  out['content-length'] = String(bytes ? bytes.length : Buffer.byteLength(text))
+  res.writeHead(response.status, out)
+  res.end(bytes ?? text)
+}
+
+/**
+ * JSON answers are written together at the end of the event-loop turn that produced them
+ * (setImmediate), not one by one as each is ready. Measured under load (docs/performance.md):
+ * about a fifth less CPU per request, as the sockets' writes, and the wake-ups of the clients
+ * they cause, are no longer interleaved with reading and routing the next requests. The
+ * wait is the rest of the current turn, and at most maxBatch answers: after a burst, the
+ * first answers do not wait for every request of it to be routed.
+ */
+const maxBatch = 16
+
+class AnswerBatch {
+  #pending: [http.ServerResponse, JsonResponse][] = []
+  #scheduled = false
+  readonly #flush = () => {
+    this.#scheduled = false
+    const pending = this.#pending
+    this.#pending = []
+    for (const [res, response] of pending) {
+      if (!res.headersSent && !res.destroyed) writeJsonResponse(res, response)
+    }
+  }
+
+  write(res: http.ServerResponse, response: JsonResponse): void {
+    this.#pending.push([res, response])
+    if (this.#pending.length >= maxBatch) this.#flush()
+    else if (!this.#scheduled) {
+      this.#scheduled = true
+      setImmediate(this.#flush)
+    }
+  }
+}
+
+export function createHttpHost(router: GatewayRouter, log: Logger, options: HttpHostOptions = {}): HttpHost {
+  let closing = false
+  const answers = new AnswerBatch()
+
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const request = new NodeRequest(req, res)
+    let response: Response
+    try {
+      const context: ServerContext = { req }
+      response = await router.fetch(request as unknown as Request, context)
+    } catch (error) {
+      // The router maps every error itself; this is the net under it.
+      log.error({ err: error, method: req.method, path: request.pathname.slice(0, 256) }, 'router failed')
+      response = jsonResponse(errorEnvelope(versionOfPath(request.pathname), new DomainError('INTERNAL')))
+    }
+    if (res.headersSent || res.destroyed) return
+    // A large or unsized upload we did not read is not drained: the connection closes after
+    // the answer. While stopping, no connection is kept for another request.
+    if (closing || (!req.complete && !(Number(req.headers['content-length']) <= maxBodyBytes))) {
+      res.setHeader('connection', 'close')
+    }
+    if (response instanceof JsonResponse) answers.write(res, response)
+    else await writeOtherResponse(res, response)
+  }
+
+  const fastPath: http.RequestListener = (req, res) => {
+    answer(req, res).catch((error: unknown) => {
+      log.error({ err: error, method: req.method }, 'response not written')
+      res.destroy()
+    })
+  }
+  const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits)
+
+  const server = http.createServer(
+    {
+      maxHeaderSize: maxHeaderBytes,
+      // A slow or silent client cannot hold a socket forever.
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 15_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? keepAliveTimeoutMs,
+      connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
+    },
+    // Pipelined requests of one connection wait while its earlier answers are unwritten.
+    (req, res) => connections.schedule(req, res),
+  )
+  server.on('connection', (socket: Socket) => {
+    if (connections.admit(socket)) return
+    log.debug({ ip: socket.remoteAddress }, 'connection refused: too many')
+    answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many connections' })
+  })
+  // An upgraded socket belongs to the WebSocket hub, which has caps of its own.
+  server.on('upgrade', (_request: http.IncomingMessage, socket: Duplex) => {
+    connections.release(socket)
+    // No hub listening (a host without WebSocket): nobody else will ever close it.
+    if (server.listenerCount('upgrade') === 1) socket.destroy()
+  })
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      answerRaw(socket, 431, 'Request Header Fields Too Large', { status: 431, message: 'Request headers are larger than 16 KiB' })
+    } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      answerRaw(socket, 408, 'Request Timeout', { status: 408, message: 'Request timed out' })
+    } else if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+    } else {
+      answerRaw(socket, 400, 'Bad Request', { status: 400, message: 'Malformed HTTP request' })
+    }
+    log.debug({ code: error.code }, 'client error')
+  })
+
+  return {
+    server,
+    get connections() {
+      return connections.open
+    },
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          const address = server.address()
+          resolve(typeof address === 'object' && address ? address.port : port)
+        })
+      }),
+    close: (graceMs = 5_000) =>
+      new Promise((resolve) => {
+        if (!server.listening) return resolve()
+        closing = true
+        const force = setTimeout(() => server.closeAllConnections(), graceMs)
+        force.unref()
+        server.close(() => {
+          clearTimeout(force)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }),
+  }
+}

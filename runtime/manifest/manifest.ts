@@ -1,0 +1,60 @@
+// Rules every manifest must satisfy; run by the generator, at start-up and by the tests.
+// Each breach names the file, so a mistake in a dropped-in function is found at once.
+import type { FunctionConfig } from '../host/function-types.ts'
+
+export interface ManifestCandidate {
+  file: string
+  config: FunctionConfig | undefined
+  hasHandler: boolean
+}
+
+const allowedParams = new Set(['id', 'uuid', 'name'])
+
+/** functions/v2/activeorders.id.page.post.ts ⇔ POST /api/v2/activeorders/:id/page */
+export function expectedFileName(config: Pick<FunctionConfig, 'method' | 'path'>): string {
+  const match = /^\/api\/(v[12])(\/.*)?$/.exec(config.path)
+  if (!match) return '(path must start with /api/v1 or /api/v2)'
+  const segments = (match[2] ?? '').split('/').filter(Boolean).map((s) => s.replace(/^:/, ''))
+  const stem = segments.length ? segments.join('.') : 'index'
+  return `${match[1]}/${stem}.${config.method.toLowerCase()}.ts`
+}
+
+/** Static segments before parameters, so itty's first match is the most specific. */
+export function routeSortKey(config: Pick<FunctionConfig, 'method' | 'path'>): string {
+  const path = config.path.split('/').map((s) => (s.startsWith(':') ? `~${s}` : s)).join('/')
+  return `${path} ${config.method}`
+}
+
+export function checkManifest(candidates: ManifestCandidate[]): string[] {
+  const problems: string[] = []
+  const seen = new Map<string, string>()
+  for (const { file, config, hasHandler } of candidates) {
+    if (!config) {
+      problems.push(`${file}: no exported config`)
+      continue
+    }
+    if (!hasHandler) problems.push(`${file}: no default export handler`)
+    const version = file.split('/')[0]
+    if (!config.path.startsWith(`/api/${version}`)) {
+      problems.push(`${file}: path ${config.path} does not belong to folder ${version}`)
+    }
+    const expected = expectedFileName(config)
+    if (expected !== file) problems.push(`${file}: ${config.method} ${config.path} must live in ${expected}`)
+    for (const param of config.path.match(/:\w+/g) ?? []) {
+      if (!allowedParams.has(param.slice(1))) problems.push(`${file}: unknown path parameter ${param}`)
+    }
+    if (version === 'v2') {
+      if (config.code === undefined || !Number.isInteger(config.code) || config.code < 1 || config.code > 999) {
+        problems.push(`${file}: v2 route needs a default code from 1 to 999`)
+      }
+    } else {
+      if (config.code !== undefined) problems.push(`${file}: v1 routes carry no returnCode`)
+      if (config.auth === 'bearer') problems.push(`${file}: bearer auth is v2 only`)
+    }
+    const key = `${config.method} ${config.path.replace(/:\w+/g, ':param')}`
+    const previous = seen.get(key)
+    if (previous) problems.push(`${file}: ${config.method} ${config.path} is already served by ${previous}`)
+    else seen.set(key, file)
+  }
+  return problems
+}

@@ -1,0 +1,105 @@
+// Builds the gateway side of the services: host status, cloud activation, connection check,
+// repeater inventory (fed by the radio's repeaterJoined events) and the pairing scheduler.
+// Called by buildServices(), so tests get the same wiring as a real gateway.
+import type { Clock } from '../../lib/kernel/clock.ts'
+import type { GatewayConfig } from '../../lib/config.ts'
+import { capabilities, type Capabilities } from '../../lib/api/capabilities.ts'
+import type { FleetStatus } from '../../lib/fleet/bridge.ts'
+import { ConnectionCheck } from '../../lib/gateway/check.ts'
+import { CloudActivation, type CloudRecord } from '../../lib/gateway/cloud.ts'
+import { HostMonitor, type HostSource } from '../../lib/gateway/host.ts'
+import { RepeaterInventory, type RepeaterRecord } from '../../lib/inventory/repeaters.ts'
+import { GatewayStatusService } from '../../lib/gateway/status.ts'
+import type { GatewayIdentity } from '../../lib/identity.ts'
+import type { Logger } from '../../lib/kernel/log.ts'
+import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
+import type { Radio } from '../../lib/radio/radio.ts'
+import { newNetworkPreset, type SettingsService, zigbeePresets } from '../../lib/settings/service.ts'
+import type { Store } from '../../lib/store/db.ts'
+import { PairingScheduler } from '../workers/pairing.ts'
+
+export interface GatewayServices {
+  gateway: GatewayStatusService
+  capabilities: Capabilities
+  cloud: CloudActivation
+  check: ConnectionCheck
+  repeaters: RepeaterInventory
+  pairing: PairingScheduler
+}
+
+export interface GatewayServicesDeps {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  store: Store
+  identity: GatewayIdentity
+  settings: SettingsService
+  radio: Radio
+  /** The fleet bridge's status, reported in gatewayStatus. */
+  fleetStatus(): FleetStatus
+  host?: HostSource
+  fetch?: typeof fetch
+}
+
+/** The Zigbee radio's channel follows the zigbeePreset setting. */
+export function presetChannel(settings: SettingsService): ChannelSource {
+  let current = settings.get().zigbeePreset
+  return {
+    channel: () => zigbeePresets[settings.get().zigbeePreset]?.channel ?? zigbeePresets[newNetworkPreset].channel,
+    onChange: (listener) =>
+      settings.onChange((next) => {
+        if (next.zigbeePreset === current) return
+        current = next.zigbeePreset
+        listener()
+      }),
+  }
+}
+
+export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<GatewayServices> {
+  const { config, clock, log, store, identity, settings, radio } = deps
+  let radioUp = false
+  radio.on('status', ({ up }) => void (radioUp = up))
+  void radio.info().then((info) => (radioUp = info.up), () => {})
+
+  const cloud = await CloudActivation.open({
+    url: config.cloud.url,
+    collection: await store.collection<CloudRecord>('cloud'),
+    clock,
+    log,
+    deviceId: identity.deviceId,
+    version: identity.version,
+    fetch: deps.fetch,
+  })
+  const host = new HostMonitor(deps.host)
+  const gateway = new GatewayStatusService({
+    clock,
+    host,
+    identity,
+    timezone: () => settings.timezone,
+    radioInfo: () => radio.info(),
+    cloud: () => cloud.status(),
+    fleet: deps.fleetStatus,
+  })
+  const check = new ConnectionCheck({
+    clock,
+    radioInfo: () => radio.info(),
+    collection: await store.collection('health'),
+    cloudActivated: () => cloud.status().activated,
+    probeCloud: (ms) => cloud.probe(ms),
+  })
+  const repeaters = await RepeaterInventory.open({
+    collection: await store.collection<RepeaterRecord>('repeaters'),
+    clock,
+    log,
+    radioUp: () => radioUp,
+    timezone: () => settings.timezone,
+  })
+  radio.on('repeaterJoined', (event) => {
+    repeaters.record(event).catch((error: unknown) => log.error({ err: error }, 'recording a repeater failed'))
+  })
+  radio.on('deviceLeft', ({ address }) => {
+    repeaters.forget(address).catch((error: unknown) => log.error({ err: error }, 'forgetting a repeater failed'))
+  })
+  const pairing = new PairingScheduler({ radio, clock, log })
+  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing }
+}

@@ -1,0 +1,164 @@
+// Composition root: config → store and services → radio → scheduler → webhooks → ws → http
+// → control socket. SIGTERM/SIGINT stop everything in reverse and flush storage.
+import { SystemClock, type Clock } from '../../lib/kernel/clock.ts'
+import type { GatewayConfig } from '../../lib/config.ts'
+import { createLogger, type Logger } from '../../lib/kernel/log.ts'
+import { restrictNewFiles } from '../../lib/store/private-files.ts'
+import { registerButtonCommands } from '../cli/button-commands.ts'
+import { registerTokenCommands } from '../cli/token-commands.ts'
+import { registerRadioCommands } from '../cli/radio-commands.ts'
+import { ControlServer } from '../control/control.ts'
+import { fleetPart } from '../workers/fleet.ts'
+import { createHttpHost } from '../host/http.ts'
+import { fetchAdapter } from '../host/fetch-adapter.ts'
+import { registerWebhookCommands } from '../cli/webhook-commands.ts'
+import { webhookDispatcherPart } from '../workers/webhook-dispatcher.ts'
+import { wsHubPart } from '../host/ws.ts'
+import { startParts, type Part } from './lifecycle.ts'
+import { checkManifest } from '../manifest/manifest.ts'
+import { pagingPart, radioPart } from '../workers/orders-parts.ts'
+import { isLoopbackHost, mdnsPart } from '../workers/mdns.ts'
+import { unknownOpenRoutes } from '../host/auth.ts'
+import { buildRouter, type GatewayRouter } from '../host/router.ts'
+import type { ManifestEntry } from '../host/function-types.ts'
+import { loadFunctionTable, SwappableRouter, watchFunctions } from '../manifest/dev-reload.ts'
+import { buildServices, type Services } from './services.ts'
+import type { FaultHook } from '../../lib/orders/fault.ts'
+import { registerSimCommands } from '../cli/sim-commands.ts'
+import { lockDataDir } from './data-dir-lock.ts'
+import { announcePart, dataDirLockPart, listenError } from './process-parts.ts'
+
+export interface GatewayOptions {
+  config: GatewayConfig
+  clock?: Clock
+  log?: Logger
+  /** The route table; default the committed functions/_manifest.gen.ts. */
+  manifest?: ManifestEntry[]
+  /** 'reference': answer through the @whatwg-node/server adapter instead of the fast host. */
+  httpHost?: 'fast' | 'reference'
+  /** `gateway dev`: load the table from this functions dir and follow its changes. */
+  watchFunctionsDir?: string
+  /** Crash points for tests (lib/orders/fault.ts); none in production. */
+  fault?: FaultHook
+}
+
+export interface RunningGateway {
+  port: number
+  services: Services
+  control: ControlServer
+  stop(): Promise<void>
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { config } = options
+  const clock = options.clock ?? new SystemClock()
+  const log = options.log ?? createLogger()
+  const dev = options.watchFunctionsDir
+  const manifest =
+    options.manifest ?? (dev ? await loadFunctionTable(dev) : (await import('../../functions/_manifest.gen.ts')).manifest)
+  const problems = checkManifest(
+    manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })),
+  )
+  if (problems.length) throw new Error(`manifest invalid:\n${problems.join('\n')}`)
+  for (const route of unknownOpenRoutes(manifest, config.security.openRoutes)) {
+    log.warn({ route }, 'security.openRoutes names a route the gateway does not serve; it opens nothing')
+  }
+
+  // Secrets live in the data dir: owner-only files whatever umask started the gateway.
+  restrictNewFiles()
+  // Before anything opens a file in the data dir: one gateway per data dir.
+  const lock = lockDataDir(config.dataDir)
+  let services: Services
+  try {
+    services = await buildServices({ config, clock, log, fault: options.fault })
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+  const built = buildRouter(manifest, services)
+  const router: GatewayRouter = dev ? new SwappableRouter(built) : built
+  const http = createHttpHost(router, log, options.httpHost === 'reference' ? { listener: fetchAdapter(router) } : {})
+  const control = new ControlServer(log)
+  registerButtonCommands(control, services)
+  registerSimCommands(control, services)
+  registerTokenCommands(control, services)
+  registerRadioCommands(control, services)
+  registerWebhookCommands(control, services)
+  // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
+  services.webhooks.setOwnEndpoint(() => {
+    const address = http.server.address()
+    return address && typeof address === 'object' ? { host: address.address, port: address.port } : { host: config.host, port: config.port }
+  })
+  let port = config.port
+
+  // Stopping runs in reverse: the store is flushed after everything that writes to it.
+  const parts: Part[] = [
+    dataDirLockPart(lock),
+    {
+      name: 'store',
+      start: async () => {},
+      stop: async () => {
+        // The change log's watermark, written in the background, lands before the files close.
+        await services.changes.flush()
+        await services.store.close()
+        services.history.close()
+      },
+    },
+    radioPart(services),
+    pagingPart(services),
+    // Closes an open repeater pairing window before the radio stops.
+    { name: 'pairing', start: async () => {}, stop: () => services.pairing.stop() },
+    // Stops before the store closes: writes the last_used times still held in memory.
+    { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
+    fleetPart(services),
+    webhookDispatcherPart({ webhooks: services.webhooks, clock, log, retrySchedule: config.webhooks.retrySchedule }),
+    {
+      name: 'http',
+      start: async () => {
+        port = await http.listen(config.port, config.host).catch((error: unknown) => {
+          throw listenError(error, config.port, config.host)
+        })
+      },
+      stop: () => http.close(),
+    },
+    // After http, so it stops first: upgraded WebSocket sockets keep http.close() waiting
+    // until the hub has closed them (the server's closeAllConnections does not see them).
+    wsHubPart(http.server, services),
+    {
+      name: 'control',
+      start: async () => {
+        await control.listen(config.dataDir)
+      },
+      stop: () => control.close(),
+    },
+    announcePart({ lock, port: () => port, log, host: config.host }),
+    ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
+    // Advertised last, once the HTTP port is known (port 0 → the chosen one).
+    mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),
+  ]
+  const stopAll = await startParts(parts, log)
+  log.info({ port, dataDir: config.dataDir, radio: config.radio.kind, deviceId: services.identity.deviceId }, 'gateway started')
+  return {
+    port,
+    services,
+    control,
+    stop: async () => {
+      await stopAll()
+      log.info('gateway stopped')
+      log.flush?.()
+    },
+  }
+}
+
+/** `gateway dev`: swaps in a new route table whenever functions/ changes (runtime/manifest/dev-reload.ts). */
+function devReloadPart(dir: string, router: SwappableRouter, services: Services): Part {
+  let watcher: ReturnType<typeof watchFunctions> | undefined
+  return {
+    name: 'dev-reload',
+    start: async () => {
+      watcher = watchFunctions({ dir, log: services.log, apply: (entries) => router.swap(buildRouter(entries, services)) })
+      services.log.info({ dir }, 'watching functions/: added, changed and removed files are live without a restart')
+    },
+    stop: async () => watcher?.close(),
+  }
+}

@@ -1,0 +1,74 @@
+// Builds the order side of the services: the radio, the tracker inventory, the paging
+// scheduler and the orders service, and feeds the radio's events into the orders service.
+// Called by buildServices(), so tests get the same wiring as a real gateway.
+import type { Clock } from '../../lib/kernel/clock.ts'
+import type { GatewayConfig } from '../../lib/config.ts'
+import type { ChangeLog } from '../../lib/events/changes.ts'
+import type { HistoryStore } from '../../lib/history/store.ts'
+import { TrackerInventory, type TrackerRecord } from '../../lib/inventory/trackers.ts'
+import type { Logger } from '../../lib/kernel/log.ts'
+import type { FaultHook } from '../../lib/orders/fault.ts'
+import { feedRadioEvents } from '../../lib/orders/radio-feed.ts'
+import { OrdersService } from '../../lib/orders/service.ts'
+import { LunchRush } from '../../lib/orders/rush.ts'
+import { SimulatorService } from '../../lib/orders/simulator.ts'
+import type { ActiveOrder } from '../../lib/orders/types.ts'
+import { createRadio, type RadioDeps } from '../../lib/radio/create.ts'
+import type { Radio } from '../../lib/radio/radio.ts'
+import type { Store } from '../../lib/store/db.ts'
+import { PagingScheduler, type PagingOptions } from '../workers/scheduler.ts'
+
+export interface OrderServices {
+  radio: Radio
+  trackers: TrackerInventory
+  paging: PagingScheduler
+  orders: OrdersService
+  /** The virtual restaurant's controls (its methods answer -5 when the radio is not simulated). */
+  simulator: SimulatorService
+  /** A lunch service played on the simulated restaurant (`gateway sim rush`, `--demo`). */
+  rush: LunchRush
+}
+
+export interface OrderServicesDeps {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  store: Store
+  history: HistoryStore
+  changes: ChangeLog
+  /** Crash points (lib/orders/fault.ts): tests inject a hook, production none. */
+  fault?: FaultHook
+  radio?: Radio
+  zigbee?: RadioDeps['zigbee']
+  paging?: Partial<PagingOptions>
+  /** New order UUIDs (default crypto.randomUUID); tests that compare two gateways make them alike. */
+  newUuid?: () => string
+}
+
+export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {
+  const { config, clock, log, store } = deps
+  const radio = deps.radio ?? createRadio(config, { clock, log, zigbee: deps.zigbee })
+  const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers', [{ fieldName: 'address', unique: true }]))
+  let orders: OrdersService | undefined
+  const paging = new PagingScheduler({
+    radio,
+    clock,
+    log,
+    options: deps.paging,
+    onLapse: (tracker) => void orders?.pageLapsed(tracker),
+  })
+  orders = await OrdersService.open({
+    collection: await store.collection<ActiveOrder>('activeorders', [{ fieldName: 'uuid', unique: true }]),
+    history: deps.history,
+    changes: deps.changes,
+    trackers,
+    pager: paging,
+    clock,
+    log,
+    fault: deps.fault,
+    newUuid: deps.newUuid,
+  })
+  feedRadioEvents(radio, orders)
+  const simulator = new SimulatorService({ radio, orders })
+  return { radio, trackers, paging, orders, simulator, rush: new LunchRush({ clock, simulator, orders, log }) }
+}

@@ -1,0 +1,130 @@
+// The services every function and runtime part reaches through one object. Built once by
+// buildServices(): by runtime/wiring/main.ts for a real gateway, by tests/helpers for tests.
+import type { Clock } from '../../lib/kernel/clock.ts'
+import type { GatewayConfig } from '../../lib/config.ts'
+import path from 'node:path'
+import { EventBus } from '../../lib/events/bus.ts'
+import { ChangeLog } from '../../lib/events/changes.ts'
+import { FleetService } from '../../lib/fleet/service.ts'
+import { HistoryPages } from '../../lib/api/history-pages.ts'
+import { HistoryStore } from '../../lib/history/store.ts'
+import { ActiveOrderList } from '../../lib/api/active-list.ts'
+import { loadIdentity, type GatewayIdentity } from '../../lib/identity.ts'
+import type { Logger } from '../../lib/kernel/log.ts'
+import { FloorService } from '../../lib/settings/floor.ts'
+import { formedNetworkPreset, newNetworkPreset, SettingsService } from '../../lib/settings/service.ts'
+import { zigbeeNetworkFormed } from '../../lib/radio/zigbee-network.ts'
+import type { RadioDeps } from '../../lib/radio/create.ts'
+import type { Radio } from '../../lib/radio/radio.ts'
+import { Store } from '../../lib/store/db.ts'
+import { ButtonWindow } from '../../lib/tokens/button.ts'
+import { TokenService, type TokenDoc } from '../../lib/tokens/service.ts'
+import { WebhookService } from '../../lib/webhooks/service.ts'
+import { buildGatewayServices, presetChannel, type GatewayServices } from './gateway-wiring.ts'
+import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
+import type { FaultHook } from '../../lib/orders/fault.ts'
+
+/** Events between services; payload types are owned by the services that emit them. */
+export interface GatewayEvents extends Record<string, unknown> {
+  /** An access token was revoked: live sessions authenticated with it should end. */
+  'token.revoked': { name: string; id: string }
+}
+
+/** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
+export interface Services extends OrderServices, GatewayServices {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  store: Store
+  events: EventBus<GatewayEvents>
+  identity: GatewayIdentity
+  settings: SettingsService
+  /** The floor plan the board draws (extension: /api/v2/floor). */
+  floor: FloorService
+  button: ButtonWindow
+  tokens: TokenService
+  history: HistoryStore
+  changes: ChangeLog
+  /** The MQTT fleet bridge; always present, status().state 'disabled' when off. */
+  fleet: FleetService
+  /** Webhook registrations, outbox (a ChangeLog sink) and delivery attempts. */
+  webhooks: WebhookService
+  /** The active-order list as the list routes answer it, cached while it cannot differ. */
+  activeList: ActiveOrderList
+  historyPages: HistoryPages
+}
+
+export interface BuildOptions {
+  config: GatewayConfig
+  clock: Clock
+  log: Logger
+  /** Keep every collection in memory (tests); otherwise files under config.dataDir. */
+  inMemory?: boolean
+  /** New order UUIDs (default crypto.randomUUID); see OrderServicesDeps. */
+  newUuid?: () => string
+  /** Further Zigbee radio options (tests: flags for the radio process). */
+  zigbee?: RadioDeps['zigbee']
+  /** A radio built by the caller instead of the one the config names (tests). */
+  radio?: Radio
+  /** Crash points for tests (see OrderServicesDeps). */
+  fault?: FaultHook
+}
+
+export async function buildServices(options: BuildOptions): Promise<Services> {
+  const { config, clock, log } = options
+  const store = new Store({
+    dataDir: options.inMemory ? undefined : config.dataDir,
+    syncIntervalMs: config.storage.syncIntervalMs,
+    compactAfterLines: config.storage.compactAfterLines,
+    log,
+  })
+  const events = new EventBus<GatewayEvents>(log)
+  const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
+  // A Zigbee network formed before the default preset moved off channel 11 stays where it is.
+  const defaultPreset = zigbeeNetworkFormed(path.join(config.dataDir, 'zigbee')) ? formedNetworkPreset : newNetworkPreset
+  const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset })
+  const floor = await FloorService.open(await store.collection('floor'))
+  const button = new ButtonWindow(clock)
+  const tokens = await TokenService.open({
+    collection: await store.collection<TokenDoc>('tokens'),
+    clock,
+    log,
+    button,
+    authFailuresPerMinute: config.security.authFailuresPerMinute,
+    onRevoked: (token) => events.emit('token.revoked', token),
+  })
+  const history = new HistoryStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'history.sqlite'), {
+    synchronous: config.storage.historySynchronous,
+  })
+  const changes = await ChangeLog.open(await store.collection('seq'), clock)
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault })
+  const fleet = await FleetService.open({
+    config: config.fleet,
+    store,
+    identity,
+    clock,
+    log,
+    timezone: () => settings.timezone,
+    storedSummary: (uuid) => history.get(uuid),
+  })
+  const gatewayServices = await buildGatewayServices({
+    config,
+    clock,
+    log,
+    store,
+    identity,
+    settings,
+    radio: orderServices.radio,
+    fleetStatus: () => fleet.status(),
+  })
+  const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
+  // Every consumer of order changes, in one place. Durable sinks, awaited in this order
+  // before a change is acknowledged: the fleet outbox (a no-op when no fleet is configured),
+  // then the webhook outbox. The one live listener, the WebSocket hub, subscribes with
+  // changes.onChange() when it starts (runtime/host/ws.ts): it exists only while serving.
+  changes.addSink(fleet.sink)
+  changes.addSink(webhooks.sink)
+  const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
+  const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
+  return { config, clock, log, store, events, identity, settings, floor, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
+}

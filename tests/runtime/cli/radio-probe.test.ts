@@ -1,0 +1,84 @@
+// `gateway radio probe`: one start of the radio in a radio process, and one line saying what
+// is wrong. Real radio processes: herdsman's real ember adapter on a pseudo-terminal (no
+// answer, port busy, wrong adapter type), a missing port, and the fake coordinator for an
+// answer. Discovery is given by the test (a pseudo-terminal has no USB identity).
+import { SerialPort } from 'zigbee-herdsman/dist/adapter/serialPort.js'
+import t, { type Test } from 'tap'
+import { parseConfig } from '../../../lib/config.ts'
+import type { Candidate } from '../../../lib/radio/zigbee-diagnosis.ts'
+import { probeRadio, type ProbeOptions } from '../../../runtime/cli/radio-probe.ts'
+import { runCli, startGatewayProcess } from '../../helpers/process.ts'
+import { PseudoTerminal } from '../../helpers/pty.ts'
+import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
+import { until } from '../../helpers/until.ts'
+
+function probe(t: Test, options: Partial<ProbeOptions> & { radio?: Record<string, unknown>; found?: Candidate[] }) {
+  const config = parseConfig({ dataDir: t.testdir(), radio: { kind: 'zigbee', ...options.radio } })
+  return probeRadio({ config, timeoutMs: 4000, list: async () => options.found ?? [], ...options })
+}
+
+async function stick(t: Test): Promise<PseudoTerminal> {
+  const terminal = await PseudoTerminal.open()
+  t.teardown(() => terminal.close())
+  return terminal
+}
+
+t.test('a missing port', async (t) => {
+  const result = await probe(t, { radio: { adapter: 'ember', serialPort: '/dev/ttyUSB-probe-missing' } })
+  t.equal(result.ok, false)
+  t.equal(result.verdict, 'no such port: /dev/ttyUSB-probe-missing does not exist (is the stick plugged in? see the list above)')
+  t.equal(result.candidates, 'no serial ports or network coordinators found')
+})
+
+t.test('a stick that does not answer, and one that looks like another adapter type', async (t) => {
+  const terminal = await stick(t)
+  const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device } })
+  t.match(silent.verdict, new RegExp(`^no answer at 115200 baud from ${terminal.device}: wrong baud rate`))
+  await until(() => terminal.count(Buffer.from('1ac038bc7e', 'hex')) >= 1, 'the start to have reached the stick', 30_000)
+  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 4 s)`)
+
+  const found = [{ name: 'Sonoff Zigbee 3.0 USB Dongle Plus (ITead)', path: terminal.device, adapter: 'zstack' }]
+  const wrong = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, found })
+  t.equal(wrong.verdict, `wrong adapter type: ${terminal.device} looks like a zstack stick (Sonoff Zigbee 3.0 USB Dongle Plus (ITead)), configured ember`)
+  t.match(wrong.candidates, /adapter zstack/)
+})
+
+t.test('a port another program holds', async (t) => {
+  const terminal = await stick(t)
+  const holder = new SerialPort({ path: terminal.device, baudRate: 115200, autoOpen: false })
+  await new Promise<void>((resolve, reject) => holder.open((error) => (error ? reject(error) : resolve())))
+  t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())))
+  const result = await probe(t, { device: terminal.device, adapter: 'ember' })
+  t.equal(result.verdict, `port busy: another program holds ${terminal.device} (a running gateway, zigbee2mqtt, ModemManager?)`)
+})
+
+t.test('a coordinator that answers', async (t) => {
+  const remote = await FakeRemote.open(t)
+  const result = await probe(t, { radio: { adapter: 'zstack', serialPort: '/dev/ttyUSB0' }, process: remote.processOptions })
+  t.same(result, {
+    ok: true,
+    candidates: 'no serial ports or network coordinators found',
+    attempt: 'trying zstack on /dev/ttyUSB0 (up to 4 s)',
+    verdict: 'ok: zstack on /dev/ttyUSB0 answers: coordinator 00:12:4b:00:01:02:03:04, channel 15',
+  })
+  t.equal(remote.children.length, 1, 'one attempt only')
+})
+
+t.test('the CLI command: bad flags are refused before anything is tried', async (t) => {
+  const dir = t.testdir({})
+  const result = await runCli(['radio', 'probe', '--adapter', 'xbee', '--data-dir', dir])
+  t.equal(result.code, 1)
+  t.match(result.stderr, /--adapter must be one of zstack, ember/)
+  const baud = await runCli(['radio', 'probe', '--baud', 'fast', '--data-dir', dir])
+  t.match(baud.stderr, /--baud takes a number/)
+})
+
+t.test('the CLI command refuses while the gateway runs (it holds the port and the data dir)', async (t) => {
+  const dataDir = t.testdir({})
+  const gateway = await startGatewayProcess(dataDir, {}, ['--port', '0'])
+  t.teardown(() => gateway.stop('SIGKILL'))
+  const result = await runCli(['radio', 'probe', '--data-dir', dataDir])
+  t.equal(result.code, 1)
+  t.match(result.stderr, /the gateway is running and holds the radio: stop it first/)
+  await gateway.stop()
+})

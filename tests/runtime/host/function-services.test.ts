@@ -1,0 +1,51 @@
+// A function cannot reach the store, the radio, the change log or the event bus: not through
+// its type (the @ts-expect-error lines fail `tsc --noEmit` the day one of them compiles) and
+// not at run time (functionServices copies only what a function may call).
+import t from 'tap'
+import type { GatewayFunction } from '../../../runtime/host/function-types.ts'
+import { functionServices } from '../../../runtime/host/function-services.ts'
+import { testGateway } from '../../helpers/gateway.ts'
+
+// Compile-time: each of these is an error in a function file.
+export const reachesStore: GatewayFunction = async (_request, ctx) => {
+  // @ts-expect-error the store is not a function's
+  void ctx.services.store
+  // @ts-expect-error nor the radio
+  void ctx.services.radio
+  // @ts-expect-error nor the change log
+  void ctx.services.changes
+  // @ts-expect-error nor the event bus
+  void ctx.services.events
+  // @ts-expect-error nor the paging scheduler (it drives the radio)
+  void ctx.services.paging
+  // @ts-expect-error history is read only
+  void ctx.services.history.insert
+  // @ts-expect-error a function cannot press the button
+  void ctx.services.button.press
+  // @ts-expect-error no logger on ctx: a function throws, the router logs
+  void ctx.log
+  // @ts-expect-error the route's config is the file's own export, not ctx's
+  void ctx.config
+  // @ts-expect-error the version shows in ctx.ok and ctx.present, not as a field
+  void ctx.version
+  return ctx.ok()
+}
+
+t.test('at run time the function services hold no store, radio, change log or event bus', async (t) => {
+  const gw = await testGateway()
+  const services = functionServices(gw.services) as unknown as Record<string, unknown>
+  for (const key of ['store', 'radio', 'changes', 'events', 'paging', 'fleet', 'config']) t.notOk(key in services, key)
+  t.notOk('insert' in (services.history as object))
+  t.equal((services.clock as { now(): number }).now(), gw.clock.now())
+})
+
+t.test('repeaters refresh through the radio without handing it out', async (t) => {
+  const gw = await testGateway()
+  const services = functionServices(gw.services)
+  t.same(await services.repeaters.refresh(), gw.services.repeaters.list())
+  t.same(services.repeaters.list(), [])
+  t.equal(await services.repeaters.clear(), 0)
+  t.equal(services.button.isOpen(), false)
+  gw.services.button.press()
+  t.equal(services.button.isOpen(), true)
+})

@@ -110,12 +110,21 @@ t.test('a failed start restarts with backoff; an adapter disconnect ends the pro
   t.equal(remote.children.length, 3)
   t.equal(radio.supervision().restarts, 2)
 
-  const pid = remote.current!.pid
+  const flapping = remote.current!.pid
   remote.current!.unplug()
   await waitFor(() => status.at(-1)?.up === false, processMs, 'down')
   t.same(status.at(-1), { up: false, detail: 'adapter disconnected' }, 'the child says why')
-  await waitFor(() => !alive(pid), processMs, 'the process to end')
-  t.equal(radio.supervision().nextAttemptAt, clock.now() + 1000, 'a radio that was up starts again from the first delay')
+  await waitFor(() => !alive(flapping), processMs, 'the process to end')
+  t.equal(radio.supervision().nextAttemptAt, clock.now() + 5000, 'a stick that drops as soon as it is up keeps backing off')
+  await clock.advance(5000)
+  await waitFor(() => status.at(-1)?.up === true, processMs, 'up again')
+
+  await clock.advance(60_000)
+  const steady = remote.current!.pid
+  remote.current!.unplug()
+  await waitFor(() => status.at(-1)?.up === false, processMs, 'down after a minute up')
+  await waitFor(() => !alive(steady), processMs, 'the process to end')
+  t.equal(radio.supervision().nextAttemptAt, clock.now() + 1000, 'a radio that stayed up starts again from the first delay')
   await clock.advance(1000)
   await waitFor(() => status.at(-1)?.up === true, processMs, 'up again')
 })

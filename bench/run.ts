@@ -33,9 +33,10 @@ import autocannon, { type Result } from 'autocannon'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
+import { compared, row, type Comparison, type Load } from './comparison.ts'
+import { fanout } from './fanout.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
-import type { PacedResult } from './paced-client.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
 import { residentBytes, startEnv, startFlags } from './start-flags.ts'
 
@@ -46,6 +47,7 @@ const historyRows = Number(process.env.BENCH_HISTORY_ROWS ?? (quick ? 50_000 : 1
 const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
 const connections = 50
+const fanoutSize = { subscribers: subscriberCount, events: eventCount }
 /** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing. */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined
 const targets = { fastHostRatio: 0.8, readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
@@ -95,18 +97,6 @@ function request(port: number, method: string, target: string, headers: Record<s
   })
 }
 
-interface Load {
-  rps: number
-  p50Ms: number
-  p99Ms: number
-  cpuMicrosPerRequest: number
-  requests: number
-  non2xx: number
-  errors: number
-  /** Paced runs: the load generator's own pauses over 1 ms (see PacedResult.stalls). */
-  clientStalls?: PacedResult['stalls']
-}
-
 async function load(pid: number, options: Parameters<typeof autocannon>[0], warmSeconds = Math.min(2, seconds)): Promise<Load> {
   if (warmSeconds > 0) await autocannon({ ...options, duration: warmSeconds })
   const cpuBefore = cpuMicros(pid)
@@ -150,16 +140,6 @@ async function paced(pid: number, port: number, path: string, headers: Record<st
   }
 }
 
-interface Comparison {
-  gateway: Load
-  bare: Load
-  throughputRatio: number
-  cpuRatio: number
-  atHalfRate?: Load
-  /** The bare server at the same paced rate: the floor this machine and client give. */
-  bareAtHalfRate?: Load
-}
-
 async function compareRead(name: string, gateway: Server, bare: Server, target: string, headers: Record<string, string>): Promise<Comparison> {
   process.stderr.write(`${name}: bare server …`)
   const bareLoad = await load(bare.pid, { url: `http://127.0.0.1:${bare.port}${target}`, connections, headers })
@@ -172,15 +152,6 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   const bareAtHalfRate = await paced(bare.pid, bare.port, target, headers, halfRate)
   process.stderr.write(' done\n')
   return { ...compared(gatewayLoad, bareLoad), atHalfRate, bareAtHalfRate }
-}
-
-function compared(gateway: Load, bare: Load): Comparison {
-  return {
-    gateway,
-    bare,
-    throughputRatio: round(gateway.rps / bare.rps),
-    cpuRatio: round(bare.cpuMicrosPerRequest / gateway.cpuMicrosPerRequest),
-  }
 }
 
 async function compareWrite(gateway: Server, bare: Server, headers: Record<string, string>, firstName: number): Promise<Comparison> {
@@ -211,77 +182,6 @@ async function compareWrite(gateway: Server, bare: Server, headers: Record<strin
   const gatewayLoad = await load(gateway.pid, post(gateway.port))
   process.stderr.write(' done\n')
   return compared(gatewayLoad, bareLoad)
-}
-
-interface Fanout {
-  subscribers: number
-  events: number
-  deliveries: number
-  missing: number
-  p50Ms: number
-  p99Ms: number
-  maxMs: number
-}
-
-/**
- * Connects `subscriberCount` authenticated subscribers, then creates `eventCount` orders one
- * every 20 ms; each subscriber timestamps each event frame. Delivery time = arrival minus
- * the moment the creating request was sent (same clock: all in this process).
- */
-async function fanout(port: number, token: string, firstName: number): Promise<Fanout> {
-  const sockets: WebSocket[] = []
-  const arrivals: number[][] = []
-  try {
-    for (let i = 0; i < subscriberCount; i++) {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { perMessageDeflate: false })
-      const mine: number[] = []
-      arrivals.push(mine)
-      sockets.push(socket)
-      await new Promise<void>((resolve, reject) => {
-        socket.once('error', reject)
-        socket.once('open', () => socket.send(JSON.stringify({ accesstoken: token })))
-        socket.on('message', (data) => {
-          const at = performance.now()
-          const type = (JSON.parse(data.toString()) as { type?: string }).type
-          if (type === 'ACTIVE_ORDERS') resolve()
-          else mine.push(at)
-        })
-      })
-    }
-    const sentAt: number[] = []
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-    for (let k = 0; k < eventCount; k++) {
-      const began = performance.now()
-      sentAt.push(began)
-      await new Promise<void>((resolve, reject) => {
-        const body = JSON.stringify({ name: firstName + k, orderType: 'TO_GO' })
-        const req = http.request(
-          { host: '127.0.0.1', port, method: 'POST', path: '/api/v2/activeorders', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
-          (res) => {
-            res.resume()
-            res.on('end', resolve)
-          },
-        )
-        req.on('error', reject)
-        req.end(body)
-      })
-      const wait = 20 - (performance.now() - began)
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    agent.destroy()
-    const latencies: number[] = []
-    let missing = 0
-    for (const mine of arrivals) {
-      missing += Math.max(0, eventCount - mine.length)
-      for (let k = 0; k < Math.min(eventCount, mine.length); k++) latencies.push(mine[k] - sentAt[k])
-    }
-    latencies.sort((a, b) => a - b)
-    const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN)
-    return { subscribers: subscriberCount, events: eventCount, deliveries: latencies.length, missing, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(latencies.at(-1) ?? NaN) }
-  } finally {
-    for (const socket of sockets) socket.terminate()
-  }
 }
 
 interface Server {
@@ -337,24 +237,6 @@ function machine() {
   }
 }
 
-/** The paced client's longest pauses, when any was long enough to weigh on a p99 of a few ms. */
-function stallNote(c: Comparison): string {
-  const gateway = c.atHalfRate?.clientStalls?.maxMs ?? 0
-  const bare = c.bareAtHalfRate?.clientStalls?.maxMs ?? 0
-  return gateway >= 2 || bare >= 2 ? `, load generator paused up to ${gateway}/${bare} ms` : ''
-}
-
-function row(name: string, c: Comparison): string {
-  const g = c.gateway
-  const b = c.bare
-  return (
-    `${name.padEnd(34)} ${String(b.rps).padStart(8)} ${String(g.rps).padStart(8)} ${c.throughputRatio.toFixed(2).padStart(6)}  ` +
-    `${b.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${g.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${c.cpuRatio.toFixed(2).padStart(6)}  ` +
-    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s (bare ${c.bareAtHalfRate?.p99Ms})${stallNote(c)}` : ''}` +
-    (g.non2xx || g.errors ? `  (gateway non-2xx ${g.non2xx}, errors ${g.errors})` : '')
-  )
-}
-
 async function main(): Promise<void> {
   if (canPin) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
@@ -406,7 +288,7 @@ async function main(): Promise<void> {
     const results = {
       activeOrders: await compareRead('GET /api/v2/activeorders (50 active)', gateway, bare, '/api/v2/activeorders', auth),
       orders: await compareRead(`GET /api/v2/orders (${historyRows.toLocaleString('en-US')} summaries)`, gateway, bare, '/api/v2/orders', auth),
-      fanout: { bare: await fanout(bare.port, token, 1_000_000), gateway: await fanout(gateway.port, token, 2_000_000) },
+      fanout: { bare: await fanout(bare.port, token, 1_000_000, fanoutSize), gateway: await fanout(gateway.port, token, 2_000_000, fanoutSize) },
       writes: await compareWrite(gateway, bare, auth, 3_000_000),
       referenceHost: undefined as Comparison | undefined,
     }

@@ -1,6 +1,6 @@
 // The radio as the rest of the gateway sees it. Two implementations: simulated.ts (the
 // default virtual restaurant) and the Zigbee radio (zigbee-process.ts in the gateway, running
-// zigbee.ts, the only file importing zigbee-herdsman, in a child process).
+// zigbee.ts, the only file loading zigbee-herdsman (through herdsman.ts), in a child process).
 import type { OrderType } from '../orders/types.ts'
 
 export interface RadioEvents {

@@ -6,7 +6,7 @@
 // and the devices stay behind; and any stick restarted while devices sleep. So a change made
 // while the radio is up is broadcast first, on the running network, and only then is the
 // coordinator restarted on the new channel (which then finds nothing left to change).
-import type { Controller } from 'zigbee-herdsman'
+import type { Controller } from './herdsman.ts'
 import type { Logger } from '../kernel/log.ts'
 
 /** herdsman 10.9.5's Controller.changeChannel: private in its types, the same code it runs at start. */

@@ -1,11 +1,9 @@
 // What a herdsman device is to this gateway (docs/radio.md "Who may join"): a tracker, a
 // starter/clearing unit, a repeater, or not of this profile (then it is removed).
-// Type-only use of herdsman: lib/radio/zigbee.ts is the one module that loads it at runtime.
-import type { Controller } from 'zigbee-herdsman'
+import type { ZigbeeDevice } from './herdsman.ts'
 import { trackerClusterId } from './zigbee-profile.ts'
 
-/** A device in herdsman's database (herdsman does not export the class as a type). */
-export type ZigbeeDevice = ReturnType<Controller['getDevices']>[number]
+export type { ZigbeeDevice }
 
 export type DeviceRole = 'tracker' | 'unit' | 'repeater'
 

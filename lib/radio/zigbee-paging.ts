@@ -36,8 +36,6 @@ export class PageRefusedError extends Error {
 
 export class ZigbeePager {
   readonly #options: ZigbeePagerOptions
-  /** Pages still within their lease, by address: re-sent when the adapter comes back. */
-  readonly #leases = new Map<string, number>()
 
   constructor(options: ZigbeePagerOptions) {
     this.#options = options
@@ -47,33 +45,13 @@ export class ZigbeePager {
     if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 0xfffe) {
       throw new RangeError('leaseSeconds must be an integer from 1 to 65534')
     }
-    // Remembered even when the send fails: the lease is re-sent when the adapter returns.
-    this.#leases.set(address, this.#options.clock.now() + leaseSeconds * 1000)
+    // Leases live on the gateway side (zigbee-process.ts), which re-sends them when a new
+    // radio process is up: this process dies with the adapter.
     await this.#identify(address, leaseSeconds)
   }
 
   async cancel(address: string): Promise<void> {
-    this.#leases.delete(address)
     await this.#identify(address, 0)
-  }
-
-  /**
-   * Sends every page still within its lease again, with the seconds it has left. All at once
-   * (the adapter queues them): one after the other, trackers out of reach would hold the
-   * reconnection for a send timeout each.
-   */
-  async reapplyLeases(): Promise<void> {
-    const now = this.#options.clock.now()
-    const resend = async (address: string, until: number) => {
-      const remaining = Math.floor((until - now) / 1000)
-      if (remaining < 1) return void this.#leases.delete(address)
-      try {
-        await this.#identify(address, remaining)
-      } catch (error) {
-        this.#options.log.warn({ err: error, address }, 're-sending a page after reconnection failed')
-      }
-    }
-    await Promise.all([...this.#leases].map(([address, until]) => resend(address, until)))
   }
 
   async #identify(address: string, seconds: number): Promise<void> {

@@ -47,6 +47,8 @@ export const defaultRestartDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
  * one holds the gateway's start-up (HTTP) no longer than this.
  */
 const defaultStartWaitMs = 10_000
+/** Up this long (one coordinator check), a radio that drops starts again from the first delay. */
+const stableUpMs = 60_000
 const unknownEui64 = '00:00:00:00:00:00:00:00'
 /** info() serves the gateway status: it never waits long for a busy radio process. */
 const infoTimeoutMs = 2000
@@ -64,6 +66,8 @@ interface Pending {
 interface Attempt {
   child: ChildProcess
   up: boolean
+  /** When it came up (gateway clock): a radio up for a while starts again from the first delay. */
+  upAt?: number
   /** The child's own account of why it ends, when it gave one. */
   fatal?: string
   /** Ended on purpose (stop, channel change): no restart. */
@@ -204,9 +208,9 @@ export class ZigbeeProcessRadio implements Radio {
       case 'up':
         this.#clock.clearTimeout(attempt.startTimer)
         attempt.up = true
+        attempt.upAt = this.#clock.now()
         this.#info = message.info
         this.#rss = message.rss
-        this.#failures = 0
         this.#log.info({ pid: attempt.child.pid, eui64: message.info.eui64, channel: message.info.channel }, 'radio up')
         this.#setUp(true)
         void this.#reapplyLeases()
@@ -223,6 +227,9 @@ export class ZigbeeProcessRadio implements Radio {
       this.#pending.delete(id)
     }
     if (attempt.planned) return
+    // Backoff starts again only for a radio that stayed up past a coordinator check: a stick
+    // that drops each time it comes up is not restarted (110 MB of herdsman) every second.
+    if (attempt.upAt !== undefined && this.#clock.now() - attempt.upAt >= stableUpMs) this.#failures = 0
     const reason = attempt.fatal ?? `radio process exited (${signal ? `signal ${signal}` : `code ${code}`})`
     this.#lastError = reason
     this.#log.warn({ pid: attempt.child.pid, code, signal, reason }, 'radio process ended')

@@ -1,6 +1,6 @@
 // The Zigbee radio's lifecycle: one zigbee-herdsman Controller for the life of one radio
-// process (this is the only module that loads zigbee-herdsman at runtime; the others import
-// its types only). It runs inside the radio child process (zigbee-child.ts), supervised by
+// process (this is the only module that loads zigbee-herdsman at runtime, through
+// herdsman.ts; the others import its types only). It runs inside the radio child process (zigbee-child.ts), supervised by
 // zigbee-process.ts: herdsman's module state and some adapters' leftovers (timers, queues,
 // a serial port still locked after a failed start) only die with their process, so this
 // class never rebuilds a Controller after a failure. A failed start throws; an adapter
@@ -9,13 +9,12 @@
 // profile in zigbee-profile.ts (see docs/radio.md).
 import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
-import { Controller, setLogger, Zdo } from 'zigbee-herdsman'
-import { findAllDevices } from 'zigbee-herdsman/dist/adapter/adapterDiscovery.js'
+import { Controller, findAllDevices, setLogger, Zdo } from './herdsman.ts'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
 import type { Logger } from '../kernel/log.ts'
 import { broadcastChannelChange } from './zigbee-channel.ts'
 import { deviceDatabaseLost, loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
-import type { ZigbeeDevice } from './zigbee-device-kinds.ts'
+import type { ZigbeeDevice } from './herdsman.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
 import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'

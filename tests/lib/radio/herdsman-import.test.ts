@@ -1,5 +1,6 @@
-// zigbee-herdsman (its serial bindings, its module-global state) is loaded by one module
-// only, lib/radio/zigbee.ts; every other product file may import its types, never its code.
+// zigbee-herdsman (its serial bindings, its module-global state) is imported by one module,
+// lib/radio/herdsman.ts, and its code is taken from there by one module only,
+// lib/radio/zigbee.ts (which runs in the radio process); the others take its types.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
@@ -28,10 +29,18 @@ t.test('the detector sees runtime imports and lets type-only ones through', asyn
   t.equal(runtimeHerdsmanImports("const m = await import('zigbee-herdsman')").length, 1)
 })
 
-t.test('only lib/radio/zigbee.ts loads zigbee-herdsman at runtime', async (t) => {
-  const importers = ['lib', 'runtime', 'functions']
-    .flatMap((dir) => sources(path.join(root, dir)))
-    .filter((file) => runtimeHerdsmanImports(readFileSync(file, 'utf8')).length > 0)
+const productFiles = () => ['lib', 'runtime', 'functions'].flatMap((dir) => sources(path.join(root, dir)))
+
+t.test('only lib/radio/herdsman.ts imports zigbee-herdsman, types included', async (t) => {
+  const importers = productFiles()
+    .filter((file) => /from\s+['"]zigbee-herdsman|import\(\s*['"]zigbee-herdsman/.test(readFileSync(file, 'utf8')))
     .map((file) => path.relative(root, file))
-  t.same(importers, ['lib/radio/zigbee.ts'])
+  t.same(importers, ['lib/radio/herdsman.ts'])
+})
+
+t.test('only lib/radio/zigbee.ts takes the code of herdsman.ts; the others its types', async (t) => {
+  const loaders = productFiles()
+    .filter((file) => (readFileSync(file, 'utf8').match(/^\s*(?:import|export)\s[^;]*?from\s+['"]\.\/herdsman\.ts['"]/gm) ?? []).some((line) => !/^\s*(?:import|export)\s+type\s/.test(line)))
+    .map((file) => path.relative(root, file))
+  t.same(loaders, ['lib/radio/zigbee.ts'])
 })

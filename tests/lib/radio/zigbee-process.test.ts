@@ -110,12 +110,21 @@ t.test('a failed start restarts with backoff; an adapter disconnect ends the pro
   t.equal(remote.children.length, 3)
   t.equal(radio.supervision().restarts, 2)
 
-  const pid = remote.current!.pid
+  const flapping = remote.current!.pid
   remote.current!.unplug()
   await until(() => status.at(-1)?.up === false, 'down', processMs)
   t.same(status.at(-1), { up: false, detail: 'adapter disconnected' }, 'the child says why')
-  await until(() => !alive(pid), 'the process to end', processMs)
-  t.equal(radio.supervision().nextAttemptAt, clock.now() + 1000, 'a radio that was up starts again from the first delay')
+  await until(() => !alive(flapping), 'the process to end', processMs)
+  t.equal(radio.supervision().nextAttemptAt, clock.now() + 5000, 'a stick that drops as soon as it is up keeps backing off')
+  await clock.advance(5000)
+  await until(() => status.at(-1)?.up === true, 'up again', processMs)
+
+  await clock.advance(60_000)
+  const steady = remote.current!.pid
+  remote.current!.unplug()
+  await until(() => status.at(-1)?.up === false, 'down after a minute up', processMs)
+  await until(() => !alive(steady), 'the process to end', processMs)
+  t.equal(radio.supervision().nextAttemptAt, clock.now() + 1000, 'a radio that stayed up starts again from the first delay')
   await clock.advance(1000)
   await until(() => status.at(-1)?.up === true, 'up again', processMs)
 })

@@ -85,10 +85,14 @@ t.test('a head that arrives in pieces is put together (the receive buffer is reu
       pending += chunk.toString('latin1')
       while (pending.includes('\r\n\r\n')) {
         pending = pending.slice(pending.indexOf('\r\n\r\n') + 4)
-        socket.write('HTTP/1.1 503 Service Unavailable\r\nConte')
-        setTimeout(() => socket.write('nt-Length: 5\r\ncontent-type: text/plain\r'), 2)
-        setTimeout(() => socket.write('\n\r\nbu'), 4)
-        setTimeout(() => socket.write('sy!'), 6)
+        // One piece 2 ms after the other, each timer set once the piece before is written:
+        // timers of different lengths set together can fire out of order on a loaded machine.
+        const pieces = ['HTTP/1.1 503 Service Unavailable\r\nConte', 'nt-Length: 5\r\ncontent-type: text/plain\r', '\n\r\nbu', 'sy!']
+        const next = () => {
+          socket.write(pieces.shift()!)
+          if (pieces.length > 0) setTimeout(next, 2)
+        }
+        next()
       }
     })
   })

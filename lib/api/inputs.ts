@@ -100,17 +100,25 @@ export class QueryInput<F extends Fields> {
 /** Keys refused at any depth of a body (lib/api/input.ts, parseJsonObject). */
 export const unsafeKeyPattern = '^\\$|^(?:__proto__|constructor|prototype)$'
 
-/** A JSON object body: null counts as absent; other keys are ignored (but must be safe). */
+/**
+ * A JSON object body: null counts as absent (unless the endpoint has always refused it:
+ * nullIsAbsent false); other keys are ignored (but must be safe).
+ */
 export class BodyInput<F extends Fields> {
   readonly fields: F
+  readonly #nullIsAbsent: boolean
 
-  constructor(fields: F) {
+  constructor(fields: F, options: { nullIsAbsent?: boolean } = {}) {
     this.fields = fields
+    this.#nullIsAbsent = options.nullIsAbsent ?? true
   }
 
   parse(body: Record<string, unknown>): Values<F> {
     const values: Record<string, unknown> = {}
-    for (const key in this.fields) values[key] = read(this.fields[key], Object.hasOwn(body, key) ? (body[key] ?? undefined) : undefined)
+    for (const key in this.fields) {
+      const value = Object.hasOwn(body, key) ? body[key] : undefined
+      values[key] = read(this.fields[key], this.#nullIsAbsent ? (value ?? undefined) : value)
+    }
     return values as Values<F>
   }
 
@@ -121,7 +129,7 @@ export class BodyInput<F extends Fields> {
     for (const [key, field] of Object.entries(this.fields)) {
       const schema = jsonSchemaOf(field)
       if (field.missing) requiredKeys.push(key)
-      else {
+      else if (this.#nullIsAbsent) {
         // null is read as absent.
         const { description, default: fallback, ...accepted } = schema
         properties[key] = { anyOf: [accepted, { type: 'null' }], description, ...(fallback === undefined ? {} : { default: fallback }) }

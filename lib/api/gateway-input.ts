@@ -3,7 +3,8 @@
 // OpenAPI document shows, so the patterns below are exactly what is accepted.
 import { z } from 'zod'
 import { defaultCheckTimeoutSeconds } from '../gateway/check.ts'
-import { BodyInput, QueryInput, withDefault } from './inputs.ts'
+import { deviceCodePattern } from '../gateway/cloud.ts'
+import { BodyInput, QueryInput, required, withDefault } from './inputs.ts'
 
 /** The query value of GET /api/v2/gateway/check: an integer 0-254, up to 10 digits. */
 // Written out so the document can carry it: an optional +, leading zeros up to 10 digits in
@@ -45,3 +46,12 @@ export const pairingBody = new BodyInput(
   },
   { nullIsAbsent: false },
 )
+
+/** The body of POST /api/v2/gateway/activate: absent, null or "" is -18; any other miss -17. */
+export const activateBody = new BodyInput({
+  deviceCode: required(z.string().regex(deviceCodePattern), {
+    missing: 'DEVICE_CODE_MISSING',
+    invalid: (value) => (value === '' ? 'DEVICE_CODE_MISSING' : 'DEVICE_CODE_MALFORMED'),
+    description: 'The device code from the cloud service: NNN-NNNN-NNN',
+  }),
+})

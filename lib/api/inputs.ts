@@ -65,6 +65,12 @@ export function jsonSchemaOf(field: Pick<Field<unknown>, 'schema' | 'description
   return { ...schema, description: field.description, ...(field.fallback === undefined ? {} : { default: field.fallback }) }
 }
 
+/** The JSON Schema of a whole body a domain schema parses (its input side, for the document). */
+export function zodBodySchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+  return json
+}
+
 /** Query parameters: text values; one over 256 characters is refused like any bad value. */
 export class QueryInput<F extends Fields> {
   readonly fields: F

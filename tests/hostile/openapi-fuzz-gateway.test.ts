@@ -130,3 +130,28 @@ t.test("the floor plan: the server refuses a plan's shape exactly when the docum
   )
   t.pass('POST /api/v2/floor')
 })
+
+t.test('settings: the server refuses a body exactly when the document does', async (t) => {
+  const { gw, token, op } = await setup()
+  const documented = ajv.compile(op('POST', '/api/v2/gateway/settings').requestBody!.content['application/json'].schema)
+  // Zone names are the host's (the description says so): only known zones and non-strings here.
+  const settings = fc.record(
+    {
+      zigbeePreset: fc.oneof(fc.constantFrom('A', 'B', 'C', 'D', 'E', 'a', '', null, 1), fc.string({ maxLength: 2 })),
+      targetTimeDefault: fc.oneof(fc.integer({ min: -1, max: 86_402 }), fc.constantFrom(1.5, '300', null, 1e9)),
+      timezone: fc.constantFrom('UTC', 'Europe/Paris', '+02:00', 5, null, true),
+      colour: fc.constant('red'),
+    },
+    { requiredKeys: [] },
+  )
+  await fc.assert(
+    fc.asyncProperty(settings, async (value) => {
+      const { status, body: answer } = await gw.json('POST /api/v2/gateway/settings', { token, body: value })
+      if (documented(value) !== (status === 200)) {
+        throw new Error(`${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`)
+      }
+    }),
+    { seed, numRuns },
+  )
+  t.pass('POST /api/v2/gateway/settings')
+})

@@ -20,8 +20,8 @@ export interface Field<T, Present extends boolean = boolean> {
   /** Absent: this value. */
   fallback?: T
   description: string
-  /** The message of the error, when it names the field. */
-  message?: string
+  /** The message of the error, when it names the field (a function when it depends on the value). */
+  message?: string | ((value: unknown) => string | undefined)
   /** Type-level only: whether the parsed value is always there. */
   present?: Present
 }
@@ -29,7 +29,7 @@ export interface Field<T, Present extends boolean = boolean> {
 interface FieldOptions {
   invalid: KindOf
   description: string
-  message?: string
+  message?: string | ((value: unknown) => string | undefined)
 }
 
 export function optional<T>(schema: z.ZodType<T, any>, options: FieldOptions): Field<T, false> {
@@ -49,14 +49,19 @@ export type Values<F extends Fields> = {
   [K in keyof F]: F[K] extends Field<infer T, infer P> ? (P extends true ? T : T | undefined) : never
 }
 
+/** The error of a value the field refused (or of its absence: value undefined). */
+function refusal(field: Field<unknown>, value: unknown, kind: ErrorKind): DomainError {
+  return new DomainError(kind, typeof field.message === 'function' ? field.message(value) : field.message)
+}
+
 function read<T>(field: Field<T>, value: unknown): T | undefined {
   if (value === undefined) {
-    if (field.missing) throw new DomainError(field.missing, field.message)
+    if (field.missing) throw refusal(field, value, field.missing)
     return field.fallback
   }
   const parsed = field.schema.safeParse(value)
   if (parsed.success) return parsed.data
-  throw new DomainError(typeof field.invalid === 'function' ? field.invalid(value) : field.invalid, field.message)
+  throw refusal(field, value, typeof field.invalid === 'function' ? field.invalid(value) : field.invalid)
 }
 
 /** The JSON Schema of what a field accepts (its input side), for the document. */
@@ -85,7 +90,7 @@ export class QueryInput<F extends Fields> {
       const field = this.fields[key]
       const text = query.get(key)
       if (text !== null && text.length > maxQueryLength) {
-        throw new DomainError(typeof field.invalid === 'function' ? field.invalid(text) : field.invalid, field.message)
+        throw refusal(field, text, typeof field.invalid === 'function' ? field.invalid(text) : field.invalid)
       }
       values[key] = read(field, text ?? undefined)
     }

@@ -1,4 +1,4 @@
-import { queryValue } from '../../lib/api/input.ts'
+import { registerQuery } from '../../lib/api/register-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -6,18 +6,12 @@ export const config = {
   path: '/api/v1/register',
   auth: 'none',
   summary: 'Register a callback URL notified (signed POST) on every active-order change; idempotent',
-  query: {
-    http_client: {
-      description: 'Callback URL (http or https); the gateway checks it answers a HEAD request first',
-      schema: { type: 'string', format: 'uri', maxLength: 256 },
-      required: true,
-    },
-  },
+  query: registerQuery.params(),
   errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const { created } = await ctx.services.webhooks.register(queryValue(ctx.query, 'http_client', 'CALLBACK_INVALID'), 'v1')
+  const { created } = await ctx.services.webhooks.register(registerQuery.parse(ctx.query).http_client, 'v1')
   return ctx.ok({}, { message: created ? 'Callback URL registered' : 'Callback URL already registered' })
 }
 

@@ -1,7 +1,6 @@
-import { maxGrid } from '../../lib/settings/floor.ts'
+import { zodBodySchema } from '../../lib/api/inputs.ts'
+import { planSchema } from '../../lib/settings/floor.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
-
-const cell = { type: 'integer', minimum: 0, maximum: maxGrid - 1 }
 
 export const config = {
   method: 'POST',
@@ -10,19 +9,9 @@ export const config = {
   code: 22,
   summary:
     'Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid; 400/-21 naming the field otherwise); answers with it inside `floor`',
-  body: {
-    type: 'object',
-    required: ['columns', 'rows', 'tables'],
-    additionalProperties: false,
-    properties: {
-      columns: { type: 'integer', minimum: 1, maximum: maxGrid },
-      rows: { type: 'integer', minimum: 1, maximum: maxGrid },
-      tables: {
-        type: 'array',
-        items: { type: 'object', required: ['table', 'x', 'y'], additionalProperties: false, properties: { table: { type: 'integer', minimum: 1, maximum: 9999 }, x: cell, y: cell } },
-      },
-    },
-  },
+  // The plan's own zod schema (lib/settings/floor.ts) is the document: the cross-field rules
+  // (every table once, one table per cell, cells inside the grid) are in the summary only.
+  body: zodBodySchema(planSchema),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_VALUE_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 

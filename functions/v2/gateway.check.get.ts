@@ -1,5 +1,4 @@
-import { queryValue } from '../../lib/api/input.ts'
-import { checkTimeout } from '../../lib/gateway/check.ts'
+import { checkQuery } from '../../lib/api/gateway-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -8,14 +7,12 @@ export const config = {
   auth: 'bearer',
   code: 14,
   summary: 'Connection check: the radio answers within timeout seconds, storage is writable, the cloud link (when activated)',
-  query: {
-    timeout: { description: 'Seconds to wait for the radio, 0-254 (default 5)', schema: { type: 'integer', minimum: 0, maximum: 254, default: 5 } },
-  },
+  query: checkQuery.params(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CHECK_TIMEOUT_INVALID', 'CHECK_TIMEOUT_OUT_OF_RANGE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const timeout = checkTimeout(queryValue(ctx.query, 'timeout', 'CHECK_TIMEOUT_INVALID'))
+  const { timeout } = checkQuery.parse(ctx.query)
   return ctx.ok({ check: await ctx.services.check.run(timeout) })
 }
 

@@ -1,3 +1,4 @@
+import { registerBody } from '../../lib/api/register-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -7,18 +8,14 @@ export const config = {
   code: 19,
   summary:
     'Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent',
-  body: {
-    type: 'object',
-    required: ['http_client'],
-    properties: { http_client: { type: 'string', format: 'uri', maxLength: 2048, description: 'Callback URL (http or https)' } },
-  },
+  body: registerBody.schema(),
   outcomes: ['CLIENT_REGISTERED'],
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const body = await ctx.body()
-  const { url, secret, created } = await ctx.services.webhooks.register(body.http_client, 'v2')
+  const { http_client: callback } = registerBody.parse(await ctx.body())
+  const { url, secret, created } = await ctx.services.webhooks.register(callback, 'v2')
   return ctx.ok(
     { webhook: secret ? { url, secret } : { url } },
     {

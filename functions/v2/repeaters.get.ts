@@ -1,4 +1,4 @@
-import { booleanValue, queryValue } from '../../lib/api/input.ts'
+import { repeatersQuery } from '../../lib/api/gateway-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -7,15 +7,12 @@ export const config = {
   auth: 'bearer',
   code: 15,
   summary: 'The repeater inventory; refresh=true pings every repeater through the radio first',
-  query: {
-    refresh: { description: 'true: ping the repeaters before listing (default false)', schema: { type: 'string', enum: ['true', 'false'] } },
-  },
+  query: repeatersQuery.params(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'REFRESH_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const text = queryValue(ctx.query, 'refresh', 'REFRESH_INVALID')
-  const refresh = text === undefined ? false : booleanValue(text, 'REFRESH_INVALID')
+  const { refresh } = repeatersQuery.parse(ctx.query)
   const repeaters = refresh ? await ctx.services.repeaters.refresh() : ctx.services.repeaters.list()
   return ctx.ok({ count: repeaters.length, repeaters })
 }

@@ -1,4 +1,4 @@
-import { simToGo, simTracker, simTrackerSchema } from '../../lib/api/sim-input.ts'
+import { simStartBody } from '../../lib/api/sim-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -7,13 +7,13 @@ export const config = {
   auth: 'bearer',
   code: 21,
   summary: 'Extension (simulator): hold a tracker over the dine-in starter (or the to-go one with toGo true); answers with the order it started',
-  body: { type: 'object', required: ['tracker'], properties: { tracker: simTrackerSchema, toGo: { type: 'boolean', default: false } } },
+  body: simStartBody.schema(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'SIM_INPUT_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const body = await ctx.body()
-  const { tracker, order } = await ctx.services.simulator.start(simTracker(body), { toGo: simToGo(body) })
+  const body = simStartBody.parse(await ctx.body())
+  const { tracker, order } = await ctx.services.simulator.start(body.tracker, { toGo: body.toGo })
   return ctx.ok({ tracker, activeorder: order && ctx.present.activeOrder(order) })
 }
 

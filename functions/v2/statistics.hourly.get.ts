@@ -1,6 +1,4 @@
-import { queryValue } from '../../lib/api/input.ts'
-import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
-import { DomainError } from '../../lib/kernel/errors.ts'
+import { hourlyQuery } from '../../lib/api/history-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -10,18 +8,15 @@ export const config = {
   code: 10,
   summary:
     "Extension (charts): per hour of the day in the gateway's timezone, orders cleared with the median and 90th percentile start-to-clear time and how many were over target, for today or the last 7 days, inside `hourly`",
-  query: {
-    range: { description: '`day` (today, the default) or `week` (the last 7 days, today included; each hour summed over the days).', schema: { type: 'string', enum: ['day', 'week'], default: 'day' } },
-    ...targetTimeDoc,
-  },
+  query: hourlyQuery.params(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TARGET_TIME_INVALID', 'DATE_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const { settings, history } = ctx.services
-  const range = queryValue(ctx.query, 'range', 'DATE_INVALID') ?? 'day'
-  if (range !== 'day' && range !== 'week') throw new DomainError('DATE_INVALID', 'range must be day or week')
-  const targetTime = targetTimeParam(ctx.query) ?? settings.get().targetTimeDefault
+  const input = hourlyQuery.parse(ctx.query)
+  const range = input.range
+  const targetTime = input.target_time ?? settings.get().targetTimeDefault
   return ctx.ok({ hourly: history.hourly({ now: ctx.present.now, timezone: ctx.present.timezone, targetTime, range }) })
 }
 

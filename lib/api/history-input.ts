@@ -107,3 +107,13 @@ export function targetTimeParam(query: URLSearchParams): number | undefined {
 }
 
 export const targetTimeDoc: Record<string, ParamDoc> = targetTimeQuery.params()
+
+/** GET /api/v2/statistics/hourly: the range (checked first), then target_time. */
+export const hourlyQuery = new QueryInput({
+  range: withDefault(z.enum(['day', 'week']), 'day', {
+    invalid: 'DATE_INVALID',
+    message: 'range must be day or week',
+    description: '`day` (today) or `week` (the last 7 days, today included; each hour summed over the days).',
+  }),
+  ...targetTimeQuery.fields,
+})

@@ -20,8 +20,8 @@ export interface Field<T, Present extends boolean = boolean> {
   /** Absent: this value. */
   fallback?: T
   description: string
-  /** The message of the error, when it names the field. */
-  message?: string
+  /** The message of the error, when it names the field (a function when it depends on the value). */
+  message?: string | ((value: unknown) => string | undefined)
   /** Type-level only: whether the parsed value is always there. */
   present?: Present
 }
@@ -29,7 +29,7 @@ export interface Field<T, Present extends boolean = boolean> {
 interface FieldOptions {
   invalid: KindOf
   description: string
-  message?: string
+  message?: string | ((value: unknown) => string | undefined)
 }
 
 export function optional<T>(schema: z.ZodType<T, any>, options: FieldOptions): Field<T, false> {
@@ -49,20 +49,31 @@ export type Values<F extends Fields> = {
   [K in keyof F]: F[K] extends Field<infer T, infer P> ? (P extends true ? T : T | undefined) : never
 }
 
+/** The error of a value the field refused (or of its absence: value undefined). */
+function refusal(field: Field<unknown>, value: unknown, kind: ErrorKind): DomainError {
+  return new DomainError(kind, typeof field.message === 'function' ? field.message(value) : field.message)
+}
+
 function read<T>(field: Field<T>, value: unknown): T | undefined {
   if (value === undefined) {
-    if (field.missing) throw new DomainError(field.missing, field.message)
+    if (field.missing) throw refusal(field, value, field.missing)
     return field.fallback
   }
   const parsed = field.schema.safeParse(value)
   if (parsed.success) return parsed.data
-  throw new DomainError(typeof field.invalid === 'function' ? field.invalid(value) : field.invalid, field.message)
+  throw refusal(field, value, typeof field.invalid === 'function' ? field.invalid(value) : field.invalid)
 }
 
 /** The JSON Schema of what a field accepts (its input side), for the document. */
 export function jsonSchemaOf(field: Pick<Field<unknown>, 'schema' | 'description' | 'fallback'>): JsonSchema {
   const { $schema: _, ...schema } = z.toJSONSchema(field.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
   return { ...schema, description: field.description, ...(field.fallback === undefined ? {} : { default: field.fallback }) }
+}
+
+/** The JSON Schema of a whole body a domain schema parses (its input side, for the document). */
+export function zodBodySchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+  return json
 }
 
 /** Query parameters: text values; one over 256 characters is refused like any bad value. */
@@ -79,7 +90,7 @@ export class QueryInput<F extends Fields> {
       const field = this.fields[key]
       const text = query.get(key)
       if (text !== null && text.length > maxQueryLength) {
-        throw new DomainError(typeof field.invalid === 'function' ? field.invalid(text) : field.invalid, field.message)
+        throw refusal(field, text, typeof field.invalid === 'function' ? field.invalid(text) : field.invalid)
       }
       values[key] = read(field, text ?? undefined)
     }
@@ -100,17 +111,25 @@ export class QueryInput<F extends Fields> {
 /** Keys refused at any depth of a body (lib/api/input.ts, parseJsonObject). */
 export const unsafeKeyPattern = '^\\$|^(?:__proto__|constructor|prototype)$'
 
-/** A JSON object body: null counts as absent; other keys are ignored (but must be safe). */
+/**
+ * A JSON object body: null counts as absent (unless the endpoint has always refused it:
+ * nullIsAbsent false); other keys are ignored (but must be safe).
+ */
 export class BodyInput<F extends Fields> {
   readonly fields: F
+  readonly #nullIsAbsent: boolean
 
-  constructor(fields: F) {
+  constructor(fields: F, options: { nullIsAbsent?: boolean } = {}) {
     this.fields = fields
+    this.#nullIsAbsent = options.nullIsAbsent ?? true
   }
 
   parse(body: Record<string, unknown>): Values<F> {
     const values: Record<string, unknown> = {}
-    for (const key in this.fields) values[key] = read(this.fields[key], Object.hasOwn(body, key) ? (body[key] ?? undefined) : undefined)
+    for (const key in this.fields) {
+      const value = Object.hasOwn(body, key) ? body[key] : undefined
+      values[key] = read(this.fields[key], this.#nullIsAbsent ? (value ?? undefined) : value)
+    }
     return values as Values<F>
   }
 
@@ -121,7 +140,7 @@ export class BodyInput<F extends Fields> {
     for (const [key, field] of Object.entries(this.fields)) {
       const schema = jsonSchemaOf(field)
       if (field.missing) requiredKeys.push(key)
-      else {
+      else if (this.#nullIsAbsent) {
         // null is read as absent.
         const { description, default: fallback, ...accepted } = schema
         properties[key] = { anyOf: [accepted, { type: 'null' }], description, ...(fallback === undefined ? {} : { default: fallback }) }

@@ -1,16 +1,29 @@
-// Body fields of the simulator endpoints (extension: simulator).
-import { booleanValue, positiveInt } from './input.ts'
+// Bodies of the simulator endpoints (extension: simulator). Each field is one zod schema
+// (lib/api/inputs.ts): it parses, and it is what the OpenAPI document shows.
+import { booleanLike, positiveInt } from './fields.ts'
+import { BodyInput, required, withDefault } from './inputs.ts'
 
-export function simTracker(body: Record<string, unknown>): number {
-  return positiveInt(body.tracker, 'SIM_INPUT_INVALID')
-}
+const tracker = required(positiveInt, {
+  missing: 'SIM_INPUT_INVALID',
+  invalid: 'SIM_INPUT_INVALID',
+  description: 'Tracker number in the simulated restaurant (1 to 2^31-1, a JSON integer or its digits)',
+})
 
-export function simTable(body: Record<string, unknown>): number {
-  return positiveInt(body.table, 'SIM_INPUT_INVALID')
-}
+/** POST /api/v2/simulator/clear. */
+export const simClearBody = new BodyInput({ tracker })
 
-export function simToGo(body: Record<string, unknown>): boolean {
-  return body.toGo === undefined || body.toGo === null ? false : booleanValue(body.toGo, 'SIM_INPUT_INVALID')
-}
+/** POST /api/v2/simulator/place. */
+export const simPlaceBody = new BodyInput({
+  tracker,
+  table: required(positiveInt, {
+    missing: 'SIM_INPUT_INVALID',
+    invalid: 'SIM_INPUT_INVALID',
+    description: 'Table number (1 to 2^31-1, a JSON integer or its digits)',
+  }),
+})
 
-export const simTrackerSchema = { type: 'integer', minimum: 1, description: 'Tracker number in the simulated restaurant' }
+/** POST /api/v2/simulator/start. */
+export const simStartBody = new BodyInput({
+  tracker,
+  toGo: withDefault(booleanLike, false, { invalid: 'SIM_INPUT_INVALID', description: 'true: the to-go starter; false: the dine-in one' }),
+})

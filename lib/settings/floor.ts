@@ -23,7 +23,7 @@ export interface FloorPlan {
 }
 
 const cell = z.number().int().min(0).max(maxGrid - 1)
-const planSchema = z
+export const planSchema = z
   .strictObject({
     columns: z.number().int().min(1).max(maxGrid),
     rows: z.number().int().min(1).max(maxGrid),

@@ -1,0 +1,20 @@
+// The `name` query parameter of the access-token endpoints, one zod schema (lib/api/inputs.ts)
+// that parses and documents it.
+import { z } from 'zod'
+import { defaultTokenName } from '../tokens/names.ts'
+import { optional, QueryInput, withDefault } from './inputs.ts'
+
+const name = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)
+
+/** Issuing a token: the name given, "default" when absent. */
+export const issueTokenQuery = new QueryInput({
+  name: withDefault(name, defaultTokenName, {
+    invalid: 'TOKEN_NAME_INVALID',
+    description: 'Token name: 1-64 letters, digits, hyphens or underscores',
+  }),
+})
+
+/** Revoking: every token of this name; absent, the calling token. */
+export const revokeTokenQuery = new QueryInput({
+  name: optional(name, { invalid: 'TOKEN_NAME_INVALID', description: 'Name of the token(s) to revoke; absent: the calling token' }),
+})

@@ -2,28 +2,10 @@
 // check, repeaters, pairing, activation, simulator, hourly statistics, access tokens): values generated from its
 // schemas, and near misses of them, are refused with 400 exactly when the document refuses
 // them. Same method as openapi-fuzz.test.ts (the order and history routes).
-import Ajv2020 from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import t from 'tap'
-import { testGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ajv, fuzzSetup, numRuns, seed } from '../helpers/openapi-fuzz.ts'
 import { nearTexts, nearValues, type Schema, valuesOf } from '../helpers/schema-arbitrary.ts'
-
-const seed = Number(process.env.FUZZ_SEED ?? 20261123)
-const numRuns = Number(process.env.FUZZ_RUNS ?? 150)
-const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: Schema): (value: unknown) => boolean })({ strict: false, validateFormats: false })
-
-interface Operation {
-  parameters: { name: string; in: string; schema: Schema }[]
-  requestBody?: { content: { 'application/json': { schema: Schema } } }
-}
-
-async function setup(): Promise<{ gw: TestGateway; token: string; op: (method: string, template: string) => Operation }> {
-  const gw = await testGateway()
-  const token = await gw.issueToken()
-  if (!(await gw.services.radio.info()).up) await gw.services.radio.start()
-  const doc = (await gw.json('GET /api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
-  return { gw, token, op: (method, template) => doc.paths[template]![method.toLowerCase()]! }
-}
 
 // [method, path]; a 4xx other than 400 (an unknown token name: 404) is an accepted request.
 const queryRoutes: [string, string][] = [
@@ -36,7 +18,7 @@ const queryRoutes: [string, string][] = [
 ]
 
 t.test('query parameters: the server accepts a value exactly when the document does', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   for (const [method, path] of queryRoutes) {
     const params = op(method, path).parameters.filter((p) => p.in === 'query')
     t.ok(params.length > 0, `${method} ${path} documents its parameters`)
@@ -58,7 +40,7 @@ t.test('query parameters: the server accepts a value exactly when the document d
 })
 
 t.test('every documented combination of the hourly statistics parameters is served', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   const params = op('GET', '/api/v2/statistics/hourly').parameters.filter((p) => p.in === 'query')
   const all = fc.record(Object.fromEntries(params.map((p) => [p.name, valuesOf(p.schema)])), { requiredKeys: [] })
   await fc.assert(
@@ -88,7 +70,7 @@ const bodyRoutes: [string, string, (status: number, answer: Answer) => boolean][
 ]
 
 t.test('request bodies: the server accepts a body exactly when the document does', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   for (const [method, path, refused] of bodyRoutes) {
     const schema = op(method, path).requestBody!.content['application/json'].schema
     const documented = ajv.compile(schema)
@@ -110,7 +92,7 @@ t.test('request bodies: the server accepts a body exactly when the document does
 })
 
 t.test("the floor plan: the server refuses a plan's shape exactly when the document does", async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   const documented = ajv.compile(op('POST', '/api/v2/floor').requestBody!.content['application/json'].schema)
   const int = (min: number, max: number) => fc.oneof(fc.integer({ min: min - 1, max: max + 1 }), fc.constantFrom(1.5, '3', null, true))
   const table = fc.record({ table: int(1, 9999), x: int(0, 29), y: int(0, 29) }, { requiredKeys: [] })
@@ -132,7 +114,7 @@ t.test("the floor plan: the server refuses a plan's shape exactly when the docum
 })
 
 t.test('settings: the server refuses a body exactly when the document does', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   const documented = ajv.compile(op('POST', '/api/v2/gateway/settings').requestBody!.content['application/json'].schema)
   // Zone names are the host's (the description says so): only known zones and non-strings here.
   const settings = fc.record(

@@ -2,30 +2,14 @@
 // generated from its schemas (and near misses of them) are accepted by the server exactly when
 // the document's schema accepts them, parameter by parameter and body by body.
 // The seed is fixed (FUZZ_SEED to change it); fast-check prints it with any counterexample.
-import Ajv2020 from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import t from 'tap'
-import { testGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ajv, fuzzSetup, numRuns, seed } from '../helpers/openapi-fuzz.ts'
 import { nearTexts, nearValues, type Schema, valuesOf } from '../helpers/schema-arbitrary.ts'
 
-const seed = Number(process.env.FUZZ_SEED ?? 20261123)
-const numRuns = Number(process.env.FUZZ_RUNS ?? 150)
-const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: Schema): (value: unknown) => boolean })({ strict: false, validateFormats: false })
 const accepts = (schema: Schema) => {
   const validate = ajv.compile(schema)
   return (value: unknown) => validate(value)
-}
-
-interface Operation {
-  parameters: { name: string; in: string; schema: Schema }[]
-  requestBody?: { content: { 'application/json': { schema: Schema } } }
-}
-
-async function setup(): Promise<{ gw: TestGateway; token: string; op: (method: string, template: string) => Operation }> {
-  const gw = await testGateway()
-  const token = await gw.issueToken()
-  const doc = (await gw.json('GET /api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
-  return { gw, token, op: (method, template) => doc.paths[template]![method.toLowerCase()]! }
 }
 
 const queryRoutes: [string, string][] = [
@@ -36,7 +20,7 @@ const queryRoutes: [string, string][] = [
 ]
 
 t.test('query parameters: the server accepts a value exactly when the document does', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   for (const [template, path] of queryRoutes) {
     for (const param of op('GET', template).parameters.filter((p) => p.in === 'query')) {
       const documented = accepts(param.schema)
@@ -75,7 +59,7 @@ const pathRoutes: [string, string, string][] = [
 ]
 
 t.test('path parameters: the server accepts a value exactly when the document does', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   await gw.call('POST /api/v2/activeorders', { token, body: { name: 12, orderType: 'TO_GO' } })
   for (const [method, template, prefix] of pathRoutes) {
     const param = op(method, template).parameters.find((p) => p.in === 'path')!
@@ -122,7 +106,7 @@ function bodies(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
 }
 
 t.test('request bodies: the server accepts a body exactly when the document does', async (t) => {
-  const { gw, token, op } = await setup()
+  const { gw, token, op } = await fuzzSetup()
   await gw.call('POST /api/v2/activeorders', { token, body: { name: 12, orderType: 'TO_GO' } })
   for (const [method, template, target, served] of bodyRoutes) {
     const schema = op(method, template).requestBody!.content['application/json'].schema

@@ -38,21 +38,6 @@ export function orderRef(value: string | undefined, options: { allowUuid?: boole
   return parsed.data
 }
 
-/** true/false as JSON booleans or the strings "true"/"false". */
-export function booleanValue(value: unknown, kind: ErrorKind): boolean {
-  if (value === true || value === 'true') return true
-  if (value === false || value === 'false') return false
-  throw new DomainError(kind)
-}
-
-/** A query parameter, refused when longer than the limit for any parameter. */
-export function queryValue(query: URLSearchParams, key: string, kind: ErrorKind): string | undefined {
-  const value = query.get(key)
-  if (value === null) return undefined
-  if (value.length > maxParamLength) throw new DomainError(kind)
-  return value
-}
-
 function checkShape(value: unknown, depth: number): void {
   if (depth > maxDepth) throw new DomainError('JSON_INVALID', `nesting deeper than ${maxDepth}`)
   if (value === null || typeof value !== 'object') return

@@ -1,6 +1,5 @@
 // The connection check (GET /api/v2/gateway/check?timeout=S): does the radio answer within
 // S seconds, can storage take a write, and (when activated) does the cloud service answer.
-import { DomainError } from '../kernel/errors.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { RadioInfo } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
@@ -8,15 +7,6 @@ import type { CloudStatus } from './cloud.ts'
 
 export const defaultCheckTimeoutSeconds = 5
 export const maxCheckTimeoutSeconds = 254
-
-/** Not an integer: -33; an integer outside 0-254: -34. Absent: the default. */
-export function checkTimeout(text: string | undefined): number {
-  if (text === undefined) return defaultCheckTimeoutSeconds
-  if (!/^[+-]?[0-9]{1,10}$/.test(text)) throw new DomainError('CHECK_TIMEOUT_INVALID')
-  const value = Number(text)
-  if (value < 0 || value > maxCheckTimeoutSeconds) throw new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE')
-  return value
-}
 
 export interface CheckItem {
   ok: boolean

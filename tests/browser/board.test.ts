@@ -2,19 +2,24 @@
 // order flow, undo of a clear, the offline banner, simulator refusals, the login screen and
 // the docs page. Layouts, floor, charts and the rush are in board-views.test.ts.
 import path from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { sendControl } from '../../runtime/control/control.ts'
 import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, watchErrors } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)
 
-t.test('the board: live orders from the simulator, paging, and a clear that can be undone', async (t) => {
+/** A gateway on a fresh data dir, its first token, and an API client with it. */
+async function boardGateway(t: Test) {
   const dataDir = t.testdir()
   const gateway = await gatewayOn(dataDir)
   t.teardown(() => gateway.stop())
   const base = `http://127.0.0.1:${gateway.port}`
   const token = await firstToken(gateway, dataDir)
-  const api = apiClient(base, token)
+  return { dataDir, gateway, base, token, api: apiClient(base, token) }
+}
+
+t.test('the board: live orders from the simulator, paging, and a clear that can be undone', async (t) => {
+  const { dataDir, gateway, base, token, api } = await boardGateway(t)
   const { page, errors } = await openBoard(t, browser, base, token)
 
   // The simulator opens from the header; a tracker started there shows within a second.
@@ -72,12 +77,7 @@ t.test('the board: live orders from the simulator, paging, and a clear that can 
 })
 
 t.test('over target counts the active late orders; refused simulator moves say why', async (t) => {
-  const dataDir = t.testdir()
-  const gateway = await gatewayOn(dataDir)
-  t.teardown(() => gateway.stop())
-  const base = `http://127.0.0.1:${gateway.port}`
-  const token = await firstToken(gateway, dataDir)
-  const api = apiClient(base, token)
+  const { dataDir, gateway, base, token, api } = await boardGateway(t)
   // Target 1 s: an order started now is late within a second or two.
   await api('POST', '/api/v2/gateway/settings', { targetTimeDefault: 1 })
   await api('POST', '/api/v2/simulator/start', { tracker: 3 })

@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { activateBody, checkQuery, pairingBody, repeatersQuery } from '../../../lib/api/gateway-input.ts'
-import { checkTimeout } from '../../../lib/gateway/check.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
 
 const kindOf = (run: () => unknown): string => {
@@ -12,7 +11,27 @@ const kindOf = (run: () => unknown): string => {
   }
 }
 
-t.test('the check timeout schema answers exactly as checkTimeout (value and error kind)', async (t) => {
+/** The hand-written parser the schema replaced, kept here as the reference it must match. */
+function checkTimeout(text: string | undefined): number {
+  if (text === undefined) return 5
+  if (!/^[+-]?[0-9]{1,10}$/.test(text)) throw new DomainError('CHECK_TIMEOUT_INVALID')
+  const value = Number(text)
+  if (value < 0 || value > 254) throw new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE')
+  return value
+}
+
+const timeout = (text?: string) => checkQuery.parse(new URLSearchParams(text === undefined ? {} : { timeout: text })).timeout
+
+t.test('the check timeout: default, bounds and the kind of each failure', async (t) => {
+  t.equal(timeout(undefined), 5)
+  t.equal(timeout('0'), 0)
+  t.equal(timeout('254'), 254)
+  t.throws(() => timeout('2.5'), new DomainError('CHECK_TIMEOUT_INVALID'))
+  t.throws(() => timeout('255'), new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE'))
+  t.throws(() => timeout('-3'), new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE'))
+})
+
+t.test('the check timeout schema answers exactly as the parser it replaced (value and error kind)', async (t) => {
   const texts = fc.oneof(
     fc.stringMatching(/^[+-]?0{0,11}[0-9]{1,4}$/),
     fc.constantFrom('', '+', '-', '-0', '+0', '0000000000', '00000000000', '+0000000254', '254', '255', '2.5', ' 5', 'x'.repeat(300)),

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
-import { ConnectionCheck, checkTimeout } from '../../../lib/gateway/check.ts'
+import { ConnectionCheck } from '../../../lib/gateway/check.ts'
 import type { RadioInfo } from '../../../lib/radio/radio.ts'
 import { Store } from '../../../lib/store/db.ts'
 
@@ -43,13 +43,4 @@ t.test('the radio item names the repeaters and units that do not answer their pi
     ok: true,
     detail: 'up on channel 15; not answering: repeater 00:12:4b:00:11:22:33:44, starter/clearing unit 00:12:4b:00:55:66:77:88',
   })
-})
-
-t.test('checkTimeout parses the query value', async (t) => {
-  t.equal(checkTimeout(undefined), 5)
-  t.equal(checkTimeout('0'), 0)
-  t.equal(checkTimeout('254'), 254)
-  t.throws(() => checkTimeout('2.5'), new DomainError('CHECK_TIMEOUT_INVALID'))
-  t.throws(() => checkTimeout('255'), new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE'))
-  t.throws(() => checkTimeout('-3'), new DomainError('CHECK_TIMEOUT_OUT_OF_RANGE'))
 })

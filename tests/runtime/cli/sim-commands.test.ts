@@ -1,15 +1,22 @@
 import t from 'tap'
 import { ControlServer } from '../../../runtime/control/control.ts'
 import { describeStatus, registerSimCommands, simCliCommand } from '../../../runtime/cli/sim-commands.ts'
+import type { Test } from 'tap'
 import { testGateway } from '../../helpers/gateway.ts'
 
-t.test('sim.* control commands and the `gateway sim` CLI drive the restaurant through the socket', async (t) => {
+/** A test gateway with the sim.* commands on a control socket in a fresh dir. */
+async function simControl(t: Test) {
   const gw = await testGateway()
   const control = new ControlServer(gw.logs.log)
   registerSimCommands(control, gw.services)
   const dir = t.testdir()
   await control.listen(dir)
   t.teardown(() => control.close())
+  return { gw, dir, control }
+}
+
+t.test('sim.* control commands and the `gateway sim` CLI drive the restaurant through the socket', async (t) => {
+  const { gw, dir, control } = await simControl(t)
 
   t.match(await simCliCommand(['start', '7'], { 'to-go': true }, dir), /^tracker 7 started on the to-go starter: order 7 started \(TO_GO\)$/)
   t.match(await simCliCommand(['place', '7', '3'], {}, dir), /order 7 located at table 3/)
@@ -40,12 +47,7 @@ t.test('describeStatus marks buzzing trackers', async (t) => {
 })
 
 t.test('`gateway sim rush` starts a lunch service, refuses a second one, and stops on command', async (t) => {
-  const gw = await testGateway()
-  const control = new ControlServer(gw.logs.log)
-  registerSimCommands(control, gw.services)
-  const dir = t.testdir()
-  await control.listen(dir)
-  t.teardown(() => control.close())
+  const { gw, dir } = await simControl(t)
   t.match(await simCliCommand(['rush'], { pace: '10', minutes: '2' }, dir), /^lunch rush running at pace 10; guests arrive until .* \(1 guests, .*\); stop it with: gateway sim rush stop$/)
   await gw.services.orders.idle()
   t.equal(gw.services.orders.list().length, 1, 'the first guest has a tracker')

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../kernel/clock.ts'
 import { DomainError, type Outcome } from '../kernel/errors.ts'
-import type { ChangeLog } from '../events/changes.ts'
+import type { ChangeLog } from '../changes/change-log.ts'
 import type { HistoryStore } from '../history/store.ts'
 import type { TrackerInventory } from '../inventory/trackers.ts'
 import type { Logger } from '../kernel/log.ts'

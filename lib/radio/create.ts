@@ -16,7 +16,7 @@ export interface RadioDeps {
 }
 
 export function createRadio(config: GatewayConfig, deps: RadioDeps): Radio {
-  if (config.radio.kind === 'simulated') return new SimulatedRadio({ clock: deps.clock, trackers: config.radio.trackers })
+  if (config.radio.kind === 'simulated') return new SimulatedRadio({ clock: deps.clock, trackers: config.radio.trackers, log: deps.log })
   const { adapter, serialPort, baudRate, rtscts, transmitPower, manufacturerCode } = config.radio
   const channel = deps.zigbee?.channel
   if (!channel) throw new Error('the Zigbee radio needs a channel source (the zigbeePreset setting)')

@@ -1,6 +1,7 @@
 // The radio as the rest of the gateway sees it. Two implementations: simulated.ts (the
 // default virtual restaurant) and the Zigbee radio (zigbee-process.ts in the gateway, running
 // zigbee.ts, the only file loading zigbee-herdsman (through herdsman.ts), in a child process).
+import type { Subscribable } from '../kernel/events.ts'
 import type { OrderType } from '../orders/types.ts'
 
 export interface RadioEvents {
@@ -44,13 +45,11 @@ export interface RadioInfo {
   unavailable?: { address: string; role: 'repeater' | 'unit'; lastHeard: number | null }[]
 }
 
-export type RadioListener<K extends keyof RadioEvents> = (event: RadioEvents[K]) => void
-
-export interface Radio {
+/** Subscribers are told of RadioEvents through `on` (lib/kernel/events.ts). */
+export interface Radio extends Subscribable<RadioEvents> {
   readonly kind: 'simulated' | 'zigbee'
   start(): Promise<void>
   stop(): Promise<void>
-  on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void
   /** Makes the tracker buzz for leaseSeconds; it stops by itself when the lease ends. */
   page(address: string, leaseSeconds: number): Promise<void>
   /** Asks the tracker to stop buzzing now (best effort). */

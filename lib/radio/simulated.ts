@@ -4,9 +4,11 @@
 // It honours paging leases: a paged tracker buzzes until its lease ends or it is told to
 // stop, which tests (and the board) can observe. Time comes from the injected Clock.
 import type { Clock } from '../kernel/clock.ts'
+import { EventBus, type Listener, type Unsubscribe } from '../kernel/events.ts'
+import type { Logger } from '../kernel/log.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { OrderType } from '../orders/types.ts'
-import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
+import type { Radio, RadioEvents, RadioInfo } from './radio.ts'
 
 export interface SimulatedRadioOptions {
   clock: Clock
@@ -16,6 +18,8 @@ export interface SimulatedRadioOptions {
   tables?: number
   /** Repeaters plugged in around the room; each joins a few seconds after pairing opens. */
   repeaters?: number
+  /** Where a failing listener is reported. */
+  log?: Logger
 }
 
 /** Seconds after pairing opens before each simulated repeater (1st, 2nd, ...) joins. */
@@ -77,7 +81,7 @@ export class SimulatedRadio implements Radio {
   readonly #clock: Clock
   readonly #trackers = new Map<number, SimTracker>()
   readonly #tables: number
-  readonly #listeners = new Map<keyof RadioEvents, Set<(event: never) => void>>()
+  readonly #events: EventBus<RadioEvents>
   #up = false
   #permitJoinUntil: number | null = null
   readonly #repeaters: SimRepeater[] = []
@@ -87,6 +91,7 @@ export class SimulatedRadio implements Radio {
   constructor(options: SimulatedRadioOptions) {
     this.#clock = options.clock
     this.#tables = options.tables ?? 30
+    this.#events = new EventBus(options.log)
     for (let number = 1; number <= (options.trackers ?? 20); number++) {
       this.#trackers.set(number, { number, address: simulatedAddress(number), position: { at: 'rack' }, buzzingUntil: null })
     }
@@ -105,11 +110,8 @@ export class SimulatedRadio implements Radio {
     this.#emit('status', { up: false, detail: 'stopped' })
   }
 
-  on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    let set = this.#listeners.get(event)
-    if (!set) this.#listeners.set(event, (set = new Set()))
-    set.add(listener as (event: never) => void)
-    return () => set.delete(listener as (event: never) => void)
+  on<K extends keyof RadioEvents>(event: K, listener: Listener<RadioEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   async page(address: string, leaseSeconds: number): Promise<void> {
@@ -263,7 +265,7 @@ export class SimulatedRadio implements Radio {
   }
 
   #emit<K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]): void {
-    for (const listener of this.#listeners.get(event) ?? []) (listener as RadioListener<K>)(payload)
+    this.#events.emit(event, payload)
   }
 }
 

@@ -9,17 +9,21 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
-import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
-import { RadioListeners } from './listeners.ts'
+import type { Radio, RadioEvents, RadioInfo } from './radio.ts'
 import type { ZigbeeRadioSettings } from './zigbee.ts'
 import { relayChildLog } from './zigbee-child-log.ts'
 import { fromWireError, zigbeeRadioSettingKeys, type ChildMessage, type ParentMessage, type RadioCall, type ZigbeeChildOptions } from './zigbee-ipc.ts'
 
 /** The part of the settings service the radio reads: the preset letter picks the channel. */
-export interface ChannelSource {
+export interface ChannelSource extends Subscribable<{ changed: number }> {
   channel(): number
-  onChange(listener: () => void): () => void
+}
+
+/** A channel that never moves (the probe, a radio run on its own). */
+export function fixedChannel(channel: number): ChannelSource {
+  return { channel: () => channel, on: () => () => {} }
 }
 
 export interface ZigbeeProcessOptions extends ZigbeeRadioSettings {
@@ -82,7 +86,7 @@ export class ZigbeeProcessRadio implements Radio {
   readonly #options: ZigbeeProcessOptions
   readonly #clock: Clock
   readonly #log: Logger
-  readonly #listeners: RadioListeners
+  readonly #events: EventBus<RadioEvents>
   readonly #pending = new Map<number, Pending>()
   /** Pages still within their lease, by address: sent again when a new radio process is up. */
   readonly #leases = new Map<string, number>()
@@ -104,7 +108,7 @@ export class ZigbeeProcessRadio implements Radio {
     this.#options = options
     this.#clock = options.clock
     this.#log = options.log.child({ part: 'zigbee' })
-    this.#listeners = new RadioListeners(this.#log)
+    this.#events = new EventBus(this.#log)
     this.#info = { kind: 'zigbee', up: false, eui64: unknownEui64, channel: options.channel.channel(), panId: 0, permitJoinUntil: null }
   }
 
@@ -113,15 +117,15 @@ export class ZigbeeProcessRadio implements Radio {
     return this.#attempt?.child.pid
   }
 
-  on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    return this.#listeners.on(event, listener)
+  on<K extends keyof RadioEvents>(event: K, listener: Listener<RadioEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /** Starts the radio process; never fails the gateway: a radio that cannot start is retried. */
   async start(): Promise<void> {
     if (this.#running) return
     this.#running = true
-    this.#unsubscribeChannel = this.#options.channel.onChange(() => void this.#channelChanged())
+    this.#unsubscribeChannel = this.#options.channel.on('changed', () => this.#channelChanged())
     const attempt = this.#spawn()
     let timer: TimerHandle | undefined
     const waited = new Promise<void>((resolve) => (timer = this.#clock.setTimeout(resolve, this.#options.startWaitMs ?? defaultStartWaitMs)))
@@ -188,7 +192,7 @@ export class ZigbeeProcessRadio implements Radio {
       case 'log':
         return relayChildLog(this.#log, message.line, attempt.child.pid)
       case 'event':
-        this.#listeners.emit(message.name, message.payload as never)
+        this.#events.emit(message.name, message.payload as never)
         return
       case 'result': {
         const pending = this.#pending.get(message.id)
@@ -287,7 +291,7 @@ export class ZigbeeProcessRadio implements Radio {
     const changed = up !== this.#up || (!up && detail !== this.#downDetail)
     this.#up = up
     this.#downDetail = up ? undefined : detail
-    if (changed) this.#listeners.emit('status', detail ? { up, detail } : { up })
+    if (changed) this.#events.emit('status', detail ? { up, detail } : { up })
   }
 
   #call(method: RadioCall, args: unknown[], timeoutMs?: number): Promise<unknown> {

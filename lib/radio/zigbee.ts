@@ -11,6 +11,7 @@ import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { Controller, findAllDevices, setLogger, Zdo } from './herdsman.ts'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import { EventBus, type Listener, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import { broadcastChannelChange } from './zigbee-channel.ts'
 import { deviceDatabaseLost, loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
@@ -18,8 +19,7 @@ import type { ZigbeeDevice } from './herdsman.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
 import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'
-import type { Radio, RadioEvents, RadioInfo, RadioListener } from './radio.ts'
-import { RadioListeners } from './listeners.ts'
+import type { Radio, RadioEvents, RadioInfo } from './radio.ts'
 import type { Candidate } from './zigbee-diagnosis.ts'
 import { herdsmanLog } from './zigbee-herdsman-log.ts'
 
@@ -68,7 +68,7 @@ export class ZigbeeRadio implements Radio {
   readonly #options: ZigbeeRadioOptions
   readonly #clock: Clock
   readonly #log: Logger
-  readonly #listeners: RadioListeners
+  readonly #events: EventBus<RadioEvents>
   #controller: Controller | undefined
   #credentials: NetworkCredentials | undefined
   #up = false
@@ -87,9 +87,9 @@ export class ZigbeeRadio implements Radio {
     this.#options = options
     this.#clock = options.clock
     this.#log = options.log.child({ part: 'zigbee' })
-    this.#listeners = new RadioListeners(this.#log)
+    this.#events = new EventBus(this.#log)
     this.#channel = options.channel
-    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#listeners.emit(event, payload)
+    const emit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => this.#events.emit(event, payload)
     this.#devices = new ZigbeeDevices({
       clock: this.#clock,
       log: this.#log,
@@ -109,8 +109,8 @@ export class ZigbeeRadio implements Radio {
     return this.#up
   }
 
-  on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    return this.#listeners.on(event, listener)
+  on<K extends keyof RadioEvents>(event: K, listener: Listener<RadioEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /**
@@ -200,7 +200,7 @@ export class ZigbeeRadio implements Radio {
     const changed = up !== this.#up
     this.#up = up
     if (!up) this.#permitJoinUntil = null
-    if (changed) this.#listeners.emit('status', detail ? { up, detail } : { up })
+    if (changed) this.#events.emit('status', detail ? { up, detail } : { up })
   }
 
   #subscribe(controller: Controller): void {

@@ -1,6 +1,8 @@
 // Gateway settings (decisions §7): zigbeePreset, targetTimeDefault, timezone. Kept in NeDB,
 // read from memory; an update is validated whole before anything is written.
 import { DomainError } from '../kernel/errors.ts'
+import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import { isValidTimezone } from '../kernel/time.ts'
 
@@ -52,23 +54,27 @@ const validators: { [K in keyof Settings]: (value: unknown) => value is Settings
   timezone: (value): value is string => typeof value === 'string' && isValidTimezone(value),
 }
 
-export type SettingsListener = (settings: Settings) => void
+/** 'changed': the settings after an update (the radio follows the preset). */
+export interface SettingsEvents {
+  changed: Settings
+}
 
-export class SettingsService {
+export class SettingsService implements Subscribable<SettingsEvents> {
   readonly #collection: Collection<SettingsDoc>
   #current: Settings
-  #listeners = new Set<SettingsListener>()
+  readonly #events: EventBus<SettingsEvents>
 
-  private constructor(collection: Collection<SettingsDoc>, current: Settings) {
+  private constructor(collection: Collection<SettingsDoc>, current: Settings, log: Logger | undefined) {
     this.#collection = collection
     this.#current = current
+    this.#events = new EventBus(log)
   }
 
   /**
    * `defaultPreset` applies when no preset was ever stored; it is stored at once, so a later
    * change of the default never moves this gateway's network.
    */
-  static async open(collection: Collection<SettingsDoc>, options: { defaultPreset?: string } = {}): Promise<SettingsService> {
+  static async open(collection: Collection<SettingsDoc>, options: { defaultPreset?: string; log?: Logger } = {}): Promise<SettingsService> {
     const stored = await collection.findOne({ key: 'settings' })
     const current = { ...defaultSettings(options.defaultPreset) }
     if (stored) {
@@ -79,7 +85,7 @@ export class SettingsService {
     if (!validators.zigbeePreset(stored?.zigbeePreset)) {
       await collection.update({ key: 'settings' }, { $set: { zigbeePreset: current.zigbeePreset } }, { upsert: true })
     }
-    return new SettingsService(collection, current)
+    return new SettingsService(collection, current, options.log)
   }
 
   get(): Settings {
@@ -90,9 +96,8 @@ export class SettingsService {
     return this.#current.timezone
   }
 
-  onChange(listener: SettingsListener): () => void {
-    this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+  on<K extends keyof SettingsEvents>(event: K, listener: Listener<SettingsEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /** All or nothing: any unknown key (-20) or bad value (-21) changes nothing. */
@@ -105,7 +110,7 @@ export class SettingsService {
     }
     await this.#collection.update({ key: 'settings' }, { key: 'settings', ...next }, { upsert: true })
     this.#current = next
-    for (const listener of this.#listeners) listener(this.get())
+    this.#events.emit('changed', this.get())
     return this.get()
   }
 }

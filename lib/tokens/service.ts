@@ -3,6 +3,7 @@
 // revocation takes effect on the very next request.
 import { DomainError } from '../kernel/errors.ts'
 import type { Clock } from '../kernel/clock.ts'
+import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import type { ButtonWindow } from './button.ts'
@@ -50,8 +51,11 @@ export interface TokenServiceDeps {
   authFailuresPerMinute: number
   /** Longest time a token's last use waits in memory before it is written. */
   usageFlushMs?: number
-  /** Told about each revocation (e.g. so live WebSocket sessions can be closed). */
-  onRevoked?: (token: TokenIdentity) => void
+}
+
+/** 'revoked': a token stopped working (live WebSocket sessions it opened are closed). */
+export interface TokenEvents {
+  revoked: TokenIdentity
 }
 
 interface Entry {
@@ -64,7 +68,7 @@ export const defaultUsageFlushMs = 60_000
 /** How many verified tokens are remembered before the memory starts over. */
 const verifiedCacheSize = 64
 
-export class TokenService {
+export class TokenService implements Subscribable<TokenEvents> {
   readonly authFailures: AuthFailureLimiter
   readonly #deps: TokenServiceDeps
   readonly #entries = new Map<string, Entry>()
@@ -75,9 +79,11 @@ export class TokenService {
    */
   readonly #verified = new Map<string, string>()
   readonly #usage: UsageBuffer
+  readonly #events: EventBus<TokenEvents>
 
   private constructor(deps: TokenServiceDeps, docs: (TokenDoc & { _id: string })[]) {
     this.#deps = deps
+    this.#events = new EventBus(deps.log)
     this.authFailures = new AuthFailureLimiter(deps.clock, deps.authFailuresPerMinute)
     for (const doc of docs) this.#entries.set(doc._id, { doc, hash: Buffer.from(doc.hash, 'hex') })
     this.#usage = new UsageBuffer({
@@ -93,6 +99,10 @@ export class TokenService {
 
   static async open(deps: TokenServiceDeps): Promise<TokenService> {
     return new TokenService(deps, await deps.collection.find({}))
+  }
+
+  on<K extends keyof TokenEvents>(event: K, listener: Listener<TokenEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /** Mints a token with a valid name (see names.ts); the caller already proved it may. */
@@ -222,7 +232,7 @@ export class TokenService {
     await this.#deps.collection.remove({ _id: { $in: entries.map((entry) => entry.doc._id) } }, { multi: true })
     for (const entry of entries) {
       this.#deps.log.info({ tokenName: entry.doc.name, tokenId: entry.doc._id }, 'access token revoked')
-      this.#deps.onRevoked?.({ name: entry.doc.name, id: entry.doc._id })
+      this.#events.emit('revoked', { name: entry.doc.name, id: entry.doc._id })
     }
   }
 

@@ -5,6 +5,7 @@ import { orderModifiedPayload } from '../orders/notification.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { GatewayConfig } from '../config.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrderChange } from '../orders/types.ts'
 import type { Durability, Store } from '../store/db.ts'
@@ -42,18 +43,24 @@ export interface WebhookStatus {
 
 export type AttemptResult = 'delivered' | 'failed' | 'disabled' | 'gone'
 
-export class WebhookService {
+/** 'enqueued': an entry was added to a URL's outbox (the dispatcher wakes up for it). */
+export interface WebhookEvents {
+  enqueued: string
+}
+
+export class WebhookService implements Subscribable<WebhookEvents> {
   readonly registry: Registry
   readonly outbox: Outbox
   readonly signingKey: SigningKey
   readonly #deps: WebhookDeps
   readonly #client: WebhookClient
   #ownEndpoint: () => Endpoint | null
-  #enqueued = new Set<(url: string) => void>()
+  readonly #events: EventBus<WebhookEvents>
   #serial: Promise<unknown> = Promise.resolve()
 
   private constructor(deps: WebhookDeps, registry: Registry, outbox: Outbox, signingKey: SigningKey) {
     this.#deps = deps
+    this.#events = new EventBus(deps.log)
     this.registry = registry
     this.outbox = outbox
     this.signingKey = signingKey
@@ -81,10 +88,8 @@ export class WebhookService {
     this.#ownEndpoint = endpoint
   }
 
-  /** Called with a URL whenever an entry is added to its outbox (the dispatcher wakes up). */
-  onEnqueued(listener: (url: string) => void): () => void {
-    this.#enqueued.add(listener)
-    return () => this.#enqueued.delete(listener)
+  on<K extends keyof WebhookEvents>(event: K, listener: Listener<WebhookEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /** Registration and removal run one at a time, so a URL is never registered twice. */
@@ -188,9 +193,7 @@ export class WebhookService {
         }
       }),
     )
-    for (const target of targets) {
-      for (const listener of this.#enqueued) listener(target.url)
-    }
+    for (const target of targets) this.#events.emit('enqueued', target.url)
   }
 
   /** The signed headers of one attempt (the timestamp is the attempt's). */

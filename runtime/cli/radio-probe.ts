@@ -6,7 +6,7 @@ import { SystemClock } from '../../lib/kernel/clock.ts'
 import { loadConfig, type GatewayConfig } from '../../lib/config.ts'
 import { createLogger } from '../../lib/kernel/log.ts'
 import { type Candidate, describeCandidates, diagnoseStart } from '../../lib/radio/zigbee-diagnosis.ts'
-import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../../lib/radio/zigbee-process.ts'
+import { fixedChannel, ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../../lib/radio/zigbee-process.ts'
 import type { ZigbeeAdapterKind } from '../../lib/radio/zigbee.ts'
 import { SettingsService, zigbeePresets } from '../../lib/settings/service.ts'
 import { Store } from '../../lib/store/db.ts'
@@ -67,7 +67,7 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
     rtscts,
     transmitPower: config.radio.transmitPower,
     manufacturerCode: config.radio.manufacturerCode,
-    channel: { channel: () => channel, onChange: () => () => {} },
+    channel: fixedChannel(channel),
     clock: new SystemClock(),
     // The probe says what is wrong in its own one line; the radio's log would only repeat it.
     log: createLogger({ level: 'silent' }),

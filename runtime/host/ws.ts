@@ -52,7 +52,7 @@ export const defaultWsLimits: WsLimits = {
   maxUnauthenticatedPerAddress: 16,
 }
 
-type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'events' | 'config'>
+type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'config'>
 
 interface Client {
   socket: WebSocket
@@ -101,7 +101,7 @@ export class WsHub {
     this.#running = true
     const touched = new Set<string>()
     this.#unsubscribe.push(
-      this.#services.changes.onChange((change) => {
+      this.#services.changes.on('recorded', (change) => {
         touched.add(change.order.uuid)
         this.#apply(change)
       }),
@@ -112,7 +112,7 @@ export class WsHub {
     }
     touched.clear()
     this.#unsubscribe.push(
-      this.#services.events.on('token.revoked', ({ id }) => {
+      this.#services.tokens.on('revoked', ({ id }) => {
         for (const client of this.#clients) if (client.token?.id === id) client.socket.close(1008, 'access token revoked')
       }),
     )

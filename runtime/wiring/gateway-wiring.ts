@@ -1,5 +1,6 @@
 // Builds the gateway side of the services: host status, cloud activation, connection check,
-// repeater inventory (fed by the radio's repeaterJoined events) and the pairing scheduler.
+// repeater inventory (fed by the radio's device events: subscriptions.ts) and the pairing
+// scheduler.
 // Called by buildServices(), so tests get the same wiring as a real gateway.
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
@@ -12,11 +13,11 @@ import { RepeaterInventory, type RepeaterRecord } from '../../lib/inventory/repe
 import { GatewayStatusService } from '../../lib/gateway/status.ts'
 import type { GatewayIdentity } from '../../lib/identity.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
-import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
-import { newNetworkPreset, type SettingsService, zigbeePresets } from '../../lib/settings/service.ts'
+import type { SettingsService } from '../../lib/settings/service.ts'
 import type { Store } from '../../lib/store/db.ts'
 import { PairingScheduler } from '../workers/pairing.ts'
+import { radioUpFlag } from './subscriptions.ts'
 
 export interface GatewayServices {
   gateway: GatewayStatusService
@@ -41,25 +42,9 @@ export interface GatewayServicesDeps {
   fetch?: typeof fetch
 }
 
-/** The Zigbee radio's channel follows the zigbeePreset setting. */
-export function presetChannel(settings: SettingsService): ChannelSource {
-  let current = settings.get().zigbeePreset
-  return {
-    channel: () => zigbeePresets[settings.get().zigbeePreset]?.channel ?? zigbeePresets[newNetworkPreset].channel,
-    onChange: (listener) =>
-      settings.onChange((next) => {
-        if (next.zigbeePreset === current) return
-        current = next.zigbeePreset
-        listener()
-      }),
-  }
-}
-
 export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<GatewayServices> {
   const { config, clock, log, store, identity, settings, radio } = deps
-  let radioUp = false
-  radio.on('status', ({ up }) => void (radioUp = up))
-  void radio.info().then((info) => (radioUp = info.up), () => {})
+  const radioUp = radioUpFlag(radio)
 
   const cloud = await CloudActivation.open({
     url: config.cloud.url,
@@ -91,14 +76,8 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     collection: await store.collection<RepeaterRecord>('repeaters'),
     clock,
     log,
-    radioUp: () => radioUp,
+    radioUp,
     timezone: () => settings.timezone,
-  })
-  radio.on('repeaterJoined', (event) => {
-    repeaters.record(event).catch((error: unknown) => log.error({ err: error }, 'recording a repeater failed'))
-  })
-  radio.on('deviceLeft', ({ address }) => {
-    repeaters.forget(address).catch((error: unknown) => log.error({ err: error }, 'forgetting a repeater failed'))
   })
   const pairing = new PairingScheduler({ radio, clock, log })
   return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing }

@@ -3,12 +3,11 @@
 // Called by buildServices(), so tests get the same wiring as a real gateway.
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
-import type { ChangeLog } from '../../lib/events/changes.ts'
+import type { ChangeLog } from '../../lib/changes/change-log.ts'
 import type { HistoryStore } from '../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../lib/inventory/trackers.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
-import { feedRadioEvents } from '../../lib/orders/radio-feed.ts'
 import { OrdersService } from '../../lib/orders/service.ts'
 import { LunchRush } from '../../lib/orders/rush.ts'
 import { SimulatorService } from '../../lib/orders/simulator.ts'
@@ -68,7 +67,6 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     fault: deps.fault,
     newUuid: deps.newUuid,
   })
-  feedRadioEvents(radio, orders)
   const simulator = new SimulatorService({ radio, orders })
   return { radio, trackers, paging, orders, simulator, rush: new LunchRush({ clock, simulator, orders, log }) }
 }

@@ -3,8 +3,7 @@
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
 import path from 'node:path'
-import { EventBus } from '../../lib/events/bus.ts'
-import { ChangeLog } from '../../lib/events/changes.ts'
+import { ChangeLog } from '../../lib/changes/change-log.ts'
 import { FleetService } from '../../lib/fleet/service.ts'
 import { HistoryPages } from '../../lib/api/history-pages.ts'
 import { HistoryStore } from '../../lib/history/store.ts'
@@ -20,15 +19,10 @@ import { Store } from '../../lib/store/db.ts'
 import { ButtonWindow } from '../../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../../lib/tokens/service.ts'
 import { WebhookService } from '../../lib/webhooks/service.ts'
-import { buildGatewayServices, presetChannel, type GatewayServices } from './gateway-wiring.ts'
+import { buildGatewayServices, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
+import { followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
-
-/** Events between services; payload types are owned by the services that emit them. */
-export interface GatewayEvents extends Record<string, unknown> {
-  /** An access token was revoked: live sessions authenticated with it should end. */
-  'token.revoked': { name: string; id: string }
-}
 
 /** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
 export interface Services extends OrderServices, GatewayServices {
@@ -36,7 +30,6 @@ export interface Services extends OrderServices, GatewayServices {
   clock: Clock
   log: Logger
   store: Store
-  events: EventBus<GatewayEvents>
   identity: GatewayIdentity
   settings: SettingsService
   /** The floor plan the board draws (extension: /api/v2/floor). */
@@ -78,11 +71,10 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     compactAfterLines: config.storage.compactAfterLines,
     log,
   })
-  const events = new EventBus<GatewayEvents>(log)
   const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
   // A Zigbee network formed before the default preset moved off channel 11 stays where it is.
   const defaultPreset = zigbeeNetworkFormed(path.join(config.dataDir, 'zigbee')) ? formedNetworkPreset : newNetworkPreset
-  const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset })
+  const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset, log })
   const floor = await FloorService.open(await store.collection('floor'))
   const button = new ButtonWindow(clock)
   const tokens = await TokenService.open({
@@ -91,13 +83,10 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     log,
     button,
     authFailuresPerMinute: config.security.authFailuresPerMinute,
-    onRevoked: (token) => events.emit('token.revoked', token),
   })
   const history = new HistoryStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'history.sqlite'), {
     synchronous: config.storage.historySynchronous,
   })
-  const changes = await ChangeLog.open(await store.collection('seq'), clock)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault })
   const fleet = await FleetService.open({
     config: config.fleet,
     store,
@@ -107,6 +96,13 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     timezone: () => settings.timezone,
     storedSummary: (uuid) => history.get(uuid),
   })
+  const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
+  // Every durable consumer of order changes, in one place, awaited in this order before a
+  // change is acknowledged: the fleet outbox (a no-op when no fleet is configured), then the
+  // webhook outbox. Live consumers subscribe to changes.on('recorded'): the WebSocket hub
+  // while it serves (runtime/host/ws.ts).
+  const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [fleet.sink, webhooks.sink], log })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault })
   const gatewayServices = await buildGatewayServices({
     config,
     clock,
@@ -117,14 +113,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     radio: orderServices.radio,
     fleetStatus: () => fleet.status(),
   })
-  const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
-  // Every consumer of order changes, in one place. Durable sinks, awaited in this order
-  // before a change is acknowledged: the fleet outbox (a no-op when no fleet is configured),
-  // then the webhook outbox. The one live listener, the WebSocket hub, subscribes with
-  // changes.onChange() when it starts (runtime/host/ws.ts): it exists only while serving.
-  changes.addSink(fleet.sink)
-  changes.addSink(webhooks.sink)
+  followRadio(orderServices.radio, { orders: orderServices.orders, repeaters: gatewayServices.repeaters })
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  return { config, clock, log, store, events, identity, settings, floor, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
+  return { config, clock, log, store, identity, settings, floor, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
 }

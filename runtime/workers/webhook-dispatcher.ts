@@ -43,7 +43,7 @@ export class WebhookDispatcher {
   start(): void {
     this.#running = true
     this.#stopping = new AbortController()
-    this.#unsubscribe = this.#options.webhooks.onEnqueued((url) => this.kick(url))
+    this.#unsubscribe = this.#options.webhooks.on('enqueued', (url) => this.kick(url))
     for (const registration of this.#options.webhooks.registry.all()) this.kick(registration.url)
   }
 

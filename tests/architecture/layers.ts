@@ -4,7 +4,7 @@
 //          |
 //        lib/api            parse input, present output, envelopes, OpenAPI
 //          |
-//        lib/<domain>       orders, history, tokens, settings, events, webhooks, fleet, radio, ...
+//        lib/<domain>       orders, changes, history, tokens, settings, webhooks, fleet, radio, ...
 //          |
 //        lib/store          NeDB and node:sqlite behind small interfaces
 //          |
@@ -32,12 +32,12 @@ export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   settings: [],
   tokens: [],
   inventory: ['radio'], // repeaters.ts follows the radio's device events
-  events: ['orders/types'],
+  changes: ['orders/types'], // the order change log
   history: ['orders/types'],
   radio: ['config', 'orders/types'],
   webhooks: ['config', 'orders/types', 'orders/notification'],
-  fleet: ['events', 'identity', 'orders/types', 'orders/notification'],
-  orders: ['orders/types', 'orders/notification', 'events', 'history', 'inventory', 'radio'],
+  fleet: ['changes', 'identity', 'orders/types', 'orders/notification'],
+  orders: ['orders/types', 'orders/notification', 'changes', 'history', 'inventory', 'radio'],
   gateway: ['fleet', 'identity', 'radio'],
 }
 

@@ -1,6 +1,8 @@
 // A Radio whose events the test fires by hand and whose commands it records.
 import type { Clock } from '../../lib/kernel/clock.ts'
-import type { Radio, RadioEvents, RadioInfo, RadioListener } from '../../lib/radio/radio.ts'
+import type { Logger } from '../../lib/kernel/log.ts'
+import { EventBus, type Listener, type Unsubscribe } from '../../lib/kernel/events.ts'
+import type { Radio, RadioEvents, RadioInfo } from '../../lib/radio/radio.ts'
 
 export class FakeRadio implements Radio {
   readonly kind = 'zigbee' as const
@@ -8,22 +10,21 @@ export class FakeRadio implements Radio {
   failCommands = false
   readonly permitJoins: { seconds: number; at: number }[] = []
   refreshed = 0
-  #listeners = new Map<string, Set<(event: never) => void>>()
+  readonly #events: EventBus<RadioEvents>
   readonly #clock: Clock
 
-  constructor(clock: Clock) {
+  /** With `log`, a failing listener is logged as a real radio logs it. */
+  constructor(clock: Clock, log?: Logger) {
     this.#clock = clock
+    this.#events = new EventBus(log)
   }
 
-  on<K extends keyof RadioEvents>(event: K, listener: RadioListener<K>): () => void {
-    let set = this.#listeners.get(event)
-    if (!set) this.#listeners.set(event, (set = new Set()))
-    set.add(listener as (event: never) => void)
-    return () => set.delete(listener as (event: never) => void)
+  on<K extends keyof RadioEvents>(event: K, listener: Listener<RadioEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   emit<K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]): void {
-    for (const listener of this.#listeners.get(event) ?? []) (listener as RadioListener<K>)(payload)
+    this.#events.emit(event, payload)
   }
 
   setUp(up: boolean): void {

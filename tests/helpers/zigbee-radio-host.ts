@@ -3,12 +3,12 @@
 // to be killed.
 import { SystemClock } from '../../lib/kernel/clock.ts'
 import { memoryLogger } from './memory-logger.ts'
-import { ZigbeeProcessRadio } from '../../lib/radio/zigbee-process.ts'
+import { fixedChannel, ZigbeeProcessRadio } from '../../lib/radio/zigbee-process.ts'
 
 const radio = new ZigbeeProcessRadio({
   dataDir: process.argv[2],
   clock: new SystemClock(),
-  channel: { channel: () => 15, onChange: () => () => {} },
+  channel: fixedChannel(15),
   log: memoryLogger('fatal').log,
   execArgv: JSON.parse(process.argv[3]) as string[],
 })

@@ -6,6 +6,7 @@ import { memoryLogger } from './memory-logger.ts'
 import type { RadioEvents } from '../../lib/radio/radio.ts'
 import { ZigbeeRadio, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
 import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
+import { EventBus, type Listener } from '../../lib/kernel/events.ts'
 import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
 import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
 import { until } from './until.ts'
@@ -35,17 +36,16 @@ export const custom = { trkTracker: trackerCluster(0xfff1) } as never
 
 export class TestChannel implements ChannelSource {
   value = 15
-  #listeners = new Set<() => void>()
+  readonly #events = new EventBus<{ changed: number }>()
   channel() {
     return this.value
   }
-  onChange(listener: () => void) {
-    this.#listeners.add(listener)
-    return () => void this.#listeners.delete(listener)
+  on(event: 'changed', listener: Listener<number>) {
+    return this.#events.on(event, listener)
   }
   set(value: number) {
     this.value = value
-    for (const listener of this.#listeners) listener()
+    this.#events.emit('changed', value)
   }
 }
 

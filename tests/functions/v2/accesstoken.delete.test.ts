@@ -54,7 +54,7 @@ t.test('revocation reaches listeners (so live WebSocket sessions can end)', asyn
   const gw = await testGateway()
   const token = await gw.issueToken('pos')
   const seen: unknown[] = []
-  gw.services.events.on('token.revoked', (event) => void seen.push(event))
+  gw.services.tokens.on('revoked', (event) => void seen.push(event))
   await gw.json('DELETE /api/v2/accesstoken', { token })
   t.match(seen, [{ name: 'pos', id: String }])
 })

@@ -30,7 +30,7 @@ t.test('POST pages (code 7, paged true); GET reports it; the tracker buzzes unti
 t.test('tracking false pages once: about 60 s, then the order is no longer paged (ORDER_MODIFIED)', async (t) => {
   const { gw, token } = await setup()
   const changes: string[] = []
-  gw.services.changes.onChange((c) => changes.push(`${c.type}:${c.order.paged}`))
+  gw.services.changes.on('recorded', (c) => changes.push(`${c.type}:${c.order.paged}`))
   for (const tracking of [false, 'false']) {
     await gw.json('POST /api/v2/activeorders/3/page', { token, body: { tracking } })
     await gw.clock.advance(59_000)

@@ -94,7 +94,7 @@ t.test('malformed JSON is 400 -31', async (t) => {
 t.test('a created order is recorded as ORDER_CREATED, a later change as ORDER_MODIFIED', async (t) => {
   const { gw, token } = await setup()
   const seen: string[] = []
-  gw.services.changes.onChange((change) => seen.push(`${change.type}:${change.order.state}`))
+  gw.services.changes.on('recorded', (change) => seen.push(`${change.type}:${change.order.state}`))
   await gw.json('POST /api/v2/activeorders', { token, body: { name: 8, orderType: 'TO_GO' } })
   await gw.json('POST /api/v2/activeorders', { token, body: { name: 8, orderType: 'TO_GO' } })
   await gw.json('POST /api/v2/activeorders', { token, body: { name: 8, orderType: 'TO_GO', locationName: 2 } })

@@ -50,7 +50,7 @@ t.test('DELETE /:id clears into history (code 6, state cleared), then it is gone
   const { body: created } = await create({ name: 5, orderType: 'TO_GO', locationName: 3 })
   await gw.clock.advance(90_000)
   const changes: string[] = []
-  gw.services.changes.onChange((c) => changes.push(`${c.type}:${c.order.state}`))
+  gw.services.changes.on('recorded', (c) => changes.push(`${c.type}:${c.order.state}`))
   const { status, body } = await gw.json(`DELETE /api/v2/activeorders/${created.activeorder.uuid}`, { token })
   t.equal(status, 200)
   t.match(body, { returnCode: 6, activeorder: { name: '5', state: 'cleared', paged: false, stateChanged: '2026-11-22T13:01:30' } })

@@ -63,11 +63,11 @@ t.test('malformed JSON is -31; no token is -2', async (t) => {
 })
 
 t.test('changing the preset moves the zigbee channel source', async (t) => {
-  const { presetChannel } = await import('../../../runtime/wiring/gateway-wiring.ts')
+  const { presetChannel } = await import('../../../runtime/wiring/subscriptions.ts')
   const gw = await testGateway()
   const source = presetChannel(gw.services.settings)
   let changes = 0
-  source.onChange(() => changes++)
+  source.on('changed', () => changes++)
   t.equal(source.channel(), 15, 'a new gateway starts on preset B, channel 15, not 11 (under Wi-Fi 1)')
   await gw.services.settings.update({ zigbeePreset: 'A' })
   t.equal(source.channel(), 11)

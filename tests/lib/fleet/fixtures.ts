@@ -2,7 +2,7 @@
 // an MQTT subscriber that records what it receives.
 import { connect, type MqttClient } from 'mqtt'
 import { ManualClock } from '../../helpers/manual-clock.ts'
-import { ChangeLog } from '../../../lib/events/changes.ts'
+import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
 import { FleetService } from '../../../lib/fleet/service.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
@@ -18,7 +18,6 @@ export async function fleetService(fleet: Record<string, unknown>, options: { st
   const clock = options.clock ?? new ManualClock()
   const store = options.store ?? new Store()
   const logs = memoryLogger()
-  const changes = await ChangeLog.open(await store.collection('seq'), clock)
   const service = await FleetService.open({
     config: fleetConfigSchema.parse(fleet),
     store,
@@ -28,7 +27,7 @@ export async function fleetService(fleet: Record<string, unknown>, options: { st
     timezone: () => 'UTC',
     batchSize: 3,
   })
-  changes.addSink(service.sink)
+  const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [service.sink] })
   return { service, changes, clock, store, logs }
 }
 

@@ -5,7 +5,7 @@
 // Here the cut is a sink that fails once, which leaves the disk exactly as the kill does.
 import t from 'tap'
 import { ManualClock } from '../../helpers/manual-clock.ts'
-import { ChangeLog } from '../../../lib/events/changes.ts'
+import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
@@ -15,13 +15,13 @@ import { Store } from '../../../lib/store/db.ts'
 
 /** One run of the gateway's order side on a store that outlives it. */
 async function run(store: Store, history: HistoryStore, clock: ManualClock) {
-  const changes = await ChangeLog.open(await store.collection('seq'), clock)
   const recorded: OrderChange[] = []
   let cut = false
-  changes.addSink(async (change) => {
+  const sink = async (change: OrderChange) => {
     if (cut) throw new Error('killed before the change log')
     recorded.push(change)
-  })
+  }
+  const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [sink] })
   const orders = await OrdersService.open({
     collection: await store.collection<ActiveOrder>('activeorders'),
     history,

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
-import { ChangeLog } from '../../../lib/events/changes.ts'
+import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
@@ -26,9 +26,10 @@ async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
   const collection = await store.collection<ActiveOrder>('activeorders')
   // A restart on the same store: the previous run's change-log watermark is written first.
   await changeLogs.get(store)?.flush()
-  const changes = await ChangeLog.open(await store.collection('seq'), clock)
+  const changes = await ChangeLog.open(await store.collection('seq'), clock, {
+    sinks: [async (change) => void recorded.push({ type: change.type, order: change.order })],
+  })
   changeLogs.set(store, changes)
-  changes.addSink(async (change) => void recorded.push({ type: change.type, order: change.order }))
   const trackers = await TrackerInventory.open(await store.collection<TrackerRecord>('trackers'))
   const orders = await OrdersService.open({
     collection,

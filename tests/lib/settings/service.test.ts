@@ -8,7 +8,7 @@ t.test('defaults, all-or-nothing updates, persistence and listeners', async (t) 
   t.equal(settings.get().targetTimeDefault, 300)
   t.equal(settings.get().zigbeePreset, 'B', 'a new gateway starts on B (channel 15), not 11')
   const seen: string[] = []
-  settings.onChange((s) => seen.push(s.timezone))
+  settings.on('changed', (s) => seen.push(s.timezone))
 
   await t.rejects(settings.update({ targetTimeDefault: 120, colour: 'red' }), { name: 'DomainError', kind: 'SETTINGS_KEY_UNKNOWN', detail: 'colour' })
   await t.rejects(settings.update({ targetTimeDefault: 120, timezone: 'Mars/Base' }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID', detail: 'timezone' })

@@ -19,8 +19,8 @@ async function setup(options: { usageFlushMs?: number; store?: Store; clock?: Ma
     button,
     authFailuresPerMinute: 5,
     usageFlushMs: options.usageFlushMs ?? 10_000,
-    onRevoked: (token) => revoked.push(token),
   })
+  tokens.on('revoked', (token) => revoked.push(token))
   return { clock, store, collection, tokens, button, revoked }
 }
 

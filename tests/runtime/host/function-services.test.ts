@@ -14,8 +14,6 @@ export const reachesStore: GatewayFunction = async (_request, ctx) => {
   void ctx.services.radio
   // @ts-expect-error nor the change log
   void ctx.services.changes
-  // @ts-expect-error nor the event bus
-  void ctx.services.events
   // @ts-expect-error nor the paging scheduler (it drives the radio)
   void ctx.services.paging
   // @ts-expect-error history is read only

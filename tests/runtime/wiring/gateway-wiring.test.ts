@@ -26,26 +26,6 @@ async function setup() {
   return { clock, radio, services }
 }
 
-t.test('repeaterJoined events from the radio feed the repeater inventory', async (t) => {
-  const { clock, radio, services } = await setup()
-  radio.setUp(true)
-  radio.emit('repeaterJoined', { extendedAddress: '00:12:4b:00:11:22:33:44', shortAddress: 0x10, at: clock.now(), deviceModel: 'R1' })
-  await settle()
-  t.match(services.repeaters.list(), [{ extendedAddress: '00:12:4b:00:11:22:33:44', deviceModel: 'R1', status: 'ACTIVE', lastSeen: '2026-05-01T08:00:00' }])
-  radio.setUp(false)
-  t.equal(services.repeaters.list()[0].status, 'INACTIVE', 'nothing is active while the radio is down')
-})
-
-t.test('a repeater that left the network (deviceLeft) leaves the inventory', async (t) => {
-  const { clock, radio, services } = await setup()
-  radio.emit('repeaterJoined', { extendedAddress: '00:12:4b:00:11:22:33:44', shortAddress: 0x10, at: clock.now() })
-  radio.emit('repeaterJoined', { extendedAddress: '00:12:4b:00:11:22:33:55', shortAddress: 0x11, at: clock.now() })
-  radio.emit('deviceLeft', { address: '00:12:4b:00:11:22:33:44', at: clock.now() })
-  radio.emit('deviceLeft', { address: '00:12:4b:00:00:00:00:01', at: clock.now() })
-  await services.repeaters.refresh({})
-  t.same(services.repeaters.list().map((r) => r.extendedAddress), ['00:12:4b:00:11:22:33:55'])
-})
-
 t.test('refresh asks the radio to ping the repeaters', async (t) => {
   const { radio, services } = await setup()
   await services.repeaters.refresh(radio)

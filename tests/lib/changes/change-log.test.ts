@@ -2,7 +2,7 @@
 // surely reached every sink, which survives a restart (and may only lag, never lead).
 import t from 'tap'
 import { ManualClock } from '../../helpers/manual-clock.ts'
-import { ChangeLog } from '../../../lib/events/changes.ts'
+import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import type { ActiveOrder, OrderChange } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 import { sampleOrder } from '../../helpers/webhooks.ts'
@@ -11,9 +11,8 @@ const order: ActiveOrder = sampleOrder(1, 0)
 
 t.test('a reserved seq is the one recorded, at the reserved time; seq never goes back', async (t) => {
   const clock = new ManualClock()
-  const log = await ChangeLog.open(await new Store().collection('seq'), clock, 3)
   const seen: OrderChange[] = []
-  log.addSink(async (change) => void seen.push(change))
+  const log = await ChangeLog.open(await new Store().collection('seq'), clock, { blockSize: 3, sinks: [async (change) => void seen.push(change)] })
   const reserved = await log.reserve()
   await clock.advance(500)
   const change = await log.record('ORDER_CREATED', order, reserved)
@@ -27,24 +26,42 @@ t.test('a reserved seq is the one recorded, at the reserved time; seq never goes
 t.test('announcedThrough: the highest recorded seq, kept across a restart', async (t) => {
   const store = new Store({ dataDir: t.testdir() })
   const clock = new ManualClock()
-  const first = await ChangeLog.open(await store.collection('seq'), clock, 2)
+  const first = await ChangeLog.open(await store.collection('seq'), clock, { blockSize: 2 })
   t.equal(first.announcedThrough, 0)
   for (let i = 0; i < 5; i++) await first.record('ORDER_MODIFIED', order)
   await first.reserve() // reserved for a write that a crash cut off before its record
   t.equal(first.announcedThrough, 5)
   await first.flush()
 
-  const second = await ChangeLog.open(await new Store({ dataDir: store.dataDir }).collection('seq'), clock, 2)
+  const second = await ChangeLog.open(await new Store({ dataDir: store.dataDir }).collection('seq'), clock, { blockSize: 2 })
   t.equal(second.announcedThrough, 5, 'the watermark survived')
   t.equal(second.lastSeq, 6, 'and seq continues after every reservation')
 })
 
 t.test('a sink that fails leaves the watermark where it was', async (t) => {
-  const log = await ChangeLog.open(await new Store().collection('seq'), new ManualClock())
+  let full = false
+  const sink = async () => {
+    if (full) throw new Error('disk full')
+  }
+  const log = await ChangeLog.open(await new Store().collection('seq'), new ManualClock(), { sinks: [sink] })
   await log.record('ORDER_CREATED', order)
-  log.addSink(async () => {
-    throw new Error('disk full')
-  })
+  full = true
   await t.rejects(log.record('ORDER_MODIFIED', order), { message: 'disk full' })
   t.equal(log.announcedThrough, 1)
+})
+
+t.test("live listeners hear 'recorded' after every sink, and a failing one changes nothing", async (t) => {
+  const heard: string[] = []
+  const sink = async (change: OrderChange) => void heard.push(`sink ${change.seq}`)
+  const log = await ChangeLog.open(await new Store().collection('seq'), new ManualClock(), { sinks: [sink] })
+  log.on('recorded', () => {
+    throw new Error('a broken socket')
+  })
+  const off = log.on('recorded', (change) => void heard.push(`live ${change.seq}`))
+  await log.record('ORDER_CREATED', order)
+  off()
+  const second = await log.record('ORDER_MODIFIED', order)
+  t.same(heard, ['sink 1', 'live 1', 'sink 2'])
+  t.equal(second.seq, 2, 'the failing listener did not stop recording')
+  t.equal(log.announcedThrough, 2)
 })

@@ -8,6 +8,8 @@
 // changes surely reached every sink is kept as a watermark (announcedThrough), written in the
 // background: it may lag after a crash, so re-recording is at-least-once, never lossy.
 import type { Clock } from '../kernel/clock.ts'
+import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { ActiveOrder, ChangeType, OrderChange } from '../orders/types.ts'
 import type { Collection, Durability } from '../store/db.ts'
 
@@ -24,40 +26,54 @@ export interface ReservedChange {
 
 /**
  * A durable consumer (webhook outbox, fleet outbox): awaited inside record(), so a change is
- * acknowledged only once every sink holds it.
+ * acknowledged only once every sink holds it. Sinks are part of recording, given at open().
  */
 export type ChangeSink = (change: OrderChange, durability: Durability) => Promise<void>
-/** A live consumer (WebSocket hub): told after the sinks, never awaited. */
-export type ChangeListener = (change: OrderChange) => void
 
-export class ChangeLog {
+/** What live consumers (the WebSocket hub) hear: each change after every sink holds it. */
+export interface ChangeEvents {
+  recorded: OrderChange
+}
+
+export interface ChangeLogOptions {
+  /** Durable consumers, awaited in this order for every change. */
+  sinks?: ChangeSink[]
+  /** Where a failing live listener is reported. */
+  log?: Logger
+  /** Seqs reserved per durable write (tests use small blocks to cross them). */
+  blockSize?: number
+}
+
+export class ChangeLog implements Subscribable<ChangeEvents> {
   readonly #collection: Collection<SeqDoc>
   readonly #clock: Clock
   readonly #blockSize: number
   #next: number
   #reservedUpTo: number
-  #sinks: ChangeSink[] = []
-  #listeners = new Set<ChangeListener>()
+  readonly #sinks: readonly ChangeSink[]
+  readonly #events: EventBus<ChangeEvents>
   #queue: Promise<unknown> = Promise.resolve()
   #announcedThrough: number
   /** The watermark write in progress (at most one; later values wait for it). */
   #announcing: Promise<void> | undefined
   #announcedStored: number
 
-  private constructor(collection: Collection<SeqDoc>, clock: Clock, reservedUpTo: number, blockSize: number, announcedThrough: number) {
+  private constructor(collection: Collection<SeqDoc>, clock: Clock, options: ChangeLogOptions, reservedUpTo: number, announcedThrough: number) {
     this.#collection = collection
     this.#clock = clock
-    this.#blockSize = blockSize
+    this.#blockSize = options.blockSize ?? 1000
+    this.#sinks = [...(options.sinks ?? [])]
+    this.#events = new EventBus(options.log)
     this.#reservedUpTo = reservedUpTo
     this.#next = reservedUpTo + 1
     this.#announcedThrough = announcedThrough
     this.#announcedStored = announcedThrough
   }
 
-  static async open(collection: Collection<SeqDoc>, clock: Clock, blockSize = 1000): Promise<ChangeLog> {
+  static async open(collection: Collection<SeqDoc>, clock: Clock, options: ChangeLogOptions = {}): Promise<ChangeLog> {
     const stored = (await collection.findOne({ key: 'seq' })) as { reservedUpTo: number } | null
     const announced = (await collection.findOne({ key: 'announced' })) as { through: number } | null
-    return new ChangeLog(collection, clock, stored?.reservedUpTo ?? 0, blockSize, announced?.through ?? 0)
+    return new ChangeLog(collection, clock, options, stored?.reservedUpTo ?? 0, announced?.through ?? 0)
   }
 
   /**
@@ -73,13 +89,8 @@ export class ChangeLog {
     return this.#next - 1
   }
 
-  addSink(sink: ChangeSink): void {
-    this.#sinks.push(sink)
-  }
-
-  onChange(listener: ChangeListener): () => void {
-    this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+  on<K extends keyof ChangeEvents>(event: K, listener: Listener<ChangeEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /** Takes the next seq (durably reserved) and the change's time, to store with the write. */
@@ -102,7 +113,7 @@ export class ChangeLog {
 
   /**
    * Numbers the change (or uses the reservation made for it), hands it to every durable sink,
-   * then to live listeners. Serialised, so sinks see changes in seq order. `durability`: how
+   * then tells live listeners ('recorded'). Serialised, so sinks see changes in seq order. `durability`: how
    * the sinks' writes are made durable (the recording operation's batch, or 'now').
    */
   record(type: ChangeType, order: ActiveOrder, reserved?: ReservedChange, durability: Durability = 'now'): Promise<OrderChange> {
@@ -112,13 +123,8 @@ export class ChangeLog {
       const change: OrderChange = { seq, type, order: { ...order }, at }
       for (const sink of this.#sinks) await sink(change, durability)
       this.#announced(seq)
-      for (const listener of this.#listeners) {
-        try {
-          listener(change)
-        } catch {
-          // A live listener's failure never undoes or delays a recorded change.
-        }
-      }
+      // A live listener's failure never undoes or delays a recorded change (the bus contains it).
+      this.#events.emit('recorded', change)
       return change
     })
     this.#queue = run.catch(() => undefined)

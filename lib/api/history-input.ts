@@ -10,13 +10,13 @@ import type { OrderType } from '../orders/types.ts'
 import { parseLocal } from '../kernel/time.ts'
 import type { ApiVersion } from './envelope.ts'
 import { positiveIntString } from './fields.ts'
-import { optional, QueryInput, withDefault } from './inputs.ts'
+import { maxParamLength, optional, QueryInput, withDefault } from './inputs.ts'
 import { countText, limitText, localDateTimeT, localDateTimeV1, positiveDecimalText } from './patterns.ts'
 
 export const defaultLimit = 25
 export const maxLimit = 100
 
-const text = (pattern: string) => z.string().max(256).regex(new RegExp(pattern))
+const text = (pattern: string) => z.string().max(maxParamLength).regex(new RegExp(pattern))
 const count = text(countText).transform(Number)
 
 const dateForms: Record<ApiVersion, string> = {

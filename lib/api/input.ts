@@ -4,9 +4,6 @@ import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 import type { OrderRef } from '../orders/types.ts'
 import { orderNameText, orderRefText, positiveInt as positiveIntSchema, uuidText } from './fields.ts'
 
-
-/** Longest query or path value accepted for any parameter (decisions §8). */
-export const maxParamLength = 256
 const maxDepth = 32
 const digitsPattern = /^[0-9]+$/
 

@@ -6,8 +6,12 @@ import { z } from 'zod'
 import type { JsonSchema, ParamDoc } from './function-config.ts'
 import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 
-/** Longest query value accepted for any parameter (decisions §8). */
-export const maxQueryLength = 256
+/**
+ * Longest query value accepted for any parameter (decisions §8), enforced by QueryInput and
+ * advertised as `limits.paramLength` in the capabilities. Path values are a name or a UUID,
+ * whose patterns are shorter.
+ */
+export const maxParamLength = 256
 
 /** The error kind of a value the schema refused (a function when it depends on the value). */
 export type KindOf = ErrorKind | ((value: unknown) => ErrorKind)
@@ -89,7 +93,7 @@ export class QueryInput<F extends Fields> {
     for (const key in this.fields) {
       const field = this.fields[key]
       const text = query.get(key)
-      if (text !== null && text.length > maxQueryLength) {
+      if (text !== null && text.length > maxParamLength) {
         throw refusal(field, text, typeof field.invalid === 'function' ? field.invalid(text) : field.invalid)
       }
       values[key] = read(field, text ?? undefined)

@@ -1,21 +1,22 @@
-// One collection of live state. NeDB is its query engine and indexes, in memory only: it
-// never touches a file. The collection keeps its datafile itself (datafile.ts): every write
-// changes memory through NeDB, then appends the changed documents' lines, one write at a
-// time, so the file replays to what memory holds; each write says when it resolves
-// (durability.ts). The file is read at open (datafile-load.ts) and rewritten from memory,
-// crash-safely, at open, when it has grown (compaction) and at close.
-import nedb from '@seald-io/nedb'
+// One collection of live state. NeDB (through nedb-promises) is its query engine and
+// indexes, in memory only: it never touches a file. The collection keeps its datafile itself
+// (datafile.ts): every write changes memory through NeDB, then appends the changed documents'
+// lines, one write at a time, so the file replays to what memory holds; each write says when
+// it resolves (durability.ts). The file is read at open (datafile-load.ts) and rewritten from
+// memory, crash-safely, at open, when it has grown (compaction) and at close.
+import Datastore from 'nedb-promises'
 import type { Logger } from '../kernel/log.ts'
 import { readDatafile } from './datafile-load.ts'
 import type { Datafile } from './datafile.ts'
 import type { Durability, WriteOptions } from './durability.ts'
 import { storageError, type StorageHealth } from './health.ts'
 
-// NeDB is CommonJS (`module.exports = Datastore`) while its types declare an ES default
-// export, which TypeScript under nodenext reads as `{ default: Datastore }`: at run time the
-// import is the class itself.
-const Nedb = nedb as unknown as typeof nedb.default
-type Nedb = InstanceType<typeof Nedb>
+/**
+ * NeDB through nedb-promises. `Datastore.create()` answers the NeDB datastore's own members
+ * through its proxy (nedb-promises documents this), `getAllData()` among them: the live
+ * documents themselves, which a rewrite serialises without copying them first.
+ */
+type Memory = Datastore<object> & { getAllData(): object[] }
 
 export type Query = Record<string, unknown>
 export type Stored<T> = T & { _id: string }
@@ -60,7 +61,7 @@ type Repair = 'rewrite' | 'reload' | undefined
 export class Collection<T extends object> {
   readonly name: string
   /** Replaced whole by a reload; reads in flight finish on the one they started with. */
-  #memory: Nedb
+  #memory: Memory
   readonly #indexes: IndexSpec[]
   readonly #datafile: Datafile | undefined
   /**
@@ -86,7 +87,7 @@ export class Collection<T extends object> {
     return collection
   }
 
-  private constructor(name: string, memory: Nedb, indexes: IndexSpec[], options: CollectionOptions) {
+  private constructor(name: string, memory: Memory, indexes: IndexSpec[], options: CollectionOptions) {
     this.name = name
     this.#memory = memory
     this.#indexes = indexes
@@ -99,36 +100,36 @@ export class Collection<T extends object> {
 
   /** Documents matching `query`, sorted by `sort` if given, at most `limit` if given. */
   find(query: Query = {}, sort?: Record<string, 1 | -1>, limit?: number): Promise<Stored<T>[]> {
-    let cursor = this.#memory.findAsync(query)
+    let cursor = this.#memory.find(query)
     if (sort) cursor = cursor.sort(sort)
     if (limit !== undefined) cursor = cursor.limit(limit)
-    return cursor.execAsync() as unknown as Promise<Stored<T>[]>
+    return cursor.exec() as Promise<Stored<T>[]>
   }
 
   findOne(query: Query): Promise<Stored<T> | null> {
-    return this.#memory.findOneAsync(query).execAsync() as unknown as Promise<Stored<T> | null>
+    return this.#memory.findOne(query) as Promise<Stored<T> | null>
   }
 
   count(query: Query = {}): Promise<number> {
-    return this.#memory.countAsync(query).execAsync() as unknown as Promise<number>
+    return this.#memory.count(query)
   }
 
   insert(doc: T, options: WriteOptions = {}): Promise<Stored<T>> {
     return this.#write(async (memory) => {
-      const inserted = (await memory.insertAsync(doc)) as Stored<T>
+      const inserted = (await memory.insert(doc)) as Stored<T>
       return { result: inserted, lines: [inserted] }
     }, options.durability)
   }
 
-  /** Resolves to the number of documents changed (or 1 for an upsert's insert). */
+  /** Resolves to the number of documents changed (1 for an upsert's insert). */
   update(query: Query, update: Query, options: { multi?: boolean; upsert?: boolean } & WriteOptions = {}): Promise<number> {
     const { durability, multi, upsert } = options
     return this.#write(async (memory) => {
-      const { numAffected, affectedDocuments } = await memory.updateAsync(query, update, { multi, upsert, returnUpdatedDocs: true })
-      // The changed documents: an array with `multi`, else one or undefined; an upsert's
-      // insert is one document even with `multi`.
-      const changed = affectedDocuments as unknown as object | object[] | null | undefined
-      return { result: numAffected, lines: Array.isArray(changed) ? changed : changed ? [changed] : [] }
+      // The changed documents: an array with `multi`, else one or null; an upsert's insert is
+      // one document even with `multi`. Each is a change, so they are the count as well.
+      const changed = (await memory.update(query, update, { multi, upsert, returnUpdatedDocs: true })) as unknown as object | object[] | null | undefined
+      const lines = Array.isArray(changed) ? changed : changed ? [changed] : []
+      return { result: lines.length, lines }
     }, durability)
   }
 
@@ -137,10 +138,10 @@ export class Collection<T extends object> {
     return this.#write(async (memory) => {
       // NeDB tells how many it removed, the file needs which: found first, in the same
       // queued task, so no write comes between.
-      const cursor = memory.findAsync(query)
-      const ids = ((await (multi ? cursor : cursor.limit(1)).execAsync()) as unknown as Stored<T>[]).map((doc) => doc._id)
+      const cursor = memory.find(query)
+      const ids = ((await (multi ? cursor : cursor.limit(1)).exec()) as Stored<T>[]).map((doc) => doc._id)
       if (!ids.length) return { result: 0, lines: [] }
-      const removed = await memory.removeAsync({ _id: { $in: ids } }, { multi: true })
+      const removed = await memory.remove({ _id: { $in: ids } }, { multi: true })
       return { result: removed, lines: ids.map((_id) => ({ $$deleted: true, _id })) }
     }, durability)
   }
@@ -166,7 +167,7 @@ export class Collection<T extends object> {
     return this.#serially(() => this.#compactNow())
   }
 
-  async #write<R>(change: (memory: Nedb) => Promise<Change<R>>, durability: Durability = 'now'): Promise<R> {
+  async #write<R>(change: (memory: Memory) => Promise<Change<R>>, durability: Durability = 'now'): Promise<R> {
     const datafile = this.#datafile
     if (!datafile) return this.#serially(async () => (await change(this.#memory)).result)
     let result: R
@@ -292,10 +293,10 @@ export class Collection<T extends object> {
 }
 
 /** NeDB holding `docs`, with the collection's indexes (declared in code, not in the file). */
-async function inMemory(docs: object[], indexes: IndexSpec[]): Promise<Nedb> {
-  const memory = new Nedb({ inMemoryOnly: true, timestampData: false })
-  for (const index of indexes) await memory.ensureIndexAsync(index)
+async function inMemory(docs: object[], indexes: IndexSpec[]): Promise<Memory> {
+  const memory = Datastore.create({ inMemoryOnly: true, timestampData: false }) as Memory
+  for (const index of indexes) await memory.ensureIndex(index)
   // One insert of the lot: NeDB checks every document (unique indexes too) and keeps none if one fails.
-  if (docs.length) await memory.insertAsync(docs)
+  if (docs.length) await memory.insert(docs)
   return memory
 }

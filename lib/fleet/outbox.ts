@@ -63,7 +63,7 @@ export class FleetOutbox {
    * that a crash could undo.
    */
   async head(limit: number): Promise<FleetOutboxEntry[]> {
-    const docs = (await this.#entries.datastore.find({}).sort({ seq: 1 }).limit(limit)) as FleetOutboxEntry[]
+    const docs: FleetOutboxEntry[] = await this.#entries.find({}, { seq: 1 }, limit)
     await Promise.all(docs.map((doc) => this.#onDisk.get(doc.seq)))
     return docs.map((doc) => ({ seq: doc.seq, messages: doc.messages }))
   }

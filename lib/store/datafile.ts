@@ -1,21 +1,23 @@
-// One NeDB datafile's writes, replacing NeDB's own append (which opens, writes and closes
-// the file through the thread pool for every document: three round trips, about 1 ms, that
-// every later operation on the collection queued behind). Here a document's line is written
-// at once, synchronously, through one long-lived descriptor: the kernel copies it to the page
-// cache in microseconds, a crash of the process cannot lose it, and a full disk fails the
-// write right where NeDB expects it (before the caller is answered). Durability against
-// power loss is the group commit's fdatasync, shared by every write of a short window.
+// One collection's datafile: the log of its writes in NeDB's line format, appended to by
+// Collection (collection.ts) and rewritten from memory at load, compaction and close. A
+// write's lines are written at once, synchronously, through one long-lived descriptor: the
+// kernel copies them to the page cache in microseconds (NeDB's own persistence opened,
+// wrote and closed the file through the thread pool for every document, about 1 ms), a crash
+// of the process cannot lose them, and a full disk fails the write before its caller is
+// answered. Durability against power loss is the group commit's fdatasync, shared by every
+// write of a short window.
 import { closeSync, fdatasync, openSync, promises as fs, writeSync } from 'node:fs'
 import { promisify } from 'node:util'
 // NeDB's own line format (dates as {"$$date":…}, undefined dropped), so files stay NeDB's.
 import model from '@seald-io/nedb/lib/model.js'
+import { replaceFile } from './replace-file.ts'
 
 const datasync = promisify(fdatasync)
 
 /**
  * NeDB's line for a document. Its serialiser runs a replacer on every value, for dates; the
  * gateway stores times as numbers, so plain JSON gives the same line at a fraction of the cost
- * (NeDB validated the keys when the document was written to its memory).
+ * (NeDB validated the keys when the document entered its memory).
  */
 export function serializeLine(doc: object): string {
   return containsDate(doc) ? model.serialize(doc) : JSON.stringify(doc)
@@ -39,7 +41,7 @@ export class Datafile {
   #pending: Promise<void> | undefined
   /** The fdatasync in progress (never rejects): the descriptor is not closed under it. */
   #syncing: Promise<void> = Promise.resolve()
-  /** Lines appended since NeDB last wrote the file from memory (its size beyond the live documents). */
+  /** Lines appended since the file was last rewritten from memory (its size beyond the live documents). */
   #appendedSinceRewrite = 0
 
   constructor(file: string, intervalMs: number) {
@@ -47,7 +49,10 @@ export class Datafile {
     this.#intervalMs = intervalMs
   }
 
-  /** Writes the documents' lines (throws ENOSPC and friends as NeDB's append would). */
+  /**
+   * Writes the documents' lines (throws ENOSPC and friends, having perhaps written part of
+   * them: the caller rewrites the file before its next append).
+   */
   append(docs: object[]): void {
     let text = ''
     for (const doc of docs) text += `${serializeLine(doc)}\n`
@@ -59,8 +64,8 @@ export class Datafile {
       // A short write (full disk) throws on the next call with the reason.
       while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset)
     } catch (error) {
-      // The file is rewritten before the next write (db.ts): no descriptor is kept for it
-      // meanwhile (closed once no sync uses it), so a full disk holds no file open.
+      // The file is rewritten before the next write (collection.ts): no descriptor is kept
+      // for it meanwhile (closed once no sync uses it), so a full disk holds no file open.
       void this.release()
       throw error
     }
@@ -90,9 +95,21 @@ export class Datafile {
   }
 
   /**
-   * Closes the descriptor (after any sync using it) before NeDB rewrites the file: the
-   * rewrite renames a new file into place, and later appends must go to that one.
+   * Replaces the file with `docs`' lines, crash-safely (replace-file.ts). The caller appends
+   * nothing until it settles (Collection's queue). On failure the file is as it was.
    */
+  async rewrite(docs: object[]): Promise<void> {
+    let text = ''
+    for (const doc of docs) text += `${serializeLine(doc)}\n`
+    // Later appends must go to the new file, not the one the rename unlinks.
+    await this.release()
+    await replaceFile(this.file, text)
+    // The new file holds every append so far and is fsynced.
+    this.#durable = this.#written
+    this.#appendedSinceRewrite = 0
+  }
+
+  /** Closes the descriptor once no sync uses it (the next append opens the file again). */
   async release(): Promise<void> {
     for (let syncing = this.#syncing; ; syncing = this.#syncing) {
       await syncing
@@ -101,12 +118,6 @@ export class Datafile {
     if (this.#fd === undefined) return
     closeSync(this.#fd)
     this.#fd = undefined
-  }
-
-  /** NeDB rewrote the file from memory and fsynced it: every append so far is on disk. */
-  rewritten(): void {
-    this.#durable = this.#written
-    this.#appendedSinceRewrite = 0
   }
 
   async #datasync(): Promise<void> {

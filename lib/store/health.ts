@@ -3,7 +3,18 @@
 // The first failure logs a warning with the free space; the first write that works again
 // logs that it does. Start-up on a full disk is such an episode too (lib/store/db.ts).
 import { statfsSync } from 'node:fs'
+import { DomainError } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/log.ts'
+
+/** Errors from the file system that mean "storage cannot take writes right now". */
+const unavailableCodes = new Set(['ENOSPC', 'EROFS', 'EIO', 'EDQUOT', 'EACCES', 'EPERM'])
+
+/** STORAGE_UNAVAILABLE (-37) for such an error; any other error as it is. */
+export function storageError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  if (code && unavailableCodes.has(code)) return new DomainError('STORAGE_UNAVAILABLE', undefined, { cause: error })
+  return error
+}
 
 export class StorageHealth {
   readonly #dir: string | undefined

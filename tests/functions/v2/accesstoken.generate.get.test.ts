@@ -1,4 +1,5 @@
 import t from 'tap'
+import { storageError } from '../../../lib/store/db.ts'
 import { testGateway } from '../../helpers/gateway.ts'
 
 t.test('outside a button window the generate call is refused with 403 -3', async (t) => {
@@ -77,15 +78,16 @@ t.test('a bad name is 400 -4 and does not use up the window', async (t) => {
 t.test('a failed write gives the window back', async (t) => {
   const gw = await testGateway()
   gw.services.button.press()
-  const { datastore } = await gw.services.store.collection('tokens')
-  const insert = datastore.insert
-  datastore.insert = (async () => {
-    throw Object.assign(new Error('disk full'), { code: 'ENOSPC' })
-  }) as typeof insert
+  const tokens = await gw.services.store.collection('tokens')
+  const insert = tokens.insert
+  // What the collection throws on a full disk.
+  tokens.insert = async () => {
+    throw storageError(Object.assign(new Error('disk full'), { code: 'ENOSPC' }))
+  }
   const failed = await gw.json('GET /api/v2/accesstoken/generate')
   t.equal(failed.status, 503)
   t.equal(failed.body.returnCode, -37)
-  datastore.insert = insert
+  tokens.insert = insert
   t.equal((await gw.json('GET /api/v2/accesstoken/generate')).status, 201, 'the window is still open')
 })
 

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { Datafile } from '../../../lib/store/datafile.ts'
@@ -32,17 +32,36 @@ t.test('sync waits for the group window once for many appends, and is free when 
   await datafile.release()
 })
 
-t.test('after release, appends go to the file now at the path (NeDB renames a rewrite into place)', async (t) => {
+t.test('a rewrite replaces the file with the documents given; appends go on to the new file', async (t) => {
+  const dir = t.testdir({})
+  const file = path.join(dir, 'things.db')
+  const datafile = new Datafile(file, 60_000)
+  datafile.append([{ _id: 'a', n: 1 }])
+  datafile.append([{ _id: 'a', n: 2 }])
+  t.equal(datafile.appendedSinceRewrite, 2)
+  await datafile.rewrite([{ _id: 'a', n: 2 }])
+  t.same(lines(file), ['{"_id":"a","n":2}'])
+  t.equal(datafile.appendedSinceRewrite, 0, 'the file is its live documents again')
+  t.notOk(existsSync(`${file}~`), 'no replacement left behind')
+  const synced = await Promise.race([datafile.sync().then(() => 'synced'), new Promise((resolve) => setImmediate(() => resolve('waiting')))])
+  t.equal(synced, 'synced', 'the rewritten file was fsynced: earlier appends need no group commit')
+  datafile.append([{ _id: 'b' }])
+  t.same(lines(file), ['{"_id":"a","n":2}', '{"_id":"b"}'])
+  await datafile.release()
+})
+
+t.test('a rewrite that fails leaves the file as it was', async (t) => {
   const dir = t.testdir({})
   const file = path.join(dir, 'things.db')
   const datafile = new Datafile(file, 1)
   datafile.append([{ _id: 'a' }])
-  await datafile.release()
-  writeFileSync(`${file}~`, '{"_id":"a"}\n')
-  renameSync(`${file}~`, file)
-  datafile.rewritten()
+  // The replacement is written as things.db~: a directory there fails it.
+  mkdirSync(`${file}~`)
+  await t.rejects(datafile.rewrite([]), { code: 'EISDIR' })
+  t.same(lines(file), ['{"_id":"a"}'])
+  t.equal(datafile.appendedSinceRewrite, 1)
   datafile.append([{ _id: 'b' }])
-  t.same(lines(file), ['{"_id":"a"}', '{"_id":"b"}'])
+  t.same(lines(file), ['{"_id":"a"}', '{"_id":"b"}'], 'appends go on to the same file')
   await datafile.sync()
   await datafile.release()
 })
@@ -60,7 +79,7 @@ t.test('a collection keeps appending to its file across compactions', async (t) 
   const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
   const things = await store.collection<{ n: number }>('things')
   await things.insert({ n: 1 })
-  await (things.datastore as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync()
+  await things.compact()
   await things.insert({ n: 2 })
   await things.update({ n: 1 }, { $set: { n: 10 } })
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')

@@ -8,6 +8,8 @@ import { DomainError } from '../../../lib/kernel/errors.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { until } from '../../helpers/until.ts'
 
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length
+
 t.test('writes persist to the data dir and survive reopening', async (t) => {
   const dir = t.testdir({})
   const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
@@ -19,6 +21,31 @@ t.test('writes persist to the data dir and survive reopening', async (t) => {
   await store.close()
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
   t.same((await reopened.find({}, { n: 1 })).map((d) => d.n), [1, 20])
+})
+
+t.test('a collection asked for twice at once is opened (and its file read) once', async (t) => {
+  const store = new Store({ dataDir: t.testdir({}) })
+  const [a, b] = await Promise.all([store.collection('things'), store.collection('things')])
+  t.equal(a, b)
+})
+
+t.test('close compacts every datafile to its live documents', async (t) => {
+  const dir = t.testdir({})
+  const store = new Store({ dataDir: dir, syncIntervalMs: 1 })
+  const things = await store.collection<{ n: number }>('things')
+  const others = await store.collection<{ n: number }>('others')
+  for (const collection of [things, others]) {
+    await collection.insert({ n: 0 })
+    for (let n = 1; n <= 5; n++) await collection.update({}, { $set: { n } })
+    await collection.insert({ n: 9 })
+    await collection.remove({ n: 9 })
+  }
+  t.equal(lines(path.join(dir, 'things.db')), 8)
+  await store.close()
+  t.equal(lines(path.join(dir, 'things.db')), 1)
+  t.equal(lines(path.join(dir, 'others.db')), 1)
+  const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('others')
+  t.same((await reopened.find({})).map((d) => d.n), [5])
 })
 
 t.test('a torn last line from a crash is dropped, not fatal', async (t) => {
@@ -159,7 +186,6 @@ t.test('lazy writes resolve once appended and are made durable by the next group
   t.equal(await reopened.count(), 0, 'on disk after the group commit')
 })
 
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length
 
 t.test('a datafile that grew by many versions of a few documents is compacted while open', async (t) => {
   const dir = t.testdir({})
@@ -190,10 +216,10 @@ t.test('a datafile of many live documents is not rewritten for fewer lines than 
   const things = await store.collection<{ n: number }>('things')
   await Promise.all(Array.from({ length: compactAfterLines }, (_, n) => things.insert({ n })))
   await Promise.all(Array.from({ length: 100 }, (_, n) => things.update({ n }, { $set: { n: -n } })))
-  // A compaction starts inside the write that crossed the threshold and NeDB queues it ahead of
-  // later commands, so a read issued now runs after any compaction those writes started.
-  await things.find({})
-  t.equal(lines(file), compactAfterLines + 100, 'not compacted: the live documents outweigh the old versions')
+  // A compaction starts as the write that crossed the threshold resolves, queued ahead of
+  // later writes, so a write issued now runs after any compaction those writes started.
+  await things.insert({ n: -1 })
+  t.equal(lines(file), compactAfterLines + 101, 'not compacted: the live documents outweigh the old versions')
 })
 
 t.test('a compaction that fails leaves the file whole, is logged, and is tried again after as many lines', async (t) => {

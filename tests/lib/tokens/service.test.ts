@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
-import { Store } from '../../../lib/store/db.ts'
+import { Store, storageError } from '../../../lib/store/db.ts'
 import { ButtonWindow } from '../../../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../../../lib/tokens/service.ts'
 import { hashToken } from '../../../lib/tokens/secret.ts'
@@ -74,11 +74,11 @@ t.test('last use is kept in memory and written at most once per flush interval',
   const { tokens, collection, clock } = await setup({ usageFlushMs: 10_000 })
   const { token, record } = await tokens.issue('pos')
   let writes = 0
-  const update = collection.datastore.update.bind(collection.datastore)
-  collection.datastore.update = ((...args: Parameters<typeof update>) => {
+  const update = collection.update.bind(collection)
+  collection.update = (...args: Parameters<typeof update>) => {
     writes++
     return update(...args)
-  }) as typeof update
+  }
   for (let i = 0; i < 50; i++) {
     await clock.advance(100)
     await tokens.verifyToken(token, `10.0.0.${i % 3}`)
@@ -110,14 +110,15 @@ t.test('stop writes what is pending', async (t) => {
 t.test('a failed usage write is retried later', async (t) => {
   const { tokens, collection, clock } = await setup({ usageFlushMs: 1000 })
   const { token, record } = await tokens.issue('pos')
-  const update = collection.datastore.update
-  collection.datastore.update = (async () => {
-    throw Object.assign(new Error('disk full'), { code: 'ENOSPC' })
-  }) as typeof update
+  const update = collection.update
+  // What the collection throws on a full disk.
+  collection.update = async () => {
+    throw storageError(Object.assign(new Error('disk full'), { code: 'ENOSPC' }))
+  }
   await tokens.verifyToken(token, '10.1.1.1')
   await clock.advance(1000)
   t.equal((await collection.findOne({ _id: record.id }))!.lastUsedAt, null)
-  collection.datastore.update = update
+  collection.update = update
   await clock.advance(1000)
   t.equal((await collection.findOne({ _id: record.id }))!.ipAddress, '10.1.1.1')
 })

@@ -1,7 +1,6 @@
 // `gateway fleet tail [--site X]`: subscribes to the fleet broker from the config and prints
 // the live stream until Ctrl-C. It talks to the broker, not to the running gateway.
 import { loadConfig } from '../../lib/config.ts'
-import { tailFleet } from '../../lib/fleet/tail.ts'
 import type { CliCommand } from './cli-command.ts'
 
 export const fleetCliCommand: CliCommand = async (positionals, flags) => {
@@ -15,6 +14,8 @@ export const fleetCliCommand: CliCommand = async (positionals, flags) => {
   const stop = () => controller.abort()
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // mqtt.js is loaded by this command only, not by every `gateway` command (start included).
+  const { tailFleet } = await import('../../lib/fleet/tail.ts')
   await tailFleet({ config: config.fleet, site, write: (line) => console.log(line), signal: controller.signal })
   return '# tail stopped'
 }

@@ -10,7 +10,6 @@ import { registerRadioCommands } from '../cli/radio-commands.ts'
 import { ControlServer } from '../control/control.ts'
 import { fleetPart } from '../workers/fleet.ts'
 import { createHttpHost } from '../host/http.ts'
-import { fetchAdapter } from '../host/fetch-adapter.ts'
 import { registerWebhookCommands } from '../cli/webhook-commands.ts'
 import { webhookDispatcherPart } from '../workers/webhook-dispatcher.ts'
 import { wsHubPart } from '../host/ws.ts'
@@ -77,7 +76,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
   const built = buildRouter(manifest, services)
   const router: GatewayRouter = dev ? new SwappableRouter(built) : built
-  const http = createHttpHost(router, log, options.httpHost === 'reference' ? { listener: fetchAdapter(router) } : {})
+  // The reference host's adapter (@whatwg-node/server) is loaded only when asked for: it is
+  // about 15 MB of a start-up budget of 120 (docs/performance.md, "History").
+  const listener = options.httpHost === 'reference' ? (await import('../host/fetch-adapter.ts')).fetchAdapter(router) : undefined
+  const http = createHttpHost(router, log, listener ? { listener } : {})
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
   registerSimCommands(control, services)

@@ -5,6 +5,8 @@
 //   a device not of this profile is removed from the network (and refused if it tries to
 //   join again during this run); one of ours is bound to the coordinator and its reporting
 //   configured (zigbee-configure.ts), retried on its next frames while that fails;
+// - when a known device joins again, it is configured again whatever herdsman's database
+//   says: a device reset to factory settings rejoins with an empty binding table;
 // - its messages become radio events (trkTracker frames only with our manufacturer code);
 // - a device that leaves, or is removed, is reported (deviceLeft) so the inventories drop it;
 // - repeaters are announced (on interview, on a ping answered, and at most once a minute
@@ -134,6 +136,23 @@ export class ZigbeeDevices {
     if (role === 'repeater') this.#announceRepeater(device)
   }
 
+  /**
+   * A device herdsman had interviewed joined again (herdsman reports it as lastSeenChanged
+   * with reason 'deviceJoined' and does not interview it again). After a factory reset its
+   * binding table and reporting are gone while herdsman's database still lists them, so it
+   * is configured again without asking that database, as zigbee2mqtt does on every join; a
+   * device that joined again for another reason (a new parent, a lost key) is only sent
+   * the same few frames again. Right after joining even a tracker is awake to take them.
+   */
+  rejoined(device: ZigbeeDevice): void {
+    const role = deviceRole(device)
+    // A repeater has nothing to configure; one not yet interviewed is configured after it.
+    if ((role !== 'tracker' && role !== 'unit') || device.interviewState !== 'SUCCESSFUL') return
+    this.#log.info({ address: ieeeToAddress(device.ieeeAddr) }, 'known zigbee device joined again; configuring it again')
+    this.#configureTriedAt.delete(device.ieeeAddr)
+    void this.#configure(device, { force: true })
+  }
+
   /** herdsman's deviceLeave: it has already dropped the device from its database. */
   left(ieeeAddr: string): void {
     this.#log.info({ address: ieeeToAddress(ieeeAddr) }, 'zigbee device left the network')
@@ -175,11 +194,12 @@ export class ZigbeeDevices {
     return this.#network ? this.#availability.unavailable(this.#network.devices()) : []
   }
 
-  async #configure(device: ZigbeeDevice): Promise<void> {
+  /** `force`: even when herdsman's database says it is configured (see rejoined). */
+  async #configure(device: ZigbeeDevice, options: { force?: boolean } = {}): Promise<void> {
     const role = deviceRole(device)
     const coordinator = this.#network?.coordinator()
     if (!role || !coordinator || this.#configuring.has(device.ieeeAddr)) return
-    if (isConfigured(device, role, coordinator)) return void this.#configureTriedAt.delete(device.ieeeAddr)
+    if (!options.force && isConfigured(device, role, coordinator)) return void this.#configureTriedAt.delete(device.ieeeAddr)
     this.#configuring.add(device.ieeeAddr)
     this.#configureTriedAt.set(device.ieeeAddr, this.#clock.now())
     const address = ieeeToAddress(device.ieeeAddr)

@@ -208,7 +208,10 @@ export class ZigbeeRadio implements Radio {
     controller.on('deviceJoined', ({ device }) => this.#devices.joined(device))
     controller.on('deviceInterview', ({ status, device }) => this.#devices.interview(status, device))
     controller.on('deviceLeave', ({ ieeeAddr }) => this.#devices.left(ieeeAddr))
-    controller.on('lastSeenChanged', ({ device }) => this.#devices.lastSeenChanged(device))
+    controller.on('lastSeenChanged', ({ device, reason }) => {
+      if (reason === 'deviceJoined') this.#devices.rejoined(device)
+      this.#devices.lastSeenChanged(device)
+    })
     controller.on('permitJoinChanged', ({ permitted }) => {
       if (!permitted) this.#permitJoinUntil = null
     })

@@ -126,6 +126,32 @@ t.test('a device left unconfigured by an earlier run is configured when it next 
   t.equal(adapter.binds.length, 2)
 })
 
+t.test('a known tracker or unit that joins again (a factory reset empties its binding table) is bound and configured again; a repeater is left alone', async (t) => {
+  const context = await setup(t)
+  await context.radio.start()
+  const adapter = context.fake.current!
+  await joinAndSettle(context, adapter, tracker)
+  await joinAndSettle(context, adapter, starter)
+  await joinAndSettle(context, adapter, repeater)
+  adapter.binds.length = 0
+  adapter.frames.length = 0
+  const sentBefore = adapter.sent.length
+
+  // herdsman's database still lists the bindings: only the rejoin tells that they may be gone.
+  adapter.join(tracker)
+  adapter.join(starter)
+  adapter.join(repeater)
+  await until(() => adapter.binds.length === 3 && adapter.frames.filter((frame) => frame.command.name === 'configReport').length === 2, 'configured again')
+  t.same([...adapter.binds].sort(), [
+    `${starter.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
+    `${tracker.ieee} 0x0001 -> ${coordinatorIeee}/1`,
+    `${tracker.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
+  ])
+  t.ok(logged(context.logs, tracker, 'known zigbee device joined again; configuring it again'))
+  t.notOk(logged(context.logs, repeater, 'known zigbee device joined again; configuring it again'), 'nothing to configure on a repeater')
+  t.notOk(adapter.sent.slice(sentBefore).some((frame) => frame.cluster === 'genBasic'), 'not interviewed again')
+})
+
 t.test('frames on 0xFC00 count only with the configured manufacturer code (radio.manufacturerCode)', async (t) => {
   const context = await setup(t, { radio: { manufacturerCode: 0x1234 } })
   await context.radio.start()

@@ -17,13 +17,19 @@ const sensor: FakeDevice = {
   basic: { modelId: 'TEMPERATURE-SENSOR', manufacturerName: 'Other', powerSource: 3, zclVersion: 8 },
 }
 
-t.test('after its interview a tracker is bound to the coordinator and its reports configured; a unit is bound; a repeater is left alone', async (t) => {
+/** A running radio with a tracker, a starter unit and a repeater joined and settled. */
+async function oneOfEachJoined(t: Parameters<typeof setup>[0]) {
   const context = await setup(t)
   await context.radio.start()
   const adapter = context.fake.current!
   await joinAndSettle(context, adapter, tracker)
   await joinAndSettle(context, adapter, starter)
   await joinAndSettle(context, adapter, repeater)
+  return { context, adapter }
+}
+
+t.test('after its interview a tracker is bound to the coordinator and its reports configured; a unit is bound; a repeater is left alone', async (t) => {
+  const { context, adapter } = await oneOfEachJoined(t)
   t.same(adapter.binds, [
     `${tracker.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
     `${tracker.ieee} 0x0001 -> ${coordinatorIeee}/1`,
@@ -127,12 +133,7 @@ t.test('a device left unconfigured by an earlier run is configured when it next 
 })
 
 t.test('a known tracker or unit that joins again (a factory reset empties its binding table) is bound and configured again; a repeater is left alone', async (t) => {
-  const context = await setup(t)
-  await context.radio.start()
-  const adapter = context.fake.current!
-  await joinAndSettle(context, adapter, tracker)
-  await joinAndSettle(context, adapter, starter)
-  await joinAndSettle(context, adapter, repeater)
+  const { context, adapter } = await oneOfEachJoined(t)
   adapter.binds.length = 0
   adapter.frames.length = 0
   const sentBefore = adapter.sent.length

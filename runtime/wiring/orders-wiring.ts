@@ -1,5 +1,5 @@
 // Builds the order side of the services: the radio, the tracker inventory, the paging
-// scheduler and the orders service, and feeds the radio's events into the orders service.
+// scheduler and the orders service (which follows the radio's events: subscriptions.ts).
 // Called by buildServices(), so tests get the same wiring as a real gateway.
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { GatewayConfig } from '../../lib/config.ts'

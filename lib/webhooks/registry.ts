@@ -17,6 +17,13 @@ export interface Registration {
   lastError: { at: number; message: string } | null
   /** Events dropped because the backlog was full (decisions: outbox limits in docs/api.md). */
   dropped: number
+  /**
+   * The first seq this registration receives: changes numbered after it was made (or
+   * re-enabled). A change recorded again after a crash (same, older seq) therefore never
+   * reaches a URL registered since, after newer ones: per URL, seq only increases.
+   * Absent in registrations stored before it existed: every change.
+   */
+  fromSeq?: number
 }
 
 export class Registry {

@@ -26,6 +26,8 @@ export interface WebhookDeps {
   deviceId: string
   /** The gateway's timezone now (payload timestamps). */
   timezone: () => string
+  /** The last seq the change log handed out (reserved ones included): a new registration's start. */
+  lastSeq: () => number
   /** Tests rebind names through this; the system resolver otherwise. */
   resolver?: Resolver
 }
@@ -110,7 +112,8 @@ export class WebhookService implements Subscribable<WebhookEvents> {
     return this.#serialised(async () => {
       const existing = this.registry.get(url.href)
       if (existing) {
-        if (existing.state === 'disabled') await this.registry.patch(url.href, { state: 'active' })
+        // Re-enabled after a 410: from here on, like a new registration.
+        if (existing.state === 'disabled') await this.registry.patch(url.href, { state: 'active', fromSeq: this.#deps.lastSeq() + 1 })
         return { url: url.href, created: false }
       }
       if (this.registry.size >= maxRegistrations) {
@@ -125,6 +128,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
         lastSuccess: null,
         lastError: null,
         dropped: 0,
+        fromSeq: this.#deps.lastSeq() + 1,
       }
       await this.registry.add(registration)
       this.#deps.log.info({ url: url.host, version }, 'webhook registered')
@@ -162,12 +166,12 @@ export class WebhookService implements Subscribable<WebhookEvents> {
 
   /** Every registration with its delivery state, never the secret. */
   list(): WebhookStatus[] {
-    return this.registry.all().map(({ secret: _secret, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
+    return this.registry.all().map(({ secret: _secret, fromSeq: _fromSeq, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
   }
 
   /** Host only (control socket): the registrations with their secrets. */
   listWithSecrets(): (WebhookStatus & { secret: string })[] {
-    return this.registry.all().map((r) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
+    return this.registry.all().map(({ fromSeq: _fromSeq, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
   }
 
   jwks(): ReturnType<SigningKey['jwks']> {
@@ -176,7 +180,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
 
   /** The ChangeLog sink: one outbox entry per registered URL, durable before the change is acknowledged. */
   readonly sink = async (change: OrderChange, durability: Durability = 'now'): Promise<void> => {
-    const targets = this.registry.all().filter((r) => r.state !== 'disabled')
+    const targets = this.registry.all().filter((r) => r.state !== 'disabled' && change.seq >= (r.fromSeq ?? 0))
     if (!targets.length) return
     const payload = { ...orderModifiedPayload(change.order, change.seq, { now: change.at, timezone: this.#deps.timezone() }), changeType: change.type }
     const body = JSON.stringify(payload)

@@ -96,12 +96,22 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     timezone: () => settings.timezone,
     storedSummary: (uuid) => history.get(uuid),
   })
-  const webhooks = await WebhookService.open({ config, clock, log, store, deviceId: identity.deviceId, timezone: () => settings.timezone })
+  // The change log is opened with the webhooks' sink below; until then no URL can register.
+  let changes: ChangeLog | undefined
+  const webhooks = await WebhookService.open({
+    config,
+    clock,
+    log,
+    store,
+    deviceId: identity.deviceId,
+    timezone: () => settings.timezone,
+    lastSeq: () => changes!.lastSeq,
+  })
   // Every durable consumer of order changes, in one place, awaited in this order before a
   // change is acknowledged: the fleet outbox (a no-op when no fleet is configured), then the
   // webhook outbox. Live consumers subscribe to changes.on('recorded'): the WebSocket hub
   // while it serves (runtime/host/ws.ts).
-  const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [fleet.sink, webhooks.sink], log })
+  changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [fleet.sink, webhooks.sink], log })
   const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault })
   const gatewayServices = await buildGatewayServices({
     config,

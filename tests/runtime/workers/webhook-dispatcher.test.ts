@@ -143,6 +143,7 @@ t.test('a name rebound to loopback after registration is refused at connect time
     store: new Store(),
     deviceId: 'TG-TEST',
     timezone: () => 'UTC',
+    lastSeq: () => 0,
     resolver: async () => [{ address: answer, family: 4 }],
   })
   const dispatcher = new WebhookDispatcher({ webhooks, clock, log: logs.log, retrySchedule })

@@ -2,7 +2,7 @@
 // messages it produces, written (fsynced) before the change is acknowledged and removed only
 // once the broker has acknowledged every message of it. A crash or a broker outage therefore
 // loses nothing; what was in flight is published again (recognisable by its seq).
-import type { Collection, Durability } from '../store/db.ts'
+import { isDuplicateKey, type Collection, type Durability } from '../store/db.ts'
 
 export type FleetChannel = 'events' | 'history'
 
@@ -50,8 +50,18 @@ export class FleetOutbox {
     return this.#lastPublishedSeq
   }
 
+  /**
+   * A change recorded again after a crash (the same seq, OrdersService.resume) while its
+   * entry still waits for the broker keeps that entry: its messages are the same, byte for
+   * byte, and it is on disk already. Refusing it would stop the gateway's start-up.
+   */
   async add(entry: FleetOutboxEntry, durability: Durability = 'now'): Promise<void> {
-    await this.#entries.insert({ seq: entry.seq, messages: entry.messages }, { durability })
+    try {
+      await this.#entries.insert({ seq: entry.seq, messages: entry.messages }, { durability })
+    } catch (error) {
+      if (isDuplicateKey(error)) return
+      throw error
+    }
     const onDisk = this.#entries.synced()
     onDisk.catch(() => undefined)
     this.#onDisk.set(entry.seq, onDisk)

@@ -292,6 +292,11 @@ export class Collection<T extends object> {
   }
 }
 
+/** Whether a write was refused because a unique index already holds its key (it changed nothing). */
+export function isDuplicateKey(error: unknown): boolean {
+  return (error as { errorType?: unknown } | null | undefined)?.errorType === 'uniqueViolated'
+}
+
 /** NeDB holding `docs`, with the collection's indexes (declared in code, not in the file). */
 async function inMemory(docs: object[], indexes: IndexSpec[]): Promise<Memory> {
   const memory = Datastore.create({ inMemoryOnly: true, timestampData: false }) as Memory

@@ -9,7 +9,7 @@ import { Datafile } from './datafile.ts'
 import { StorageHealth, storageError } from './health.ts'
 import { privateDataDir } from './private-files.ts'
 
-export { Collection, defaultCompactAfterLines, type Query, type Stored } from './collection.ts'
+export { Collection, defaultCompactAfterLines, isDuplicateKey, type Query, type Stored } from './collection.ts'
 export { SyncBatch, type Durability, type WriteOptions } from './durability.ts'
 export { storageError } from './health.ts'
 

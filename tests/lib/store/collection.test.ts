@@ -1,11 +1,12 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import t, { type Test } from 'tap'
-import { Collection, type IndexSpec } from '../../../lib/store/collection.ts'
+import { Collection, isDuplicateKey, type IndexSpec } from '../../../lib/store/collection.ts'
 import { readDatafile } from '../../../lib/store/datafile-load.ts'
 import { Datafile, serializeLine } from '../../../lib/store/datafile.ts'
 import type { DomainError } from '../../../lib/kernel/errors.ts'
 import { StorageHealth } from '../../../lib/store/health.ts'
+import { Store } from '../../../lib/store/db.ts'
 
 type Thing = { name: string; n: number }
 
@@ -218,4 +219,17 @@ t.test('a write that changes nothing does not end a storage episode: it wrote no
   t.ok(health.failing, 'still failing')
   await things.insert({ name: 'a', n: 1 })
   t.notOk(health.failing, 'a line written ends it')
+})
+
+t.test('isDuplicateKey tells a unique index refusing an insert (which changed nothing) from other failures', async (t) => {
+  const store = new Store({ dataDir: t.testdir() })
+  const things = await store.collection<{ key: number; note?: string }>('things', [{ fieldName: 'key', unique: true }])
+  await things.insert({ key: 1 })
+  const refused = await things.insert({ key: 1, note: 'again' }).catch((error: unknown) => error)
+  t.ok(isDuplicateKey(refused))
+  t.notOk(isDuplicateKey(new Error('disk full')))
+  t.notOk(isDuplicateKey(undefined))
+  t.same((await things.find({})).map((doc) => doc.note), [undefined], 'the first document, unchanged')
+  const reopened = await new Store({ dataDir: store.dataDir }).collection<{ key: number }>('things', [{ fieldName: 'key', unique: true }])
+  t.equal(await reopened.count(), 1, 'and nothing of the refused insert reached the file')
 })

@@ -45,6 +45,9 @@ export interface RadioInfo {
   unavailable?: { address: string; role: 'repeater' | 'unit'; lastHeard: number | null }[]
 }
 
+/** The coordinator's EUI-64 while the radio has not told it (RadioInfo.eui64). */
+export const unknownEui64 = '00:00:00:00:00:00:00:00'
+
 /** Subscribers are told of RadioEvents through `on` (lib/kernel/events.ts). */
 export interface Radio extends Subscribable<RadioEvents> {
   readonly kind: 'simulated' | 'zigbee'

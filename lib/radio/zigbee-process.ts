@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
 import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
-import type { Radio, RadioEvents, RadioInfo } from './radio.ts'
+import { unknownEui64, type Radio, type RadioEvents, type RadioInfo } from './radio.ts'
 import type { ZigbeeRadioSettings } from './zigbee.ts'
 import { relayChildLog } from './zigbee-child-log.ts'
 import { fromWireError, zigbeeRadioSettingKeys, type ChildMessage, type ParentMessage, type RadioCall, type ZigbeeChildOptions } from './zigbee-ipc.ts'
@@ -53,7 +53,6 @@ export const defaultRestartDelaysMs = [1000, 2000, 5000, 10_000, 30_000, 60_000]
 const defaultStartWaitMs = 10_000
 /** Up this long (one coordinator check), a radio that drops starts again from the first delay. */
 const stableUpMs = 60_000
-const unknownEui64 = '00:00:00:00:00:00:00:00'
 /** info() serves the gateway status: it never waits long for a busy radio process. */
 const infoTimeoutMs = 2000
 const childModule = fileURLToPath(new URL('./zigbee-child.ts', import.meta.url))

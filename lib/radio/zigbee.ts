@@ -19,7 +19,7 @@ import type { ZigbeeDevice } from './herdsman.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
 import { addressToIeee, defaultManufacturerCode, ieeeToAddress } from './zigbee-profile.ts'
-import type { Radio, RadioEvents, RadioInfo } from './radio.ts'
+import { unknownEui64, type Radio, type RadioEvents, type RadioInfo } from './radio.ts'
 import type { Candidate } from './zigbee-diagnosis.ts'
 import { herdsmanLog } from './zigbee-herdsman-log.ts'
 
@@ -61,7 +61,6 @@ export interface ZigbeeRadioOptions extends ZigbeeRadioSettings {
 
 export const defaultCheckIntervalMs = 60_000
 export const defaultCheckTimeoutMs = 10_000
-const unknownEui64 = '00:00:00:00:00:00:00:00'
 
 export class ZigbeeRadio implements Radio {
   readonly kind = 'zigbee' as const

@@ -35,6 +35,11 @@ export const zigbeePresets: Record<string, { channel: number }> = {
 export const newNetworkPreset = 'B'
 export const formedNetworkPreset = 'A'
 
+/** The radio channel of a preset letter (a letter not in the table: the new-network preset's). */
+export function channelOfPreset(preset: string): number {
+  return (zigbeePresets[preset] ?? zigbeePresets[newNetworkPreset]!).channel
+}
+
 export function defaultSettings(zigbeePreset = newNetworkPreset): Settings {
   return { zigbeePreset, targetTimeDefault: 300, timezone: systemTimezone() }
 }

@@ -8,9 +8,10 @@ import { createLogger } from '../../lib/kernel/log.ts'
 import { type Candidate, describeCandidates, diagnoseStart } from '../../lib/radio/zigbee-diagnosis.ts'
 import { fixedChannel, ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../../lib/radio/zigbee-process.ts'
 import type { ZigbeeAdapterKind } from '../../lib/radio/zigbee.ts'
-import { SettingsService, zigbeePresets } from '../../lib/settings/service.ts'
+import { channelOfPreset, SettingsService } from '../../lib/settings/service.ts'
 import { Store } from '../../lib/store/db.ts'
 import { sendControl } from '../control/control.ts'
+import { defaultZigbeePreset } from '../wiring/zigbee-preset.ts'
 
 export interface ProbeOptions {
   config: GatewayConfig
@@ -41,8 +42,9 @@ export interface ProbeResult {
 async function presetChannel(config: GatewayConfig): Promise<number> {
   const store = new Store({ dataDir: config.dataDir })
   try {
-    const settings = await SettingsService.open(await store.collection('settings'))
-    return zigbeePresets[settings.get().zigbeePreset]?.channel ?? zigbeePresets.A.channel
+    // As the gateway opens them: a data dir whose network was formed on A keeps A.
+    const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset: defaultZigbeePreset(config.dataDir) })
+    return channelOfPreset(settings.get().zigbeePreset)
   } finally {
     await store.close()
   }

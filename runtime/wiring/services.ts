@@ -11,8 +11,8 @@ import { ActiveOrderList } from '../../lib/api/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../../lib/identity.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { FloorService } from '../../lib/settings/floor.ts'
-import { formedNetworkPreset, newNetworkPreset, SettingsService } from '../../lib/settings/service.ts'
-import { zigbeeNetworkFormed } from '../../lib/radio/zigbee-network.ts'
+import { SettingsService } from '../../lib/settings/service.ts'
+import { defaultZigbeePreset } from './zigbee-preset.ts'
 import type { RadioDeps } from '../../lib/radio/create.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
 import { Store } from '../../lib/store/db.ts'
@@ -73,8 +73,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   })
   const identity = await loadIdentity(await store.collection('identity'), clock.now(), config.deviceId)
   // A Zigbee network formed before the default preset moved off channel 11 stays where it is.
-  const defaultPreset = zigbeeNetworkFormed(path.join(config.dataDir, 'zigbee')) ? formedNetworkPreset : newNetworkPreset
-  const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset, log })
+  const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset: defaultZigbeePreset(config.dataDir), log })
   const floor = await FloorService.open(await store.collection('floor'))
   const button = new ButtonWindow(clock)
   const tokens = await TokenService.open({

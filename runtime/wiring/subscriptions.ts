@@ -17,7 +17,7 @@ import type { RepeaterInventory } from '../../lib/inventory/repeaters.ts'
 import type { OrdersService } from '../../lib/orders/service.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
 import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
-import { newNetworkPreset, type SettingsService, zigbeePresets } from '../../lib/settings/service.ts'
+import { channelOfPreset, type SettingsService } from '../../lib/settings/service.ts'
 
 /**
  * The orders service and the repeater inventory follow the radio. The orders service queues
@@ -45,14 +45,13 @@ export function radioUpFlag(radio: Radio): () => boolean {
 
 /** The Zigbee radio's channel follows the zigbeePreset setting: 'changed' only when it moves. */
 export function presetChannel(settings: SettingsService): ChannelSource {
-  const channelOf = (preset: string) => zigbeePresets[preset]?.channel ?? zigbeePresets[newNetworkPreset]!.channel
-  const channel = () => channelOf(settings.get().zigbeePreset)
+  const channel = () => channelOfPreset(settings.get().zigbeePreset)
   return {
     channel,
     on: (_event, listener) => {
       let current = channel()
       return settings.on('changed', (next) => {
-        const wanted = channelOf(next.zigbeePreset)
+        const wanted = channelOfPreset(next.zigbeePreset)
         if (wanted === current) return
         current = wanted
         return listener(wanted)

@@ -6,6 +6,8 @@ import { SerialPort } from 'zigbee-herdsman/dist/adapter/serialPort.js'
 import t, { type Test } from 'tap'
 import { parseConfig } from '../../../lib/config.ts'
 import type { Candidate } from '../../../lib/radio/zigbee-diagnosis.ts'
+import { SettingsService } from '../../../lib/settings/service.ts'
+import { Store } from '../../../lib/store/db.ts'
 import { probeRadio, type ProbeOptions } from '../../../runtime/cli/radio-probe.ts'
 import { runCli, startGatewayProcess } from '../../helpers/process.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
@@ -41,6 +43,14 @@ t.test('a stick that does not answer, and one that looks like another adapter ty
   const wrong = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, found })
   t.equal(wrong.verdict, `wrong adapter type: ${terminal.device} looks like a zstack stick (Sonoff Zigbee 3.0 USB Dongle Plus (ITead)), configured ember`)
   t.match(wrong.candidates, /adapter zstack/)
+})
+
+t.test('a data dir whose network was formed on the old default keeps preset A: the probe opens the settings as the gateway does', async (t) => {
+  const dataDir = t.testdir({ zigbee: { 'network.json': '{}' } })
+  const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/ttyUSB-probe-missing' } })
+  await probeRadio({ config, timeoutMs: 4000, list: async () => [] })
+  const settings = await SettingsService.open(await new Store({ dataDir }).collection('settings'))
+  t.equal(settings.get().zigbeePreset, 'A', 'not B, which would move the formed network at the next start')
 })
 
 t.test('a port another program holds', async (t) => {

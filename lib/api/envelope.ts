@@ -65,6 +65,10 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   CROSS_SITE_REFUSED: { status: 403, code: -39, message: fixed('Cross-site request refused') },
   CONTENT_TYPE_UNSUPPORTED: { status: 415, code: -40, message: fixed('Content type must be application/json') },
   HOST_UNKNOWN: { status: 421, code: -41, message: fixed('Unknown host') },
+  // Ours (signing a screen in with a code, docs/api.md "Screens"): unknown, expired or used code.
+  SCREEN_CODE_UNKNOWN: { status: 404, code: -42, message: fixed('No screen is waiting with this code: codes expire after 10 minutes') },
+  SCREEN_REQUEST_NOT_FOUND: { status: 404, code: -43, message: fixed('Sign-in request not found: it expired or its token was collected') },
+  SCREEN_CODES_EXHAUSTED: { status: 429, code: -44, message: fixed('Too many screens are waiting for a code; retry later') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

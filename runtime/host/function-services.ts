@@ -15,6 +15,7 @@ import type { FloorService } from '../../lib/settings/floor.ts'
 import type { SettingsService } from '../../lib/settings/service.ts'
 import type { ButtonWindow } from '../../lib/tokens/button.ts'
 import type { TokenService } from '../../lib/tokens/service.ts'
+import type { ScreenPairing } from '../../lib/tokens/screen-pairing.ts'
 import type { WebhookService } from '../../lib/webhooks/service.ts'
 import type { GatewayServices } from '../wiring/gateway-wiring.ts'
 import type { Services } from '../wiring/services.ts'
@@ -26,6 +27,8 @@ export interface FunctionServices {
   history: Pick<HistoryStore, 'get' | 'statistics' | 'hourly'>
   historyPages: HistoryPages
   tokens: TokenService
+  /** Screens signing in with a code an already signed-in screen approves. */
+  screens: ScreenPairing
   /** Whether the token window is open (pressing is the button's, not an endpoint's). */
   button: Pick<ButtonWindow, 'isOpen'>
   settings: SettingsService
@@ -52,6 +55,7 @@ export function functionServices(s: Services): FunctionServices {
     history: { get: (uuid) => history.get(uuid), statistics: (options) => history.statistics(options), hourly: (options) => history.hourly(options) },
     historyPages: s.historyPages,
     tokens: s.tokens,
+    screens: s.screens,
     button: { isOpen: () => button.isOpen() },
     settings: s.settings,
     floor: s.floor,

@@ -18,6 +18,7 @@ import type { Radio } from '../../lib/radio/radio.ts'
 import { Store } from '../../lib/store/db.ts'
 import { ButtonWindow } from '../../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../../lib/tokens/service.ts'
+import { ScreenPairing } from '../../lib/tokens/screen-pairing.ts'
 import { WebhookService } from '../../lib/webhooks/service.ts'
 import { buildGatewayServices, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
@@ -36,6 +37,8 @@ export interface Services extends OrderServices, GatewayServices {
   floor: FloorService
   button: ButtonWindow
   tokens: TokenService
+  /** Screens waiting to be signed in with a code (memory only). */
+  screens: ScreenPairing
   history: HistoryStore
   changes: ChangeLog
   /** The MQTT fleet bridge; always present, status().state 'disabled' when off. */
@@ -83,6 +86,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     button,
     authFailuresPerMinute: config.security.authFailuresPerMinute,
   })
+  const screens = new ScreenPairing({ clock, tokens, log })
   const history = new HistoryStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'history.sqlite'), {
     synchronous: config.storage.historySynchronous,
   })
@@ -125,5 +129,5 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   followRadio(orderServices.radio, { orders: orderServices.orders, repeaters: gatewayServices.repeaters })
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  return { config, clock, log, store, identity, settings, floor, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
+  return { config, clock, log, store, identity, settings, floor, button, tokens, screens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
 }

@@ -1,0 +1,22 @@
+import { pairingId } from '../../lib/api/screen-pairing-input.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/board/pairing/:id',
+  auth: 'none',
+  code: 23,
+  summary:
+    'Extension (screen sign-in): the new screen polls its request; `state` "waiting", or "approved" with its `token` (shown once, then the request is gone: 404/-43)',
+  errors: ['SCREEN_REQUEST_NOT_FOUND'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const poll = ctx.services.screens.poll(pairingId(ctx.params.id))
+  if (poll.state === 'waiting') {
+    return ctx.ok({ pairing: { state: 'waiting', expiresIn: Math.round((poll.expiresAt - ctx.services.clock.now()) / 1000) } })
+  }
+  return ctx.ok({ pairing: { state: 'approved' }, token: ctx.present.token(poll.issued.record, poll.issued.token) }, { headers: { 'cache-control': 'no-store' } })
+}
+
+export default handler

@@ -2,12 +2,18 @@
 // the WebSocket feed, with paging and clearing through the v2 API. While the feed is down a
 // banner says so and the board is greyed with its buttons off: nothing on it may look live.
 import { ApiError, api, orderPath, tokenStore } from './board/api.js'
+import { setupBumpBar } from './board/bump-bar.js'
 import { drawOrders, drawTimes } from './board/charts.js'
 import { connectFeed } from './board/feed.js'
+import { chooseLayout, outOfView, overflowText, readDensity } from './board/fit.js'
 import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
-import { OrderBoard, lateNow } from './board/orders.js'
+import { OrderBoard, lateNow, levelOf } from './board/orders.js'
+import { waitForApproval } from './board/pairing.js'
+import { RecentClears, recallBody, whereText } from './board/recent.js'
+import { LateReminders } from './board/reminders.js'
 import { renderCards, renderStatistics, showToast, tickCards } from './board/render.js'
+import { setupScreenSettings } from './board/screen-settings.js'
 import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
@@ -15,7 +21,13 @@ import { deviceTokenName } from './board/token-name.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
-const sound = createSound()
+const sound = createSound(localStorage, { onChange: () => showSound() })
+const reminders = new LateReminders()
+const recent = new RecentClears()
+/** Orders whose clear this screen sent (their ORDER_CLEARED is marked "this screen"). */
+const sentHere = new Set()
+/** Clears started here, newest last: what "undo" takes back first. */
+const clearedHere = []
 const lastLevels = new Map()
 let targetSeconds = 300
 let lastStats = null
@@ -27,11 +39,18 @@ let statsTimer = null
 let offlineSoon = null
 let simulator = null
 let floor = null
+let screenSettings = null
+let density = readDensity()
+let columns = 1
+let pairing = null
 
 const pending = new PendingClears({
   send: async (order, options) => {
+    sentHere.add(order.uuid)
     await api('DELETE', orderPath(order), undefined, options)
     board.remove(order.uuid)
+    recent.add({ uuid: order.uuid, name: order.name, orderType: order.orderType, table: order.locationName, clearedAt: Date.now(), here: true })
+    renderRecent()
   },
   onChange: () => redraw(),
   // Not cleared after all: the card stays, with its buttons back.
@@ -42,12 +61,104 @@ const pending = new PendingClears({
 const visibleOrders = () => board.list()
 const cardContext = () => ({ pending: (uuid) => (pending.has(uuid) ? pending.secondsLeft(uuid) : null), disabled: !live })
 const activeOrders = () => board.list().filter((order) => !pending.has(order.uuid))
+const cardElements = () => [...$('cards').children]
 
 function redraw() {
   const now = Date.now()
   renderCards(visibleOrders(), now, targetSeconds, cardContext())
   renderStatistics(lastStats, activeOrders().length, lateNow(activeOrders(), now, targetSeconds))
   if (view === 'floor') floor.render(now)
+  fitCards()
+  renderRecent()
+}
+
+/** The card size and columns that show every order, else the most (web/board/fit.js). */
+function fitCards() {
+  const container = $('cards')
+  if ($('app').hidden || view !== 'cards') return updateOverflow()
+  const remPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+  const gap = parseFloat(getComputedStyle(container).rowGap) || 8
+  const top = container.getBoundingClientRect().top + window.scrollY
+  // A phone scrolls its one column: there, "auto" keeps the large cards.
+  const preference = density === 'auto' && window.innerWidth <= 700 ? 'large' : density
+  const layout = chooseLayout({
+    count: container.children.length,
+    width: container.clientWidth,
+    height: window.innerHeight - top - remPx,
+    gap,
+    remPx,
+    preference,
+    cardHeight: (size, count) => {
+      container.dataset.size = size
+      container.style.gridTemplateColumns = `repeat(${count}, minmax(0, 1fr))`
+      return Math.max(1, ...cardElements().map((card) => card.offsetHeight))
+    },
+  })
+  container.dataset.size = layout.size
+  container.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`
+  columns = layout.columns
+  updateOverflow()
+}
+
+/** The top of the band where cards can be seen: under the sticky header and banners. */
+function bandTop() {
+  return Math.max(0, ...['.topbar', '#offline', '#sound-blocked'].map((selector) => document.querySelector(selector)).filter((el) => el && !el.hidden).map((el) => el.getBoundingClientRect().bottom))
+}
+
+const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.querySelector('.headline').textContent}` : `#${card.dataset.order}`)
+
+/** Counts the orders not on screen and says where they are. */
+function updateOverflow() {
+  const bar = $('overflow')
+  if ($('app').hidden || view !== 'cards') {
+    bar.hidden = true
+    return
+  }
+  const measure = (bottom) => outOfView(cardElements().map((card) => ({ ...rectOf(card), label: cardLabel(card) })), bandTop(), bottom)
+  let hidden = measure(window.innerHeight)
+  if (hidden.above.length || hidden.below.length) {
+    bar.hidden = false
+    hidden = measure(window.innerHeight - bar.offsetHeight)
+  }
+  const text = overflowText(hidden)
+  bar.textContent = text
+  bar.hidden = text === ''
+  bar.dataset.above = String(hidden.above.length)
+  bar.dataset.below = String(hidden.below.length)
+}
+
+function rectOf(card) {
+  const { top, bottom } = card.getBoundingClientRect()
+  return { top, bottom }
+}
+
+/** The cards on screen now, top-left first: what the position keys 1-9 count. */
+function cardsInView() {
+  const top = bandTop()
+  const bottom = window.innerHeight - ($('overflow').hidden ? 0 : $('overflow').offsetHeight)
+  return cardElements().filter((card) => {
+    const { top: cardTop, bottom: cardBottom } = card.getBoundingClientRect()
+    const middle = (cardTop + cardBottom) / 2
+    return middle >= top && middle <= bottom
+  })
+}
+
+/** Focus on a card: its main button when it can take it, else the card itself. */
+function selectCard(card) {
+  const primary = card.querySelector('.actions:not([hidden]) .primary:not(:disabled)') ?? card.querySelector('.undo:not([hidden]) .undo-button')
+  ;(primary ?? card).focus()
+  card.scrollIntoView({ block: 'nearest' })
+}
+
+function showSound() {
+  const status = sound.status
+  const toggle = $('sound-toggle')
+  toggle.textContent = { off: 'Sound off', on: 'Sound on', starting: 'Sound starting…', blocked: 'Sound blocked' }[status]
+  toggle.setAttribute('aria-pressed', String(sound.enabled))
+  toggle.dataset.sound = status
+  // Blocked, with the board showing: a banner nobody can miss, which one tap fixes.
+  $('sound-blocked').hidden = !(status === 'blocked' && !$('app').hidden)
+  fitCards()
 }
 
 function setConnection(state, seconds) {
@@ -110,6 +221,81 @@ async function refreshGateway() {
   }
 }
 
+/** Orders cleared lately, from the history (the feed adds the ones cleared from now on). */
+async function refreshRecent() {
+  try {
+    const { items } = await api('GET', '/api/v2/orders?limit=12')
+    for (const item of items ?? []) recent.addSummary(item)
+    renderRecent()
+  } catch (error) {
+    if (error instanceof ApiError && error.unauthorized) reportError(error)
+  }
+}
+
+function renderRecent() {
+  const entries = recent.list()
+  const active = new Set(board.list().map((order) => String(order.name)))
+  const list = $('recent-list')
+  list.replaceChildren(
+    ...entries.map((entry) => {
+      const item = document.createElement('li')
+      item.dataset.uuid = entry.uuid
+      item.dataset.order = entry.name
+      const time = new Date(entry.clearedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+      const parts = [
+        ['recent-name', `#${entry.name}`],
+        ['recent-where', whereText(entry)],
+        ['recent-time', time],
+        ['recent-by', entry.here ? 'this screen' : 'another screen or the unit'],
+      ]
+      for (const [className, text] of parts) {
+        const span = document.createElement('span')
+        span.className = className
+        span.textContent = text
+        item.append(span)
+      }
+      const recall = document.createElement('button')
+      recall.type = 'button'
+      recall.className = 'secondary'
+      recall.dataset.recall = entry.uuid
+      recall.textContent = 'Recall'
+      recall.setAttribute('aria-label', `Recall order ${entry.name} (${whereText(entry).toLowerCase()})`)
+      // The number is on the board again: recalling would change that order instead.
+      recall.disabled = !live || active.has(entry.name)
+      item.append(recall)
+      return item
+    }),
+  )
+  $('recent-empty').hidden = entries.length > 0
+}
+
+async function recall(uuid) {
+  const entry = recent.list().find((candidate) => candidate.uuid === uuid)
+  if (!entry || board.list().some((order) => String(order.name) === entry.name)) return
+  try {
+    const body = await api('POST', '/api/v2/activeorders', recallBody(entry))
+    recent.remove(uuid)
+    if (body?.activeorder) board.apply(body.activeorder)
+    redraw()
+  } catch (error) {
+    reportError(error)
+  }
+}
+
+/** Undo: the newest clear still in its undo window, else recall the newest one sent from here. */
+function undoLastClear() {
+  while (clearedHere.length) {
+    const uuid = clearedHere.pop()
+    if (pending.undo(uuid)) {
+      const card = $('cards').querySelector(`[data-uuid="${CSS.escape(uuid)}"]`)
+      if (card) selectCard(card)
+      return
+    }
+  }
+  const last = recent.lastHere()
+  if (last) void recall(last.uuid)
+}
+
 function refreshFigures() {
   refreshStatistics()
   refreshGateway()
@@ -124,6 +310,8 @@ function afterChange(frame) {
   // Clearing changes today's figures; the simulator shows where trackers are.
   if (frame.type === 'ORDER_CLEARED') {
     pending.forget(frame.uuid)
+    recent.add({ uuid: frame.uuid, name: frame.name, orderType: frame.orderType, table: frame.locationName, clearedAt: Date.now(), here: sentHere.has(frame.uuid) })
+    renderRecent()
     clearTimeout(statsSoon)
     statsSoon = setTimeout(refreshStatistics, 300)
   }
@@ -135,9 +323,22 @@ function afterChange(frame) {
 
 async function act(card, action) {
   const order = board.list().find((o) => o.uuid === card.dataset.uuid)
-  if (!order) return
+  if (!order || !live) return
   if (action === 'undo') return pending.undo(order.uuid)
-  if (action === 'clear') return pending.start(order)
+  if (action === 'clear') {
+    if (pending.has(order.uuid)) return
+    // The focus goes on to the next card still waiting (else the one before).
+    const cards = cardElements()
+    const index = cards.indexOf(card)
+    const waiting = (candidate) => candidate !== card && candidate.dataset.pending !== 'true'
+    const next = cards.slice(index + 1).find(waiting) ?? cards.slice(0, index).reverse().find(waiting)
+    const hadFocus = card.contains(document.activeElement)
+    clearedHere.push(order.uuid)
+    pending.start(order)
+    if (next && (hadFocus || document.activeElement === document.body)) selectCard(next)
+    return
+  }
+  if (action === 'page' && order.paged) return
   card.dataset.busy = 'true'
   redraw()
   try {
@@ -155,6 +356,7 @@ async function act(card, action) {
 }
 
 function showBoard() {
+  pairing?.stop()
   $('login').hidden = true
   $('app').hidden = false
   document.querySelector('.tabs').hidden = false
@@ -175,10 +377,12 @@ function showBoard() {
     onRejected: () => signOut('The access token was rejected: enter another.'),
   })
   refreshFigures()
+  refreshRecent()
   clearInterval(statsTimer)
   statsTimer = setInterval(refreshFigures, 30_000)
   simulator.refresh()
   floor.refresh()
+  showSound()
 }
 
 function signOut(message = '') {
@@ -192,9 +396,11 @@ function signOut(message = '') {
   $('app').hidden = true
   document.querySelector('.tabs').hidden = true
   document.querySelector('.tools').hidden = true
+  $('overflow').hidden = true
   $('login').hidden = false
   $('login-error').textContent = message
-  $('token-input').focus()
+  showSound()
+  $('token-from-button').focus()
 }
 
 async function useToken(token) {
@@ -223,10 +429,30 @@ function setSimulatorOpen(open) {
   $('sim-toggle').setAttribute('aria-expanded', String(open))
   document.body.dataset.simulator = String(open)
   if (open) simulator.refresh()
+  fitCards()
+}
+
+/** Closes every open "⋯" menu; true when one was open (its button takes the focus back). */
+function closeMenus() {
+  let closed = false
+  for (const menu of document.querySelectorAll('.card .menu:not([hidden])')) {
+    menu.hidden = true
+    const more = menu.parentElement.querySelector('.more')
+    more.setAttribute('aria-expanded', 'false')
+    if (menu.contains(document.activeElement)) more.focus()
+    closed = true
+  }
+  return closed
 }
 
 function setupControls() {
-  $('forget-token').addEventListener('click', () => signOut())
+  screenSettings = setupScreenSettings({
+    onDensity: (value) => {
+      density = value
+      fitCards()
+    },
+    onSignOut: () => signOut(),
+  })
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => setView(tab.dataset.view))
   for (const button of document.querySelectorAll('.range')) {
     button.addEventListener('click', () => {
@@ -236,23 +462,19 @@ function setupControls() {
     })
   }
   $('sim-toggle').addEventListener('click', () => setSimulatorOpen($('simulator').hidden))
-  const showSound = () => {
-    $('sound-toggle').textContent = sound.enabled ? 'Sound on' : 'Sound off'
-    $('sound-toggle').setAttribute('aria-pressed', String(sound.enabled))
-  }
-  $('sound-toggle').addEventListener('click', () => {
-    sound.toggle()
-    showSound()
-  })
+  $('sound-toggle').addEventListener('click', () => sound.toggle())
+  $('sound-unblock').addEventListener('click', () => sound.unlock())
   showSound()
-  // Browsers start audio only after a tap on the page.
+  // Browsers start audio only after a tap or a key on the page (a bump bar's key counts).
   document.addEventListener('pointerdown', () => sound.unlock())
+  document.addEventListener('keydown', () => sound.unlock())
   $('cards').addEventListener('click', (event) => {
     const more = event.target.closest('button.more')
     if (more) {
       const menu = more.parentElement.querySelector('.menu')
       menu.hidden = !menu.hidden
       more.setAttribute('aria-expanded', String(!menu.hidden))
+      if (!menu.hidden) menu.querySelector('button')?.focus()
       return
     }
     const button = event.target.closest('button[data-action]')
@@ -264,19 +486,18 @@ function setupControls() {
     }
     act(button.closest('.card'), button.dataset.action)
   })
+  $('recent-list').addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-recall]')
+    if (button) void recall(button.dataset.recall)
+  })
+  setupBumpBar({ cards: cardElements, inView: cardsInView, columns: () => columns, act, undo: undoLastClear, select: selectCard, closeMenus })
+  window.addEventListener('resize', () => fitCards())
+  window.addEventListener('scroll', () => updateOverflow(), { passive: true })
   // Closing the page sends the clears still in their undo window.
   window.addEventListener('pagehide', () => pending.flush())
 }
 
-function start() {
-  simulator = setupSimulator({
-    onError: reportError,
-    onAvailable: (available) => {
-      $('sim-toggle').hidden = !available
-      if (!available) setSimulatorOpen(false)
-    },
-  })
-  floor = setupFloor({ api, onError: reportError, orders: activeOrders, target: () => targetSeconds })
+function setupLogin() {
   $('token-form').addEventListener('submit', (event) => {
     event.preventDefault()
     useToken($('token-input').value.trim().toLowerCase())
@@ -290,13 +511,42 @@ function start() {
       $('login-error').textContent = String(error.message ?? error)
     }
   })
+  $('pairing-start').addEventListener('click', () => {
+    pairing?.stop()
+    $('pairing').hidden = false
+    pairing = waitForApproval({
+      name: deviceTokenName(),
+      onToken: (token) => useToken(token),
+      show: (code, status) => {
+        $('pairing-code').textContent = code ?? ''
+        $('pairing-status').textContent = status
+      },
+    })
+  })
+}
+
+function start() {
+  simulator = setupSimulator({
+    onError: reportError,
+    onAvailable: (available) => {
+      $('sim-toggle').hidden = !available
+      if (!available) setSimulatorOpen(false)
+    },
+  })
+  floor = setupFloor({ api, onError: reportError, orders: activeOrders, target: () => targetSeconds })
+  setupLogin()
   setupControls()
+  // A screen that had sound on tries to start it at once: a kiosk started with the autoplay
+  // flag plays with no tap; elsewhere the banner asks for one.
+  sound.unlock()
   setInterval(() => {
     const now = Date.now()
-    const turnedLate = tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)
-    if (turnedLate.length) sound.beep('late')
-    renderStatistics(lastStats, activeOrders().length, lateNow(activeOrders(), now, targetSeconds))
+    tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)
+    const late = activeOrders().filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red')
+    if (live && reminders.due(late, now, screenSettings.reminderSeconds())) sound.beep('late')
+    renderStatistics(lastStats, activeOrders().length, late.length)
     if (view === 'floor') floor.render(now)
+    updateOverflow()
   }, 1000)
   if (tokenStore.get()) showBoard()
   else signOut()

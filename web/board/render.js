@@ -1,5 +1,6 @@
 // Drawing the order cards (updated in place, so buttons keep focus) and today's figures.
-// A card's headline is where the food goes (the table) and how long the guest has waited;
+// A card's headline is the identifier a runner needs (the table, else the order number) and
+// how long the guest has waited;
 // the whole card takes the colour of its state against the target, with a shape and a word.
 import { actionLabels, actionsFor, levelBadges } from './actions.js'
 import { formatDuration, levelOf } from './orders.js'
@@ -8,11 +9,23 @@ const typeLabel = { ON_PREMISE: 'Dine-in', TO_GO: 'To go' }
 const stateLabel = { started: 'New', located: 'On table' }
 const $ = (id) => document.getElementById(id)
 
+/**
+ * The headline is the identifier a runner needs: the table for an order on a table, else the
+ * order (tracker) number the guest holds. The other identifier and where it is go below.
+ */
 function fillWhere(card, order) {
   const where = order.locationName ? 'table' : order.orderType === 'TO_GO' ? 'togo' : 'none'
   card.dataset.where = where
-  card.querySelector('.where-label').textContent = where === 'table' ? 'Table' : ''
-  card.querySelector('.table').textContent = where === 'table' ? String(order.locationName) : where === 'togo' ? 'To go' : 'No table'
+  card.querySelector('.headline').textContent = where === 'table' ? String(order.locationName) : `#${order.name}`
+  card.querySelector('.where-label').textContent = where === 'table' ? 'Table' : where === 'togo' ? 'To go' : 'No table'
+  card.querySelector('.number').textContent = where === 'table' ? `#${order.name}` : ''
+  card.querySelector('.number').hidden = where !== 'table'
+  return where
+}
+
+/** "table 12" or "order 7": what the buttons and the card are named after. */
+export function cardSubject(order) {
+  return order.locationName ? `table ${order.locationName}` : `order ${order.name}`
 }
 
 function fillLevel(card, order, now, target) {
@@ -24,11 +37,12 @@ function fillLevel(card, order, now, target) {
   return level
 }
 
-function actionButton(action, className = '') {
+function actionButton(action, subject, className = '') {
   const button = document.createElement('button')
   button.type = 'button'
   button.dataset.action = action
   button.textContent = actionLabels[action]
+  button.setAttribute('aria-label', `${actionLabels[action]} ${subject}`)
   if (className) button.className = className
   return button
 }
@@ -38,11 +52,13 @@ function actionButton(action, className = '') {
  *   pending: seconds left in the undo window of a cleared order, null when not being cleared.
  */
 function fillCard(card, order, now, target, context) {
-  fillLevel(card, order, now, target)
-  fillWhere(card, order)
+  const level = fillLevel(card, order, now, target)
+  const where = fillWhere(card, order)
+  const subject = cardSubject(order)
   card.dataset.state = order.state
   card.dataset.paged = String(Boolean(order.paged))
-  card.querySelector('.number').textContent = `#${order.name}`
+  const whereWords = where === 'table' ? `Table ${order.locationName}, order ${order.name}` : `Order ${order.name}, ${where === 'togo' ? 'to go' : 'no table'}`
+  card.setAttribute('aria-label', `${whereWords}, ${levelBadges[level].text.toLowerCase()}${order.paged ? ', paging' : ''}`)
   card.querySelector('.type').textContent = typeLabel[order.orderType] ?? order.orderType
   card.querySelector('.state').textContent = stateLabel[order.state] ?? order.state
   card.querySelector('.paging').hidden = !order.paged
@@ -55,10 +71,13 @@ function fillCard(card, order, now, target, context) {
   const main = card.querySelector('.primary')
   main.dataset.action = primary
   main.textContent = actionLabels[primary]
+  main.setAttribute('aria-label', `${actionLabels[primary]} ${subject}`)
+  card.querySelector('.more').setAttribute('aria-label', `More actions for ${subject}`)
+  card.querySelector('.undo-button').setAttribute('aria-label', `Undo clearing ${subject}`)
   const menu = card.querySelector('.menu')
-  if (menu.dataset.actions !== others.join(',')) {
-    menu.replaceChildren(...others.map((action) => actionButton(action, action === 'clear' ? 'danger' : 'secondary')))
-    menu.dataset.actions = others.join(',')
+  if (menu.dataset.actions !== `${others.join(',')} ${subject}`) {
+    menu.replaceChildren(...others.map((action) => actionButton(action, subject, action === 'clear' ? 'danger' : 'secondary')))
+    menu.dataset.actions = `${others.join(',')} ${subject}`
   }
   // While an action is in flight, or the gateway is out of reach, the buttons stay disabled.
   const off = context.disabled || card.dataset.busy === 'true'
@@ -78,7 +97,6 @@ export function renderCards(orders, now, target, context) {
       card = template.content.firstElementChild.cloneNode(true)
       card.dataset.uuid = order.uuid
       card.dataset.order = order.name
-      card.setAttribute('aria-label', `Order ${order.name}`)
     }
     fillCard(card, order, now, target, context)
     // Keep DOM order equal to board order without touching cards already in place.

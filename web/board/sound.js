@@ -1,16 +1,54 @@
-// Opt-in beeps (WebAudio, no sound files): two high tones when an order turns late, one low
-// tone when a page fails. Browsers allow sound only after a tap on the page, so the audio
-// context is created or resumed on the first tap after the toggle is on.
+// Opt-in beeps (WebAudio, no sound files): two high tones for a late order, one low tone when
+// a page fails. Browsers keep audio suspended until someone taps the page (unless the screen
+// was started with an autoplay flag, deploy/kiosk/), and a reload forgets the tap, so the
+// board must know when its sound is blocked and say so: `status` is 'off', 'starting' (a
+// resume is under way), 'on' (the audio runs) or 'blocked' (switched on, but the browser has
+// not let the audio start within `graceMs`). onChange fires whenever the status may differ.
 const storageKey = 'trackerGateway.sound'
 
-export function createSound(storage = localStorage) {
+/**
+ * @param {{ getItem(key: string): string | null, setItem(key: string, value: string): void }} storage
+ * @param {{ onChange?: () => void, graceMs?: number, setTimer?: (fn: () => void, ms: number) => unknown }} options
+ */
+export function createSound(storage = localStorage, { onChange = () => {}, graceMs = 600, setTimer = (fn, ms) => setTimeout(fn, ms) } = {}) {
   let enabled = storage.getItem(storageKey) === 'on'
   let context = null
+  /** When the last resume was asked for (null: none pending). */
+  let askedAt = null
+  let refused = false
 
+  const running = () => context?.state === 'running'
+
+  function status() {
+    if (!enabled) return 'off'
+    if (running()) return 'on'
+    if (!refused && askedAt !== null) return 'starting'
+    return 'blocked'
+  }
+
+  /** Asks the browser to start the audio: on load, and on every tap or key while not running. */
   function unlock() {
-    if (!enabled) return
-    context ??= new AudioContext()
-    if (context.state === 'suspended') void context.resume()
+    if (!enabled || running()) return
+    if (!context) {
+      context = new AudioContext()
+      context.addEventListener?.('statechange', () => onChange())
+    }
+    if (running()) return onChange()
+    refused = false
+    askedAt = Date.now()
+    // Chromium leaves the promise pending while it blocks audio; some browsers reject it.
+    context.resume().then(
+      () => onChange(),
+      () => {
+        refused = true
+        onChange()
+      },
+    )
+    setTimer(() => {
+      if (!running()) refused = true
+      onChange()
+    }, graceMs)
+    onChange()
   }
 
   function tone(frequency, startSeconds, lengthSeconds) {
@@ -29,10 +67,13 @@ export function createSound(storage = localStorage) {
     get enabled() {
       return enabled
     },
+    get status() {
+      return status()
+    },
     unlock,
-    /** @param {'late' | 'failed'} kind */
+    /** @param {'late' | 'failed'} kind  @returns {boolean} whether a tone was played */
     beep(kind) {
-      if (!enabled || !context || context.state !== 'running') return false
+      if (!enabled || !running()) return false
       if (kind === 'late') {
         tone(988, 0, 0.18)
         tone(988, 0.25, 0.18)
@@ -45,6 +86,7 @@ export function createSound(storage = localStorage) {
       enabled = !enabled
       storage.setItem(storageKey, enabled ? 'on' : 'off')
       unlock()
+      onChange()
       return enabled
     },
   }

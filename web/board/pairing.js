@@ -1,0 +1,50 @@
+// Signing a screen in with a code (POST /api/v2/board/pairing and friends): the new screen
+// asks for a code, shows it and polls; a signed-in screen approves it under "This screen";
+// the new screen then collects its own token. No button, no SSH.
+const pollMs = 2000
+
+/**
+ * The new screen's side. `onToken` gets the token once approved.
+ * @param {{ name: string, onToken: (token: string) => void, show: (code: string | null, status: string) => void }} deps
+ * @returns {{ stop(): void, done: Promise<void> }}
+ */
+export function waitForApproval({ name, onToken, show, fetchImpl = (...args) => fetch(...args), setTimer = (fn, ms) => setTimeout(fn, ms) }) {
+  let stopped = false
+  let timer = null
+  const done = (async () => {
+    const response = await fetchImpl('/api/v2/board/pairing', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ name }) })
+    const body = await response.json().catch(() => ({}))
+    if (!response.ok) return show(null, body.message ?? `The gateway refused (${response.status}).`)
+    const { id, code } = body.pairing
+    show(code, 'Waiting for approval… The code works for 10 minutes.')
+    await new Promise((resolve) => {
+      const poll = async () => {
+        if (stopped) return resolve()
+        try {
+          const answer = await fetchImpl(`/api/v2/board/pairing/${id}`, { headers: { accept: 'application/json' } })
+          const result = await answer.json().catch(() => ({}))
+          if (answer.status === 404) {
+            show(null, 'The code expired: ask for a new one.')
+            return resolve()
+          }
+          if (result.pairing?.state === 'approved' && result.token?.token) {
+            show(code, 'Approved: opening the board.')
+            onToken(result.token.token)
+            return resolve()
+          }
+        } catch {
+          // The gateway is out of reach for a moment: keep asking.
+        }
+        timer = setTimer(poll, pollMs)
+      }
+      timer = setTimer(poll, pollMs)
+    })
+  })()
+  return {
+    done,
+    stop() {
+      stopped = true
+      clearTimeout(timer)
+    },
+  }
+}

@@ -97,6 +97,8 @@ function fitCards() {
   container.dataset.size = layout.size
   container.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`
   columns = layout.columns
+  // For whoever waits for the layout after a resize (the browser tests).
+  document.body.dataset.fitWidth = String(window.innerWidth)
   updateOverflow()
 }
 
@@ -543,7 +545,8 @@ function start() {
     const now = Date.now()
     tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)
     const late = activeOrders().filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red')
-    if (live && reminders.due(late, now, screenSettings.reminderSeconds())) sound.beep('late')
+    const due = live ? reminders.due(late, now, screenSettings.reminderSeconds()) : []
+    if (due.length && sound.beep('late')) reminders.played(due, now)
     renderStatistics(lastStats, activeOrders().length, late.length)
     if (view === 'floor') floor.render(now)
     updateOverflow()

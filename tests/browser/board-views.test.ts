@@ -49,7 +49,7 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
 
   const pass = await page.evaluate(() => {
     const cards = [...document.querySelectorAll('.card')].map((card) => card.getBoundingClientRect())
-    const table = document.querySelector('.card .table')!
+    const table = document.querySelector('.card .headline')!
     return {
       count: cards.length,
       lowest: Math.max(...cards.map((box) => box.bottom)),
@@ -67,11 +67,13 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
   await page.screenshot({ path: path.join(artifacts, 'board-pass.png') })
 
   await page.setViewportSize({ width: 1024, height: 768 })
+  await page.locator('body[data-fit-width="1024"]').waitFor()
   const tabletColumns = await page.evaluate(() => new Set([...document.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().left))).size)
   t.ok(tabletColumns >= 3 && tabletColumns <= 4, `${tabletColumns} columns on a tablet`)
   await page.screenshot({ path: path.join(artifacts, 'board-tablet.png') })
 
   await page.setViewportSize({ width: 390, height: 844 })
+  await page.locator('body[data-fit-width="390"]').waitFor()
   const phone = await page.evaluate(() => ({
     columns: new Set([...document.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().left))).size,
     stats: document.querySelector('.stats')!.getBoundingClientRect().height,

@@ -68,3 +68,46 @@ t.test('late is two high tones, a failed page one low tone', async (t) => {
   sound.beep('failed')
   t.same(FakeAudioContext.last?.tones, [988, 988, 330])
 })
+
+/** An AudioContext the browser keeps suspended: resume() never settles (Chromium without a tap). */
+class BlockedAudioContext extends FakeAudioContext {
+  override resume() {
+    return new Promise<void>(() => {})
+  }
+}
+
+t.test('blocked audio is reported, not hidden behind "Sound on"', async (t) => {
+  ;(globalThis as { AudioContext?: unknown }).AudioContext = BlockedAudioContext
+  t.teardown(() => delete (globalThis as { AudioContext?: unknown }).AudioContext)
+  const timers: Array<() => void> = []
+  let changes = 0
+  const sound = createSound(memoryStorage({ 'trackerGateway.sound': 'on' }), { onChange: () => (changes += 1), setTimer: (fn: () => void) => timers.push(fn) })
+  t.equal(sound.status, 'blocked', 'on, never started: blocked')
+  sound.unlock()
+  t.equal(sound.status, 'starting', 'a resume under way')
+  timers.shift()!()
+  t.equal(sound.status, 'blocked', 'the browser did not let it start')
+  t.ok(changes >= 2, 'the screen heard of each change')
+  t.equal(sound.beep('late'), false, 'no tone while blocked')
+  // A tap: this time the browser lets it run.
+  const context = FakeAudioContext.last!
+  context.state = 'running'
+  sound.unlock()
+  t.equal(sound.status, 'on')
+  t.equal(sound.beep('late'), true)
+  t.equal(createSound(memoryStorage()).status, 'off')
+})
+
+t.test('a resume the browser rejects is blocked at once', async (t) => {
+  class RejectingAudioContext extends FakeAudioContext {
+    override resume() {
+      return Promise.reject(new Error('NotAllowedError'))
+    }
+  }
+  ;(globalThis as { AudioContext?: unknown }).AudioContext = RejectingAudioContext
+  t.teardown(() => delete (globalThis as { AudioContext?: unknown }).AudioContext)
+  const sound = createSound(memoryStorage({ 'trackerGateway.sound': 'on' }), { setTimer: () => undefined })
+  sound.unlock()
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(sound.status, 'blocked')
+})

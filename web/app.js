@@ -118,7 +118,9 @@ function updateOverflow() {
   }
   const measure = (bottom) => outOfView(cardElements().map((card) => ({ ...rectOf(card), label: cardLabel(card) })), bandTop(), bottom)
   let hidden = measure(window.innerHeight)
-  if (hidden.above.length || hidden.below.length) {
+  // The bar covers the bottom of the screen: measure again under it (its text may wrap).
+  for (let round = 0; round < 3 && (hidden.above.length || hidden.below.length); round++) {
+    bar.textContent = overflowText(hidden)
     bar.hidden = false
     hidden = measure(window.innerHeight - bar.offsetHeight)
   }
@@ -127,6 +129,8 @@ function updateOverflow() {
   bar.hidden = text === ''
   bar.dataset.above = String(hidden.above.length)
   bar.dataset.below = String(hidden.below.length)
+  // Room under the page's end, so the bar never covers the last buttons.
+  document.body.dataset.overflow = String(!bar.hidden)
 }
 
 function rectOf(card) {
@@ -223,10 +227,14 @@ async function refreshGateway() {
   }
 }
 
-/** Orders cleared lately, from the history (the feed adds the ones cleared from now on). */
+/**
+ * Orders cleared lately, from the history (the feed adds the ones cleared from now on). The
+ * history is newest-started first, so the last 100 started are read and those cleared in the
+ * window kept: an order started more than 100 orders ago and cleared since is not listed.
+ */
 async function refreshRecent() {
   try {
-    const { items } = await api('GET', '/api/v2/orders?limit=12')
+    const { items } = await api('GET', '/api/v2/orders?limit=100')
     for (const item of items ?? []) recent.addSummary(item)
     renderRecent()
   } catch (error) {

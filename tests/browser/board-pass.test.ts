@@ -1,0 +1,296 @@
+// The pass screen under a rush, in real Chromium: nothing active hidden without a count, the
+// layout chosen to fit (1920x1080 with 40 orders, 1366x768, 125 % scaling), the sizes read
+// from three metres, a bump bar's keys, signing out only on purpose, a new screen signed in
+// with a code approved from a second browser, the recently cleared list, and axe-core on the
+// three layouts. One Chromium and one gateway for the file.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock, watchErrors } from '../helpers/browser.ts'
+
+const browser = await launchBrowser(t)
+const dataDir = t.testdir()
+const clock = new ShiftedClock()
+const gateway = await gatewayOn(dataDir, 0, { trackers: 60 }, clock)
+t.teardown(() => gateway.stop())
+const base = `http://127.0.0.1:${gateway.port}`
+const token = await firstToken(gateway, dataDir)
+const api = apiClient(base, token)
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** `count` orders started 13 s apart, most on tables, every seventh to go. */
+async function rush(count: number) {
+  await api('DELETE', '/api/v2/activeorders')
+  for (let n = 1; n <= count; n++) {
+    clock.offset = -(count + 1 - n) * 13_000
+    await api('POST', '/api/v2/simulator/start', { tracker: n, toGo: n % 7 === 0 })
+    if (n % 7 !== 0 && n % 5 !== 0) await api('POST', '/api/v2/simulator/place', { tracker: n, table: ((n * 11) % 30) + 1 })
+  }
+  clock.offset = 0
+}
+
+/** What the screen shows: cards whose middle is in view, and what the overflow bar counts. */
+async function shown(page: Page) {
+  return page.evaluate(() => {
+    const bar = document.getElementById('overflow')!
+    const top = document.querySelector('.topbar')!.getBoundingClientRect().bottom
+    const bottom = window.innerHeight - (bar.hidden ? 0 : bar.getBoundingClientRect().height)
+    const cards = [...document.querySelectorAll('.card')].map((card) => card.getBoundingClientRect())
+    const visible = cards.filter((box) => (box.top + box.bottom) / 2 >= top && (box.top + box.bottom) / 2 <= bottom).length
+    return { total: cards.length, visible, bar: bar.hidden ? '' : bar.textContent, below: Number(bar.dataset.below ?? 0), above: Number(bar.dataset.above ?? 0), size: document.getElementById('cards')!.dataset.size }
+  })
+}
+
+async function settled(page: Page, count: number) {
+  await page.locator('.card').nth(count - 1).waitFor({ timeout: 5000 })
+  await page.waitForFunction(() => document.body.dataset.fitWidth === String(window.innerWidth))
+}
+
+t.test('overflow: every active order is on screen or counted, with where it is', async (t) => {
+  await rush(40)
+  const big = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
+  await settled(big.page, 40)
+  const pass = await shown(big.page)
+  t.equal(pass.total, 40)
+  t.equal(pass.visible + pass.below + pass.above, 40, `1920x1080: ${pass.visible} shown, ${pass.below} counted below`)
+  t.equal(pass.visible, 40, 'the layout fits 40 orders on a 1080p screen')
+  t.equal(pass.bar, '', 'nothing to count')
+  await big.page.screenshot({ path: path.join(artifacts, 'board-pass-40.png') })
+
+  // A fixed density that cannot fit: the bar counts what is not shown, and says where.
+  await big.page.locator('#density').selectOption('large')
+  await big.page.waitForFunction(() => document.getElementById('cards')!.dataset.size === 'large')
+  const large = await shown(big.page)
+  t.ok(large.below > 0, `large cards: ${large.below} below`)
+  t.equal(large.visible + large.below, 40, 'each one not shown is counted')
+  t.match(large.bar, new RegExp(`^${large.below} more orders below ↓ \\(`))
+  await big.page.reload()
+  await settled(big.page, 40)
+  t.equal((await shown(big.page)).size, 'large', 'the density is kept on this screen')
+  // Scrolled down: what went off the top is counted as above.
+  await big.page.keyboard.press('PageDown')
+  await big.page.waitForFunction(() => Number(document.getElementById('overflow')!.dataset.above) > 0)
+  const scrolled = await shown(big.page)
+  t.equal(scrolled.visible + scrolled.above + scrolled.below, 40, `scrolled: ${scrolled.above} above, ${scrolled.below} below`)
+  t.match(scrolled.bar, /more orders? above ↑/)
+  await big.page.locator('#density').selectOption('auto')
+
+  await rush(31)
+  const tv = await openBoard(t, browser, base, token, { width: 1366, height: 768 })
+  await settled(tv.page, 31)
+  const small = await shown(tv.page)
+  t.equal(small.visible + small.below, 31, `1366x768: ${small.visible} shown, ${small.below} counted`)
+  t.ok(small.visible >= 28, `a short wide TV shows ${small.visible} of 31, not a tablet's 16`)
+  if (small.below) t.match(small.bar, /below ↓/)
+  await tv.page.screenshot({ path: path.join(artifacts, 'board-1366.png') })
+
+  const scaled = await browser.newContext({ viewport: { width: 1536, height: 864 }, deviceScaleFactor: 1.25 })
+  t.teardown(() => scaled.close())
+  await scaled.addInitScript((value) => localStorage.setItem('trackerGateway.accessToken', value), token)
+  const zoomed = await scaled.newPage()
+  await zoomed.goto(`${base}/`)
+  await settled(zoomed, 31)
+  const at125 = await shown(zoomed)
+  t.equal(at125.visible + at125.below, 31, `1920x1080 at 125 %: ${at125.visible} shown, ${at125.below} counted`)
+  t.ok(at125.visible >= 28, 'most of them shown')
+  t.same([...big.errors, ...tv.errors], [], 'no console errors')
+})
+
+t.test('readable from three metres: the identifier a runner needs is the headline; sizes written down are met', async (t) => {
+  await rush(30)
+  const { page, errors } = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
+  await settled(page, 30)
+  const sizes = await page.evaluate(() => {
+    const px = (el: Element | null) => (el ? parseFloat(getComputedStyle(el).fontSize) : 0)
+    const secondary = [...document.querySelectorAll('.card .meta > :not(.visually-hidden):not([hidden]), .card .actions button')]
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map(px)
+    const togo = document.querySelector('.card[data-where="togo"]')!
+    return {
+      size: document.getElementById('cards')!.dataset.size,
+      headline: px(document.querySelector('.card .headline')),
+      timer: px(document.querySelector('.card .timer')),
+      smallestSecondary: Math.min(...secondary),
+      togoHeadline: togo.querySelector('.headline')!.textContent,
+      togoOrder: (togo as HTMLElement).dataset.order,
+      togoHeadlinePx: px(togo.querySelector('.headline')),
+    }
+  })
+  t.equal(sizes.size, 'large', '30 orders fit at the large size')
+  t.ok(sizes.headline >= 48 && sizes.timer >= 43, `headline ${sizes.headline} px, timer ${sizes.timer} px`)
+  t.ok(sizes.smallestSecondary >= 24, `every other word on a card at least 24 px (smallest ${sizes.smallestSecondary})`)
+  t.equal(sizes.togoHeadline, `#${sizes.togoOrder}`, 'to go: the order number is the headline')
+  t.equal(sizes.togoHeadlinePx, sizes.headline, 'as big as a table number')
+  // Compact (chosen to fit a bigger rush): smaller, still within what docs/api.md writes down.
+  await page.locator('#density').selectOption('compact')
+  await page.waitForFunction(() => document.getElementById('cards')!.dataset.size === 'compact')
+  const compact = await page.evaluate(() => ({
+    headline: parseFloat(getComputedStyle(document.querySelector('.card .headline')!).fontSize),
+    meta: parseFloat(getComputedStyle(document.querySelector('.card .meta')!).fontSize),
+  }))
+  t.ok(compact.headline >= 31 && compact.meta >= 15.5, `compact: headline ${compact.headline} px, secondary ${compact.meta} px`)
+  await page.locator('#density').selectOption('auto')
+  t.same(errors, [], 'no console errors')
+})
+
+t.test('a bump bar: select by position or number, clear, focus on the next card, undo, page, Escape', async (t) => {
+  await rush(12)
+  const { page, errors } = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
+  await settled(page, 12)
+  const focusedOrder = () => page.evaluate(() => (document.activeElement?.closest('.card') as HTMLElement | null)?.dataset.order ?? null)
+  const orderAt = (index: number) => page.evaluate((i) => (document.querySelectorAll('.card')[i] as HTMLElement).dataset.order!, index)
+
+  await page.keyboard.press('1')
+  t.equal(await focusedOrder(), await orderAt(0), '1 selects the first card')
+  await page.keyboard.press('3')
+  const third = await orderAt(2)
+  t.equal(await focusedOrder(), third, '3 selects the third')
+  await page.keyboard.press('b')
+  await page.locator(`.card[data-order="${third}"][data-pending="true"]`).waitFor({ timeout: 2000 })
+  t.equal(await focusedOrder(), await orderAt(3), 'after a clear the focus moves to the next card')
+  await page.keyboard.press('u')
+  await page.locator(`.card[data-order="${third}"][data-pending="false"]`).waitFor({ timeout: 2000 })
+  t.equal(await focusedOrder(), third, 'undo brings the card back, selected')
+  t.equal((await api('GET', `/api/v2/activeorders/${third}`)).status, 200, 'nothing was sent')
+
+  // By number: # 1 2 Enter; then a page with p.
+  await page.keyboard.press('#')
+  await page.keyboard.press('1')
+  await page.keyboard.press('2')
+  await page.locator('#typed-number', { hasText: 'Order #12' }).waitFor()
+  await page.keyboard.press('Enter')
+  t.equal(await focusedOrder(), '12', '# 12 Enter selects order 12')
+  await page.keyboard.press('ArrowLeft')
+  t.equal(await focusedOrder(), '11', 'arrows move the selection')
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('p')
+  await page.locator('.card[data-order="12"][data-paged="true"]').waitFor({ timeout: 3000 })
+  t.equal((await api('GET', '/api/v2/activeorders/12/page')).body.paged, true, 'p paged order 12')
+  await page.keyboard.press('Home')
+  t.equal(await focusedOrder(), await orderAt(0), 'Home: the first card')
+
+  // Delete clears for real once the undo window ends; the next card is selected.
+  await page.keyboard.press('2')
+  const second = await orderAt(1)
+  await page.keyboard.press('Delete')
+  t.equal(await focusedOrder(), await orderAt(2), 'focus on the next card')
+  await page.locator(`.card[data-order="${second}"]`).waitFor({ state: 'detached', timeout: 8000 })
+  t.equal((await api('GET', `/api/v2/activeorders/${second}`)).status, 404, 'cleared on the gateway')
+
+  // The ⋯ menu closes on Escape, the focus back on its button.
+  const card = page.locator('.card').first()
+  await card.locator('.more').click()
+  await card.locator('.menu').waitFor({ state: 'visible' })
+  await page.keyboard.press('Escape')
+  await card.locator('.menu').waitFor({ state: 'hidden' })
+  t.equal(await page.evaluate(() => document.activeElement?.classList.contains('more')), true, 'focus back on ⋯')
+  t.same(errors, [], 'no console errors')
+})
+
+t.test('recently cleared: by this screen and at the unit, with recall', async (t) => {
+  await rush(6)
+  const { page, errors } = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
+  await settled(page, 6)
+  // Earlier tests cleared orders with these numbers too: the entries are told apart by UUID.
+  const uuidOf = async (name: number) => (await api('GET', `/api/v2/activeorders/${name}`)).body.activeorder.uuid as string
+  const [two, three] = [await uuidOf(2), await uuidOf(3)]
+  // At the unit: the simulator's pass clears tracker 2.
+  await api('POST', '/api/v2/simulator/clear', { tracker: 2 })
+  const unit = page.locator(`#recent-list li[data-uuid="${two}"]`)
+  await unit.waitFor({ timeout: 3000 })
+  t.equal(await unit.locator('.recent-by').textContent(), 'another screen or the unit')
+  // Here: clear order 3 with its button (the undo window passes).
+  await page.locator('.card[data-order="3"] .primary').click()
+  await page.locator(`#recent-list li[data-uuid="${three}"] .recent-by`, { hasText: 'this screen' }).waitFor({ timeout: 8000 })
+  t.equal(await page.locator('#recent-list li').first().getAttribute('data-uuid'), three, 'newest first')
+  // A screen opened later sees them too (from the history).
+  const later = await openBoard(t, browser, base, token)
+  await later.page.locator(`#recent-list li[data-uuid="${two}"]`).waitFor({ timeout: 3000 })
+  await later.page.locator(`#recent-list li[data-uuid="${three}"]`).waitFor({ timeout: 3000 })
+  // Recall: the order is back on the board (a new order with the same number and table).
+  await unit.getByRole('button', { name: /Recall order 2/ }).click()
+  await page.locator('.card[data-order="2"]').waitFor({ timeout: 3000 })
+  t.equal((await api('GET', '/api/v2/activeorders/2')).status, 200)
+  await unit.waitFor({ state: 'detached' })
+  t.same([...errors, ...later.errors], [], 'no console errors')
+})
+
+t.test('signing out needs a second, deliberate step, and comes after the cards', async (t) => {
+  await rush(3)
+  const { page, errors } = await openBoard(t, browser, base, token)
+  await settled(page, 3)
+  const order = await page.evaluate(() => {
+    const signOut = document.getElementById('forget-token')!
+    const sound = document.getElementById('sound-toggle')!
+    const lastCard = [...document.querySelectorAll('.card button')].at(-1)!
+    return {
+      afterCards: Boolean(lastCard.compareDocumentPosition(signOut) & Node.DOCUMENT_POSITION_FOLLOWING),
+      farFromSound: !sound.parentElement!.contains(signOut),
+    }
+  })
+  t.ok(order.afterCards, 'after every card in tab order')
+  t.ok(order.farFromSound, 'not next to Sound')
+  await page.locator('#forget-token').click()
+  await page.locator('#sign-out-confirm').waitFor({ state: 'visible' })
+  await page.locator('#sign-out-no').click()
+  t.ok(await page.locator('#app').isVisible(), 'Stay signed in: nothing happened')
+  t.ok(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken') !== null))
+  await page.locator('#forget-token').click()
+  await page.locator('#sign-out-yes').click()
+  await page.locator('#login').waitFor({ state: 'visible' })
+  t.equal(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), null, 'signed out on purpose')
+  t.same(errors, [], 'no console errors')
+})
+
+t.test('a new screen signs in with a code approved on a signed-in screen in another browser', async (t) => {
+  const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  t.teardown(() => fresh.close())
+  const wall = await fresh.newPage()
+  const wallErrors = watchErrors(wall)
+  await wall.goto(`${base}/`)
+  await wall.locator('#pairing-start').click()
+  const codeLocator = wall.locator('#pairing-code')
+  await wall.waitForFunction(() => /^[2-9A-Z]{4}-[2-9A-Z]{4}$/.test(document.getElementById('pairing-code')!.textContent ?? ''))
+  const code = (await codeLocator.textContent())!
+  await wall.screenshot({ path: path.join(artifacts, 'board-pairing-code.png') })
+
+  const manager = await openBoard(t, browser, base, token, { width: 390, height: 844 })
+  await manager.page.locator('a[href="#screen"]').click()
+  await manager.page.locator('#approve-code').fill(code.toLowerCase())
+  await manager.page.locator('#approve-name').fill('pass-left')
+  await manager.page.locator('#approve-form button[type="submit"]').click()
+  await manager.page.locator('#approve-result', { hasText: 'signed in as pass-left' }).waitFor({ timeout: 3000 })
+
+  await wall.locator('body[data-connection="live"]').waitFor({ timeout: 8000 })
+  const wallToken = await wall.evaluate(() => localStorage.getItem('trackerGateway.accessToken'))
+  t.match(wallToken, /^[0-9a-f]{48}$/)
+  t.not(wallToken, token, 'its own token, not the manager’s')
+  t.ok(gateway.services.tokens.list().some((record) => record.name === 'pass-left'), 'named as the manager chose')
+  t.same([...wallErrors, ...manager.errors], [], 'no console errors')
+})
+
+t.test('axe-core: no serious or critical finding on the pass, tablet and phone layouts', async (t) => {
+  await rush(30)
+  await api('POST', '/api/v2/activeorders/14/page', { tracking: true })
+  await api('POST', '/api/v2/simulator/clear', { tracker: 1 })
+  for (const viewport of [{ width: 1920, height: 1080 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    const { page } = await openBoard(t, browser, base, token, viewport)
+    await settled(page, 29)
+    await page.evaluate(axeSource)
+    const found = await page.evaluate(async () => {
+      const results = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ['violations'] })
+      return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact, where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }))
+    })
+    const serious = found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical')
+    t.same(serious, [], `${viewport.width}x${viewport.height}: no serious or critical finding`)
+    if (found.length) t.comment(`${viewport.width}: minor findings ${JSON.stringify(found)}`)
+    const heading = await page.locator('h1').count()
+    t.equal(heading, 1, 'one top-level heading')
+    if (viewport.width === 390) {
+      await page.locator('.stats').focus()
+      t.equal(await page.evaluate(() => document.activeElement?.classList.contains('stats')), true, 'the figures row takes the keyboard focus (it scrolls sideways)')
+    }
+  }
+})

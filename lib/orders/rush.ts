@@ -11,6 +11,7 @@ import { DomainError } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrdersService } from './service.ts'
 import type { SimulatorService } from './simulator.ts'
+import { arrivalGapAt, lateShareAt } from './rush-peak.ts'
 
 export interface RushOptions {
   /** Minutes of restaurant time during which guests arrive (default 20); the last ones then finish. */
@@ -21,6 +22,8 @@ export interface RushOptions {
   targetSeconds?: number
   /** Seed of the draws, so a test sees the same lunch every time. */
   seed?: number
+  /** A lunch with a peak (lib/orders/rush-peak.ts): about 30 orders out at its height. */
+  peak?: boolean
 }
 
 export interface RushStatus {
@@ -63,6 +66,8 @@ export class LunchRush {
   #random: () => number = Math.random
   #target = 300
   #inFlight = 0
+  /** With a peak: when arrivals began and how long they last (ms of real time). */
+  #peak: { from: number; length: number } | null = null
 
   constructor(deps: { clock: Clock; simulator: SimulatorService; orders: OrdersService; log: Logger }) {
     this.#clock = deps.clock
@@ -89,6 +94,7 @@ export class LunchRush {
     this.#target = target
     this.#inFlight = 0
     this.#status = { state: 'running', pace, arrivalsEndAt: this.#clock.now() + (minutes * 60_000) / pace, guests: 0, late: 0, pages: 0 }
+    this.#peak = options.peak ? { from: this.#clock.now(), length: (minutes * 60_000) / pace } : null
     this.#log.info({ minutes, pace }, 'lunch rush started')
     await this.#arrive()
     return this.status()
@@ -101,6 +107,11 @@ export class LunchRush {
     if (this.#status.state !== 'stopped') this.#log.info({ guests: this.#status.guests }, 'lunch rush stopped')
     this.#status = { ...this.#status, state: 'stopped', arrivalsEndAt: null }
     return this.status()
+  }
+
+  /** How far through the arrivals the service is (0..1); with a peak only. */
+  #progress(): number {
+    return this.#peak ? (this.#clock.now() - this.#peak.from) / this.#peak.length : 0
   }
 
   #draw([low, high]: readonly [number, number]): number {
@@ -131,7 +142,7 @@ export class LunchRush {
       if (this.#inFlight === 0) this.stop()
       return
     }
-    this.#after(this.#draw(arrivalGap), () => this.#arrive())
+    this.#after(this.#draw(this.#peak ? arrivalGapAt(this.#progress()) : arrivalGap), () => this.#arrive())
     await this.#seatGuest()
   }
 
@@ -140,7 +151,7 @@ export class LunchRush {
     if (!free.length) return Promise.resolve() // every tracker is out: the guest waits for the next one
     const tracker = free[Math.floor(this.#random() * free.length)]!.number
     const toGo = this.#random() < toGoShare
-    const late = this.#random() < lateShare
+    const late = this.#random() < (this.#peak ? lateShareAt(this.#progress()) : lateShare)
     const foodSeconds = this.#target * (late ? 1.1 + this.#random() * 0.4 : 0.35 + this.#random() * 0.5)
     this.#status.guests += 1
     if (late) this.#status.late += 1

@@ -103,12 +103,12 @@ export const simCliCommand: CliCommand = async (positionals, flags, dataDir) => 
 }
 
 /**
- * `gateway start --demo`: one lunch service after another (30 minutes at pace 1), so the
- * board always has something to show. Answers the first service's description.
+ * `gateway start --demo`: one lunch service after another (30 minutes at pace 1, with a
+ * peak of about 30 orders out at once, several late), so the board always has something to show. Answers the first service's description.
  */
 export async function startDemo(services: Services, checkEveryMs = 60_000): Promise<string> {
   if (!services.simulator.available) throw new Error('--demo needs the simulated radio (radio.kind "simulated")')
-  const play = () => services.rush.start({ minutes: 30, targetSeconds: services.settings.get().targetTimeDefault })
+  const play = () => services.rush.start({ minutes: 30, peak: true, targetSeconds: services.settings.get().targetTimeDefault })
   const first = describeRush(await play())
   const replay = (): void => {
     services.clock.setTimeout(() => {

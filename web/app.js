@@ -117,14 +117,15 @@ function updateOverflow() {
     return
   }
   const measure = (bottom) => outOfView(cardElements().map((card) => ({ ...rectOf(card), label: cardLabel(card) })), bandTop(), bottom)
+  const names = window.innerWidth <= 700 ? 0 : 6
   let hidden = measure(window.innerHeight)
   // The bar covers the bottom of the screen: measure again under it (its text may wrap).
   for (let round = 0; round < 3 && (hidden.above.length || hidden.below.length); round++) {
-    bar.textContent = overflowText(hidden)
+    bar.textContent = overflowText(hidden, names)
     bar.hidden = false
     hidden = measure(window.innerHeight - bar.offsetHeight)
   }
-  const text = overflowText(hidden)
+  const text = overflowText(hidden, names)
   bar.textContent = text
   bar.hidden = text === ''
   bar.dataset.above = String(hidden.above.length)

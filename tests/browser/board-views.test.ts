@@ -33,7 +33,15 @@ async function smallTargets(page: import('playwright-core').Page): Promise<strin
 }
 
 t.test('three layouts, 30 orders: the pass shows all of them at once', async (t) => {
-  // A lunch in progress: 30 trackers out, most on tables, a few paged to-go orders.
+  // The demo's lunch at its peak (lib/orders/rush-peak.ts), laid out so the picture is the
+  // same every time: a few orders already cleared (the figures and the recently cleared
+  // list), then 30 trackers out, most on tables, a few paged to-go orders.
+  for (const [n, minutesAgo, seconds] of [[41, 14, 250], [42, 12, 380], [43, 9, 200]] as const) {
+    clock.offset = -minutesAgo * 60_000
+    await api('POST', '/api/v2/simulator/start', { tracker: n })
+    clock.offset = -minutesAgo * 60_000 + seconds * 1000
+    await api('POST', '/api/v2/simulator/clear', { tracker: n })
+  }
   // Started 13 s apart, the first six and a half minutes ago: ages spread around the 5-minute target.
   for (let n = 1; n <= 30; n++) {
     clock.offset = -(31 - n) * 13_000
@@ -42,6 +50,7 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
   }
   clock.offset = 0
   await api('POST', '/api/v2/activeorders/14/page', { tracking: true })
+  await api('POST', '/api/v2/activeorders/28/page', { tracking: true })
   const orders = gateway.services.orders.list()
   const { page, errors } = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
   await page.locator('.card').nth(29).waitFor({ timeout: 5000 })
@@ -62,7 +71,7 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
   const levels = await page.evaluate(() => [...document.querySelectorAll('.card')].map((card) => (card as HTMLElement).dataset.level))
   t.ok(levels.includes('red') && levels.includes('amber') && levels.includes('green'), 'late, due and on-time orders side by side')
   t.ok(pass.lowest <= 1080, `all 30 cards on one 1080p screen (lowest edge ${pass.lowest} px)`)
-  t.equal(pass.columns, 6, 'six columns at the pass')
+  t.equal(pass.columns, 6, 'six columns of large cards at the pass')
   t.ok(pass.tableFont >= 44 && pass.timerFont >= 40, `headline ${pass.tableFont}/${pass.timerFont} px: readable from three metres`)
   await page.screenshot({ path: path.join(artifacts, 'board-pass.png') })
 

@@ -63,12 +63,15 @@ export function outOfView(boxes, top, bottom) {
   return { above, below }
 }
 
-/** "8 more orders below ↓ (#31, #32, #33 …)": what the overflow bar says; '' when all show. */
-export function overflowText({ above, below }) {
+/**
+ * "8 more orders below ↓ (#31, #32, #33 …)": what the overflow bar says, naming up to
+ * `names` of them (a phone names none: it scrolls anyway); '' when all show.
+ */
+export function overflowText({ above, below }, names = 6) {
   const part = (labels, where, arrow) => {
     if (!labels.length) return ''
-    const names = labels.slice(0, 6).join(', ') + (labels.length > 6 ? ' …' : '')
-    return `${labels.length} more ${labels.length === 1 ? 'order' : 'orders'} ${where} ${arrow} (${names})`
+    const named = names > 0 ? ` (${labels.slice(0, names).join(', ')}${labels.length > names ? ' …' : ''})` : ''
+    return `${labels.length} more ${labels.length === 1 ? 'order' : 'orders'} ${where} ${arrow}${named}`
   }
   return [part(above, 'above', '↑'), part(below, 'below', '↓')].filter(Boolean).join(' · ')
 }

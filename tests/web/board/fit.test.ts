@@ -28,6 +28,7 @@ t.test('what is out of view, and the bar that says so', async (t) => {
   t.same(hidden, { above: ['#1'], below: ['table 9', '#12'] })
   t.equal(overflowText(hidden), '1 more order above ↑ (#1) · 2 more orders below ↓ (table 9, #12)')
   t.equal(overflowText({ above: [], below: [] }), '')
+  t.equal(overflowText(hidden, 0), '1 more order above ↑ · 2 more orders below ↓', 'a phone names none')
   t.equal(overflowText({ above: [], below: ['1', '2', '3', '4', '5', '6', '7'] }), '7 more orders below ↓ (1, 2, 3, 4, 5, 6 …)')
 })
 

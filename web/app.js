@@ -121,17 +121,22 @@ function updateOverflow() {
   let hidden = measure(window.innerHeight)
   // The bar covers the bottom of the screen: measure again under it (its text may wrap).
   for (let round = 0; round < 3 && (hidden.above.length || hidden.below.length); round++) {
-    bar.textContent = overflowText(hidden, names)
+    setText(bar, overflowText(hidden, names))
     bar.hidden = false
     hidden = measure(window.innerHeight - bar.offsetHeight)
   }
   const text = overflowText(hidden, names)
-  bar.textContent = text
+  setText(bar, text)
   bar.hidden = text === ''
   bar.dataset.above = String(hidden.above.length)
   bar.dataset.below = String(hidden.below.length)
   // Room under the page's end, so the bar never covers the last buttons.
   document.body.dataset.overflow = String(!bar.hidden)
+}
+
+/** Changes the text only when it differs: the bar is a live region, read out on change. */
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text
 }
 
 function rectOf(card) {

@@ -23,6 +23,12 @@ function fillWhere(card, order) {
   return where
 }
 
+/** What a screen reader says for a card: "Table 12, order 7, late, paging". */
+function cardName(order, level) {
+  const where = order.locationName ? `Table ${order.locationName}, order ${order.name}` : `Order ${order.name}, ${order.orderType === 'TO_GO' ? 'to go' : 'no table'}`
+  return `${where}, ${levelBadges[level].text.toLowerCase()}${order.paged ? ', paging' : ''}`
+}
+
 /** "table 12" or "order 7": what the buttons and the card are named after. */
 export function cardSubject(order) {
   return order.locationName ? `table ${order.locationName}` : `order ${order.name}`
@@ -57,8 +63,7 @@ function fillCard(card, order, now, target, context) {
   const subject = cardSubject(order)
   card.dataset.state = order.state
   card.dataset.paged = String(Boolean(order.paged))
-  const whereWords = where === 'table' ? `Table ${order.locationName}, order ${order.name}` : `Order ${order.name}, ${where === 'togo' ? 'to go' : 'no table'}`
-  card.setAttribute('aria-label', `${whereWords}, ${levelBadges[level].text.toLowerCase()}${order.paged ? ', paging' : ''}`)
+  card.setAttribute('aria-label', cardName(order, level))
   card.querySelector('.type').textContent = typeLabel[order.orderType] ?? order.orderType
   card.querySelector('.state').textContent = stateLabel[order.state] ?? order.state
   card.querySelector('.paging').hidden = !order.paged
@@ -117,6 +122,7 @@ export function tickCards(orders, now, target, context, lastLevels) {
     if (!card) continue
     const level = fillLevel(card, order, now, target)
     const before = lastLevels.get(order.uuid)
+    if (level !== before) card.setAttribute('aria-label', cardName(order, level))
     if (level === 'red' && before && before !== 'red') {
       turnedLate.push(order)
       card.classList.remove('turned-late')

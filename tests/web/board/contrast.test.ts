@@ -46,3 +46,8 @@ t.test('the three levels differ in lightness too, not only in hue', async (t) =>
   t.ok(contrast(variable('card-amber-bg'), variable('card-green-bg')) >= 3, 'amber stands out from green')
   t.ok(amber! > green! && amber! > red!, 'amber is the light one: dark text')
 })
+
+t.test('the selected tab and every accent button: white on the accent at 4.5:1 or more', async (t) => {
+  const ratio = contrast('#ffffff', variable('accent'))
+  t.ok(ratio >= 4.5, `white on ${variable('accent')}: ${ratio.toFixed(2)}:1`)
+})

@@ -3,8 +3,9 @@
 // approves the code, which mints the new screen its own named token, handed to it once on its
 // next poll. Requests live in memory only: a restart simply asks the screen for a new code.
 //
-// Guessing: approving needs a token, so only someone already trusted can try codes; a code is
-// 8 characters from 31 (about 8.5e11 values) and lives 10 minutes. The poll handle is 128
+// Guessing: approving needs a token, so only someone already trusted can try codes, 10 wrong
+// ones a minute per address at most; a code is 8 characters from 31 (about 8.5e11 values)
+// and lives 10 minutes. The poll handle is 128
 // random bits, so nobody can collect another screen's token by polling. Bounded: at most
 // `maxWaiting` requests at once and `perAddress` from one client address, so an open endpoint
 // cannot fill memory.
@@ -12,7 +13,7 @@ import { randomBytes, randomInt } from 'node:crypto'
 import type { Clock } from '../kernel/clock.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/log.ts'
-import { keyOf } from './limiter.ts'
+import { AuthFailureLimiter, keyOf } from './limiter.ts'
 import { tokenName } from './names.ts'
 import type { IssuedToken, TokenService } from './service.ts'
 
@@ -22,6 +23,8 @@ export const codeLength = 8
 export const pairingTtlMs = 10 * 60_000
 export const maxWaiting = 32
 export const perAddress = 4
+/** Wrong codes an address may try per minute before 429: guessing stays slow even for token holders. */
+export const wrongCodesPerMinute = 10
 
 export interface PairingRequest {
   /** The poll handle: only the screen that asked knows it. */
@@ -53,9 +56,11 @@ export class ScreenPairing {
   /** By code without its dash. */
   readonly #byCode = new Map<string, Entry>()
   readonly #byId = new Map<string, Entry>()
+  readonly #wrongCodes: AuthFailureLimiter
 
   constructor(deps: ScreenPairingDeps) {
     this.#deps = deps
+    this.#wrongCodes = new AuthFailureLimiter(deps.clock, wrongCodesPerMinute)
   }
 
   /** A new code for the screen at `ip`; -4 for a bad name, 429 when too many wait. */
@@ -90,10 +95,15 @@ export class ScreenPairing {
    * A signed-in screen approves `code` (case, spaces and dashes do not matter): the waiting
    * screen gets a token named `name`, or the name it suggested. Approving twice is refused.
    */
-  async approve(code: string, approver: string, name?: string): Promise<{ name: string; prefix: string }> {
+  async approve(code: string, approver: string, ip: string, name?: string): Promise<{ name: string; prefix: string }> {
     this.#sweep()
+    const retryAfter = this.#wrongCodes.retryAfter(ip)
+    if (retryAfter > 0) throw new DomainError('RATE_LIMITED', undefined, { retryAfter })
     const entry = this.#byCode.get(normaliseCode(code))
-    if (!entry || entry.issued) throw new DomainError('SCREEN_CODE_UNKNOWN')
+    if (!entry || entry.issued) {
+      this.#wrongCodes.recordFailure(ip)
+      throw new DomainError('SCREEN_CODE_UNKNOWN')
+    }
     const given = tokenName(name ?? entry.name)
     // Taken before the write, so two approvals of one code cannot both mint a token.
     this.#byCode.delete(entry.code)

@@ -71,5 +71,5 @@ export const contract: ContractRoute[] = [
   // extension: a new screen signs in with a code a signed-in screen approves
   { method: 'POST', path: '/api/v2/board/pairing', auth: 'none', code: 23, outcomes: [201], errors: [-4, -31, -44] },
   { method: 'GET', path: '/api/v2/board/pairing/:id', auth: 'none', code: 23, outcomes: [200], errors: [-43] },
-  { method: 'POST', path: '/api/v2/board/pairing/approve', auth: 'bearer', code: 23, outcomes: [201], errors: [-1, -2, -4, -31, -42] },
+  { method: 'POST', path: '/api/v2/board/pairing/approve', auth: 'bearer', code: 23, outcomes: [201], errors: [-1, -2, -4, -31, -36, -42] },
 ]

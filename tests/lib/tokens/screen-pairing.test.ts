@@ -42,9 +42,19 @@ t.test('a failed mint leaves the code waiting, approvable again', async (t) => {
     return { token: 'a'.repeat(48), record: { id: 'y', name, prefix: 'aaaaaa', createdAt: 0, lastUsedAt: null, ipAddress: null } }
   })
   const request = screens.request('127.0.0.1', 'wall')
-  t.match(await screens.approve(request.code, 'manager').catch((error: unknown) => error), { kind: 'STORAGE_UNAVAILABLE' })
+  t.match(await screens.approve(request.code, 'manager', '127.0.0.1').catch((error: unknown) => error), { kind: 'STORAGE_UNAVAILABLE' })
   t.same(screens.poll(request.id), { state: 'waiting', expiresAt: request.expiresAt })
   fail = false
-  t.same(await screens.approve(request.code, 'manager'), { name: 'wall', prefix: 'aaaaaa' })
+  t.same(await screens.approve(request.code, 'manager', '127.0.0.1'), { name: 'wall', prefix: 'aaaaaa' })
   t.match(screens.poll(request.id), { state: 'approved', issued: { token: 'a'.repeat(48) } })
+})
+
+t.test('wrong codes from one address are limited: ten a minute', async (t) => {
+  const { clock, screens } = pairing()
+  const request = screens.request('10.0.0.2', 'wall')
+  for (let i = 0; i < 10; i++) t.match(await screens.approve('ZZZZ-ZZZZ', 'manager', '10.0.0.1').catch((error: unknown) => error), { kind: 'SCREEN_CODE_UNKNOWN' })
+  t.match(await screens.approve(request.code, 'manager', '10.0.0.1').catch((error: unknown) => error), { kind: 'RATE_LIMITED', retryAfter: 6 }, 'even the right code waits')
+  t.match(await screens.approve(request.code, 'manager', '10.0.0.3'), { name: 'wall' }, 'another address is not limited')
+  await clock.advance(6000)
+  t.match(await screens.approve('ZZZZ-ZZZZ', 'manager', '10.0.0.1').catch((error: unknown) => error), { kind: 'SCREEN_CODE_UNKNOWN' }, 'one more try after six seconds')
 })

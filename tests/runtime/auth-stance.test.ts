@@ -58,6 +58,8 @@ t.test('every manifest route has a row in the contract table', async (t) => {
 // Open v2 routes beyond decisions §5, each deliberate: adding one here is a reviewed decision.
 const openExtensions: Record<string, string> = {
   'GET /api/v2/register/jwks': 'public keys for verifying webhook signatures: nothing secret',
+  'POST /api/v2/board/pairing': 'a new screen asks for a sign-in code: bounded, and approving it needs a token',
+  'GET /api/v2/board/pairing/:id': 'the new screen collects its token with a 128-bit handle only it knows',
 }
 
 t.test('v2 routes are bearer except GET /api/v2, GET .../generate, GET /api/v2/capabilities (and listed extensions)', async (t) => {

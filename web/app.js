@@ -339,8 +339,10 @@ function afterChange(frame) {
 
 async function act(card, action) {
   const order = board.list().find((o) => o.uuid === card.dataset.uuid)
-  if (!order || !live) return
+  if (!order) return
+  // Undo sends nothing, so it works offline too; everything else needs the gateway.
   if (action === 'undo') return pending.undo(order.uuid)
+  if (!live) return
   if (action === 'clear') {
     if (pending.has(order.uuid)) return
     // The focus goes on to the next card still waiting (else the one before).

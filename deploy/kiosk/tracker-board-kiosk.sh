@@ -5,7 +5,7 @@
 # (BOARD_URL=http://<gateway>:8000/). Run by tracker-board-kiosk.service (a systemd user
 # unit) in the graphical session; see docs/operations.md, "A wall screen (kiosk)".
 # The first start shows the sign-in screen once: approve its code from a signed-in screen
-# (This screen -> Add a screen); the token stays in this profile.
+# (Screen (top right) -> Add a screen); the token stays in this profile.
 set -eu
 
 BOARD_URL="${BOARD_URL:-http://127.0.0.1:8000/}"

@@ -50,3 +50,16 @@ t.test('stopping ends the polling', async (t) => {
   await flow.done
   t.equal(requests.length, 1, 'no poll after stop')
 })
+
+t.test('a gateway out of reach for a moment: it keeps asking', async (t) => {
+  const answers: Array<() => Promise<unknown>> = [
+    async () => ({ status: 201, ok: true, json: async () => ({ pairing: { id: 'aa'.repeat(16), code: 'AAAA-BBBB' } }) }),
+    async () => {
+      throw new TypeError('Failed to fetch')
+    },
+    async () => ({ status: 200, ok: true, json: async () => ({ pairing: { state: 'approved' }, token: { token: 'd'.repeat(48) } }) }),
+  ]
+  let token = ''
+  await waitForApproval({ name: 'x', fetchImpl: () => answers.shift()!(), setTimer: now, show: () => {}, onToken: (value: string) => (token = value) }).done
+  t.equal(token, 'd'.repeat(48))
+})

@@ -24,6 +24,7 @@ import type { ManifestEntry } from '../host/function-types.ts'
 import { loadFunctionTable, SwappableRouter, watchFunctions } from '../manifest/dev-reload.ts'
 import { buildServices, type Services } from './services.ts'
 import { clockPart } from './clock-wiring.ts'
+import { registerClockCommands } from '../cli/clock-commands.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
 import { registerSimCommands } from '../cli/sim-commands.ts'
 import { lockDataDir } from './data-dir-lock.ts'
@@ -89,6 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerTokenCommands(control, services)
   registerRadioCommands(control, services)
   registerWebhookCommands(control, services)
+  registerClockCommands(control, services)
   // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
   services.webhooks.setOwnEndpoint(() => {
     const address = http.server.address()

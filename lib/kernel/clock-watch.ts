@@ -150,7 +150,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     if (Math.abs(shiftMs) > boardMaxShiftMs) {
       throw new DomainError('SETTINGS_VALUE_INVALID', `time: more than ${Math.round(boardMaxShiftMs / 86_400_000)} days from the gateway's clock`)
     }
-    this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000), token: by }, 'a board set the gateway clock; moving the times it stored by the same amount')
+    this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000), tokenName: by }, 'a board set the gateway clock; moving the times it stored by the same amount')
     this.#runMend(shiftMs, 'board', () => {
       this.#expectedDrift -= shiftMs
       this.#setFromBoardAt = clock.now()

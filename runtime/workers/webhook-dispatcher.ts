@@ -4,8 +4,8 @@
 // store, it picks up whatever backlog a previous run (or a crash) left behind.
 // Receivers check the signed timestamp against their own clock (Standard Webhooks: five
 // minutes), so while the gateway knows its clock is wrong (clockGate) nothing is attempted;
-// the clock watch says when it may be (lib/kernel/clock-watch.ts). A wait longer than the
-// longest retry delay can only come from a clock stepped back: it is cut to that.
+// the clock watch says when it may be (lib/kernel/clock-watch.ts). A retry due further ahead
+// than the longest retry delay can only come from a clock moved back: it is due at once.
 import type { Clock, TimerHandle } from '../../lib/kernel/clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { WebhookService } from '../../lib/webhooks/service.ts'
@@ -88,7 +88,9 @@ export class WebhookDispatcher {
         if (!webhooks.registry.get(url)) this.#workers.delete(url)
         return
       }
-      const wait = Math.min(entry.nextAttemptAt - clock.now(), this.#longestDelay())
+      const remaining = entry.nextAttemptAt - clock.now()
+      // Further ahead than any delay the schedule gives: the clock was moved back since. Due now.
+      const wait = remaining > this.#longestDelay() ? 0 : remaining
       if (wait > 0) return this.#wait(url, worker, wait)
       // Held while the clock is known to be wrong; 'trusted' kicks every URL again.
       if (this.#options.clockGate && !this.#options.clockGate.trusted()) return

@@ -68,5 +68,6 @@ export const contract: ContractRoute[] = [
   // extension: the floor plan the board draws
   { method: 'GET', path: '/api/v2/floor', auth: 'bearer', code: 22, outcomes: [200], errors: [-1, -2] },
   { method: 'POST', path: '/api/v2/floor', auth: 'bearer', code: 22, outcomes: [200], errors: [-1, -2, -21, -31] },
-  { method: 'POST', path: '/api/v2/gateway/clock', auth: 'bearer', code: 12, outcomes: [200], errors: [-1, -2] },
+  // extension: the gateway's clock set from a signed-in board while the system clock is not synchronised
+  { method: 'POST', path: '/api/v2/gateway/clock', auth: 'bearer', code: 11, outcomes: [200], errors: [-1, -2, -21, -31, -36] },
 ]

@@ -12,6 +12,6 @@ export const clockBody = new BodyInput({
     missing: 'SETTINGS_VALUE_INVALID',
     invalid: 'SETTINGS_VALUE_INVALID',
     message: 'time: milliseconds since the epoch or an ISO 8601 time with Z or an offset',
-    description: "The device's current time: milliseconds since the epoch, or ISO 8601 with Z or an offset (JavaScript's `new Date().toISOString()`)",
+    description: "The device's current time: milliseconds since the epoch, or ISO 8601 with Z or an offset, as JavaScript's new Date().toISOString() writes it",
   }),
 })

@@ -16,20 +16,23 @@ export function shiftOrderTimes(order: ActiveOrder, deltaMs: number): void {
 }
 
 export interface ClockMendDeps {
-  /** Moves the active orders and, in the same tick, the clock (OrdersService.shiftTimes). */
+  /** Moves the active orders, the tracker inventory and, in the same tick, the clock (OrdersService.shiftTimes). */
   orders: { shiftTimes(deltaMs: number, moveClock: () => void): Promise<number> }
   /** Moves the history rows written since start-up (HistoryStore.shiftWritten). */
   history: { shiftWritten(deltaMs: number): number }
   /** Forgets presented history pages (HistoryPages.forget). */
   historyPages: { forget(): void }
+  /** Moves when repeaters were seen (RepeaterInventory.shiftTimes). */
+  repeaters: { shiftTimes(deltaMs: number): Promise<void> }
   clock: { shift(deltaMs: number): void }
   log: Logger
 }
 
-/** The `mend` a ClockWatch is given: orders and clock together, then history. */
+/** The `mend` a ClockWatch is given: orders, trackers and clock together, then history and repeaters. */
 export async function mendClock(deps: ClockMendDeps, deltaMs: number): Promise<void> {
   const orders = await deps.orders.shiftTimes(deltaMs, () => deps.clock.shift(deltaMs))
   const rows = deps.history.shiftWritten(deltaMs)
   deps.historyPages.forget()
+  await deps.repeaters.shiftTimes(deltaMs)
   deps.log.info({ shiftSeconds: Math.round(deltaMs / 1000), activeOrders: orders, historyRows: rows }, 'clock step mended')
 }

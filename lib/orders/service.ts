@@ -219,9 +219,12 @@ export class OrdersService {
       for (const order of this.#active) shiftOrderTimes(order, deltaMs)
       moveClock()
       this.#revision++
+      // The trackers' times too (in memory before this returns): availability is judged by them.
+      const trackers = this.#deps.trackers.shiftTimes(deltaMs, batch)
       for (const { uuid, created, stateChanged, located, pagedAt } of this.#active) {
         await this.#deps.collection.update({ uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
       }
+      await trackers
       return this.#active.length
     })
   }

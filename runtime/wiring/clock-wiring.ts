@@ -1,6 +1,6 @@
 // The clock watch (lib/kernel/clock-watch.ts) wired to what a clock step moves: the active
-// orders and the clock together, the history rows written since start-up and the history
-// pages presented from them (lib/orders/clock-mend.ts). Only the gateway's own clock
+// orders, the trackers and the clock together, the history rows written since start-up, the
+// history pages presented from them and the repeaters (lib/orders/clock-mend.ts). Only the gateway's own clock
 // (GatewayClock) can be watched and moved; a test's hand-moved clock gets no watch.
 import type { GatewayConfig } from '../../lib/config.ts'
 import type { HistoryPages } from '../../lib/api/history-pages.ts'
@@ -12,6 +12,7 @@ import { readSystemSync } from '../../lib/gateway/time-sync.ts'
 import type { HistoryStore } from '../../lib/history/store.ts'
 import { mendClock } from '../../lib/orders/clock-mend.ts'
 import type { OrdersService } from '../../lib/orders/service.ts'
+import type { RepeaterInventory } from '../../lib/inventory/repeaters.ts'
 import type { Part } from './lifecycle.ts'
 
 export interface ClockWiringDeps {
@@ -21,16 +22,17 @@ export interface ClockWiringDeps {
   orders: OrdersService
   history: HistoryStore
   historyPages: HistoryPages
+  repeaters: RepeaterInventory
   readSync?: () => Promise<SyncReading>
 }
 
 export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
-  const { config, clock, log, orders, history, historyPages } = deps
+  const { config, clock, log, orders, history, historyPages, repeaters } = deps
   if (!isAdjustable(clock)) return undefined
   return new ClockWatch({
     clock,
     log,
-    mend: (deltaMs) => mendClock({ orders, history, historyPages, clock, log }, deltaMs),
+    mend: (deltaMs) => mendClock({ orders, history, historyPages, repeaters, clock, log }, deltaMs),
     readSync: deps.readSync ?? (() => readSystemSync()),
     thresholdMs: config.clock.jumpThresholdMs,
     checkEveryMs: 1000,

@@ -130,6 +130,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   followRadio(orderServices.radio, { orders: orderServices.orders, repeaters: gatewayServices.repeaters })
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages })
+  const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages, repeaters: gatewayServices.repeaters })
   return { config, clock, log, store, identity, settings, floor, button, tokens, history, historyPages, changes, fleet, webhooks, activeList, clockWatch, ...orderServices, ...gatewayServices }
 }

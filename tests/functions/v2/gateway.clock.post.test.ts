@@ -12,8 +12,8 @@ const hour = 3_600_000
 async function settableGateway(t: Test, sync: SyncReading) {
   const clock = new SteppingClock('2026-11-25T09:00:00Z')
   const gw = await testGateway({}, undefined, clock)
-  const { config, log, orders, history, historyPages } = gw.services
-  const watch = buildClockWatch({ config, clock, log, orders, history, historyPages, readSync: async () => sync })!
+  const { config, log, orders, history, historyPages, repeaters } = gw.services
+  const watch = buildClockWatch({ config, clock, log, orders, history, historyPages, repeaters, readSync: async () => sync })!
   gw.services.clockWatch = watch
   watch.start()
   t.teardown(() => watch.stop())

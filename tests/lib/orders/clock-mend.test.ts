@@ -31,6 +31,12 @@ for (const step of [3 * hour, -2 * hour]) {
     await clock.advance(40_000)
     await gw.json('DELETE /api/v2/activeorders/2', { token })
     await clock.advance(20_000)
+    // A tracker and a repeater, seen just now.
+    gw.radio.startTracker(7)
+    await gw.services.orders.idle()
+    const repeaterAt = clock.now()
+    await gw.services.repeaters.record({ extendedAddress: '00:0d:6f:00:00:01:00:09', shortAddress: 0x1009, at: repeaterAt })
+    const trackerSeen = gw.services.trackers.byNumber(7)!.lastSeen
     const before = (await gw.json('GET /api/v2/activeorders', { token })).body.items
     const historyBefore = (await gw.json('GET /api/v2/orders', { token })).body.items
     const order = gw.services.orders.list()[0]!
@@ -49,6 +55,12 @@ for (const step of [3 * hour, -2 * hour]) {
     const stored = await (await gw.services.store.collection<ActiveOrder>('activeorders')).findOne({ uuid: order.uuid })
     t.equal(stored!.created, order.created + step, 'stored moved too')
     t.ok((stored as any).change, 'the change stamp stays on the stored order')
+    t.equal(gw.services.trackers.byNumber(7)!.lastSeen, trackerSeen + step, 'the tracker was last seen as long ago as before')
+    t.match(gw.services.repeaters.list(), [{ extendedAddress: '00:0d:6f:00:00:01:00:09', status: 'ACTIVE' }], 'the repeater still counts as active')
+    const storedRepeater = await (await gw.services.store.collection<{ extendedAddress: string; lastSeen: number }>('repeaters')).findOne({ extendedAddress: '00:0d:6f:00:00:01:00:09' })
+    t.equal(storedRepeater!.lastSeen, repeaterAt + step, 'stored moved too')
+    const storedTracker = await (await gw.services.store.collection<{ number: number; lastSeen: number }>('trackers')).findOne({ number: 7 })
+    t.equal(storedTracker!.lastSeen, trackerSeen + step)
     t.match(gw.services.history.get(cleared.uuid), { orderStarted: cleared.orderStarted + step, orderCleared: cleared.orderCleared + step })
     const historyAfter = (await gw.json('GET /api/v2/orders', { token })).body.items
     t.not(historyAfter[0].orderStarted, historyBefore[0].orderStarted, 'the kept page was forgotten')
@@ -64,7 +76,7 @@ for (const step of [3 * hour, -2 * hour]) {
 t.test('no watch for a clock that cannot be moved', async (t) => {
   const gw = await testGateway()
   t.equal(gw.services.clockWatch, undefined)
-  const { config, clock, log, orders, history, historyPages } = gw.services
-  t.equal(buildClockWatch({ config, clock, log, orders, history, historyPages }), undefined)
+  const { config, clock, log, orders, history, historyPages, repeaters } = gw.services
+  t.equal(buildClockWatch({ config, clock, log, orders, history, historyPages, repeaters }), undefined)
   t.same((await gw.services.gateway.status()).clock, { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false })
 })

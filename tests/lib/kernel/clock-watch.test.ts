@@ -155,3 +155,14 @@ t.test('stop ends the timers and the on-use check', async (t) => {
   t.same(mends, [])
   t.equal(clock.pending, 0)
 })
+
+t.test('start never waits for the system to answer', async (t) => {
+  const { clock, mends, watch } = setup({ sync: () => new Promise<SyncReading>(() => {}) })
+  watch.start()
+  t.same(watch.state(), unwatchedClockState, 'unknown until it answers')
+  t.equal(watch.trusted(), true)
+  clock.step(hour)
+  await clock.advance(1000)
+  await watch.settled()
+  t.same(mends, [{ deltaMs: hour, cause: 'system' }], 'steps are mended meanwhile')
+})

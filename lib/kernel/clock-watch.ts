@@ -69,6 +69,9 @@ export interface ClockWatchOptions {
   boardMaxShiftMs: number
 }
 
+/** The longest deliveries wait for the system's first answer (its commands time out sooner). */
+export const firstReadingMs = 10_000
+
 /** The earliest time a board may set: nothing this software ran before is older. */
 export const earliestBoardTime = Date.UTC(2025, 0, 1)
 
@@ -88,6 +91,9 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   #checkTimer: TimerHandle | undefined
   #syncTimer: TimerHandle | undefined
   #holdTimer: TimerHandle | undefined
+  /** Until the system first answers (at most firstReadingMs), deliveries wait for it. */
+  #awaitingFirstReading = false
+  #firstReadingTimer: TimerHandle | undefined
   #running = false
 
   constructor(options: ClockWatchOptions) {
@@ -99,9 +105,15 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     return this.#events.on(event, listener)
   }
 
-  /** Starts watching; the first reading of the system's state is not waited for. */
+  /**
+   * Starts watching; the first reading of the system's state is not waited for (deliveries
+   * wait for it, at most firstReadingMs: a box just booted may be hours off).
+   */
   start(): void {
     this.#running = true
+    this.#awaitingFirstReading = true
+    this.#wasTrusted = false
+    this.#firstReadingTimer = this.#options.clock.setTimeout(() => this.#firstReadingDone(), firstReadingMs)
     this.#options.clock.onRead(() => this.check())
     this.#armCheck()
     void this.#readSync()
@@ -110,7 +122,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   stop(): void {
     this.#running = false
     this.#options.clock.onRead(undefined)
-    for (const timer of [this.#checkTimer, this.#syncTimer, this.#holdTimer]) this.#options.clock.clearTimeout(timer)
+    for (const timer of [this.#checkTimer, this.#syncTimer, this.#holdTimer, this.#firstReadingTimer]) this.#options.clock.clearTimeout(timer)
   }
 
   /** Resolves once a mend under way has finished (tests, callers that need settled times). */
@@ -161,7 +173,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
 
   /** Whether deliveries checked against the receiver's clock may go now. */
   trusted(): boolean {
-    if (this.#mending) return false
+    if (this.#mending || this.#awaitingFirstReading) return false
     if (this.#sync.state !== 'unsynchronized' || this.#setFromBoardAt !== null) return true
     return this.#holdExpired
   }
@@ -211,9 +223,15 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     this.check()
     if (reading.state !== this.#sync.state) this.#options.log.info({ state: reading.state, source: reading.source }, 'system clock synchronisation')
     this.#sync = reading
-    this.#noteTrust()
+    this.#firstReadingDone()
     this.#options.clock.clearTimeout(this.#syncTimer)
     this.#syncTimer = this.#options.clock.setTimeout(() => void this.#readSync(), this.#options.syncCheckMs)
+  }
+
+  #firstReadingDone(): void {
+    this.#awaitingFirstReading = false
+    this.#options.clock.clearTimeout(this.#firstReadingTimer)
+    this.#noteTrust()
   }
 
   /** Starts or ends the hold, and emits 'trusted' when deliveries may go again. */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ClockWatch, earliestBoardTime, unwatchedClockState, type ClockJump, type SyncReading } from '../../../lib/kernel/clock-watch.ts'
+import { ClockWatch, earliestBoardTime, firstReadingMs, unwatchedClockState, type ClockJump, type SyncReading } from '../../../lib/kernel/clock-watch.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
 import { settle } from '../../helpers/manual-clock.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
@@ -158,9 +158,15 @@ t.test('stop ends the timers and the on-use check', async (t) => {
 
 t.test('start never waits for the system to answer', async (t) => {
   const { clock, mends, watch } = setup({ sync: () => new Promise<SyncReading>(() => {}) })
+  let trusted = 0
+  watch.on('trusted', () => void trusted++)
   watch.start()
-  t.same(watch.state(), unwatchedClockState, 'unknown until it answers')
-  t.equal(watch.trusted(), true)
+  t.same(watch.state(), { ...unwatchedClockState, holdingDeliveries: true }, 'unknown until it answers; deliveries wait for the answer')
+  await clock.advance(firstReadingMs - 1)
+  t.equal(watch.trusted(), false)
+  await clock.advance(1)
+  t.equal(watch.trusted(), true, 'but not for longer than firstReadingMs')
+  t.equal(trusted, 1)
   clock.step(hour)
   await clock.advance(1000)
   await watch.settled()

@@ -157,7 +157,8 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
       throw new DomainError('SETTINGS_VALUE_INVALID', `time: the system clock is synchronised (${this.#sync.source}); the gateway follows it`)
     }
     if (!Number.isFinite(timeMs) || timeMs < earliestBoardTime) throw new DomainError('SETTINGS_VALUE_INVALID', 'time: not a plausible time')
-    await this.settled()
+    // Inline, so nothing can start another mend between the last check and this one.
+    while (this.#mending) await this.#mending
     const shiftMs = Math.round(timeMs - clock.now())
     if (Math.abs(shiftMs) > boardMaxShiftMs) {
       throw new DomainError('SETTINGS_VALUE_INVALID', `time: more than ${Math.round(boardMaxShiftMs / 86_400_000)} days from the gateway's clock`)

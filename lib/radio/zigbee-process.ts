@@ -195,7 +195,10 @@ export class ZigbeeProcessRadio implements Radio {
    */
   #restamped(payload: unknown): unknown {
     if (payload === null || typeof payload !== 'object' || !('at' in payload) || typeof payload.at !== 'number') return payload
-    return { ...payload, at: this.#clock.now() }
+    const at = this.#clock.now()
+    // A repeater's lastSeen (herdsman's, on the child's clock) is carried over the same way.
+    if ('lastSeen' in payload && typeof payload.lastSeen === 'number') return { ...payload, at, lastSeen: payload.lastSeen + (at - payload.at) }
+    return { ...payload, at }
   }
 
   #received(attempt: Attempt, message: ChildMessage): void {

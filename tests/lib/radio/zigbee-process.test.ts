@@ -196,12 +196,17 @@ t.test('the gateway side of the radio never loads herdsman (only the radio proce
 t.test("events carry the gateway clock's time of arrival, not the radio process's clock", async (t) => {
   const { remote, clock, radio } = await setup(t)
   const stamps: number[] = []
+  const lastSeen: number[] = []
   for (const name of ['trackerStarted', 'trackerLocated', 'trackerCleared', 'trackerSeen', 'repeaterJoined', 'deviceLeft'] as const) {
-    radio.on(name, (event) => void stamps.push(event.at))
+    radio.on(name, (event) => {
+      stamps.push(event.at)
+      if ('lastSeen' in event && typeof event.lastSeen === 'number') lastSeen.push(event.lastSeen)
+    })
   }
   await radio.start()
   remote.current!.join(repeater)
   await until(() => stamps.length > 0, 'an event from the radio process', processMs)
   // The ManualClock stands days away from the real clock the radio process reads.
   t.same(stamps, stamps.map(() => clock.now()))
+  for (const seen of lastSeen) t.ok(Math.abs(seen - clock.now()) < 60_000, 'a repeater\'s lastSeen is carried over to the gateway clock')
 })

@@ -91,6 +91,19 @@ export const configSchema = z.strictObject({
     .default({ enabled: true }),
   /** The fleet bridge to an MQTT broker (docs/fleet.md); off by default. */
   fleet: fleetConfigSchema.default(fleetConfigDefault),
+  /** Clock steps and synchronisation (lib/kernel/clock-watch.ts, docs/operations.md "Time"). */
+  clock: z
+    .strictObject({
+      /** A step of the system clock larger than this is mended. */
+      jumpThresholdMs: z.number().int().min(500).max(600_000).default(3000),
+      /** How often the system is asked whether its clock is synchronised. */
+      syncCheckSeconds: z.number().int().min(1).max(3600).default(60),
+      /** Longest wait of webhook deliveries for a clock the system says is not synchronised. */
+      holdDeliveriesSeconds: z.number().int().min(0).max(86_400).default(300),
+      /** Furthest a signed-in board may move the gateway's clock. */
+      boardMaxShiftDays: z.number().int().min(1).max(3650).default(366),
+    })
+    .default({ jumpThresholdMs: 3000, syncCheckSeconds: 60, holdDeliveriesSeconds: 300, boardMaxShiftDays: 366 }),
 })
 
 export type GatewayConfig = z.infer<typeof configSchema>

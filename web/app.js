@@ -8,6 +8,7 @@ import { connectFeed } from './board/feed.js'
 import { chooseLayout, outOfView, overflowText, readDensity } from './board/fit.js'
 import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
+import { mountClockNotice } from './board/clock-notice.js'
 import { OrderBoard, lateNow, levelOf } from './board/orders.js'
 import { waitForApproval } from './board/pairing.js'
 import { RecentClears, recallBody, whereText } from './board/recent.js'
@@ -221,10 +222,13 @@ async function refreshCharts() {
   }
 }
 
-/** The gateway's own state worth a glance: the fleet bridge, when it is on. */
+/** The gateway's own state worth a glance: the fleet bridge, when it is on; a clock it cannot trust. */
+const clockNotice = mountClockNotice(document.querySelector('header.topbar'), api)
 async function refreshGateway() {
   try {
-    const pill = fleetPill((await api('GET', '/api/v2/gateway')).gatewayStatus?.fleet)
+    const status = (await api('GET', '/api/v2/gateway')).gatewayStatus
+    clockNotice.update(status)
+    const pill = fleetPill(status?.fleet)
     $('fleet').hidden = pill.hidden
     $('fleet').textContent = pill.text
     $('fleet').dataset.state = pill.state

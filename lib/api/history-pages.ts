@@ -67,6 +67,12 @@ export class HistoryPages {
     return presented
   }
 
+  /** Times in history were moved (a clock step mended): no kept page is true any more. */
+  forget(): void {
+    this.#pages.clear()
+    this.#size = 0
+  }
+
   /**
    * Least recently used first, approximately ("second chance"): from the oldest, a page asked
    * for since it was last passed is moved to the end and spared once; the first that was not

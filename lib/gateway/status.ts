@@ -1,6 +1,7 @@
 // gatewayStatus (GET /api/v2/gateway): host figures, identity, the gateway's timezone (read
 // at every call, so a settings change shows at once) and the radio's EUI-64 and channel.
 import type { Clock } from '../kernel/clock.ts'
+import { unwatchedClockState, type ClockState } from '../kernel/clock-watch.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { FleetStatus } from '../fleet/bridge.ts'
 import type { RadioInfo } from '../radio/radio.ts'
@@ -43,6 +44,12 @@ export interface GatewayStatus {
   fleet: FleetStatus
   /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
   memory: ProcessMemory
+  /**
+   * Extension: whether the system clock is synchronised (null: the system cannot tell), who
+   * said so, the last clock step mended, when a board last set the time, and whether
+   * webhook deliveries wait for the clock (lib/kernel/clock-watch.ts).
+   */
+  clock: ClockState
 }
 
 export interface StatusDeps {
@@ -53,6 +60,7 @@ export interface StatusDeps {
   radioInfo(): Promise<RadioInfo>
   cloud(): CloudStatus
   fleet(): FleetStatus
+  clockState?: () => ClockState
 }
 
 export class GatewayStatusService {
@@ -94,6 +102,7 @@ export class GatewayStatusService {
         : null,
       fleet: this.#deps.fleet(),
       memory: processMemory(),
+      clock: this.#deps.clockState?.() ?? unwatchedClockState,
     }
   }
 }

@@ -17,6 +17,7 @@ import { HistoryQueries, type HistoryFilter, type HistoryPage, type PageRequest 
 import { rowToSummary, summaryColumns, type SummaryRow } from './rows.ts'
 import { HourlyQuery, type HourlyRequest, type HourlyStatistics } from './hourly.ts'
 import { StatisticsQuery, type DailyStatistics, type StatisticsRequest } from './stats.ts'
+import { shiftRows, WrittenRows } from './written.ts'
 
 export { rowToSummary, type SummaryRow } from './rows.ts'
 
@@ -64,6 +65,8 @@ export class HistoryStore {
   readonly #statistics: StatisticsQuery
   readonly #hourly: HourlyQuery
   readonly #highWater: HighWater
+  /** Rows this process inserted: the ones a clock step moves (written.ts). */
+  readonly #written = new WrittenRows()
 
   constructor(file: string, options: HistoryStoreOptions = {}) {
     const pragmas = `
@@ -116,7 +119,18 @@ export class HistoryStore {
       summary.orderCleared,
     )
     this.#highWater.changed()
-    return Number(result.changes) > 0
+    if (Number(result.changes) === 0) return false
+    this.#written.add(Number(result.lastInsertRowid))
+    return true
+  }
+
+  /**
+   * The clock was stepped: moves the times of the rows this process inserted by deltaMs,
+   * so they stay on the gateway clock's timeline (lib/orders/clock-mend.ts). The only
+   * update history ever sees; positions (seq) do not change.
+   */
+  shiftWritten(deltaMs: number): number {
+    return shiftRows(this.db, this.#written.ranges(), deltaMs)
   }
 
   /** Inserts many summaries in one transaction (one commit); returns how many were new. */

@@ -64,6 +64,25 @@ export class RepeaterInventory {
     return new RepeaterInventory(deps, docs.map(({ _id, ...record }) => record as RepeaterRecord))
   }
 
+  /**
+   * The clock was stepped (lib/orders/clock-mend.ts): moves when each repeater was first and
+   * last seen, in memory at once, stored after the writes already queued.
+   */
+  shiftTimes(deltaMs: number): Promise<void> {
+    const records = [...this.#records.values()]
+    for (const record of records) {
+      record.firstSeen += deltaMs
+      record.lastSeen += deltaMs
+    }
+    const write = this.#writes.then(async () => {
+      for (const { extendedAddress, firstSeen, lastSeen } of records) {
+        await this.#deps.collection.update({ extendedAddress }, { $set: { firstSeen, lastSeen } })
+      }
+    })
+    this.#writes = write.catch(() => undefined)
+    return write
+  }
+
   /** A repeaterJoined event: a new repeater, or fresh details and lastSeen for a known one. */
   record(event: RadioEvents['repeaterJoined']): Promise<void> {
     const write = this.#writes.then(() => this.#record(event))

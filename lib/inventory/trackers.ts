@@ -128,6 +128,21 @@ export class TrackerInventory {
     return removed
   }
 
+  /**
+   * The clock was stepped (lib/orders/clock-mend.ts): moves when each tracker was captured
+   * and last seen, in memory at once and then stored, so availability is judged right.
+   */
+  async shiftTimes(deltaMs: number, durability: Durability = 'now'): Promise<void> {
+    const records = [...this.#byAddress.values()]
+    for (const record of records) {
+      record.captured += deltaMs
+      record.lastSeen += deltaMs
+    }
+    for (const { address, captured, lastSeen } of records) {
+      await this.#collection.update({ address }, { $set: { captured, lastSeen } }, { durability })
+    }
+  }
+
   async #save(record: TrackerRecord, durability: Durability): Promise<void> {
     await this.#collection.update({ address: record.address }, { ...record }, { upsert: true, durability })
     this.#byAddress.set(record.address, record)

@@ -24,6 +24,7 @@ import type { TrackerInventory } from '../inventory/trackers.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
 import { SyncBatch, type Collection } from '../store/db.ts'
+import { shiftOrderTimes } from './clock-mend.ts'
 import type { FaultPoint } from './fault.ts'
 import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
@@ -203,6 +204,28 @@ export class OrdersService {
   pageLapsed(tracker: string): Promise<void> {
     return this.#background('pageLapsed', async (batch) => {
       await this.#run({ kind: 'pageLapsed', tracker, at: this.#deps.clock.now() }, batch)
+    })
+  }
+
+  /**
+   * The clock was stepped (clock-mend.ts): moves the times of every active order by deltaMs
+   * and, in the same tick, the clock itself (`moveClock`), so no reader sees one moved
+   * without the other; then stores the moved times. Queued like any operation, so no
+   * change is stamped on one timeline and stored on the other. Records no change: nothing
+   * about the orders changed but the clock they are measured by.
+   */
+  shiftTimes(deltaMs: number, moveClock: () => void): Promise<number> {
+    return this.#serial(async (batch) => {
+      for (const order of this.#active) shiftOrderTimes(order, deltaMs)
+      moveClock()
+      this.#revision++
+      // The trackers' times too (in memory before this returns): availability is judged by them.
+      const trackers = this.#deps.trackers.shiftTimes(deltaMs, batch)
+      for (const { uuid, created, stateChanged, located, pagedAt } of this.#active) {
+        await this.#deps.collection.update({ uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
+      }
+      await trackers
+      return this.#active.length
     })
   }
 

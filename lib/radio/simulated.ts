@@ -4,6 +4,7 @@
 // It honours paging leases: a paged tracker buzzes until its lease ends or it is told to
 // stop, which tests (and the board) can observe. Time comes from the injected Clock.
 import type { Clock } from '../kernel/clock.ts'
+import { monotonicNow } from '../kernel/gateway-clock.ts'
 import { EventBus, type Listener, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -67,6 +68,7 @@ interface SimTracker {
   number: number
   address: string
   position: SimPosition
+  /** When the lease ends, on the monotonic clock (a tracker's own timer: no wall-clock step moves it). */
   buzzingUntil: number | null
 }
 
@@ -117,7 +119,7 @@ export class SimulatedRadio implements Radio {
   async page(address: string, leaseSeconds: number): Promise<void> {
     const tracker = this.#byAddress(address)
     this.sent.push({ command: 'page', address, leaseSeconds, at: this.#clock.now() })
-    tracker.buzzingUntil = this.#clock.now() + leaseSeconds * 1000
+    tracker.buzzingUntil = monotonicNow(this.#clock) + leaseSeconds * 1000
   }
 
   async cancel(address: string): Promise<void> {
@@ -237,7 +239,7 @@ export class SimulatedRadio implements Radio {
   }
 
   #buzzing(tracker: SimTracker): boolean {
-    return tracker.buzzingUntil !== null && tracker.buzzingUntil > this.#clock.now()
+    return tracker.buzzingUntil !== null && tracker.buzzingUntil > monotonicNow(this.#clock)
   }
 
   #status(tracker: SimTracker): SimTrackerStatus {
@@ -247,7 +249,7 @@ export class SimulatedRadio implements Radio {
       address: tracker.address,
       position: { ...tracker.position },
       buzzing,
-      buzzingUntil: buzzing ? tracker.buzzingUntil : null,
+      buzzingUntil: buzzing ? this.#clock.now() + Math.round(tracker.buzzingUntil! - monotonicNow(this.#clock)) : null,
       battery: batteryOf(tracker.number),
       linkQuality: linkQualityOf(tracker.number),
     }

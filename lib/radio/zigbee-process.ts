@@ -9,6 +9,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
+import { monotonicNow } from '../kernel/gateway-clock.ts'
 import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import { unknownEui64, type Radio, type RadioEvents, type RadioInfo } from './radio.ts'
@@ -186,12 +187,26 @@ export class ZigbeeProcessRadio implements Radio {
     return attempt
   }
 
+  /**
+   * The child stamps events with the system clock; the gateway's clock may differ from it
+   * (a step not yet mended, a time set from a board: lib/kernel/clock-watch.ts), and an
+   * order's times must be on the gateway's. Events cross the IPC channel within
+   * milliseconds, so the time of arrival stands in for the child's.
+   */
+  #restamped(payload: unknown): unknown {
+    if (payload === null || typeof payload !== 'object' || !('at' in payload) || typeof payload.at !== 'number') return payload
+    const at = this.#clock.now()
+    // A repeater's lastSeen (herdsman's, on the child's clock) is carried over the same way.
+    if ('lastSeen' in payload && typeof payload.lastSeen === 'number') return { ...payload, at, lastSeen: payload.lastSeen + (at - payload.at) }
+    return { ...payload, at }
+  }
+
   #received(attempt: Attempt, message: ChildMessage): void {
     switch (message.type) {
       case 'log':
         return relayChildLog(this.#log, message.line, attempt.child.pid)
       case 'event':
-        this.#events.emit(message.name, message.payload as never)
+        this.#events.emit(message.name, this.#restamped(message.payload) as never)
         return
       case 'result': {
         const pending = this.#pending.get(message.id)
@@ -313,7 +328,8 @@ export class ZigbeeProcessRadio implements Radio {
       throw new RangeError('leaseSeconds must be an integer from 1 to 65534')
     }
     // Remembered even when the send fails: the lease is sent again when the radio is back.
-    this.#leases.set(address, this.#clock.now() + leaseSeconds * 1000)
+    // On the monotonic clock: a step of the wall clock must not lengthen or cut a lease.
+    this.#leases.set(address, monotonicNow(this.#clock) + leaseSeconds * 1000)
     await this.#call('page', [address, leaseSeconds])
   }
 
@@ -323,7 +339,7 @@ export class ZigbeeProcessRadio implements Radio {
   }
 
   async #reapplyLeases(): Promise<void> {
-    const now = this.#clock.now()
+    const now = monotonicNow(this.#clock)
     const sends: Promise<void>[] = []
     for (const [address, until] of [...this.#leases]) {
       const remaining = Math.floor((until - now) / 1000)

@@ -1,6 +1,8 @@
 // The gateway's button. A press opens a 120 s window in which the first access token can be
-// generated without a bearer token; generating it closes the window.
+// generated without a bearer token; generating it closes the window. The window is timed on
+// the monotonic clock, so a step of the wall clock neither closes it early nor keeps it open.
 import type { Clock } from '../kernel/clock.ts'
+import { monotonicNow } from '../kernel/gateway-clock.ts'
 
 export const buttonWindowMs = 120_000
 
@@ -13,6 +15,7 @@ export interface ButtonState {
 
 export class ButtonWindow {
   readonly #clock: Clock
+  /** When the window closes, on the monotonic clock (monotonicNow), or null when closed. */
   #closesAt: number | null = null
   #lastPressedAt: number | null = null
 
@@ -21,14 +24,13 @@ export class ButtonWindow {
   }
 
   press(): ButtonState {
-    const now = this.#clock.now()
-    this.#lastPressedAt = now
-    this.#closesAt = now + buttonWindowMs
+    this.#lastPressedAt = this.#clock.now()
+    this.#closesAt = monotonicNow(this.#clock) + buttonWindowMs
     return this.state()
   }
 
   isOpen(): boolean {
-    return this.#closesAt !== null && this.#clock.now() < this.#closesAt
+    return this.#closesAt !== null && monotonicNow(this.#clock) < this.#closesAt
   }
 
   close(): void {
@@ -41,18 +43,24 @@ export class ButtonWindow {
    */
   take(): number | null {
     if (!this.isOpen()) return null
-    const closesAt = this.#closesAt
+    const closesAt = this.#wallTime(this.#closesAt!)
     this.#closesAt = null
     return closesAt
   }
 
   /** Gives back a window taken by a generate call that failed, unless a press replaced it. */
   restore(closesAt: number): void {
-    if (this.#closesAt === null && this.#clock.now() < closesAt) this.#closesAt = closesAt
+    const remaining = closesAt - this.#clock.now()
+    if (this.#closesAt === null && remaining > 0) this.#closesAt = monotonicNow(this.#clock) + remaining
   }
 
   state(): ButtonState {
     const open = this.isOpen()
-    return { open, closesAt: open ? this.#closesAt : null, lastPressedAt: this.#lastPressedAt }
+    return { open, closesAt: open ? this.#wallTime(this.#closesAt!) : null, lastPressedAt: this.#lastPressedAt }
+  }
+
+  /** A monotonic deadline as the gateway clock's time. */
+  #wallTime(monotonicDeadline: number): number {
+    return this.#clock.now() + Math.round(monotonicDeadline - monotonicNow(this.#clock))
   }
 }

@@ -1,7 +1,9 @@
 // Failed authentication per client address: a token bucket of `perMinute` failures that
 // refills continuously. An empty bucket means that address answers 429 for credentials that
-// do not verify; valid tokens and other addresses are never affected.
+// do not verify; valid tokens and other addresses are never affected. Refilled on the
+// monotonic clock: a wall clock stepped back must not keep an address limited for hours.
 import type { Clock } from '../kernel/clock.ts'
+import { monotonicNow } from '../kernel/gateway-clock.ts'
 
 /** Addresses remembered at most; the oldest is forgotten first (bounded memory). */
 const maxAddresses = 10_000
@@ -36,7 +38,7 @@ export class AuthFailureLimiter {
   /** Counts one failure; an already limited address stays limited without going deeper. */
   recordFailure(ip: string): void {
     const key = keyOf(ip)
-    const bucket = this.#current(key) ?? { units: this.#capacity, at: this.#clock.now() }
+    const bucket = this.#current(key) ?? { units: this.#capacity, at: monotonicNow(this.#clock) }
     // Attempts answered 429 do not count, so Retry-After stays true however often it retries.
     if (bucket.units < minuteMs) return
     bucket.units -= minuteMs
@@ -48,7 +50,7 @@ export class AuthFailureLimiter {
   #current(key: string): Bucket | undefined {
     const bucket = this.#buckets.get(key)
     if (!bucket) return undefined
-    const now = this.#clock.now()
+    const now = monotonicNow(this.#clock)
     bucket.units = Math.min(this.#capacity, bucket.units + (now - bucket.at) * this.#perMinute)
     bucket.at = now
     if (bucket.units >= this.#capacity) {

@@ -4,6 +4,7 @@
 // only these, once per router, so nothing else is reachable at run time either.
 // A new function that needs another service adds it here (one line each).
 import type { Clock } from '../../lib/kernel/clock.ts'
+import type { ClockWatch } from '../../lib/kernel/clock-watch.ts'
 import type { GatewayIdentity } from '../../lib/identity.ts'
 import type { HistoryPages } from '../../lib/api/history-pages.ts'
 import type { HistoryStore } from '../../lib/history/store.ts'
@@ -45,6 +46,8 @@ export interface FunctionServices {
   /** The repeater inventory; refresh() pings through the radio without handing it out. */
   repeaters: { list(): ReturnType<GatewayServices['repeaters']['list']>; refresh(): ReturnType<GatewayServices['repeaters']['refresh']>; clear(): ReturnType<GatewayServices['repeaters']['clear']> }
   clock: Pick<Clock, 'now'>
+  /** Setting the gateway's clock from a board (POST /api/v2/gateway/clock); none for a test's hand-moved clock. */
+  clockWatch: Pick<ClockWatch, 'setFromBoard' | 'state'> | undefined
 }
 
 export function functionServices(s: Services): FunctionServices {
@@ -70,5 +73,6 @@ export function functionServices(s: Services): FunctionServices {
     pairing: s.pairing,
     repeaters: { list: () => repeaters.list(), refresh: () => repeaters.refresh(radio), clear: () => repeaters.clear() },
     clock: { now: () => clock.now() },
+    clockWatch: s.clockWatch && { setFromBoard: (time, by) => s.clockWatch!.setFromBoard(time, by), state: () => s.clockWatch!.state() },
   }
 }

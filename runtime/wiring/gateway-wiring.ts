@@ -12,6 +12,7 @@ import { HostMonitor, type HostSource } from '../../lib/gateway/host.ts'
 import { RepeaterInventory, type RepeaterRecord } from '../../lib/inventory/repeaters.ts'
 import { GatewayStatusService } from '../../lib/gateway/status.ts'
 import type { GatewayIdentity } from '../../lib/identity.ts'
+import type { ClockState } from '../../lib/kernel/clock-watch.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
 import type { SettingsService } from '../../lib/settings/service.ts'
@@ -38,6 +39,8 @@ export interface GatewayServicesDeps {
   radio: Radio
   /** The fleet bridge's status, reported in gatewayStatus. */
   fleetStatus(): FleetStatus
+  /** The clock watch's state, reported in gatewayStatus. */
+  clockState?: () => ClockState
   host?: HostSource
   fetch?: typeof fetch
 }
@@ -64,6 +67,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     radioInfo: () => radio.info(),
     cloud: () => cloud.status(),
     fleet: deps.fleetStatus,
+    clockState: deps.clockState,
   })
   const check = new ConnectionCheck({
     clock,

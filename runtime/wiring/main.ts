@@ -1,6 +1,7 @@
 // Composition root: config → store and services → radio → scheduler → webhooks → ws → http
 // → control socket. SIGTERM/SIGINT stop everything in reverse and flush storage.
-import { SystemClock, type Clock } from '../../lib/kernel/clock.ts'
+import type { Clock } from '../../lib/kernel/clock.ts'
+import { GatewayClock } from '../../lib/kernel/gateway-clock.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
 import { createLogger, type Logger } from '../../lib/kernel/log.ts'
 import { restrictNewFiles } from '../../lib/store/private-files.ts'
@@ -22,6 +23,8 @@ import { buildRouter, type GatewayRouter } from '../host/router.ts'
 import type { ManifestEntry } from '../host/function-types.ts'
 import { loadFunctionTable, SwappableRouter, watchFunctions } from '../manifest/dev-reload.ts'
 import { buildServices, type Services } from './services.ts'
+import { clockPart } from './clock-wiring.ts'
+import { registerClockCommands } from '../cli/clock-commands.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
 import { registerSimCommands } from '../cli/sim-commands.ts'
 import { lockDataDir } from './data-dir-lock.ts'
@@ -50,7 +53,8 @@ export interface RunningGateway {
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { config } = options
-  const clock = options.clock ?? new SystemClock()
+  // Timestamps follow the monotonic clock; steps of the system clock are mended (clock-wiring.ts).
+  const clock = options.clock ?? new GatewayClock()
   const log = options.log ?? createLogger()
   const dev = options.watchFunctionsDir
   const manifest =
@@ -86,6 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerTokenCommands(control, services)
   registerRadioCommands(control, services)
   registerWebhookCommands(control, services)
+  registerClockCommands(control, services)
   // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
   services.webhooks.setOwnEndpoint(() => {
     const address = http.server.address()
@@ -106,6 +111,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         services.history.close()
       },
     },
+    // Before anything stamps a time from the radio or paging; it never waits for the time.
+    clockPart(services.clockWatch),
     radioPart(services),
     pagingPart(services),
     // Closes an open repeater pairing window before the radio stops.
@@ -113,7 +120,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Stops before the store closes: writes the last_used times still held in memory.
     { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
     fleetPart(services),
-    webhookDispatcherPart({ webhooks: services.webhooks, clock, log, retrySchedule: config.webhooks.retrySchedule }),
+    webhookDispatcherPart({ webhooks: services.webhooks, clock, log, retrySchedule: config.webhooks.retrySchedule, clockGate: services.clockWatch }),
     {
       name: 'http',
       start: async () => {

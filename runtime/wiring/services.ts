@@ -22,6 +22,8 @@ import { ScreenPairing } from '../../lib/tokens/screen-pairing.ts'
 import { WebhookService } from '../../lib/webhooks/service.ts'
 import { buildGatewayServices, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
+import { buildClockWatch } from './clock-wiring.ts'
+import { unwatchedClockState, type ClockWatch } from '../../lib/kernel/clock-watch.ts'
 import { followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
 
@@ -48,6 +50,8 @@ export interface Services extends OrderServices, GatewayServices {
   /** The active-order list as the list routes answer it, cached while it cannot differ. */
   activeList: ActiveOrderList
   historyPages: HistoryPages
+  /** Clock steps and synchronisation (clock-wiring.ts); none for a test's hand-moved clock. */
+  clockWatch: ClockWatch | undefined
 }
 
 export interface BuildOptions {
@@ -125,9 +129,11 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     settings,
     radio: orderServices.radio,
     fleetStatus: () => fleet.status(),
+    clockState: () => clockWatch?.state() ?? unwatchedClockState,
   })
   followRadio(orderServices.radio, { orders: orderServices.orders, repeaters: gatewayServices.repeaters })
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  return { config, clock, log, store, identity, settings, floor, button, tokens, screens, history, historyPages, changes, fleet, webhooks, activeList, ...orderServices, ...gatewayServices }
+  const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages, repeaters: gatewayServices.repeaters })
+  return { config, clock, log, store, identity, settings, floor, button, tokens, screens, history, historyPages, changes, fleet, webhooks, activeList, clockWatch, ...orderServices, ...gatewayServices }
 }

@@ -3,6 +3,7 @@
 // each chunk is re-armed a few seconds before it runs out, on the injected clock. A radio
 // that comes back up while a window is open gets the rest of the window re-applied.
 import type { Clock, TimerHandle } from '../../lib/kernel/clock.ts'
+import { monotonicNow } from '../../lib/kernel/gateway-clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
 
@@ -46,13 +47,14 @@ export class PairingScheduler {
   }
 
   isOpen(): boolean {
-    return this.#until !== null && this.#clock.now() < this.#until
+    return this.#until !== null && monotonicNow(this.#clock) < this.#until
   }
 
   async state(): Promise<PairingState> {
     const open = this.isOpen()
     const up = (await this.#radio.info()).up
-    return { open, until: open ? this.#until : null, radioUp: up }
+    // Held on the monotonic clock (a step of the wall clock moves no window); told as a time.
+    return { open, until: open ? this.#clock.now() + Math.round(this.#until! - monotonicNow(this.#clock)) : null, radioUp: up }
   }
 
   /** Opens (or re-opens) a window of `seconds`; 0 closes it. */
@@ -61,7 +63,7 @@ export class PairingScheduler {
       throw new RangeError(`seconds must be an integer from 0 to ${this.#maxWindowSeconds}`)
     }
     if (seconds === 0) return this.end()
-    this.#until = this.#clock.now() + seconds * 1000
+    this.#until = monotonicNow(this.#clock) + seconds * 1000
     await this.#arm()
     return this.state()
   }
@@ -87,7 +89,7 @@ export class PairingScheduler {
     this.#timer = undefined
     const until = this.#until
     if (until === null) return
-    const remainingMs = until - this.#clock.now()
+    const remainingMs = until - monotonicNow(this.#clock)
     if (remainingMs <= 0) {
       this.#until = null
       return

@@ -10,8 +10,10 @@
 // radio-field-review.md), so a stop sent later reaches the tracker later, and a stuck page
 // must not hold a cancel for as long as the radio's send timeout. stop() answers at once;
 // the radio gets a stop command a few times in the background (best effort: the lease ends
-// it anyway). All timers run on the injected Clock.
+// it anyway). All timers run on the injected Clock; a single page's end is held on its
+// monotonic reading, so a step of the wall clock never lengthens or cuts a lease.
 import type { Clock, TimerHandle } from '../../lib/kernel/clock.ts'
+import { monotonicNow } from '../../lib/kernel/gateway-clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { Pager } from '../../lib/orders/service.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
@@ -51,7 +53,7 @@ export interface PagingDeps {
 interface Job {
   generation: number
   tracking: boolean
-  /** When a single page ends. */
+  /** When a single page ends (monotonicNow). */
   endsAt: number
   attempts: number
   timer?: TimerHandle
@@ -97,14 +99,14 @@ export class PagingScheduler implements Pager {
     const job: Job = {
       generation: this.#bump(tracker),
       tracking: options.tracking,
-      endsAt: clock.now() + (options.leaseMs ?? this.options.onceLeaseMs),
+      endsAt: monotonicNow(clock) + (options.leaseMs ?? this.options.onceLeaseMs),
       attempts: 0,
       inFlight: false,
       consecutiveFailures: 0,
     }
     this.#jobs.set(tracker, job)
     if (!job.tracking) {
-      job.lapseTimer = clock.setTimeout(() => this.#lapse(tracker, job), job.endsAt - clock.now())
+      job.lapseTimer = clock.setTimeout(() => this.#lapse(tracker, job), job.endsAt - monotonicNow(clock))
     }
     this.#sendPage(tracker, job)
   }
@@ -164,7 +166,7 @@ export class PagingScheduler implements Pager {
     const { clock } = this.#deps
     const leaseSeconds = job.tracking
       ? this.options.trackingLeaseSeconds
-      : Math.max(1, Math.ceil((job.endsAt - clock.now()) / 1000))
+      : Math.max(1, Math.ceil((job.endsAt - monotonicNow(clock)) / 1000))
     job.inFlight = true
     job.attempts++
     if (job.tracking && job.timer === undefined) this.#arm(tracker, job)
@@ -196,7 +198,7 @@ export class PagingScheduler implements Pager {
   }
 
   #retryOnce(tracker: string, job: Job): void {
-    if (this.#jobs.get(tracker) !== job || this.#deps.clock.now() >= job.endsAt) return
+    if (this.#jobs.get(tracker) !== job || monotonicNow(this.#deps.clock) >= job.endsAt) return
     this.#sendPage(tracker, job)
   }
 

@@ -2,6 +2,10 @@
 // entry blocks the ones behind it, so receivers see changes in order), retried on the
 // configured schedule with ±20 % jitter while the receiver is down. Started after the
 // store, it picks up whatever backlog a previous run (or a crash) left behind.
+// Receivers check the signed timestamp against their own clock (Standard Webhooks: five
+// minutes), so while the gateway knows its clock is wrong (clockGate) nothing is attempted;
+// the clock watch says when it may be (lib/kernel/clock-watch.ts). A retry due further ahead
+// than the longest retry delay can only come from a clock moved back: it is due at once.
 import type { Clock, TimerHandle } from '../../lib/kernel/clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { WebhookService } from '../../lib/webhooks/service.ts'
@@ -15,6 +19,8 @@ export interface DispatcherOptions {
   retrySchedule: number[]
   /** In [0, 1); injectable so tests can pin the jitter. */
   random?: () => number
+  /** Whether the clock may sign deliveries now, and when that becomes so (ClockWatch). */
+  clockGate?: { trusted(): boolean; on(event: 'trusted', listener: () => unknown): () => void }
 }
 
 interface Worker {
@@ -35,6 +41,7 @@ export class WebhookDispatcher {
   #stopping = new AbortController()
   #running = false
   #unsubscribe: (() => void) | undefined
+  #unsubscribeClock: (() => void) | undefined
 
   constructor(options: DispatcherOptions) {
     this.#options = options
@@ -44,6 +51,11 @@ export class WebhookDispatcher {
     this.#running = true
     this.#stopping = new AbortController()
     this.#unsubscribe = this.#options.webhooks.on('enqueued', (url) => this.kick(url))
+    this.#unsubscribeClock = this.#options.clockGate?.on('trusted', () => this.#kickAll())
+    this.#kickAll()
+  }
+
+  #kickAll(): void {
     for (const registration of this.#options.webhooks.registry.all()) this.kick(registration.url)
   }
 
@@ -76,13 +88,22 @@ export class WebhookDispatcher {
         if (!webhooks.registry.get(url)) this.#workers.delete(url)
         return
       }
-      const wait = entry.nextAttemptAt - clock.now()
+      const remaining = entry.nextAttemptAt - clock.now()
+      // Further ahead than any delay the schedule gives: the clock was moved back since. Due now.
+      const wait = remaining > this.#longestDelay() ? 0 : remaining
       if (wait > 0) return this.#wait(url, worker, wait)
+      // Held while the clock is known to be wrong; 'trusted' kicks every URL again.
+      if (this.#options.clockGate && !this.#options.clockGate.trusted()) return
       // The change may still be on its way to disk; a receiver never hears of one a crash could undo.
       await webhooks.outbox.headOnDisk(url)
       const result = await webhooks.attempt(entry, (attempts) => retryDelay(retrySchedule, attempts, random), this.#stopping.signal)
       if (result === 'gone' || result === 'disabled') return
     }
+  }
+
+  /** The longest delay the retry schedule can give (its largest step, jitter included). */
+  #longestDelay(): number {
+    return Math.ceil(Math.max(...this.#options.retrySchedule) * 1.2)
   }
 
   #wait(url: string, worker: Worker, ms: number): void {
@@ -97,6 +118,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.#running = false
     this.#unsubscribe?.()
+    this.#unsubscribeClock?.()
     this.#stopping.abort()
     for (const worker of this.#workers.values()) this.#options.clock.clearTimeout(worker.timer)
     this.#workers.clear()

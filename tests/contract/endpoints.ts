@@ -72,4 +72,6 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/board/pairing', auth: 'none', code: 23, outcomes: [201], errors: [-4, -31, -44] },
   { method: 'GET', path: '/api/v2/board/pairing/:id', auth: 'none', code: 23, outcomes: [200], errors: [-43] },
   { method: 'POST', path: '/api/v2/board/pairing/approve', auth: 'bearer', code: 23, outcomes: [201], errors: [-1, -2, -4, -31, -36, -42] },
+  // extension: the gateway's clock set from a signed-in board while the system clock is not synchronised
+  { method: 'POST', path: '/api/v2/gateway/clock', auth: 'bearer', code: 11, outcomes: [200], errors: [-1, -2, -21, -31, -36] },
 ]

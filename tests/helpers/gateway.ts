@@ -31,9 +31,9 @@ export interface CallOptions {
   ip?: string
 }
 
-export async function testGateway(configInput: Record<string, unknown> = {}, start?: string): Promise<TestGateway> {
+/** `clock`: another hand-moved clock (a SteppingClock, whose steps the gateway mends). */
+export async function testGateway(configInput: Record<string, unknown> = {}, start?: string, clock: ManualClock = new ManualClock(start)): Promise<TestGateway> {
   const config: GatewayConfig = parseConfig({ dataDir: '/nonexistent-test-data', ...configInput })
-  const clock = new ManualClock(start)
   const logs = memoryLogger()
   const services = await buildServices({ config, clock, log: logs.log, inMemory: true })
   const router = buildRouter(manifest, services)

@@ -1,6 +1,6 @@
 // The programs some tests need besides Node: a Chrome or Chromium for the board's browser
 // tests, Mosquitto for the fleet bridge's broker tests, xz for the install script's Node
-// tarball (tests/deploy). Found through an environment
+// tarball (tests/deploy), libfaketime for the clock-step tests. Found through an environment
 // variable, then PATH, then the usual places; `npm test` installs Debian's packages first
 // where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
 // with the one command to run.
@@ -52,7 +52,20 @@ export const xzDep: SystemDep = {
   debianPackage: 'xz-utils',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep, xzDep]
+/**
+ * libfaketime for the clock-step tests (tests/runtime/clock-steps.test.ts): the `faketime`
+ * command stands for the package, which brings the preload library (tests/helpers/faketime.ts
+ * finds that per architecture).
+ */
+export const faketimeDep: SystemDep = {
+  name: 'faketime',
+  envVars: [],
+  commands: ['faketime'],
+  locations: ['/usr/bin/faketime'],
+  debianPackage: 'faketime',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep, faketimeDep]
 
 function isExecutable(file: string): boolean {
   try {

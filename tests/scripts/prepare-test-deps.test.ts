@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { installCommands, prepareTestDeps, type Machine } from '../../scripts/prepare-test-deps.ts'
-import { chromiumDep, findExecutable, installHint, mosquittoDep, requireExecutable, xzDep, type SystemDep } from '../helpers/system-deps.ts'
+import { chromiumDep, faketimeDep, findExecutable, installHint, mosquittoDep, requireExecutable, xzDep, type SystemDep } from '../helpers/system-deps.ts'
 
 const machine = (overrides: Partial<Machine> = {}): Machine => ({ uid: 0, hasAptGet: true, sudoWithoutPassword: () => false, noApt: false, ...overrides })
 
@@ -20,6 +20,7 @@ t.test('finding a program: the environment variable first, then PATH, then the u
   t.equal(requireExecutable(nowhere, { MOSQUITTO_PATH: fake }), fake)
   t.equal(installHint([chromiumDep, mosquittoDep]), 'sudo apt-get install -y chromium mosquitto (or set CHROMIUM_PATH=/path/to/it MOSQUITTO_PATH=/path/to/it)')
   t.equal(installHint([xzDep]), 'sudo apt-get install -y xz-utils', 'nothing to set for xz')
+  t.equal(installHint([faketimeDep]), 'sudo apt-get install -y faketime', 'faketime brings libfaketime')
   t.throws(() => requireExecutable(xzDep, { PATH: dir }), { message: 'xz is not installed: run sudo apt-get install -y xz-utils' })
 })
 

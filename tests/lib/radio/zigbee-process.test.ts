@@ -11,7 +11,7 @@ import { memoryLogger } from '../../helpers/memory-logger.ts'
 import type { RadioEvents } from '../../../lib/radio/radio.ts'
 import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../../../lib/radio/zigbee-process.ts'
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
-import { TestChannel, tracker } from '../../helpers/zigbee-radio.ts'
+import { repeater, TestChannel, tracker } from '../../helpers/zigbee-radio.ts'
 import { until } from '../../helpers/until.ts'
 
 const address = '00:12:4b:00:aa:bb:cc:dd'
@@ -191,4 +191,22 @@ t.test('the gateway side of the radio never loads herdsman (only the radio proce
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string]
   t.same(JSON.parse(line), [])
+})
+
+t.test("events carry the gateway clock's time of arrival, not the radio process's clock", async (t) => {
+  const { remote, clock, radio } = await setup(t)
+  const stamps: number[] = []
+  const lastSeen: number[] = []
+  for (const name of ['trackerStarted', 'trackerLocated', 'trackerCleared', 'trackerSeen', 'repeaterJoined', 'deviceLeft'] as const) {
+    radio.on(name, (event) => {
+      stamps.push(event.at)
+      if ('lastSeen' in event && typeof event.lastSeen === 'number') lastSeen.push(event.lastSeen)
+    })
+  }
+  await radio.start()
+  remote.current!.join(repeater)
+  await until(() => stamps.length > 0, 'an event from the radio process', processMs)
+  // The ManualClock stands days away from the real clock the radio process reads.
+  t.same(stamps, stamps.map(() => clock.now()))
+  for (const seen of lastSeen) t.ok(Math.abs(seen - clock.now()) < 60_000, 'a repeater\'s lastSeen is carried over to the gateway clock')
 })

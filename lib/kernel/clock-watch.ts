@@ -1,0 +1,271 @@
+// Notices when the system clock was stepped and has the gateway mend it; knows whether the
+// system clock can be trusted. A Raspberry Pi boots with the time it saved before a power cut
+// and is stepped when network time answers, often minutes later and hours away.
+//
+//  - A step: the system clock moved more than thresholdMs against the gateway's clock (which
+//    follows the monotonic clock, gateway-clock.ts). Checked on a timer and on every read of
+//    the gateway's clock; logged once per step; `mend(deltaMs)` then moves the gateway's
+//    clock and the stored timestamps it wrote by the same amount (lib/orders/clock-mend.ts).
+//    A step always makes the gateway follow the system clock again, also after a board set
+//    the time (the newest setting wins).
+//  - Synchronisation: what the system says (`readSync`, lib/gateway/time-sync.ts), read at
+//    start-up, every syncCheckMs and after each step; 'unknown' where it cannot be asked.
+//  - Trust: deliveries that receivers check against their own clock (webhooks) are held
+//    while the system says its clock is not synchronised and no board has set the time, for
+//    at most holdMs (never for ever: an offline restaurant may never get the time), and
+//    while a step is being mended. 'trusted' is emitted when that ends.
+import type { TimerHandle } from './clock.ts'
+import { DomainError } from './errors.ts'
+import { EventBus, type Subscribable } from './events.ts'
+import type { AdjustableClock } from './gateway-clock.ts'
+import type { Logger } from './log.ts'
+
+export type SyncState = 'synchronized' | 'unsynchronized' | 'unknown'
+
+export interface SyncReading {
+  state: SyncState
+  /** Who said so: 'timedatectl', 'chronyc', or 'none' when nothing could be asked. */
+  source: string
+}
+
+export interface ClockJump {
+  /** The gateway's time once mended (ms since the epoch). */
+  at: number
+  /** How far the gateway's clock and its stored timestamps were moved, in ms. */
+  shiftMs: number
+  /** 'system': the system clock was stepped; 'board': a signed-in board set the time. */
+  cause: 'system' | 'board'
+}
+
+export interface ClockState {
+  /** true/false as the system reports it; null when it cannot tell. */
+  synchronized: boolean | null
+  source: string
+  lastJump: ClockJump | null
+  /** When a board last set the gateway's time (ms since the epoch), or null. */
+  setFromBoardAt: number | null
+  /** Whether deliveries checked against the receiver's clock are held right now. */
+  holdingDeliveries: boolean
+}
+
+export interface ClockWatchEvents {
+  /** A step was mended. */
+  jumped: ClockJump
+  /** Held deliveries may go. */
+  trusted: undefined
+}
+
+export interface ClockWatchOptions {
+  clock: AdjustableClock
+  log: Logger
+  /** Moves the gateway's clock and the timestamps it stored by deltaMs. */
+  mend: (deltaMs: number, cause: ClockJump['cause']) => Promise<void>
+  readSync: () => Promise<SyncReading>
+  thresholdMs: number
+  checkEveryMs: number
+  syncCheckMs: number
+  holdMs: number
+  /** The latest time a board may set, against the gateway's clock, and the earliest at all. */
+  boardMaxShiftMs: number
+}
+
+/** The longest deliveries wait for the system's first answer (its commands time out sooner). */
+export const firstReadingMs = 10_000
+
+/** The earliest time a board may set: nothing this software ran before is older. */
+export const earliestBoardTime = Date.UTC(2025, 0, 1)
+
+export class ClockWatch implements Subscribable<ClockWatchEvents> {
+  readonly #options: ClockWatchOptions
+  readonly #events: EventBus<ClockWatchEvents>
+  /** The drift the gateway expects: 0, or minus what a board set against the system clock. */
+  #expectedDrift = 0
+  #mending: Promise<void> | undefined
+  #sync: SyncReading = { state: 'unknown', source: 'none' }
+  #lastJump: ClockJump | null = null
+  #setFromBoardAt: number | null = null
+  /** Monotonic ms when the system first said "not synchronised" (and no board had set it). */
+  #untrustedSince: number | undefined
+  #holdExpired = false
+  #wasTrusted = true
+  #checkTimer: TimerHandle | undefined
+  #syncTimer: TimerHandle | undefined
+  #holdTimer: TimerHandle | undefined
+  /** Until the system first answers (at most firstReadingMs), deliveries wait for it. */
+  #awaitingFirstReading = false
+  #firstReadingTimer: TimerHandle | undefined
+  #running = false
+
+  constructor(options: ClockWatchOptions) {
+    this.#options = options
+    this.#events = new EventBus(options.log)
+  }
+
+  on<K extends keyof ClockWatchEvents>(event: K, listener: (payload: ClockWatchEvents[K]) => unknown): () => void {
+    return this.#events.on(event, listener)
+  }
+
+  /**
+   * Starts watching; the first reading of the system's state is not waited for (deliveries
+   * wait for it, at most firstReadingMs: a box just booted may be hours off).
+   */
+  start(): void {
+    this.#running = true
+    this.#awaitingFirstReading = true
+    this.#wasTrusted = false
+    this.#firstReadingTimer = this.#options.clock.setTimeout(() => this.#firstReadingDone(), firstReadingMs)
+    this.#options.clock.onRead(() => this.check())
+    this.#armCheck()
+    void this.#readSync()
+  }
+
+  stop(): void {
+    this.#running = false
+    this.#options.clock.onRead(undefined)
+    for (const timer of [this.#checkTimer, this.#syncTimer, this.#holdTimer, this.#firstReadingTimer]) this.#options.clock.clearTimeout(timer)
+  }
+
+  /** Resolves once a mend under way has finished (tests, callers that need settled times). */
+  async settled(): Promise<void> {
+    while (this.#mending) await this.#mending
+  }
+
+  /** Compares the system clock with the gateway's; a step starts one mend. */
+  check(): void {
+    if (this.#mending || !this.#running) return
+    const drift = this.#options.clock.drift()
+    if (Math.abs(drift - this.#expectedDrift) <= this.#options.thresholdMs) return
+    const shiftMs = Math.round(drift)
+    this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000) }, 'the system clock was stepped; moving the gateway clock and the times it stored by the same amount')
+    this.#runMend(shiftMs, 'system', () => {
+      this.#expectedDrift = 0
+      this.#setFromBoardAt = null
+    })
+    // A step usually comes with synchronisation: ask at once rather than at the next poll.
+    void this.#readSync()
+  }
+
+  /**
+   * A signed-in board sets the gateway's time: only while the system does not say its clock
+   * is synchronised, within boardMaxShiftMs of the gateway's clock and not before
+   * earliestBoardTime. The system clock is left alone (setting it needs root); the gateway
+   * keeps the difference until the system clock is stepped.
+   */
+  async setFromBoard(timeMs: number, by: string | null): Promise<{ shiftMs: number }> {
+    const { clock, boardMaxShiftMs } = this.#options
+    if (this.#sync.state === 'synchronized') {
+      throw new DomainError('SETTINGS_VALUE_INVALID', `time: the system clock is synchronised (${this.#sync.source}); the gateway follows it`)
+    }
+    if (!Number.isFinite(timeMs) || timeMs < earliestBoardTime) throw new DomainError('SETTINGS_VALUE_INVALID', 'time: not a plausible time')
+    // Inline, so nothing can start another mend between the last check and this one.
+    while (this.#mending) await this.#mending
+    const shiftMs = Math.round(timeMs - clock.now())
+    if (Math.abs(shiftMs) > boardMaxShiftMs) {
+      throw new DomainError('SETTINGS_VALUE_INVALID', `time: more than ${Math.round(boardMaxShiftMs / 86_400_000)} days from the gateway's clock`)
+    }
+    this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000), tokenName: by }, 'a board set the gateway clock; moving the times it stored by the same amount')
+    this.#runMend(shiftMs, 'board', () => {
+      this.#expectedDrift -= shiftMs
+      this.#setFromBoardAt = clock.now()
+    })
+    await this.settled()
+    return { shiftMs }
+  }
+
+  /** Whether deliveries checked against the receiver's clock may go now. */
+  trusted(): boolean {
+    if (this.#mending || this.#awaitingFirstReading) return false
+    if (this.#sync.state !== 'unsynchronized' || this.#setFromBoardAt !== null) return true
+    return this.#holdExpired
+  }
+
+  state(): ClockState {
+    const { state, source } = this.#sync
+    return {
+      synchronized: state === 'unknown' ? null : state === 'synchronized',
+      source,
+      lastJump: this.#lastJump,
+      setFromBoardAt: this.#setFromBoardAt,
+      holdingDeliveries: !this.trusted(),
+    }
+  }
+
+  #runMend(shiftMs: number, cause: ClockJump['cause'], after: () => void): void {
+    const { clock, mend, log } = this.#options
+    const run = mend(shiftMs, cause)
+      .then(() => {
+        after()
+        const jump: ClockJump = { at: clock.now(), shiftMs, cause }
+        this.#lastJump = jump
+        this.#events.emit('jumped', jump)
+      })
+      .catch((error: unknown) => {
+        // Storage refused a write: what is in memory was moved, the rest follows at the
+        // next write of each order (history rows keep their times).
+        log.error({ err: error }, 'mending the clock step failed')
+      })
+      .finally(() => {
+        if (this.#mending === run) this.#mending = undefined
+        this.#noteTrust()
+      })
+    this.#mending = run
+    this.#noteTrust()
+  }
+
+  async #readSync(): Promise<void> {
+    let reading: SyncReading
+    try {
+      reading = await this.#options.readSync()
+    } catch {
+      reading = { state: 'unknown', source: 'none' }
+    }
+    if (!this.#running) return
+    // A step that came with synchronisation is mended before deliveries are let go.
+    this.check()
+    if (reading.state !== this.#sync.state) this.#options.log.info({ state: reading.state, source: reading.source }, 'system clock synchronisation')
+    this.#sync = reading
+    this.#firstReadingDone()
+    this.#options.clock.clearTimeout(this.#syncTimer)
+    this.#syncTimer = this.#options.clock.setTimeout(() => void this.#readSync(), this.#options.syncCheckMs)
+  }
+
+  #firstReadingDone(): void {
+    this.#awaitingFirstReading = false
+    this.#options.clock.clearTimeout(this.#firstReadingTimer)
+    this.#noteTrust()
+  }
+
+  /** Starts or ends the hold, and emits 'trusted' when deliveries may go again. */
+  #noteTrust(): void {
+    const { clock, holdMs, log } = this.#options
+    const untrustedSystem = this.#sync.state === 'unsynchronized' && this.#setFromBoardAt === null
+    if (untrustedSystem && this.#untrustedSince === undefined) {
+      this.#untrustedSince = clock.monotonic()
+      this.#holdExpired = false
+      log.warn({ holdSeconds: Math.round(holdMs / 1000) }, 'the system clock is not synchronised: webhook deliveries wait for it')
+      this.#holdTimer = clock.setTimeout(() => {
+        this.#holdExpired = true
+        log.warn('the system clock is still not synchronised: webhook deliveries go with the gateway clock as it is')
+        this.#noteTrust()
+      }, holdMs)
+    } else if (!untrustedSystem && this.#untrustedSince !== undefined) {
+      this.#untrustedSince = undefined
+      this.#holdExpired = false
+      clock.clearTimeout(this.#holdTimer)
+    }
+    const trusted = this.trusted()
+    if (trusted && !this.#wasTrusted) this.#events.emit('trusted', undefined)
+    this.#wasTrusted = trusted
+  }
+
+  #armCheck(): void {
+    this.#checkTimer = this.#options.clock.setTimeout(() => {
+      if (!this.#running) return
+      this.check()
+      this.#armCheck()
+    }, this.#options.checkEveryMs)
+  }
+}
+
+/** The state shown where no clock is watched (a test's hand-moved clock). */
+export const unwatchedClockState: ClockState = { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false }

@@ -1,0 +1,54 @@
+import path from 'node:path'
+import t from 'tap'
+import { HistoryStore } from '../../../lib/history/store.ts'
+import { shiftRows, WrittenRows } from '../../../lib/history/written.ts'
+import type { OrderSummary } from '../../../lib/orders/types.ts'
+
+const summary = (n: number, at: number, located: number | null = null): OrderSummary => ({
+  uuid: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  name: n,
+  orderType: 'ON_PREMISE',
+  locationName: null,
+  orderStarted: at,
+  orderLocated: located,
+  orderCleared: at + 60_000,
+})
+
+t.test('WrittenRows keeps ranges of consecutive positions', async (t) => {
+  const rows = new WrittenRows()
+  t.same(rows.ranges(), [])
+  for (const seq of [3, 4, 5, 9, 10, 12]) rows.add(seq)
+  t.same(rows.ranges(), [[3, 5], [9, 10], [12, 12]])
+})
+
+t.test('a step moves the rows this process wrote, not those another process imported', async (t) => {
+  const file = path.join(t.testdir({}), 'history.sqlite')
+  const gateway = new HistoryStore(file)
+  const importer = new HistoryStore(file)
+  t.teardown(() => {
+    gateway.close()
+    importer.close()
+  })
+  t.equal(gateway.insert(summary(1, 1_000_000, 1_030_000)), true)
+  t.equal(gateway.insert(summary(1, 1_000_000)), false, 'a duplicate takes no position and is not tracked')
+  t.equal(importer.insert(summary(2, 5_000_000)), true)
+  t.equal(gateway.insert(summary(3, 2_000_000)), true)
+
+  t.equal(gateway.shiftWritten(10_000), 2)
+  t.match(gateway.get(summary(1, 0).uuid), { orderStarted: 1_010_000, orderLocated: 1_040_000, orderCleared: 1_070_000 })
+  t.match(gateway.get(summary(3, 0).uuid), { orderStarted: 2_010_000, orderLocated: null })
+  t.match(gateway.get(summary(2, 0).uuid), { orderStarted: 5_000_000 }, 'an imported row keeps its time')
+  t.equal(gateway.shiftWritten(0), 0, 'nothing to do')
+  t.equal(importer.shiftWritten(-10_000), 1)
+  t.match(gateway.get(summary(2, 0).uuid), { orderStarted: 4_990_000 })
+})
+
+t.test('a failed shift changes nothing', async (t) => {
+  const gateway = new HistoryStore(':memory:')
+  t.teardown(() => gateway.close())
+  gateway.insert(summary(1, 1000))
+  gateway.insert(summary(2, 2000))
+  gateway.db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON summaries WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'refused'); END`)
+  t.throws(() => shiftRows(gateway.db, [[1, 1], [2, 2]], 500), /refused/)
+  t.match(gateway.get(summary(1, 0).uuid), { orderStarted: 1000 }, 'rolled back')
+})

@@ -8,6 +8,7 @@ import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
 import { processMemory, type ProcessMemory } from './process-memory.ts'
+import type { BackupStatusView } from '../backup/record.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
 
@@ -43,6 +44,8 @@ export interface GatewayStatus {
   fleet: FleetStatus
   /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
   memory: ProcessMemory
+  /** Extension: scheduled backups and the last result (docs/api.md, Backups); null where none are kept (tests). */
+  backup: BackupStatusView | null
 }
 
 export interface StatusDeps {
@@ -53,6 +56,7 @@ export interface StatusDeps {
   radioInfo(): Promise<RadioInfo>
   cloud(): CloudStatus
   fleet(): FleetStatus
+  backup?(): BackupStatusView
 }
 
 export class GatewayStatusService {
@@ -94,6 +98,7 @@ export class GatewayStatusService {
         : null,
       fleet: this.#deps.fleet(),
       memory: processMemory(),
+      backup: this.#deps.backup?.() ?? null,
     }
   }
 }

@@ -104,6 +104,7 @@ export async function readPassphraseFile(file: string): Promise<string> {
 async function removeStalePartials(dir: string, prefix: string): Promise<void> {
   const names = await fs.readdir(dir).catch(() => [] as string[])
   for (const name of names) {
-    if (name.endsWith(partialSuffix) && (name.startsWith(prefix) || name.startsWith(`.${prefix}`))) await fs.rm(path.join(dir, name), { force: true })
+    // SQLite's side files of the history copy (`…partial-journal`) go too.
+    if (name.includes(partialSuffix) && (name.startsWith(prefix) || name.startsWith(`.${prefix}`))) await fs.rm(path.join(dir, name), { force: true })
   }
 }

@@ -2,7 +2,8 @@
 // with a manual clock: one backup a day at the configured time, verified before the oldest
 // beyond `keep` are removed, every result recorded and shown in GET /api/v2/gateway.
 import t from 'tap'
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { fullDisk } from '../../helpers/full-disk.ts'
 import path from 'node:path'
 import { BackupService } from '../../../runtime/backup/backup-service.ts'
 import { backupSchedulePart } from '../../../runtime/workers/backup-schedule.ts'
@@ -94,4 +95,24 @@ t.test('a radio that writes a fresh coordinator backup is asked first; one that 
   }
   t.equal((await backups.run({ trigger: 'manual', to: path.join(dir, 'b.tar') })).manifest.coordinatorBackupFresh, false)
   t.match(gw.logs.text(), /could not write a fresh coordinator backup/)
+})
+
+t.test('a full disk during a scheduled backup: recorded as failed, older backups untouched, nothing partial left', async (t) => {
+  const dir = t.testdir()
+  const gw = await testGateway({ backup: { directory: dir, at: '03:30', keep: 1 } }, '2026-11-22T12:00:00Z')
+  const record = gw.services.backupRecord
+  const backups = new BackupService(gw.services, record)
+  const older = (await backups.run({ trigger: 'schedule' })).file
+  const olderBytes = readFileSync(older)
+  const disk = fullDisk(dir)
+  t.teardown(() => disk.restore())
+  await gw.clock.advance(3600_000)
+  await t.rejects(backups.run({ trigger: 'schedule' }), { code: 'ENOSPC' })
+  disk.restore()
+  t.ok(disk.refused > 0)
+  t.match(record.last, { ok: false, trigger: 'schedule', reason: /ENOSPC/ })
+  t.equal(record.lastGood!.file, older)
+  t.same(readdirSync(dir), [path.basename(older)], 'keep 1, yet the older one stays: the new one never completed')
+  t.same(readFileSync(older), olderBytes)
+  t.ok(await verifyBackup(older))
 })

@@ -3,7 +3,7 @@
 // backups beyond `keep`; every result is kept in the BackupRecord (GET /api/v2/gateway).
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import type { BackupRecord, BackupResult } from '../../lib/backup/record.ts'
+import type { BackupRecord, BackupResult, BackupStatusView } from '../../lib/backup/record.ts'
 import { partialSuffix } from '../../lib/backup/archive-write.ts'
 import { backupFileName, backupFilePrefix, beyondKeep, listBackups } from '../../lib/backup/schedule.ts'
 import type { BackupManifest } from '../../lib/backup/manifest.ts'
@@ -32,6 +32,11 @@ export class BackupService {
   constructor(deps: BackupDeps, record: BackupRecord) {
     this.#deps = deps
     this.#record = record
+  }
+
+  /** What GET /api/v2/gateway shows as `backup`. */
+  status(): BackupStatusView {
+    return this.#record.view(this.#deps.settings.timezone)
   }
 
   async run(options: RunBackupOptions): Promise<BackupDone> {

@@ -20,7 +20,7 @@ import { backupFormat, backupFormatVersion, collectionPart, historyPart, radioPa
 import { serializeLine } from '../../lib/store/db.ts'
 import type { Services } from '../wiring/services.ts'
 
-export type BackupDeps = Pick<Services, 'config' | 'clock' | 'log' | 'store' | 'orders' | 'changes' | 'history' | 'identity' | 'radio'>
+export type BackupDeps = Pick<Services, 'config' | 'clock' | 'log' | 'store' | 'orders' | 'changes' | 'history' | 'identity' | 'radio' | 'settings'>
 
 export interface TakeBackupOptions {
   /** The file to write; its directory must exist. */

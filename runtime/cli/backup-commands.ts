@@ -6,6 +6,7 @@ import type { ParseArgsOptionsConfig } from 'node:util'
 import { loadConfig } from '../../lib/config.ts'
 import { verifyBackup } from '../../lib/backup/verify.ts'
 import type { BackupManifest } from '../../lib/backup/manifest.ts'
+import type { BackupStatusView } from '../../lib/backup/record.ts'
 import { readPassphraseFile, type BackupDone, type BackupService } from '../backup/backup-service.ts'
 import { restoreBackup } from '../backup/restore.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
@@ -27,6 +28,21 @@ export function registerBackupCommands(control: ControlServer, backups: BackupSe
     const done = await backups.run({ trigger: 'manual', to, passphrase })
     return { file: done.file, bytes: done.bytes, manifest: done.manifest }
   })
+  control.register('backup.status', () => backups.status())
+}
+
+/** `gateway status`'s backup lines. */
+export function describeBackupStatus(view: BackupStatusView): string[] {
+  const last = view.last
+  const lines = [
+    view.scheduled ? `backups: daily at ${view.at} into ${view.directory}, ${view.keep} kept${view.nextAt ? `, next ${view.nextAt}` : ''}` : 'backups: none scheduled (gateway.config.json "backup.directory")',
+  ]
+  if (view.running) lines.push('backup running now')
+  if (!last) lines.push('last backup: never')
+  else if (last.ok) lines.push(`last backup: ${last.at}, ${last.file} (${last.bytes} bytes)`)
+  else lines.push(`last backup FAILED: ${last.at}: ${last.reason}${view.lastGood ? `; last good one ${view.lastGood.at}, ${view.lastGood.file}` : ''}`)
+  if (view.warning === 'stale') lines.push('warning: the last good backup is more than two days old')
+  return lines
 }
 
 async function passphraseOf(flags: Record<string, string | boolean | undefined>): Promise<string | undefined> {

@@ -6,6 +6,7 @@ import { drawOrders, drawTimes } from './board/charts.js'
 import { connectFeed } from './board/feed.js'
 import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
+import { backupNotice } from './board/backup-notice.js'
 import { OrderBoard, lateNow } from './board/orders.js'
 import { renderCards, renderStatistics, showToast, tickCards } from './board/render.js'
 import { setupSimulator } from './board/simulator.js'
@@ -98,13 +99,18 @@ async function refreshCharts() {
   }
 }
 
-/** The gateway's own state worth a glance: the fleet bridge, when it is on. */
+/** The gateway's own state worth a glance: the fleet bridge, when it is on; backups needing a person. */
 async function refreshGateway() {
   try {
-    const pill = fleetPill((await api('GET', '/api/v2/gateway')).gatewayStatus?.fleet)
+    const status = (await api('GET', '/api/v2/gateway')).gatewayStatus
+    const pill = fleetPill(status?.fleet)
     $('fleet').hidden = pill.hidden
     $('fleet').textContent = pill.text
     $('fleet').dataset.state = pill.state
+    const notice = backupNotice(status?.backup)
+    $('backup-notice').hidden = notice.hidden
+    $('backup-notice').textContent = notice.text
+    $('backup-notice').title = notice.title
   } catch (error) {
     if (error instanceof ApiError && error.unauthorized) reportError(error)
   }

@@ -1,8 +1,9 @@
 // `gateway restore FILE`: a backup into a data dir, with the gateway stopped.
 //
-// The parts are written into a new directory beside the data dir and checked there (every
-// SHA-256, the history's integrity_check) before anything else is touched; only then is an
-// existing data dir moved aside (never deleted) and the new one renamed into its place.
+// The parts are written into a staging folder inside the data dir and checked there (every
+// SHA-256, the history's integrity_check) before anything else is touched; only then is what
+// the data dir held moved into `before-restore-<time>/` inside it (never deleted) and the
+// restored files moved in. An interrupted restore is run again with --replace.
 //
 // What differs from the backup, on purpose (docs/operations.md, Restore; docs/api.md):
 // - The change log starts above anything the old box can have sent: seq floor =
@@ -12,7 +13,7 @@
 // - The webhook and fleet outboxes start empty: their entries carry seq values at or below
 //   the backup's, which the old box may have sent since (and sent newer ones after them).
 // - Orders active in the backup stay active, with their real start times (see docs).
-import { existsSync, promises as fs } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -23,7 +24,7 @@ import { BackupDamagedError } from '../../lib/backup/errors.ts'
 import { historyPart, type BackupManifest } from '../../lib/backup/manifest.ts'
 import { checkHistoryFile } from '../../lib/backup/verify.ts'
 import { ConfigError } from '../../lib/config.ts'
-import { lockDataDir } from '../wiring/data-dir-lock.ts'
+import { lockDataDir, ownerFileName } from '../wiring/data-dir-lock.ts'
 
 /** Collections whose content is not carried over (see the header). */
 const emptiedOnRestore = new Set(['webhook-outbox', 'fleet-outbox'])
@@ -57,14 +58,18 @@ export function seqFloorAt(now: number, reservedUpTo: number): number {
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const dataDir = path.resolve(options.dataDir)
   const now = options.now ?? Date.now()
-  const occupied = await nonEmpty(dataDir)
-  if (occupied && !options.replace) throw new ConfigError(`data dir ${dataDir} is not empty; restore into an empty one, or add --replace (the present one is then moved aside, not deleted)`)
-  if (occupied) lockDataDir(dataDir).release() // throws, naming it, while a gateway runs on it
+  const present = await ownEntries(dataDir)
+  if (present.length && !options.replace) throw new ConfigError(`data dir ${dataDir} is not empty; restore into an empty one, or add --replace (the present content is then moved aside, not deleted)`)
+  // Everything happens inside the data dir: the installed `gateway` command runs as the
+  // service user, who owns the data dir but not its parent. The data dir's lock is held
+  // throughout (a gateway starting meanwhile is refused; a running one refuses the restore).
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 })
+  const lock = lockDataDir(dataDir)
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
-  const staging = `${dataDir}.restoring-${stamp}`
-  await fs.rm(staging, { recursive: true, force: true })
-  await fs.mkdir(staging, { recursive: true, mode: 0o700 })
+  const staging = path.join(dataDir, `${restoringPrefix}${stamp}`)
   try {
+    for (const name of await fs.readdir(dataDir)) if (name.startsWith(restoringPrefix)) await fs.rm(path.join(dataDir, name), { recursive: true, force: true })
+    await fs.mkdir(staging, { mode: 0o700 })
     const lines = new Map<string, string>()
     const { manifest } = await readBackupFile(options.file, {
       passphrase: options.passphrase,
@@ -78,28 +83,39 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     const seqFloor = seqFloorAt(now, manifest.reservedUpTo)
     await fs.writeFile(path.join(staging, 'seq.db'), seqLines(lines.get('seq') ?? '', seqFloor), { mode: 0o600 })
     await syncTree(staging)
+    // Only now is anything of the present data dir touched: moved into a folder of its own.
     let movedAside: string | null = null
-    if (occupied) {
-      movedAside = `${dataDir}.before-restore-${stamp}`
-      await fs.rename(dataDir, movedAside)
-    } else if (existsSync(dataDir)) {
-      await fs.rmdir(dataDir)
+    const old = await ownEntries(dataDir)
+    if (old.length) {
+      movedAside = path.join(dataDir, `${movedAsidePrefix}${stamp}`)
+      await fs.mkdir(movedAside, { mode: 0o700 })
+      for (const name of old) await fs.rename(path.join(dataDir, name), path.join(movedAside, name))
+      await syncDirectory(movedAside)
     }
-    await fs.rename(staging, dataDir)
-    await syncDirectory(path.dirname(dataDir))
+    for (const name of await fs.readdir(staging)) await fs.rename(path.join(staging, name), path.join(dataDir, name))
+    await fs.rmdir(staging)
+    await syncDirectory(dataDir)
     return { manifest, dataDir, movedAside, seqFloor, activeOrders: activeOrdersOf(lines.get('activeorders') ?? '') }
   } catch (error) {
     await fs.rm(staging, { recursive: true, force: true })
     throw error
+  } finally {
+    lock.release()
   }
 }
 
-async function nonEmpty(dir: string): Promise<boolean> {
+const restoringPrefix = '.restoring-'
+const movedAsidePrefix = 'before-restore-'
+/** The data dir's lock and its holder's note: the running gateway's, not part of its state. */
+const runtimeFiles = new Set(['gateway.lock', 'gateway.lock-journal', 'gateway.owner.json', 'gateway.sock'])
+
+/** What the data dir holds (none if it does not exist), its lock files and a restore's staging aside. */
+async function ownEntries(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return []
+    if (error.code === 'ENOENT') return [] as string[]
     throw error
   })
-  return entries.length > 0
+  return entries.filter((name) => !runtimeFiles.has(name) && !name.startsWith(`${ownerFileName}.`) && !name.startsWith(restoringPrefix))
 }
 
 /** Writes one part into the staging dir; names are checked, so no part lands outside it. */

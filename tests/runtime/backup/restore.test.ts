@@ -35,6 +35,7 @@ t.test('into a new or empty data dir; a non-empty one only with --replace, moved
   t.equal(result.movedAside, null)
   t.equal(statSync(fresh).mode & 0o777, 0o700)
   for (const name of readdirSync(fresh)) t.equal(statSync(path.join(fresh, name)).mode & 0o777, 0o600, `${name} is 0600`)
+  t.notOk(readdirSync(fresh).some((n) => n.startsWith('.restoring-')), 'no staging folder left')
   t.match(readFileSync(path.join(fresh, 'seq.db'), 'utf8'), `"reservedUpTo":${now * 1000}`)
 
   const empty = path.join(root, 'empty')
@@ -48,9 +49,15 @@ t.test('into a new or empty data dir; a non-empty one only with --replace, moved
   await t.rejects(restoreBackup({ file, dataDir: used, now }), { name: 'ConfigError', message: /is not empty.*--replace/ })
   t.same(readdirSync(used), ['tokens.db'], 'refused: nothing changed')
   const replaced = await restoreBackup({ file, dataDir: used, now, replace: true })
-  t.equal(readFileSync(path.join(replaced.movedAside!, 'tokens.db'), 'utf8'), 'the box of before\n', 'the old data dir is kept aside')
+  t.equal(replaced.movedAside, path.join(used, 'before-restore-20261123T080000Z'))
+  t.equal(readFileSync(path.join(replaced.movedAside!, 'tokens.db'), 'utf8'), 'the box of before\n', 'the old content is kept aside, inside the data dir')
+  t.not(readFileSync(path.join(used, 'tokens.db'), 'utf8'), 'the box of before\n')
   t.ok(existsSync(path.join(used, 'history.sqlite')))
-  t.same(readdirSync(root).filter((n) => n.includes('.restoring-')), [], 'no staging dir left')
+  t.notOk(readdirSync(used).some((n) => n.startsWith('.restoring-')), 'no staging folder left')
+  // A restore interrupted before (its staging folder) is cleared by the next one.
+  mkdirSync(path.join(fresh, '.restoring-20200101T000000Z'))
+  await restoreBackup({ file, dataDir: fresh, now: now + 1000, replace: true })
+  t.notOk(readdirSync(fresh).some((n) => n.startsWith('.restoring-')))
 })
 
 t.test('never over a running gateway', async (t) => {
@@ -60,7 +67,7 @@ t.test('never over a running gateway', async (t) => {
   const gateway = await startGateway({ config: parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } }), log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   await t.rejects(restoreBackup({ file, dataDir, now, replace: true }), { name: 'ConfigError', message: /in use by the gateway with PID/ })
-  t.same(readdirSync(root).filter((n) => n.startsWith('live.')), [], 'nothing moved')
+  t.notOk(readdirSync(dataDir).some((n) => n.startsWith('before-restore-') || n.startsWith('.restoring-')), 'nothing moved')
 })
 
 t.test('wrong passphrase, damaged file, a clock before the backup: refused, nothing changed', async (t) => {
@@ -75,8 +82,8 @@ t.test('wrong passphrase, damaged file, a clock before the backup: refused, noth
   writeFileSync(damaged, bytes)
   await t.rejects(restoreBackup({ file: damaged, dataDir, now, passphrase: 'right' }), { name: 'BackupDamagedError' })
   await t.rejects(restoreBackup({ file, dataDir, now: Date.parse('2020-01-01T00:00:00Z'), passphrase: 'right' }), { name: 'ConfigError', message: /clock .* is before the backup was taken/ })
-  t.notOk(existsSync(dataDir))
-  t.same(readdirSync(root).sort(), ['b.tar.enc', 'damaged.tar.enc'])
+  t.same(readdirSync(dataDir).filter((n) => !n.startsWith('gateway.')), [], 'nothing restored, no staging folder left')
+  t.same(readdirSync(root).sort(), ['b.tar.enc', 'd', 'damaged.tar.enc'])
 })
 
 t.test('a part named to land outside the data dir is refused', async (t) => {

@@ -14,6 +14,7 @@ import { manifestName, type BackupManifest, type ManifestPart } from './manifest
 export type BackupPart = { name: string; bytes: Buffer } | { name: string; file: string }
 
 export const partialSuffix = '.partial'
+const syncEveryBytes = 8 * 1024 * 1024
 
 export interface WriteBackupOptions {
   /** The file to write (its directory must exist). */
@@ -43,10 +44,18 @@ export async function writeBackupFile(parts: BackupPart[], options: WriteBackupO
   try {
     const consume = async () => {
       try {
+        let unsynced = 0
         for await (const chunk of stream) {
           let offset = 0
           while (offset < chunk.length) offset += (await handle.write(chunk, offset)).bytesWritten
           bytes += chunk.length
+          unsynced += chunk.length
+          // Flushed as it goes: hundreds of MB left dirty would be flushed by the next
+          // journal commit, which the gateway's own small fsyncs (every order) then wait for.
+          if (unsynced >= syncEveryBytes) {
+            await handle.datasync()
+            unsynced = 0
+          }
         }
       } catch (error) {
         // The producer waits on the pack: end it, or it never settles.

@@ -113,3 +113,11 @@ t.test('a part file that cannot be read fails the write cleanly', async (t) => {
   await t.rejects(writeBackupFile([{ name: 'h', file: path.join(dir, 'missing') }], { target, manifest: sampleManifest }), { code: 'ENOENT' })
   t.same(readdirSync(dir), [])
 })
+
+t.test('a large part is flushed as it is written and reads back whole', async (t) => {
+  const dir = t.testdir()
+  const big = Buffer.alloc(9 * 1024 * 1024, 3)
+  const target = path.join(dir, 'big.tar')
+  await writeBackupFile([{ name: 'history.sqlite', bytes: big }], { target, manifest: sampleManifest })
+  t.equal((await readBackupFile(target)).manifest.parts[0]!.bytes, big.length)
+})

@@ -54,6 +54,7 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
   t.match(record.last!.reason, /cannot read the passphrase file/)
   t.equal(ours().length, 2, 'a failed backup removes nothing')
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.backup.warning, 'failed')
+  t.same(backups.status(), record.view(gw.services.settings.timezone), 'the control socket answers the same view')
 })
 
 t.test('by hand: into a file or a directory, never over a file, one at a time', async (t) => {

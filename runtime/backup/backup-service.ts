@@ -46,6 +46,7 @@ export class BackupService {
     try {
       const passphrase = options.passphrase ?? (await configuredPassphrase(this.#deps.config.backup.passphraseFile))
       file = await this.#target(options.to, passphrase !== undefined)
+      await directoryExists(path.dirname(file))
       await removeStalePartials(path.dirname(file), backupFilePrefix(this.#deps.identity.deviceId))
       const written = await takeBackup(this.#deps, { target: file, passphrase })
       await verifyInWorker(file, { passphrase })
@@ -103,6 +104,12 @@ export async function readPassphraseFile(file: string): Promise<string> {
   const passphrase = text.split(/\r?\n/)[0] ?? ''
   if (passphrase === '') throw new Error(`the passphrase file ${file} is empty`)
   return passphrase
+}
+
+/** A missing target directory said plainly (an unmounted stick is the usual reason). */
+async function directoryExists(dir: string): Promise<void> {
+  const stat = await fs.stat(dir).catch(() => undefined)
+  if (!stat?.isDirectory()) throw new Error(`the backup directory ${dir} does not exist (is the stick or share mounted?)`)
 }
 
 /** `.partial` files a killed or failed backup of this gateway left behind (never a whole backup). */

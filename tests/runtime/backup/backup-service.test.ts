@@ -62,6 +62,7 @@ t.test('by hand: into a file or a directory, never over a file, one at a time', 
   const gw = await testGateway({}, '2026-11-22T12:00:00Z')
   const backups = new BackupService(gw.services, gw.services.backupRecord)
   await t.rejects(backups.run({ trigger: 'manual' }), /no backup directory configured/)
+  await t.rejects(backups.run({ trigger: 'manual', to: path.join(dir, 'unmounted', 'x.tar') }), /the backup directory .*unmounted does not exist \(is the stick or share mounted\?\)/)
   t.equal(gw.services.backupRecord.last!.ok, false)
   const first = backups.run({ trigger: 'manual', to: dir })
   await t.rejects(backups.run({ trigger: 'manual', to: dir }), /already running/)

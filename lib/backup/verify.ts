@@ -2,7 +2,8 @@
 // are removed: the manifest is there and readable, every part matches its SHA-256, the file
 // decrypts, each collection holds the documents the manifest counts, and the history copy
 // passes SQLite's integrity_check with the rows the manifest counts.
-import { createWriteStream, promises as fs } from 'node:fs'
+import { constants, createWriteStream, promises as fs } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import { DatabaseSync } from 'node:sqlite'
@@ -19,7 +20,7 @@ export interface VerifyOptions {
 }
 
 export async function verifyBackup(file: string, options: VerifyOptions = {}): Promise<BackupManifest> {
-  const scratch = path.join(options.scratchDir ?? path.dirname(file), `.${path.basename(file)}.verify${partialSuffix}`)
+  const scratch = path.join(options.scratchDir ?? (await scratchDirFor(file)), `.${path.basename(file)}.verify${partialSuffix}`)
   const lines = new Map<string, number>()
   try {
     const { manifest } = await readBackupFile(file, {
@@ -41,6 +42,15 @@ export async function verifyBackup(file: string, options: VerifyOptions = {}): P
     await fs.rm(`${scratch}-wal`, { force: true })
     await fs.rm(`${scratch}-shm`, { force: true })
   }
+}
+
+/** Beside the file (room like the backup's own) unless that is read-only (a stick mounted so): the temp dir. */
+async function scratchDirFor(file: string): Promise<string> {
+  const dir = path.dirname(file)
+  return fs.access(dir, constants.W_OK).then(
+    () => dir,
+    () => tmpdir(),
+  )
 }
 
 /** SQLite's integrity_check on a history file; its number of summaries. */

@@ -28,6 +28,7 @@ export interface BackupDone {
 export class BackupService {
   readonly #deps: BackupDeps
   readonly #record: BackupRecord
+  #current: Promise<unknown> | undefined
 
   constructor(deps: BackupDeps, record: BackupRecord) {
     this.#deps = deps
@@ -39,9 +40,20 @@ export class BackupService {
     return this.#record.view(this.#deps.settings.timezone)
   }
 
-  async run(options: RunBackupOptions): Promise<BackupDone> {
-    if (this.#record.running) throw new Error('a backup is already running')
+  /** Resolves once no backup runs (the gateway's stop waits for one, by hand or scheduled). */
+  async idle(): Promise<void> {
+    await this.#current?.catch(() => undefined)
+  }
+
+  run(options: RunBackupOptions): Promise<BackupDone> {
+    if (this.#record.running) return Promise.reject(new Error('a backup is already running'))
     this.#record.running = true
+    const current = this.#run(options)
+    this.#current = current
+    return current
+  }
+
+  async #run(options: RunBackupOptions): Promise<BackupDone> {
     let file: string | null = null
     try {
       const passphrase = options.passphrase ?? (await configuredPassphrase(this.#deps.config.backup.passphraseFile))

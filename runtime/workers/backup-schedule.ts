@@ -9,7 +9,7 @@ import type { BackupService } from '../backup/backup-service.ts'
 import type { Part } from '../wiring/lifecycle.ts'
 
 export interface BackupScheduleDeps {
-  backups: Pick<BackupService, 'run'>
+  backups: Pick<BackupService, 'run' | 'idle'>
   record: BackupRecord
   clock: Clock
   log: Logger
@@ -22,7 +22,6 @@ export interface BackupScheduleDeps {
 export function backupSchedulePart(deps: BackupScheduleDeps): Part {
   let timer: TimerHandle | undefined
   let stopped = false
-  let running: Promise<unknown> = Promise.resolve()
   const arm = () => {
     if (stopped) return
     const due = nextRunAt(deps.clock.now(), deps.at, deps.timezone())
@@ -32,7 +31,7 @@ export function backupSchedulePart(deps: BackupScheduleDeps): Part {
   const fire = () => {
     timer = undefined
     deps.record.nextAt = null
-    running = deps.backups
+    void deps.backups
       .run({ trigger: 'schedule' })
       .catch(() => undefined) // logged and recorded by the service
       .finally(arm)
@@ -48,8 +47,8 @@ export function backupSchedulePart(deps: BackupScheduleDeps): Part {
       stopped = true
       deps.clock.clearTimeout(timer)
       deps.record.nextAt = null
-      // A backup in progress finishes (or fails) before the store closes under it.
-      await running
+      // A backup in progress (scheduled or by hand) finishes before the store closes under it.
+      await deps.backups.idle()
     },
   }
 }

@@ -118,3 +118,17 @@ t.test('a full disk during a scheduled backup: recorded as failed, older backups
   t.same(readFileSync(older), olderBytes)
   t.ok(await verifyBackup(older))
 })
+
+t.test('stopping the schedule waits for a backup in progress, even one made by hand', async (t) => {
+  const dir = t.testdir()
+  const gw = await testGateway({}, '2026-11-22T12:00:00Z')
+  const backups = new BackupService(gw.services, gw.services.backupRecord)
+  const part = backupSchedulePart({ backups, record: gw.services.backupRecord, clock: gw.clock, log: gw.logs.log, directory: null, at: '03:30', timezone: () => 'UTC' })
+  await part.start()
+  t.equal(gw.services.backupRecord.nextAt, null, 'no directory: nothing scheduled')
+  await backups.idle()
+  let finished = false
+  void backups.run({ trigger: 'manual', to: dir }).then(() => (finished = true))
+  await part.stop()
+  t.ok(finished, 'the backup had finished when stop() resolved')
+})

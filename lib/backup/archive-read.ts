@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, promises as fs } from 'node:fs'
 import { Readable } from 'node:stream'
-import tar from 'tar-stream'
+import type tarStream from 'tar-stream'
+import { loadTar } from './archive-write.ts'
 import { decrypt, isEncrypted } from './encryption.ts'
 import { BackupDamagedError } from './errors.ts'
 import { manifestName, manifestSchema, type BackupManifest } from './manifest.ts'
@@ -39,7 +40,7 @@ export async function readBackupFile(file: string, options: ReadBackupOptions = 
   const encrypted = await startsEncrypted(file)
   const raw: AsyncIterable<Buffer> = createReadStream(file)
   const plain = encrypted ? Readable.from(decrypt(raw, options.passphrase)) : Readable.from(raw)
-  const extract = tar.extract()
+  const extract = (await loadTar()).extract()
   const hashes = new Map<string, { bytes: number; sha256: string }>()
   let manifestText: string | undefined
   // Errors of the decryption come out of the extractor; keep the first one as it was thrown.

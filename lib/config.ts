@@ -89,6 +89,19 @@ export const configSchema = z.strictObject({
       enabled: z.boolean().default(true),
     })
     .default({ enabled: true }),
+  /** Scheduled hot backups (docs/operations.md, Backup); off while `directory` is null. */
+  backup: z
+    .strictObject({
+      /** Where scheduled backups go (a USB stick, a network share); relative to the config file. */
+      directory: z.string().min(1).nullable().default(null),
+      /** Time of day, in the gateway's timezone, HH:MM. */
+      at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM').default('03:30'),
+      /** How many scheduled backups of this gateway to keep in the directory. */
+      keep: z.number().int().min(1).max(1000).default(7),
+      /** A file holding the passphrase that encrypts them (its first line); null: not encrypted. */
+      passphraseFile: z.string().min(1).nullable().default(null),
+    })
+    .default({ directory: null, at: '03:30', keep: 7, passphraseFile: null }),
   /** The fleet bridge to an MQTT broker (docs/fleet.md); off by default. */
   fleet: fleetConfigSchema.default(fleetConfigDefault),
   /** Clock steps and synchronisation (lib/kernel/clock-watch.ts, docs/operations.md "Time"). */
@@ -196,6 +209,7 @@ export function loadConfig(
     port: resolvedPort,
     dataDir: dataDir !== undefined ? path.resolve(cwd, dataDir) : path.resolve(fileDir, config.dataDir),
     webhooks: { ...config.webhooks, allowLoopback },
+    backup: resolveBackupPaths(config.backup, configPath ? path.dirname(configPath) : cwd),
   }
 }
 
@@ -203,4 +217,13 @@ function parseEnvPort(text: string): number {
   const value = Number(text)
   if (!/^\d+$/.test(text) || !port.safeParse(value).success) fail(`PORT: "${text}" is not a port number`)
   return value
+}
+
+/** The backup section's paths, relative to the config file (as dataDir is). */
+function resolveBackupPaths(backup: GatewayConfig['backup'], base: string): GatewayConfig['backup'] {
+  return {
+    ...backup,
+    directory: backup.directory === null ? null : path.resolve(base, backup.directory),
+    passphraseFile: backup.passphraseFile === null ? null : path.resolve(base, backup.passphraseFile),
+  }
 }

@@ -14,6 +14,7 @@ import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
 import { newCliCommand } from './manifest/new-endpoint.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
+import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -40,6 +41,9 @@ const usage = `usage: gateway <command> [options]
   radio channel [N] [--force]                         show the radio channel, or choose it (11, 15, 20 or 25) before pairing
   radio probe [--device PATH] [--adapter TYPE]        with the gateway stopped: list Zigbee sticks, try a start, say what is wrong
         [--baud N] [--rtscts] [--timeout S]
+  backup [--to FILE|DIR] [--passphrase-file F]        write a backup of the running gateway (default: the configured backup directory)
+  backup verify FILE [--passphrase-file F]            check a backup: manifest, checksums, passphrase, history integrity
+  restore FILE [--replace] [--passphrase-file F]      with the gateway stopped: restore a backup into the data dir (empty, or moved aside with --replace)
 
 ${historyUsage}
 
@@ -59,6 +63,8 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
   ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } } }],
+  ['backup', { run: backupCliCommand, options: backupCliOptions }],
+  ['restore', { run: restoreCliCommand, options: backupCliOptions }],
 ])
 /** Commands that work on this checkout's files, not on a gateway or its data dir. */
 const checkoutCommands: ReadonlySet<string> = new Set(['new'])

@@ -8,6 +8,7 @@ import { connectFeed } from './board/feed.js'
 import { chooseLayout, outOfView, overflowText, readDensity } from './board/fit.js'
 import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
+import { backupNotice } from './board/backup-notice.js'
 import { mountClockNotice } from './board/clock-notice.js'
 import { OrderBoard, lateNow, levelOf } from './board/orders.js'
 import { waitForApproval } from './board/pairing.js'
@@ -232,6 +233,10 @@ async function refreshGateway() {
     $('fleet').hidden = pill.hidden
     $('fleet').textContent = pill.text
     $('fleet').dataset.state = pill.state
+    const notice = backupNotice(status?.backup)
+    $('backup-notice').hidden = notice.hidden
+    $('backup-notice').textContent = notice.text
+    $('backup-notice').title = notice.title
   } catch (error) {
     if (error instanceof ApiError && error.unauthorized) reportError(error)
   }

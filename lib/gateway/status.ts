@@ -9,6 +9,7 @@ import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
 import { processMemory, type ProcessMemory } from './process-memory.ts'
+import type { BackupStatusView } from '../backup/record.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
 
@@ -50,6 +51,8 @@ export interface GatewayStatus {
    * webhook deliveries wait for the clock (lib/kernel/clock-watch.ts).
    */
   clock: ClockState
+  /** Extension: scheduled backups and the last result (docs/api.md, Backups); null where none are kept (tests). */
+  backup: BackupStatusView | null
 }
 
 export interface StatusDeps {
@@ -61,6 +64,7 @@ export interface StatusDeps {
   cloud(): CloudStatus
   fleet(): FleetStatus
   clockState?: () => ClockState
+  backup?(): BackupStatusView
 }
 
 export class GatewayStatusService {
@@ -103,6 +107,7 @@ export class GatewayStatusService {
       fleet: this.#deps.fleet(),
       memory: processMemory(),
       clock: this.#deps.clockState?.() ?? unwatchedClockState,
+      backup: this.#deps.backup?.() ?? null,
     }
   }
 }

@@ -159,6 +159,16 @@ export class OrdersService {
     }
   }
 
+  /**
+   * Runs `task` between two operations: no order write, tracker binding or change is half
+   * done while it runs, and none starts until it ends (a backup takes its picture here).
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task)
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
   create(input: CreateInput): Promise<OrderResult> {
     return this.#serial(async (batch) => {
       const known = this.#deps.trackers.byNumber(input.name)?.address

@@ -60,4 +60,9 @@ export interface Radio extends Subscribable<RadioEvents> {
   /** Opens joining for repeaters for up to 254 s; 0 closes it. */
   permitJoin(seconds: number): Promise<void>
   info(): Promise<RadioInfo>
+  /**
+   * Writes the radio's own files afresh (device database, coordinator backup) for a gateway
+   * backup; resolves false when it could not (radio down). The simulated radio has none.
+   */
+  backupCoordinator?(): Promise<boolean>
 }

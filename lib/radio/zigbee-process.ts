@@ -364,6 +364,12 @@ export class ZigbeeProcessRadio implements Radio {
     this.#info = { ...this.#info, permitJoinUntil: seconds > 0 ? this.#clock.now() + seconds * 1000 : null }
   }
 
+  /** See ZigbeeRadio.backupCoordinator; false while no radio process is up. */
+  async backupCoordinator(): Promise<boolean> {
+    if (!this.#up) return false
+    return (await this.#call('backupCoordinator', [], 60_000)) === true
+  }
+
   /** Pings every repeater (answers are announced as repeaterJoined); nothing while down. */
   async refreshRepeaters(): Promise<void> {
     if (this.#up) await this.#call('refreshRepeaters', [])

@@ -293,6 +293,18 @@ export class ZigbeeRadio implements Radio {
     return broadcastChannelChange(controller, channel, this.#log)
   }
 
+  /**
+   * Saves herdsman's device database and writes a fresh coordinator backup
+   * (coordinator_backup.json: network key, frame counters, child table) through herdsman's
+   * own Controller.backup, for a gateway backup; false while the radio is down.
+   */
+  async backupCoordinator(): Promise<boolean> {
+    const controller = this.#controller
+    if (!controller || !this.#up) return false
+    await controller.backup()
+    return true
+  }
+
   async permitJoin(seconds: number): Promise<void> {
     if (!Number.isInteger(seconds) || seconds < 0 || seconds > 254) throw new RangeError('seconds must be an integer from 0 to 254')
     const controller = this.#controller

@@ -160,6 +160,15 @@ export class Collection<T extends object> {
   }
 
   /**
+   * The live documents after every write already called and before any called later (a
+   * backup's picture). NeDB replaces a document on update rather than changing it, so the
+   * array holds that moment's versions without a copy; serialise them with serializeLine.
+   */
+  snapshot(): Promise<object[]> {
+    return this.#serially(async () => this.#memory.getAllData().slice())
+  }
+
+  /**
    * Rewrites the datafile from memory, after the writes already called: a new file holding
    * only the live documents replaces the old one, so a crash leaves one or the other.
    */

@@ -12,6 +12,7 @@ import { privateDataDir } from './private-files.ts'
 export { Collection, defaultCompactAfterLines, isDuplicateKey, type Query, type Stored } from './collection.ts'
 export { SyncBatch, type Durability, type WriteOptions } from './durability.ts'
 export { storageError } from './health.ts'
+export { serializeLine } from './datafile.ts'
 
 export interface StoreOptions {
   /** Directory for datafiles; undefined keeps everything in memory (tests). */
@@ -65,6 +66,23 @@ export class Store {
     })
     this.#log?.debug({ collection: name }, 'collection opened')
     return collection
+  }
+
+  /**
+   * Every open collection's documents (Collection.snapshot), each queued at the same moment,
+   * so no write is half in any of them. Callers that need several collections consistent
+   * with each other also hold their writers (OrdersService.exclusive).
+   */
+  async snapshot(): Promise<Map<string, object[]>> {
+    const collections: Collection<object>[] = []
+    for (const opening of this.#collections.values()) {
+      const collection = await opening.catch(() => undefined)
+      if (collection) collections.push(collection)
+    }
+    const taken = collections.map((collection) => collection.snapshot())
+    const result = new Map<string, object[]>()
+    for (const [index, docs] of (await Promise.all(taken)).entries()) result.set(collections[index]!.name, docs)
+    return result
   }
 
   /** Compacts every datafile so the next start loads quickly. */

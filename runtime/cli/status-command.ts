@@ -9,6 +9,8 @@ import { isAlive, runningGateways } from '../wiring/gateway-registry.ts'
 import { boardUrls } from '../wiring/process-parts.ts'
 import { describeClock } from './clock-commands.ts'
 import type { ClockState } from '../../lib/kernel/clock-watch.ts'
+import { describeBackupStatus } from './backup-commands.ts'
+import type { BackupStatusView } from '../../lib/backup/record.ts'
 
 export function statusCommand(registry?: string): CliCommand {
   return async (_positionals, _flags, dataDir) => {
@@ -22,6 +24,8 @@ export function statusCommand(registry?: string): CliCommand {
     const boards = owner.port !== null ? boardUrls(owner.host ?? '0.0.0.0', owner.port).map((url) => `board: ${url}`) : []
     // A gateway from before the clock watch has no clock.status: no line.
     const clock = await sendControl(dataDir, 'clock.status', {}, 5_000).then((state) => [describeClock(state as ClockState)], () => [])
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...clock, ...otherLines].join('\n')
+    const backup = (await sendControl(dataDir, 'backup.status', {}, 5_000).catch(() => null)) as BackupStatusView | null
+    const backupLines = backup ? describeBackupStatus(backup) : []
+    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...clock, ...backupLines, ...otherLines].join('\n')
   }
 }

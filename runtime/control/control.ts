@@ -148,6 +148,11 @@ export async function sendControl(dataDir: string, command: string, args: Record
       const hint = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? ` (is the gateway running with data dir ${dataDir}?)` : ''
       reject(new GatewayUnreachableError(`cannot reach the gateway: ${error.code ?? error.message}${hint}`))
     })
+    // A gateway that dies while working on the command (a long backup) closes the socket.
+    socket.on('close', () => {
+      clearTimeout(timer)
+      reject(new Error('the gateway closed the connection before answering (did it stop?)'))
+    })
     socket.on('data', (chunk: string) => {
       buffered += chunk
       const newline = buffered.indexOf('\n')

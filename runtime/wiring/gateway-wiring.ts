@@ -18,6 +18,7 @@ import type { Radio } from '../../lib/radio/radio.ts'
 import type { SettingsService } from '../../lib/settings/service.ts'
 import type { Store } from '../../lib/store/db.ts'
 import { PairingScheduler } from '../workers/pairing.ts'
+import { BackupRecord } from '../../lib/backup/record.ts'
 import { radioUpFlag } from './subscriptions.ts'
 
 export interface GatewayServices {
@@ -27,6 +28,8 @@ export interface GatewayServices {
   check: ConnectionCheck
   repeaters: RepeaterInventory
   pairing: PairingScheduler
+  /** The last backup's result and the schedule (runtime/backup/, GET /api/v2/gateway `backup`). */
+  backupRecord: BackupRecord
 }
 
 export interface GatewayServicesDeps {
@@ -58,6 +61,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     version: identity.version,
     fetch: deps.fetch,
   })
+  const backupRecord = await BackupRecord.open(await store.collection('backup-status'), clock, config.backup)
   const host = new HostMonitor(deps.host)
   const gateway = new GatewayStatusService({
     clock,
@@ -68,6 +72,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     cloud: () => cloud.status(),
     fleet: deps.fleetStatus,
     clockState: deps.clockState,
+    backup: () => backupRecord.view(settings.timezone),
   })
   const check = new ConnectionCheck({
     clock,
@@ -84,5 +89,5 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     timezone: () => settings.timezone,
   })
   const pairing = new PairingScheduler({ radio, clock, log })
-  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing }
+  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing, backupRecord }
 }

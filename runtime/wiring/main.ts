@@ -29,6 +29,9 @@ import type { FaultHook } from '../../lib/orders/fault.ts'
 import { registerSimCommands } from '../cli/sim-commands.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { announcePart, dataDirLockPart, listenError } from './process-parts.ts'
+import { BackupService } from '../backup/backup-service.ts'
+import { registerBackupCommands } from '../cli/backup-commands.ts'
+import { backupSchedulePart } from '../workers/backup-schedule.ts'
 
 export interface GatewayOptions {
   config: GatewayConfig
@@ -91,6 +94,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerRadioCommands(control, services)
   registerWebhookCommands(control, services)
   registerClockCommands(control, services)
+  const backups = new BackupService(services, services.backupRecord)
+  registerBackupCommands(control, backups)
   // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
   services.webhooks.setOwnEndpoint(() => {
     const address = http.server.address()
@@ -141,6 +146,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       stop: () => control.close(),
     },
     announcePart({ lock, port: () => port, log, host: config.host }),
+    backupSchedulePart({ backups, record: services.backupRecord, clock, log, directory: config.backup.directory, at: config.backup.at, timezone: () => services.settings.timezone }),
     ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
     // Advertised last, once the HTTP port is known (port 0 → the chosen one).
     mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),

@@ -38,7 +38,8 @@ export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   webhooks: ['config', 'orders/types', 'orders/notification'],
   fleet: ['changes', 'identity', 'orders/types', 'orders/notification'],
   orders: ['orders/types', 'orders/notification', 'changes', 'history', 'inventory', 'radio'],
-  gateway: ['fleet', 'identity', 'radio'],
+  gateway: ['fleet', 'identity', 'radio', 'backup'], // status.ts shows the last backup
+  backup: [], // hot backups: archive, encryption, manifest, schedule, last result
 }
 
 /** The domain part of a lib/ file ('orders', 'orders/types', 'config', ...). */

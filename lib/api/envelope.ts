@@ -65,6 +65,11 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   CROSS_SITE_REFUSED: { status: 403, code: -39, message: fixed('Cross-site request refused') },
   CONTENT_TYPE_UNSUPPORTED: { status: 415, code: -40, message: fixed('Content type must be application/json') },
   HOST_UNKNOWN: { status: 421, code: -41, message: fixed('Unknown host') },
+  // Ours (radio upkeep, docs/api.md "Radio upkeep"): the zigbeePreset would move a network with
+  // paired devices (add ?force=true), the radio cannot do this, or has no such device.
+  CHANNEL_MOVE_REFUSED: { status: 409, code: -42, message: withDetail('Channel change refused') },
+  RADIO_UNAVAILABLE: { status: 503, code: -43, message: withDetail('The Zigbee radio cannot do this now') },
+  RADIO_DEVICE_NOT_FOUND: { status: 404, code: -44, message: withDetail('No such device in the Zigbee network') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -12,6 +12,7 @@ import { channelOfPreset, SettingsService } from '../../lib/settings/service.ts'
 import { Store } from '../../lib/store/db.ts'
 import { sendControl } from '../control/control.ts'
 import { defaultZigbeePreset } from '../wiring/zigbee-preset.ts'
+import { giveToDataDirOwner } from './data-dir-owner.ts'
 
 export interface ProbeOptions {
   config: GatewayConfig
@@ -89,6 +90,8 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
     return { ok: false, candidates, attempt, verdict: diagnoseStart(reason, { path, adapter, baudRate }, found) }
   } finally {
     await radio.stop()
+    // Run with sudo, it wrote the settings and the network's files as root.
+    giveToDataDirOwner(config.dataDir)
   }
 }
 

@@ -18,6 +18,7 @@ import type { TokenService } from '../../lib/tokens/service.ts'
 import type { WebhookService } from '../../lib/webhooks/service.ts'
 import type { GatewayServices } from '../wiring/gateway-wiring.ts'
 import type { Services } from '../wiring/services.ts'
+import { RadioUpkeepService } from '../../lib/radio/upkeep.ts'
 
 export interface FunctionServices {
   orders: OrdersService
@@ -42,6 +43,8 @@ export interface FunctionServices {
   /** The repeater inventory; refresh() pings through the radio without handing it out. */
   repeaters: { list(): ReturnType<GatewayServices['repeaters']['list']>; refresh(): ReturnType<GatewayServices['repeaters']['refresh']>; clear(): ReturnType<GatewayServices['repeaters']['clear']> }
   clock: Pick<Clock, 'now'>
+  /** The Zigbee network's devices, interviews, removals and map; the channel-move rule. */
+  radioUpkeep: RadioUpkeepService
 }
 
 export function functionServices(s: Services): FunctionServices {
@@ -66,5 +69,6 @@ export function functionServices(s: Services): FunctionServices {
     pairing: s.pairing,
     repeaters: { list: () => repeaters.list(), refresh: () => repeaters.refresh(radio), clear: () => repeaters.clear() },
     clock: { now: () => clock.now() },
+    radioUpkeep: new RadioUpkeepService(radio),
   }
 }

@@ -17,6 +17,8 @@ import { broadcastChannelChange } from './zigbee-channel.ts'
 import { deviceDatabaseLost, loadOrCreateCredentials, zigbeeNetworkFormed, type NetworkCredentials } from './zigbee-network.ts'
 import { describeTakeoverSupport, newNetworkFormed, planStart, readCoordinatorBackup, type StoredBackup } from './zigbee-takeover.ts'
 import { type CoordinatorInfo, describeCoordinator, firmwareOf } from './coordinator.ts'
+import type { InterviewResult, NetworkMap, RadioDevice, RadioUpkeep } from './upkeep.ts'
+import { findDevice, interviewAgain, listDevices, networkMap as buildNetworkMap, removeDevice } from './zigbee-upkeep.ts'
 import type { ZigbeeDevice } from './herdsman.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
@@ -64,7 +66,7 @@ export interface ZigbeeRadioOptions extends ZigbeeRadioSettings {
 export const defaultCheckIntervalMs = 60_000
 export const defaultCheckTimeoutMs = 10_000
 
-export class ZigbeeRadio implements Radio {
+export class ZigbeeRadio implements Radio, RadioUpkeep {
   readonly kind = 'zigbee' as const
   readonly #options: ZigbeeRadioOptions
   readonly #clock: Clock
@@ -159,8 +161,8 @@ export class ZigbeeRadio implements Radio {
       })
       this.#coordinator = await this.#describeCoordinator(controller, result)
       this.#log.info(
-        { result, eui64: this.#eui64, channel: this.#channel, type: this.#coordinator.type, firmware: this.#coordinator.firmware, adapter: this.#coordinator.adapter },
-        `zigbee coordinator connected: ${describeCoordinator(this.#coordinator)}`,
+        { result, eui64: this.#eui64, channel: this.#channel, type: this.#coordinator.type, firmware: this.#coordinator.firmware, adapter: this.#coordinator.adapter, coordinator: describeCoordinator(this.#coordinator) },
+        'zigbee coordinator connected',
       )
       this.#reportTakeover(result, formedBefore, stored)
       // Started on the backup's channel: now moved to the chosen one, as any channel change.
@@ -321,6 +323,36 @@ export class ZigbeeRadio implements Radio {
     if (!controller || !this.#up) throw new Error('zigbee radio is down')
     await controller.permitJoin(seconds)
     this.#permitJoinUntil = seconds > 0 ? this.#clock.now() + seconds * 1000 : null
+  }
+
+  /** Every device herdsman knows and how its interview went (lib/radio/zigbee-upkeep.ts). */
+  async devices(): Promise<RadioDevice[]> {
+    return listDevices(this.#started())
+  }
+
+  /** Interviews a device again; a success is handled as after a join (configured, or removed when not ours). */
+  async interview(address: string): Promise<InterviewResult> {
+    const device = findDevice(this.#started(), address)
+    return interviewAgain(device, this.#log, (status, interviewed) => this.#devices.interview(status, interviewed))
+  }
+
+  /** Tells a device to leave and forgets it (with `force`, also one that does not answer). */
+  async remove(address: string, force: boolean): Promise<{ left: boolean }> {
+    const device = findDevice(this.#started(), address)
+    const result = await removeDevice(device, force, this.#log)
+    this.#devices.left(device.ieeeAddr)
+    return result
+  }
+
+  /** Each router's neighbours and link quality. */
+  async networkMap(): Promise<NetworkMap> {
+    return buildNetworkMap(this.#started(), this.#clock)
+  }
+
+  #started(): Controller {
+    const controller = this.#controller
+    if (!controller || !this.#up) throw new Error('zigbee radio is down')
+    return controller
   }
 
   /** Pings every repeater; each that answers is announced again with a fresh lastSeen. */

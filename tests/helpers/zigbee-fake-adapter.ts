@@ -43,6 +43,18 @@ export interface FakeNetworkMemory {
   frameCounter: number
 }
 
+/** One entry of a router's neighbour table. */
+export interface FakeNeighbour {
+  ieee: string
+  nwk: number
+  /** 0 coordinator, 1 router, 2 end device. */
+  deviceType: number
+  lqi: number
+  /** 0 parent, 1 child, 2 sibling, 3 none, 4 previous child. */
+  relationship: number
+  depth: number
+}
+
 interface FakeNetworkOptions {
   panID: number
   extendedPanID?: number[]
@@ -94,6 +106,11 @@ export class FakeAdapter extends Adapter {
   channel: number
   /** The coordinator's own endpoints (a reset Z-Stack coordinator forgets them). */
   coordinatorEndpoints = [1, 2]
+  /**
+   * Neighbour tables (ZDO Mgmt_Lqi_rsp) by network address (0: the coordinator); a router
+   * without an entry has an empty table.
+   */
+  readonly neighbours = new Map<number, FakeNeighbour[]>()
   /** Backup behaviour of a real adapter family; unset: the older fake (no backups, startResult as set). */
   family: FakeFamily | undefined
   /** The network in the stick's NVRAM (family set): null for a blank stick. */
@@ -295,6 +312,16 @@ export class FakeAdapter extends Adapter {
       return [Zdo.Status.SUCCESS, { nwkAddress: 0, endpointList: [...this.coordinatorEndpoints] }]
     }
     if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
+    if (clusterId === Zdo.ClusterId.LQI_TABLE_REQUEST) {
+      const table = this.neighbours.get(nwk) ?? []
+      const start = payload[1] ?? 0
+      // Two entries a response, as real stacks split long tables.
+      const entryList = table.slice(start, start + 2).map((entry) => ({
+        extendedPanId: [0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd], eui64: entry.ieee, nwkAddress: entry.nwk, deviceType: entry.deviceType,
+        rxOnWhenIdle: entry.deviceType === 2 ? 0 : 1, relationship: entry.relationship, reserved1: 0, permitJoining: 0, reserved2: 0, depth: entry.depth, lqi: entry.lqi,
+      }))
+      return [Zdo.Status.SUCCESS, { neighborTableEntries: table.length, startIndex: start, entryList }]
+    }
     if (clusterId === Zdo.ClusterId.BIND_REQUEST) {
       if (this.failBinds || !device) return [Zdo.Status.TIMEOUT, undefined]
       this.binds.push(describeBind(payload))

@@ -11,7 +11,7 @@ export const config = {
   body: settingsBodySchema,
   query: settingsQuery.params(),
   outcomes: ['SETTINGS_CHANGED'],
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_KEY_UNKNOWN', 'SETTINGS_VALUE_INVALID', 'CHANNEL_MOVE_REFUSED', 'JSON_INVALID', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_KEY_UNKNOWN', 'SETTINGS_VALUE_INVALID', 'CHANNEL_MOVE_REFUSED', 'FORCE_INVALID', 'JSON_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

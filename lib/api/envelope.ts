@@ -70,6 +70,7 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   CHANNEL_MOVE_REFUSED: { status: 409, code: -42, message: withDetail('Channel change refused') },
   RADIO_UNAVAILABLE: { status: 503, code: -43, message: withDetail('The Zigbee radio cannot do this now') },
   RADIO_DEVICE_NOT_FOUND: { status: 404, code: -44, message: withDetail('No such device in the Zigbee network') },
+  FORCE_INVALID: { status: 400, code: -45, message: fixed('force must be true or false') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

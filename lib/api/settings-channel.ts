@@ -9,8 +9,7 @@ import { QueryInput, withDefault } from './inputs.ts'
 
 export const settingsQuery = new QueryInput({
   force: withDefault(z.enum(['true', 'false']).transform((value) => value === 'true'), false, {
-    invalid: 'SETTINGS_VALUE_INVALID',
-    message: 'force',
+    invalid: 'FORCE_INVALID',
     description: 'true: apply a zigbeePreset that moves the network even with devices paired (they may need pairing again)',
   }),
 })

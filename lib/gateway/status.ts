@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { FleetStatus } from '../fleet/bridge.ts'
 import type { RadioInfo } from '../radio/radio.ts'
+import type { CoordinatorInfo } from '../radio/coordinator.ts'
 import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
@@ -43,6 +44,12 @@ export interface GatewayStatus {
   fleet: FleetStatus
   /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
   memory: ProcessMemory
+  /**
+   * Extension: the Zigbee coordinator stick as last seen (type, firmware, IEEE address, how
+   * the last start found the network, its coordinator backup); null until it answered and
+   * for the simulated radio.
+   */
+  coordinator: CoordinatorInfo | null
 }
 
 export interface StatusDeps {
@@ -94,6 +101,7 @@ export class GatewayStatusService {
         : null,
       fleet: this.#deps.fleet(),
       memory: processMemory(),
+      coordinator: radio.coordinator ?? null,
     }
   }
 }

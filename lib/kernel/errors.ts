@@ -52,6 +52,7 @@ export const errorKinds = [
   'CHANNEL_MOVE_REFUSED',
   'RADIO_UNAVAILABLE',
   'RADIO_DEVICE_NOT_FOUND',
+  'FORCE_INVALID',
   'INTERNAL',
 ] as const
 

@@ -106,7 +106,7 @@ t.test('a zigbeePreset that moves a network with paired devices is -42 (409) as 
   t.equal(forced.status, 200)
   t.equal(gw.services.settings.get().zigbeePreset, 'C')
   const bad = await gw.json('POST /api/v2/gateway/settings?force=yes', { token, body: { zigbeePreset: 'D' } })
-  t.equal(bad.body.returnCode, -21)
+  t.equal(bad.body.returnCode, -45)
   t.equal(gw.services.settings.get().zigbeePreset, 'C')
 })
 

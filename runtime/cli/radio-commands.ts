@@ -11,6 +11,7 @@ import type { Radio } from '../../lib/radio/radio.ts'
 import { channelMoveRefusal, pairedDevices } from '../../lib/radio/channel-move.ts'
 import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
+import { registerRadioUpkeepCommands } from './radio-upkeep-commands.ts'
 
 export interface ChannelReport {
   channel: number
@@ -50,8 +51,9 @@ export async function radioChannel(deps: RadioChannelDeps, args: { channel?: unk
   return report(true)
 }
 
-export function registerRadioCommands(control: ControlServer, deps: RadioChannelDeps): void {
+export function registerRadioCommands(control: ControlServer, deps: RadioChannelDeps & { radio: Radio }): void {
   control.register('radio.channel', (args) => radioChannel(deps, args))
+  registerRadioUpkeepCommands(control, deps.radio)
 }
 
 export function describeChannel(report: ChannelReport): string {

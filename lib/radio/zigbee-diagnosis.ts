@@ -44,6 +44,8 @@ export function isNetworkPath(path: string): boolean {
 
 export function diagnoseStart(reason: string, setting: ProbeSetting, candidates: Candidate[]): string {
   const { path } = setting
+  // The gateway's own refusal (lib/radio/zigbee-takeover.ts) already says what to do.
+  if (reason.startsWith('coordinator_backup.json ')) return `cannot start on this network: ${reason}`
   if (isNetworkPath(path)) return diagnoseNetworkStart(reason, setting)
   if (/no such port|ENOENT|No such file or directory/i.test(reason)) {
     return `no such port: ${path} does not exist (is the stick plugged in? see the list above)`

@@ -12,6 +12,7 @@ import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
 import { deviceTokenName } from './board/token-name.js'
+import { radioPill, setupNetworkMap } from './board/network-map.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
@@ -101,10 +102,16 @@ async function refreshCharts() {
 /** The gateway's own state worth a glance: the fleet bridge, when it is on. */
 async function refreshGateway() {
   try {
-    const pill = fleetPill((await api('GET', '/api/v2/gateway')).gatewayStatus?.fleet)
+    const status = (await api('GET', '/api/v2/gateway')).gatewayStatus
+    const pill = fleetPill(status?.fleet)
     $('fleet').hidden = pill.hidden
     $('fleet').textContent = pill.text
     $('fleet').dataset.state = pill.state
+    // The Zigbee radio: the coordinator, or why it is down; its network map on the Network button.
+    const radio = radioPill(status)
+    Object.assign($('radio'), { hidden: radio.hidden, textContent: radio.text, title: radio.title })
+    $('radio').dataset.state = radio.state
+    $('network-toggle').hidden = radio.hidden
   } catch (error) {
     if (error instanceof ApiError && error.unauthorized) reportError(error)
   }
@@ -277,6 +284,7 @@ function start() {
     },
   })
   floor = setupFloor({ api, onError: reportError, orders: activeOrders, target: () => targetSeconds })
+  setupNetworkMap({ button: $('network-toggle'), dialog: $('network-map'), picture: $('network-map-picture'), notes: $('network-map-notes'), api, onError: reportError })
   $('token-form').addEventListener('submit', (event) => {
     event.preventDefault()
     useToken($('token-input').value.trim().toLowerCase())

@@ -11,6 +11,7 @@ import { coordinatorIeee, type FakeFamily } from '../../helpers/zigbee-fake-adap
 import { custom, joinAndSettle, repeater, setup, tracker } from '../../helpers/zigbee-radio.ts'
 import { until } from '../../helpers/until.ts'
 import { ieeeToAddress } from '../../../lib/radio/zigbee-profile.ts'
+import { describeTakeoverSupport, newNetworkFormed, planStart, readCoordinatorBackup } from '../../../lib/radio/zigbee-takeover.ts'
 
 const newStick = '0x00124b00deadbeef'
 const backupFile = (dataDir: string) => path.join(dataDir, 'zigbee', 'coordinator_backup.json')
@@ -134,4 +135,58 @@ t.test('a damaged coordinator backup: not started (herdsman would fail on it), t
   writeFileSync(backupFile(context.dataDir), '{"metadata": ')
   const { radio } = await startAgain(t, context, 'zstack')
   await t.rejects(radio.start(), /coordinator_backup.json is damaged \(not JSON .*\): herdsman cannot start with it\. Restore the file from a backup of the data dir, or move it aside/)
+})
+
+// The plan on its own (lib/radio/zigbee-takeover.ts), for what the fake sticks above do not reach.
+t.test('reading a coordinator backup: missing, damaged, legacy, unified', async (t) => {
+  const dir = t.testdir({
+    legacy: { 'coordinator_backup.json': JSON.stringify({ adapterType: 'zStack', time: 'x', data: {} }) },
+    other: { 'coordinator_backup.json': JSON.stringify({ metadata: { format: 'something', version: 1 } }) },
+    unreadable: { 'coordinator_backup.json': {} },
+    deconz: {
+      'coordinator_backup.json': JSON.stringify({
+        metadata: { format: 'zigpy/open-coordinator-backup', version: 1, internal: {} },
+        coordinator_ieee: '00212EFFFF001234', pan_id: '1a2b', extended_pan_id: 'DDDDDDDDDDDDDDDD', channel: 20, network_key: { key: 'AA'.repeat(16) }, devices: [{}, {}],
+      }),
+    },
+  })
+  t.same(readCoordinatorBackup(path.join(dir, 'none')), { state: 'none' })
+  t.match(readCoordinatorBackup(path.join(dir, 'legacy')), { state: 'ok', backup: { family: 'zstack', panId: null, channel: null } })
+  t.match(readCoordinatorBackup(path.join(dir, 'other')), { state: 'damaged', error: /not a coordinator backup herdsman can read/ })
+  t.match(readCoordinatorBackup(path.join(dir, 'unreadable')), { state: 'damaged', error: /EISDIR/ }, 'a directory where the file should be')
+  t.match(readCoordinatorBackup(path.join(dir, 'deconz')), {
+    state: 'ok',
+    backup: { family: 'other', coordinatorEui64: '00:21:2e:ff:ff:00:12:34', panId: 0x1a2b, extendedPanId: 'dddddddddddddddd', networkKey: 'aa'.repeat(16), channel: 20, devices: 2, at: Number },
+  })
+})
+
+t.test('the plan for each adapter', async (t) => {
+  const credentials = { networkKey: Array(16).fill(0xaa), extendedPanId: [1, 2, 3, 4, 5, 6, 7, 8], panId: 0x1a2b }
+  const backup = { family: 'zstack' as const, coordinatorEui64: null, channel: 20, panId: 0x1a2b, extendedPanId: '0102030405060708', networkKey: 'aa'.repeat(16), devices: 0, at: 0 }
+  const ok = { state: 'ok' as const, backup }
+  t.same(planStart('zstack', credentials, 15, { state: 'none' }), { channel: 15, warnings: [] })
+  t.match(planStart('zstack', credentials, 15, ok), { channel: 20, warnings: [/on channel 20: starting there/] })
+  t.same(planStart('zstack', credentials, 20, ok), { channel: 20, warnings: [] })
+  t.match(planStart('deconz', credentials, 15, { state: 'ok', backup: { ...backup, extendedPanId: '0807060504030201' } }), { channel: 20 }, 'the extended PAN ID in either byte order')
+  t.match(planStart('zstack', credentials, 15, { state: 'ok', backup: { ...backup, panId: 0x9999 } }), { channel: 15, warnings: [/of another network \(PAN ID 9999\)/] })
+  t.match(planStart('ember', credentials, 15, ok), { refusal: /Z-Stack coordinator, and an EmberZNet stick \(adapter ember\)/ })
+  t.match(planStart('ezsp', credentials, 15, { state: 'ok', backup: { ...backup, family: 'other' } }), { refusal: /deCONZ or other coordinator/ })
+  t.match(planStart('ember', credentials, 15, { state: 'ok', backup: { ...backup, family: 'ember' } }), { channel: 20 })
+  t.same(planStart('zigate', credentials, 15, ok), { channel: 15, warnings: [] }, 'zigate never reads it')
+  t.same(planStart('zboss', credentials, 15, { state: 'damaged', error: 'x' }), { channel: 15, warnings: [] })
+  t.match(planStart(undefined, credentials, 15, { state: 'damaged', error: 'x' }), { refusal: /damaged \(x\)/ }, 'a detected adapter may read it')
+  t.same(planStart('zoh', credentials, 15, ok), { channel: 15, warnings: [] })
+  t.same(planStart('zstack', credentials, 15, { state: 'ok', backup: { ...backup, panId: null, extendedPanId: null, networkKey: null, channel: null } }), { channel: 15, warnings: [] }, 'a legacy backup: nothing to compare')
+})
+
+t.test('the words for each adapter', async (t) => {
+  t.match(describeTakeoverSupport('deconz'), /^a blank deconz stick takes the network over/)
+  t.match(describeTakeoverSupport('zboss'), /^zboss keeps no coordinator backup/)
+  t.match(describeTakeoverSupport('zoh'), /zoh\.save/)
+  t.match(describeTakeoverSupport(undefined), /set radio\.adapter/)
+  const credentials = { networkKey: Array(16).fill(0xaa), extendedPanId: [1, 2, 3, 4, 5, 6, 7, 8], panId: 0x1a2b }
+  t.match(newNetworkFormed('zstack', { state: 'none' }, credentials), /no coordinator_backup\.json to take it over from/)
+  const other = { family: 'zstack' as const, coordinatorEui64: null, channel: 20, panId: 1, extendedPanId: '0102030405060708', networkKey: 'aa'.repeat(16), devices: 0, at: 0 }
+  t.match(newNetworkFormed('zstack', { state: 'ok', backup: other }, credentials), /is of another network/)
+  t.match(newNetworkFormed('zstack', { state: 'ok', backup: { ...other, panId: 0x1a2b } }, credentials), /did not take the network over/)
 })

@@ -2,7 +2,7 @@
 // tested on plain data as GET /api/v2/gateway and GET /api/v2/radio/map answer it.
 import t from 'tap'
 // @ts-expect-error: a plain browser ES module without types
-import { linkBand, networkMapNotes, networkMapSvg, radioPill } from '../../../web/board/network-map.js'
+import { linkBand, networkMapNotes, networkMapSvg, radioPill, setupNetworkMap } from '../../../web/board/network-map.js'
 
 const coordinator = { address: '00:12:4b:00:01:02:03:04', networkAddress: 0, type: 'Coordinator', role: null, model: null }
 const repeater = { address: '00:12:4b:00:11:22:33:44', networkAddress: 0x4321, type: 'Router', role: 'repeater', model: 'REPEATER-2' }
@@ -66,4 +66,76 @@ t.test('the radio pill: hidden for the simulated restaurant; up with the coordin
   t.equal(down.title, `${refusal}\nCoordinator not seen yet`, 'the whole reason on hover')
   t.match(radioPill({ radioKind: 'zigbee', radioUp: false, radioProcess: { lastError: null } }), { text: 'radio down: starting' })
   t.match(radioPill({ radioKind: 'zigbee', radioUp: false, radioProcess: { lastError: 'no such port' } }), { text: 'radio down: no such port' })
+})
+
+/** Just enough of the DOM for the dialog's wiring: listeners by event, children by append. */
+class FakeElement {
+  textContent = ''
+  innerHTML = ''
+  children: FakeElement[] = []
+  open = false
+  readonly listeners = new Map<string, () => void>()
+  readonly parts = new Map<string, FakeElement>()
+  addEventListener(event: string, listener: () => void) {
+    this.listeners.set(event, listener)
+  }
+  click() {
+    this.listeners.get('click')?.()
+  }
+  replaceChildren() {
+    this.children = []
+  }
+  append(child: FakeElement) {
+    this.children.push(child)
+  }
+  showModal() {
+    this.open = true
+  }
+  close() {
+    this.open = false
+  }
+  querySelector(selector: string) {
+    return this.parts.get(selector) ?? null
+  }
+}
+
+t.test('the Network button opens the dialog and draws the map; "Ask again" asks again; an error goes to onError', async (t) => {
+  ;(globalThis as { document?: unknown }).document = { createElement: () => new FakeElement() }
+  t.teardown(() => void delete (globalThis as { document?: unknown }).document)
+  const button = new FakeElement()
+  const dialog = new FakeElement()
+  const close = new FakeElement()
+  const reload = new FakeElement()
+  dialog.parts.set('[data-close]', close)
+  dialog.parts.set('[data-reload]', reload)
+  const picture = new FakeElement()
+  const notes = new FakeElement()
+  const errors: unknown[] = []
+  const asked: string[] = []
+  let fail = false
+  const api = async (method: string, path: string) => {
+    asked.push(`${method} ${path}`)
+    if (fail) throw new Error('radio down')
+    return { map: { at: 0, nodes: [coordinator, tracker], links: [{ from: coordinator.address, to: tracker.address, linkQuality: 200 }], unanswered: [] } }
+  }
+  setupNetworkMap({ button, dialog, picture, notes, api, onError: (error: unknown) => errors.push(error) })
+  button.click()
+  t.equal(dialog.open, true)
+  t.equal(picture.textContent, 'Asking every router for its neighbours…')
+  await new Promise((resolve) => setImmediate(resolve))
+  t.match(picture.innerHTML, /^<svg .*data-band="good"/)
+  t.equal(notes.children.length, 1, 'the legend')
+  fail = true
+  reload.click()
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(picture.textContent, '')
+  t.match(errors, [{ message: 'radio down' }])
+  t.same(asked, ['GET /api/v2/radio/map', 'GET /api/v2/radio/map'])
+  close.click()
+  t.equal(dialog.open, false)
+})
+
+t.test('an end device no router lists is still placed', async (t) => {
+  const svg: string = networkMapSvg({ nodes: [coordinator, tracker], links: [], unanswered: [] })
+  t.equal(svg.match(/<g class="node"/g)?.length, 2)
 })

@@ -370,8 +370,14 @@ export class ZigbeeRadio implements Radio, RadioUpkeep {
       permitJoinUntil: this.#permitJoinUntil,
       devices: this.#up ? this.#devices.paired() : undefined,
       unavailable: this.#up ? this.#devices.unavailable() : [],
-      ...(this.#coordinator ? { coordinator: this.#coordinator } : {}),
+      ...(this.#coordinator ? { coordinator: this.#withBackupDate(this.#coordinator) } : {}),
     }
+  }
+
+  /** herdsman rewrites its backup every 24 h and at stop: the date is read when asked. */
+  #withBackupDate(coordinator: CoordinatorInfo): CoordinatorInfo {
+    const stored = readCoordinatorBackup(this.#directory())
+    return { ...coordinator, backup: { ...coordinator.backup, at: stored.state === 'ok' ? stored.backup.at : null } }
   }
 
   /** The stick's type, firmware and backup, as herdsman reads them (lib/radio/coordinator.ts). */

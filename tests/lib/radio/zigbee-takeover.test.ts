@@ -127,6 +127,12 @@ t.test('the same stick again: resumed, the coordinator described in the log', as
   const { radio } = await startAgain(t, context, 'zstack')
   await radio.start()
   t.equal(context.fake.current!.lastStart, 'resumed')
+  // herdsman's daily backup: the date in the status follows the file.
+  const file = backupFile(context.dataDir)
+  const backup = JSON.parse(readFileSync(file, 'utf8'))
+  backup.metadata.internal.date = '2031-01-02T03:04:05.000Z'
+  writeFileSync(file, JSON.stringify(backup))
+  t.equal((await radio.info()).coordinator?.backup.at, Date.parse('2031-01-02T03:04:05.000Z'))
   t.ok(context.logs.lines().some((line) => line.msg === 'zigbee coordinator connected' && line.coordinator === 'zStack3x0 (adapter zstack), firmware fake-zstack-1.2.3, IEEE 00:12:4b:00:01:02:03:04' && line.firmware === 'fake-zstack-1.2.3'))
 })
 

@@ -67,14 +67,21 @@ export function networkMapSvg(map, { size = 640 } = {}) {
   const others = map.nodes.filter((node) => node.type !== 'Coordinator' && node.type !== 'Router')
   const where = new Map()
   if (coordinator) where.set(coordinator.address, { x: c, y: c })
-  ring(routers.length, size * 0.27, c, c).forEach((point, i) => where.set(routers[i].address, point))
-  // End devices near their parent: sorted by the angle of the router (or coordinator) that lists them.
-  const parentAngle = (node) => {
-    const link = map.links.find((l) => l.to === node.address && where.has(l.from))
-    return link ? (where.get(link.from).angle ?? -Math.PI / 2) : Math.PI
-  }
-  const placed = [...others].sort((a, b) => parentAngle(a) - parentAngle(b))
-  ring(placed.length, size * 0.43, c, c, Math.PI / Math.max(placed.length, 1)).forEach((point, i) => where.set(placed[i].address, point))
+  ring(routers.length, size * 0.22, c, c).forEach((point, i) => where.set(routers[i].address, point))
+  // End devices outside, each near the router that lists it; the coordinator's own children
+  // and devices no router lists fill the circle evenly, then crowded ones are pushed apart.
+  const even = ring(others.length, 1, 0, 0, Math.PI / Math.max(others.length, 1)).map((point) => point.angle)
+  const wanted = others.map((node, i) => {
+    const link = map.links.find((l) => l.to === node.address && where.get(l.from)?.angle !== undefined)
+    return { node, angle: link ? where.get(link.from).angle : even[i] }
+  })
+  wanted.sort((a, b) => a.angle - b.angle)
+  const gap = Math.min(0.45, (2 * Math.PI) / Math.max(others.length, 1))
+  const outer = size * 0.38
+  wanted.forEach((entry, i) => {
+    if (i > 0) entry.angle = Math.max(entry.angle, wanted[i - 1].angle + gap)
+    where.set(entry.node.address, { x: c + outer * Math.cos(entry.angle), y: c + outer * Math.sin(entry.angle), angle: entry.angle })
+  })
   const unanswered = new Set(map.unanswered.map((entry) => entry.address))
 
   const lines = pairLinks(map.links)

@@ -139,3 +139,20 @@ t.test('an end device no router lists is still placed', async (t) => {
   const svg: string = networkMapSvg({ nodes: [coordinator, tracker], links: [], unanswered: [] })
   t.equal(svg.match(/<g class="node"/g)?.length, 2)
 })
+
+t.test('each end device is drawn beside the router that lists it', async (t) => {
+  const routers = [0, 1, 2].map((i) => ({ address: `00:12:4b:00:11:22:33:0${i}`, type: 'Router', role: 'repeater', model: 'R' }))
+  const ends = [0, 1, 2, 3, 4, 5].map((i) => ({ address: `00:12:4b:00:aa:bb:cc:0${i}`, type: 'EndDevice', role: 'tracker', model: 'T' }))
+  const links = ends.map((end, i) => ({ from: routers[i % 3].address, to: end.address, linkQuality: 200 }))
+  const svg: string = networkMapSvg({ nodes: [coordinator, ...routers, ...ends], links, unanswered: [] })
+  const at = (address: string) => {
+    const match = new RegExp(`data-address="${address}"><title>[^<]*</title><circle cx="([\\d.]+)" cy="([\\d.]+)"`).exec(svg)!
+    return { x: Number(match[1]), y: Number(match[2]) }
+  }
+  const distance = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y)
+  ends.forEach((end, i) => {
+    const own = distance(at(end.address), at(routers[i % 3].address))
+    const others = routers.filter((_, r) => r !== i % 3).map((router) => distance(at(end.address), at(router.address)))
+    t.ok(others.every((d) => own < d), `${end.address} nearest its own router`)
+  })
+})

@@ -7,7 +7,7 @@ export const config = {
   path: '/api/v2/gateway/settings',
   auth: 'bearer',
   code: 13,
-  summary: 'Change settings, all or nothing: an unknown key (-20) or a bad value (-21) changes nothing; a zigbeePreset that would move a network with paired devices is -42 without force=true',
+  summary: 'Change settings, all or nothing: an unknown key (-20) or a bad value (-21) changes nothing; a zigbeePreset that would move a network with paired devices is -45 without force=true',
   body: settingsBodySchema,
   query: settingsQuery.params(),
   outcomes: ['SETTINGS_CHANGED'],

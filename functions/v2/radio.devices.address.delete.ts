@@ -5,7 +5,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/radio/devices/:address',
   auth: 'bearer',
-  code: 23,
+  code: 24,
   summary: 'Remove a device from the Zigbee network (ZDO Leave, then forgotten); force=true forgets one that does not answer (left: false)',
   query: removeDeviceQuery.params(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'FORCE_INVALID', 'RATE_LIMITED'],

@@ -4,7 +4,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/radio/devices/:address/interview',
   auth: 'bearer',
-  code: 23,
+  code: 24,
   summary: 'Interview a device again (it must be awake); the answer has its interview state and, when it failed, why',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig

@@ -4,7 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/radio/devices',
   auth: 'bearer',
-  code: 23,
+  code: 24,
   summary: 'Every device in the Zigbee network with its interview state (failed first), role, model, last seen and link quality',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig

@@ -67,10 +67,10 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   HOST_UNKNOWN: { status: 421, code: -41, message: fixed('Unknown host') },
   // Ours (radio upkeep, docs/api.md "Radio upkeep"): the zigbeePreset would move a network with
   // paired devices (add ?force=true), the radio cannot do this, or has no such device.
-  CHANNEL_MOVE_REFUSED: { status: 409, code: -42, message: withDetail('Channel change refused') },
-  RADIO_UNAVAILABLE: { status: 503, code: -43, message: withDetail('The Zigbee radio cannot do this now') },
-  RADIO_DEVICE_NOT_FOUND: { status: 404, code: -44, message: withDetail('No such device in the Zigbee network') },
-  FORCE_INVALID: { status: 400, code: -45, message: fixed('force must be true or false') },
+  CHANNEL_MOVE_REFUSED: { status: 409, code: -45, message: withDetail('Channel change refused') },
+  RADIO_UNAVAILABLE: { status: 503, code: -46, message: withDetail('The Zigbee radio cannot do this now') },
+  RADIO_DEVICE_NOT_FOUND: { status: 404, code: -47, message: withDetail('No such device in the Zigbee network') },
+  FORCE_INVALID: { status: 400, code: -48, message: fixed('force must be true or false') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -1,6 +1,6 @@
 // POST /api/v2/gateway/settings and the channel: a zigbeePreset that names another channel
 // moves the Zigbee network at once, so it keeps the rule of `gateway radio channel`
-// (lib/radio/channel-move.ts): refused (-42) once devices are paired, or while the radio is
+// (lib/radio/channel-move.ts): refused (-45) once devices are paired, or while the radio is
 // down and cannot tell, unless the request says ?force=true.
 import { z } from 'zod'
 import { DomainError } from '../kernel/errors.ts'

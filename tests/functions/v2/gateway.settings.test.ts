@@ -90,13 +90,13 @@ function zigbeeWith(gw: Awaited<ReturnType<typeof testGateway>>, devices: number
   gw.radio.info = async () => ({ ...(await info()), kind: 'zigbee', up: devices !== null, devices: devices ?? undefined })
 }
 
-t.test('a zigbeePreset that moves a network with paired devices is -42 (409) as the CLI refuses it; ?force=true moves it', async (t) => {
+t.test('a zigbeePreset that moves a network with paired devices is -45 (409) as the CLI refuses it; ?force=true moves it', async (t) => {
   const gw = await testGateway()
   const token = await gw.issueToken()
   zigbeeWith(gw, 3)
   const refused = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'C', timezone: 'Europe/Paris' } })
   t.equal(refused.status, 409)
-  t.equal(refused.body.returnCode, -42)
+  t.equal(refused.body.returnCode, -45)
   t.match(refused.body.message, /^Channel change refused: 3 devices are paired on channel \d+: .*add \?force=true/)
   t.equal(gw.services.settings.get().zigbeePreset, 'B', 'the preset did not change')
   t.not(gw.services.settings.get().timezone, 'Europe/Paris', 'nor did anything else in the request')
@@ -106,7 +106,7 @@ t.test('a zigbeePreset that moves a network with paired devices is -42 (409) as 
   t.equal(forced.status, 200)
   t.equal(gw.services.settings.get().zigbeePreset, 'C')
   const bad = await gw.json('POST /api/v2/gateway/settings?force=yes', { token, body: { zigbeePreset: 'D' } })
-  t.equal(bad.body.returnCode, -45)
+  t.equal(bad.body.returnCode, -48)
   t.equal(gw.services.settings.get().zigbeePreset, 'C')
 })
 
@@ -115,7 +115,7 @@ t.test('while the radio is down it cannot tell what is paired: refused without f
   const token = await gw.issueToken()
   zigbeeWith(gw, null)
   const refused = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
-  t.equal(refused.body.returnCode, -42)
+  t.equal(refused.body.returnCode, -45)
   t.match(refused.body.message, /radio is down/)
   zigbeeWith(gw, 0)
   const moved = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })

@@ -1,6 +1,6 @@
 // The radio upkeep endpoints (/api/v2/radio/...) and the coordinator in GET /api/v2/gateway:
 // the whole service graph on a ZigbeeRadio in this process (real herdsman Controller, fake
-// Z-Stack stick), then on the simulated restaurant (no Zigbee network: -43).
+// Z-Stack stick), then on the simulated restaurant (no Zigbee network: -46).
 import t, { type Test } from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
 import { parseConfig } from '../../../lib/config.ts'
@@ -82,29 +82,29 @@ t.test('devices, a failed interview run again, the map, a removal', async (t) =>
   adapter.unreachable.add(repeater.ieee)
   const refused = await gw.json(`DELETE /api/v2/radio/devices/${repeaterAddress}`, { token: gw.token })
   t.equal(refused.status, 503)
-  t.equal(refused.body.returnCode, -43)
+  t.equal(refused.body.returnCode, -46)
   t.match(refused.body.message, /did not acknowledge the leave request/)
   const forced = await gw.json(`DELETE /api/v2/radio/devices/${repeaterAddress}?force=true`, { token: gw.token })
   t.match(forced.body, { returnCode: 23, removed: repeaterAddress, left: false })
   t.equal((await gw.json('GET /api/v2/radio/devices', { token: gw.token })).body.count, 1)
   const unknown = await gw.json(`DELETE /api/v2/radio/devices/${repeaterAddress}`, { token: gw.token })
   t.equal(unknown.status, 404)
-  t.equal(unknown.body.returnCode, -44)
+  t.equal(unknown.body.returnCode, -47)
 })
 
-t.test('the simulated restaurant has no Zigbee network: -43; a bad address -44, a bad force -45', async (t) => {
+t.test('the simulated restaurant has no Zigbee network: -46; a bad address -47, a bad force -48', async (t) => {
   const gw = await testGateway()
   const token = await gw.issueToken()
   for (const route of ['GET /api/v2/radio/devices', 'GET /api/v2/radio/map', 'POST /api/v2/radio/devices/00124b0001020304/interview']) {
     const answer = await gw.json(route, { token })
     t.equal(answer.status, 503, route)
-    t.equal(answer.body.returnCode, -43, route)
+    t.equal(answer.body.returnCode, -46, route)
     t.match(answer.body.message, /the simulated radio has no Zigbee network/, route)
   }
   const bad = await gw.json('DELETE /api/v2/radio/devices/not-an-address', { token })
-  t.equal(bad.body.returnCode, -44)
+  t.equal(bad.body.returnCode, -47)
   const force = await gw.json('DELETE /api/v2/radio/devices/00124b0001020304?force=yes', { token })
-  t.equal(force.body.returnCode, -45)
+  t.equal(force.body.returnCode, -48)
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.coordinator, null)
   t.equal((await gw.json('GET /api/v2/radio/devices')).body.returnCode, -2, 'a token is needed')
 })

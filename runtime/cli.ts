@@ -12,6 +12,7 @@ import { webhooksCliCommand } from './cli/webhook-commands.ts'
 import { fleetCliCommand } from './cli/fleet-cli.ts'
 import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
+import { radioUpkeepSubcommands } from './cli/radio-upkeep-commands.ts'
 import { newCliCommand } from './manifest/new-endpoint.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
 import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
@@ -44,6 +45,10 @@ const usage = `usage: gateway <command> [options]
   backup [--to FILE|DIR] [--passphrase-file F]        write a backup of the running gateway (default: the configured backup directory)
   backup verify FILE [--passphrase-file F]            check a backup: manifest, checksums, passphrase, history integrity
   restore FILE [--replace] [--passphrase-file F]      with the gateway stopped: restore a backup into the data dir (empty, or moved aside with --replace)
+  radio devices                                       list the Zigbee devices, failed interviews first
+  radio interview <ieee>                              interview a device again (wake it first)
+  radio remove <ieee> [--force]                       tell a device to leave the network and forget it (--force: also when it does not answer)
+  radio map                                           each router's neighbours and link quality, as JSON
 
 ${historyUsage}
 
@@ -56,7 +61,7 @@ explicit data dir, the only other gateway this user runs is used.`
 const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliCommandEntry>([
   ['fleet', { run: fleetCliCommand }],
   ['sim', { run: simCliCommand, options: simCliOptions }],
-  ['radio', { run: radioCli(new Map([['channel', radioChannelCommand], ['probe', probeCliCommand]])), options: { force: { type: 'boolean' }, ...probeCliOptions } }],
+  ['radio', { run: radioCli(new Map([['channel', radioChannelCommand], ['probe', probeCliCommand], ...radioUpkeepSubcommands])), options: { force: { type: 'boolean' }, ...probeCliOptions } }],
   ['button', { run: buttonCliCommand }],
   ['token', { run: tokenCliCommand }],
   ['webhooks', { run: webhooksCliCommand }],

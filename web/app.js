@@ -20,6 +20,7 @@ import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
 import { deviceTokenName } from './board/token-name.js'
+import { radioPill, setupNetworkMap } from './board/network-map.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
@@ -237,6 +238,11 @@ async function refreshGateway() {
     $('backup-notice').hidden = notice.hidden
     $('backup-notice').textContent = notice.text
     $('backup-notice').title = notice.title
+    // The Zigbee radio: the coordinator, or why it is down; its network map on the Network button.
+    const radio = radioPill(status)
+    Object.assign($('radio'), { hidden: radio.hidden, textContent: radio.text, title: radio.title })
+    $('radio').dataset.state = radio.state
+    $('network-toggle').hidden = radio.hidden
   } catch (error) {
     if (error instanceof ApiError && error.unauthorized) reportError(error)
   }
@@ -561,6 +567,7 @@ function start() {
     },
   })
   floor = setupFloor({ api, onError: reportError, orders: activeOrders, target: () => targetSeconds })
+  setupNetworkMap({ button: $('network-toggle'), dialog: $('network-map'), picture: $('network-map-picture'), notes: $('network-map-notes'), api, onError: reportError })
   setupLogin()
   setupControls()
   // A screen that had sound on tries to start it at once: a kiosk started with the autoplay

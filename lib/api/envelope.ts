@@ -69,6 +69,12 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   SCREEN_CODE_UNKNOWN: { status: 404, code: -42, message: fixed('No screen is waiting with this code: codes expire after 10 minutes') },
   SCREEN_REQUEST_NOT_FOUND: { status: 404, code: -43, message: fixed('Sign-in request not found: it expired or its token was collected') },
   SCREEN_CODES_EXHAUSTED: { status: 429, code: -44, message: fixed('Too many screens are waiting for a code; retry later') },
+  // Ours (radio upkeep, docs/api.md "Radio upkeep"): the zigbeePreset would move a network with
+  // paired devices (add ?force=true), the radio cannot do this, or has no such device.
+  CHANNEL_MOVE_REFUSED: { status: 409, code: -45, message: withDetail('Channel change refused') },
+  RADIO_UNAVAILABLE: { status: 503, code: -46, message: withDetail('The Zigbee radio cannot do this now') },
+  RADIO_DEVICE_NOT_FOUND: { status: 404, code: -47, message: withDetail('No such device in the Zigbee network') },
+  FORCE_INVALID: { status: 400, code: -48, message: fixed('force must be true or false') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -28,4 +28,6 @@ export const pathParams = {
   id: { schema: orderRefText, description: 'Active order number (1 to 2^31-1, as digits) or its UUID (any case)' },
   name: { schema: orderNameText, description: 'Active order number (1 to 2^31-1, as digits)' },
   uuid: { schema: uuidText, description: 'Order UUID (8-4-4-4-12 hex, any case)' },
+  // Radio upkeep (lib/radio/upkeep.ts normalizeAddress reads it; an unknown one is -47).
+  address: { schema: z.string().regex(/^(0x)?[0-9a-fA-F]{16}$|^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){7}$/), description: 'A Zigbee device\'s EUI-64: 00:12:4b:00:01:02:03:04, 0x00124b0001020304 or 00124b0001020304' },
 }

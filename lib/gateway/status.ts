@@ -5,6 +5,7 @@ import { unwatchedClockState, type ClockState } from '../kernel/clock-watch.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { FleetStatus } from '../fleet/bridge.ts'
 import type { RadioInfo } from '../radio/radio.ts'
+import type { CoordinatorInfo } from '../radio/coordinator.ts'
 import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
@@ -53,6 +54,12 @@ export interface GatewayStatus {
   clock: ClockState
   /** Extension: scheduled backups and the last result (docs/api.md, Backups); null where none are kept (tests). */
   backup: BackupStatusView | null
+  /**
+   * Extension: the Zigbee coordinator stick as last seen (type, firmware, IEEE address, how
+   * the last start found the network, its coordinator backup); null until it answered and
+   * for the simulated radio.
+   */
+  coordinator: CoordinatorInfo | null
 }
 
 export interface StatusDeps {
@@ -108,6 +115,7 @@ export class GatewayStatusService {
       memory: processMemory(),
       clock: this.#deps.clockState?.() ?? unwatchedClockState,
       backup: this.#deps.backup?.() ?? null,
+      coordinator: radio.coordinator ?? null,
     }
   }
 }

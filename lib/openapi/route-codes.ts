@@ -43,7 +43,7 @@ export const routeCodes: Record<string, RouteCodes> = {
   'GET /api/v2/gateway/activate': { outcomes: [200], errors: [-1, -2] },
   'POST /api/v2/gateway/activate': { outcomes: [1008, 1011], errors: [-1, -2, -17, -18, -19, -31] },
   'GET /api/v2/gateway/settings': { outcomes: [200], errors: [-1, -2] },
-  'POST /api/v2/gateway/settings': { outcomes: [1004], errors: [-1, -2, -20, -21, -31] },
+  'POST /api/v2/gateway/settings': { outcomes: [1004], errors: [-1, -2, -20, -21, -45, -48, -31] },
   'GET /api/v2/gateway/check': { outcomes: [200], errors: [-1, -2, -33, -34] },
   'GET /api/v2/repeaters': { outcomes: [200], errors: [-1, -2, -15] },
   'DELETE /api/v2/repeaters': { outcomes: [1006], errors: [-1, -2] },

@@ -3,6 +3,7 @@
 // zigbee.ts, the only file loading zigbee-herdsman (through herdsman.ts), in a child process).
 import type { Subscribable } from '../kernel/events.ts'
 import type { OrderType } from '../orders/types.ts'
+import type { CoordinatorInfo } from './coordinator.ts'
 
 export interface RadioEvents {
   /** A tracker was held over a starter unit. */
@@ -43,6 +44,8 @@ export interface RadioInfo {
   devices?: number
   /** Always-listening devices (repeaters, starter/clearing units) that stopped answering. */
   unavailable?: { address: string; role: 'repeater' | 'unit'; lastHeard: number | null }[]
+  /** The Zigbee coordinator stick once it answered: type, firmware, IEEE, backup (lib/radio/coordinator.ts). */
+  coordinator?: CoordinatorInfo
 }
 
 /** The coordinator's EUI-64 while the radio has not told it (RadioInfo.eui64). */

@@ -17,7 +17,7 @@ export const zigbeeRadioSettingKeys = [
 ] as const satisfies readonly (keyof ZigbeeRadioSettings)[]
 
 /** The radio methods the gateway may call in the radio process. */
-export const radioCalls = ['page', 'cancel', 'permitJoin', 'info', 'refreshRepeaters', 'announceChannel', 'backupCoordinator'] as const
+export const radioCalls = ['page', 'cancel', 'permitJoin', 'info', 'refreshRepeaters', 'announceChannel', 'backupCoordinator', 'devices', 'interview', 'remove', 'networkMap'] as const
 export type RadioCall = (typeof radioCalls)[number]
 
 export type ParentMessage =

@@ -15,6 +15,7 @@ import type { Logger } from '../kernel/log.ts'
 import { unknownEui64, type Radio, type RadioEvents, type RadioInfo } from './radio.ts'
 import type { ZigbeeRadioSettings } from './zigbee.ts'
 import { relayChildLog } from './zigbee-child-log.ts'
+import type { InterviewResult, NetworkMap, RadioDevice, RadioUpkeep } from './upkeep.ts'
 import { fromWireError, zigbeeRadioSettingKeys, type ChildMessage, type ParentMessage, type RadioCall, type ZigbeeChildOptions } from './zigbee-ipc.ts'
 
 /** The part of the settings service the radio reads: the preset letter picks the channel. */
@@ -56,6 +57,8 @@ const defaultStartWaitMs = 10_000
 const stableUpMs = 60_000
 /** info() serves the gateway status: it never waits long for a busy radio process. */
 const infoTimeoutMs = 2000
+/** Interviews, removals and the network map talk to devices: longer than a page. */
+const upkeepCallTimeoutMs = 120_000
 const childModule = fileURLToPath(new URL('./zigbee-child.ts', import.meta.url))
 
 /** Why the radio is down, how often it was restarted, when it is tried next. */
@@ -81,7 +84,7 @@ interface Attempt {
   startTimer?: TimerHandle
 }
 
-export class ZigbeeProcessRadio implements Radio {
+export class ZigbeeProcessRadio implements Radio, RadioUpkeep {
   readonly kind = 'zigbee' as const
   readonly #options: ZigbeeProcessOptions
   readonly #clock: Clock
@@ -373,6 +376,24 @@ export class ZigbeeProcessRadio implements Radio {
   /** Pings every repeater (answers are announced as repeaterJoined); nothing while down. */
   async refreshRepeaters(): Promise<void> {
     if (this.#up) await this.#call('refreshRepeaters', [])
+  }
+
+  // Upkeep (lib/radio/upkeep.ts), answered by the radio process: an interview may take a
+  // while (every endpoint's descriptors), the map one neighbour table per router.
+  async devices(): Promise<RadioDevice[]> {
+    return (await this.#call('devices', [])) as RadioDevice[]
+  }
+
+  async interview(address: string): Promise<InterviewResult> {
+    return (await this.#call('interview', [address], upkeepCallTimeoutMs)) as InterviewResult
+  }
+
+  async remove(address: string, force: boolean): Promise<{ left: boolean }> {
+    return (await this.#call('remove', [address, force], upkeepCallTimeoutMs)) as { left: boolean }
+  }
+
+  async networkMap(): Promise<NetworkMap> {
+    return (await this.#call('networkMap', [], upkeepCallTimeoutMs)) as NetworkMap
   }
 
   supervision(): RadioSupervision {

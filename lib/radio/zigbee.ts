@@ -14,7 +14,11 @@ import type { Clock, TimerHandle } from '../kernel/clock.ts'
 import { EventBus, type Listener, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import { broadcastChannelChange } from './zigbee-channel.ts'
-import { deviceDatabaseLost, loadOrCreateCredentials, type NetworkCredentials } from './zigbee-network.ts'
+import { deviceDatabaseLost, loadOrCreateCredentials, zigbeeNetworkFormed, type NetworkCredentials } from './zigbee-network.ts'
+import { describeTakeoverSupport, newNetworkFormed, planStart, readCoordinatorBackup, type StoredBackup } from './zigbee-takeover.ts'
+import { type CoordinatorInfo, describeCoordinator, firmwareOf } from './coordinator.ts'
+import type { InterviewResult, NetworkMap, RadioDevice, RadioUpkeep } from './upkeep.ts'
+import { findDevice, interviewAgain, listDevices, networkMap as buildNetworkMap, removeDevice } from './zigbee-upkeep.ts'
 import type { ZigbeeDevice } from './herdsman.ts'
 import { ZigbeeDevices } from './zigbee-devices.ts'
 import { ZigbeePager } from './zigbee-paging.ts'
@@ -62,7 +66,7 @@ export interface ZigbeeRadioOptions extends ZigbeeRadioSettings {
 export const defaultCheckIntervalMs = 60_000
 export const defaultCheckTimeoutMs = 10_000
 
-export class ZigbeeRadio implements Radio {
+export class ZigbeeRadio implements Radio, RadioUpkeep {
   readonly kind = 'zigbee' as const
   readonly #options: ZigbeeRadioOptions
   readonly #clock: Clock
@@ -79,6 +83,7 @@ export class ZigbeeRadio implements Radio {
   #eui64 = unknownEui64
   #channel: number
   #permitJoinUntil: number | null = null
+  #coordinator: CoordinatorInfo | undefined
   readonly #devices: ZigbeeDevices
   readonly #pager: ZigbeePager
 
@@ -124,8 +129,18 @@ export class ZigbeeRadio implements Radio {
         'zigbee network.json exists but database.db is missing: every paired device must be paired again unless database.db is restored from a backup (docs/operations.md)',
       )
     }
+    const formedBefore = zigbeeNetworkFormed(this.#directory())
     this.#credentials = loadOrCreateCredentials(this.#directory())
     this.#lost = undefined
+    // A blank replacement stick takes the network over only on the backup's channel (zigbee-takeover.ts).
+    const stored = readCoordinatorBackup(this.#directory())
+    const plan = planStart(this.#options.adapter, this.#credentials, this.#options.channel, stored)
+    if (plan.refusal) {
+      this.#log.error({ adapter: this.#options.adapter ?? null }, `zigbee radio not started: ${plan.refusal}`)
+      throw new Error(plan.refusal)
+    }
+    for (const warning of plan.warnings) this.#log.warn({ adapter: this.#options.adapter ?? null }, `zigbee ${warning}`)
+    this.#channel = plan.channel
     const herdsman = herdsmanLog(this.#log)
     setLogger(herdsman.logger)
     const controller = this.#createController(this.#credentials)
@@ -144,7 +159,16 @@ export class ZigbeeRadio implements Radio {
         devices: () => controller.getDevicesIterator(),
         coordinator: () => controller.getDevicesByType('Coordinator')[0]?.getEndpoint(1),
       })
-      this.#log.info({ result, eui64: this.#eui64, channel: this.#channel }, 'zigbee coordinator connected')
+      this.#coordinator = await this.#describeCoordinator(controller, result)
+      this.#log.info(
+        { result, eui64: this.#eui64, channel: this.#channel, type: this.#coordinator.type, firmware: this.#coordinator.firmware, adapter: this.#coordinator.adapter, coordinator: describeCoordinator(this.#coordinator) },
+        'zigbee coordinator connected',
+      )
+      this.#reportTakeover(result, formedBefore, stored)
+      // Started on the backup's channel: now moved to the chosen one, as any channel change.
+      if (this.#channel !== this.#options.channel && (await broadcastChannelChange(controller, this.#options.channel, this.#log))) {
+        this.#channel = (await controller.getNetworkParameters()).channel
+      }
     } catch (error) {
       this.#controller = undefined
       this.#devices.detach()
@@ -313,6 +337,36 @@ export class ZigbeeRadio implements Radio {
     this.#permitJoinUntil = seconds > 0 ? this.#clock.now() + seconds * 1000 : null
   }
 
+  /** Every device herdsman knows and how its interview went (lib/radio/zigbee-upkeep.ts). */
+  async devices(): Promise<RadioDevice[]> {
+    return listDevices(this.#started())
+  }
+
+  /** Interviews a device again; a success is handled as after a join (configured, or removed when not ours). */
+  async interview(address: string): Promise<InterviewResult> {
+    const device = findDevice(this.#started(), address)
+    return interviewAgain(device, this.#log, (status, interviewed) => this.#devices.interview(status, interviewed))
+  }
+
+  /** Tells a device to leave and forgets it (with `force`, also one that does not answer). */
+  async remove(address: string, force: boolean): Promise<{ left: boolean }> {
+    const device = findDevice(this.#started(), address)
+    const result = await removeDevice(device, force, this.#log)
+    this.#devices.left(device.ieeeAddr)
+    return result
+  }
+
+  /** Each router's neighbours and link quality. */
+  async networkMap(): Promise<NetworkMap> {
+    return buildNetworkMap(this.#started(), this.#clock)
+  }
+
+  #started(): Controller {
+    const controller = this.#controller
+    if (!controller || !this.#up) throw new Error('zigbee radio is down')
+    return controller
+  }
+
   /** Pings every repeater; each that answers is announced again with a fresh lastSeen. */
   async refreshRepeaters(): Promise<void> {
     if (this.#controller && this.#up) await this.#devices.refreshRepeaters()
@@ -328,6 +382,51 @@ export class ZigbeeRadio implements Radio {
       permitJoinUntil: this.#permitJoinUntil,
       devices: this.#up ? this.#devices.paired() : undefined,
       unavailable: this.#up ? this.#devices.unavailable() : [],
+      ...(this.#coordinator ? { coordinator: this.#withBackupDate(this.#coordinator) } : {}),
+    }
+  }
+
+  /** herdsman rewrites its backup every 24 h and at stop: the date is read when asked. */
+  #withBackupDate(coordinator: CoordinatorInfo): CoordinatorInfo {
+    const stored = readCoordinatorBackup(this.#directory())
+    return { ...coordinator, backup: { ...coordinator.backup, at: stored.state === 'ok' ? stored.backup.at : null } }
+  }
+
+  /** The stick's type, firmware and backup, as herdsman reads them (lib/radio/coordinator.ts). */
+  async #describeCoordinator(controller: Controller, result: string): Promise<CoordinatorInfo> {
+    let type = 'unknown'
+    let firmware: string | null = null
+    try {
+      const version = await controller.getCoordinatorVersion()
+      type = version.type
+      firmware = firmwareOf(version.meta as Record<string, unknown>)
+    } catch (error) {
+      this.#log.warn({ err: error }, 'the coordinator did not tell its firmware version')
+    }
+    // herdsman keeps its adapter private; supportsBackup() is what decides whether it writes coordinator_backup.json.
+    const adapter = (controller as unknown as { adapter?: { supportsBackup(): Promise<boolean> } }).adapter
+    const supported = adapter ? await adapter.supportsBackup().catch(() => null) : null
+    const stored = readCoordinatorBackup(this.#directory())
+    return {
+      adapter: this.#options.adapter ?? null,
+      type,
+      firmware,
+      eui64: this.#eui64,
+      start: result === 'restored' || result === 'reset' ? result : 'resumed',
+      backup: { supported, at: stored.state === 'ok' ? stored.backup.at : null, takeover: describeTakeoverSupport(this.#options.adapter) },
+    }
+  }
+
+  /** A takeover by a replacement stick, or a new network where one was formed before, said plainly. */
+  #reportTakeover(result: string, formedBefore: boolean, stored: StoredBackup): void {
+    if (result === 'restored') {
+      const previous = stored.state === 'ok' ? stored.backup.coordinatorEui64 : null
+      this.#log.warn(
+        { previous, eui64: this.#eui64 },
+        `zigbee replacement coordinator took the network over from coordinator_backup.json without pairing again${previous && previous !== this.#eui64 ? ` (IEEE address ${previous} before, ${this.#eui64} now: devices are bound to it again as they next speak)` : ''}`,
+      )
+    } else if (result === 'reset' && formedBefore) {
+      this.#log.error({ adapter: this.#options.adapter ?? null }, `zigbee ${newNetworkFormed(this.#options.adapter, stored, this.#credentials!)}`)
     }
   }
 }

@@ -3,12 +3,15 @@
 //   gateway radio channel N       choose the channel (a preset's) before the first pairing
 // Moving a network that has devices relies on every device hearing the change broadcast;
 // trackers asleep may not, and must then be paired again. So once devices are paired the
-// command refuses unless --force. (The zigbeePreset setting of the HTTP API moves it at once.)
+// command refuses unless --force (lib/radio/channel-move.ts; the zigbeePreset setting of the
+// HTTP API keeps the same rule).
 // Other radio subcommands (probe) join the table cli.ts builds with radioCli().
 import { type SettingsService, zigbeePresets } from '../../lib/settings/service.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
+import { channelMoveRefusal, pairedDevices } from '../../lib/radio/channel-move.ts'
 import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
+import { registerRadioUpkeepCommands } from './radio-upkeep-commands.ts'
 
 export interface ChannelReport {
   channel: number
@@ -32,7 +35,7 @@ const presetList = () => Object.entries(zigbeePresets).map(([letter, { channel }
 export async function radioChannel(deps: RadioChannelDeps, args: { channel?: unknown; force?: unknown }): Promise<ChannelReport> {
   const info = await deps.radio.info()
   // The simulated restaurant has no network to strand.
-  const devices = deps.radio.kind === 'simulated' ? 0 : info.up ? (info.devices ?? 0) : null
+  const devices = pairedDevices(deps.radio.kind, info)
   const report = (changed: boolean): ChannelReport => {
     const preset = deps.settings.get().zigbeePreset
     const presets = Object.fromEntries(Object.entries(zigbeePresets).map(([letter, { channel }]) => [letter, channel]))
@@ -42,18 +45,15 @@ export async function radioChannel(deps: RadioChannelDeps, args: { channel?: unk
   const letter = Object.keys(zigbeePresets).find((key) => zigbeePresets[key].channel === args.channel)
   if (letter === undefined) throw new Error(`channel must be one of ${presetList()}`)
   if (deps.settings.get().zigbeePreset === letter) return report(false)
-  if (args.force !== true) {
-    if (devices === null) throw new Error('the radio is down, so it cannot tell whether devices are paired; add --force to change the channel anyway')
-    if (devices > 0) {
-      throw new Error(`${devices} device${devices === 1 ? ' is' : 's are'} paired on channel ${info.channel}: trackers asleep may miss the move and need pairing again; add --force to move anyway`)
-    }
-  }
+  const refusal = args.force === true ? undefined : channelMoveRefusal(deps.radio.kind, info)
+  if (refusal) throw new Error(`${refusal}; add --force to ${devices === null ? 'change the channel' : 'move'} anyway`)
   await deps.settings.update({ zigbeePreset: letter })
   return report(true)
 }
 
-export function registerRadioCommands(control: ControlServer, deps: RadioChannelDeps): void {
+export function registerRadioCommands(control: ControlServer, deps: RadioChannelDeps & { radio: Radio }): void {
   control.register('radio.channel', (args) => radioChannel(deps, args))
+  registerRadioUpkeepCommands(control, deps.radio)
 }
 
 export function describeChannel(report: ChannelReport): string {

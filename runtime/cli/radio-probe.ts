@@ -12,6 +12,9 @@ import { channelOfPreset, SettingsService } from '../../lib/settings/service.ts'
 import { Store } from '../../lib/store/db.ts'
 import { sendControl } from '../control/control.ts'
 import { defaultZigbeePreset } from '../wiring/zigbee-preset.ts'
+import { giveToDataDirOwner } from './data-dir-owner.ts'
+import { describeCoordinator } from '../../lib/radio/coordinator.ts'
+import { describeTakeoverSupport } from '../../lib/radio/zigbee-takeover.ts'
 
 export interface ProbeOptions {
   config: GatewayConfig
@@ -36,6 +39,8 @@ export interface ProbeResult {
   attempt: string
   /** One line: what is wrong, or what answered. */
   verdict: string
+  /** What a replacement stick of this adapter type can do with the network (lib/radio/zigbee-takeover.ts). */
+  replacement: string
 }
 
 /** The channel the gateway would start on (the zigbeePreset setting in its data dir). */
@@ -55,7 +60,7 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
   const found = await options.list()
   const candidates = describeCandidates(found)
   const path = options.device ?? config.radio.serialPort ?? found.find((candidate) => candidate.adapter)?.path
-  if (!path) return { ok: false, candidates, attempt: 'nothing to try', verdict: 'no stick found: plug one in, or set radio.serialPort (and radio.adapter)' }
+  if (!path) return { ok: false, candidates, attempt: 'nothing to try', verdict: 'no stick found: plug one in, or set radio.serialPort (and radio.adapter)', replacement: replacementLine(options.adapter ?? config.radio.adapter) }
   const adapter = options.adapter ?? config.radio.adapter ?? (found.find((candidate) => candidate.path === path)?.adapter as ZigbeeAdapterKind | undefined)
   const baudRate = options.baudRate ?? config.radio.baudRate
   const rtscts = options.rtscts ?? config.radio.rtscts
@@ -82,14 +87,23 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
   try {
     await radio.start()
     const info = await radio.info()
+    const replacement = replacementLine(adapter)
     if (info.up) {
-      return { ok: true, candidates, attempt, verdict: `ok: ${adapter ?? 'the adapter'} on ${path} answers: coordinator ${info.eui64}, channel ${info.channel}` }
+      const coordinator = info.coordinator ? describeCoordinator(info.coordinator) : `coordinator ${info.eui64}`
+      const tookOver = info.coordinator?.start === 'restored' ? '; it took the network over from coordinator_backup.json' : ''
+      return { ok: true, candidates, attempt, verdict: `ok: ${adapter ?? 'the adapter'} on ${path} answers: ${coordinator}, channel ${info.channel}${tookOver}`, replacement }
     }
     const reason = info.supervision?.lastError ?? 'unknown'
-    return { ok: false, candidates, attempt, verdict: diagnoseStart(reason, { path, adapter, baudRate }, found) }
+    return { ok: false, candidates, attempt, verdict: diagnoseStart(reason, { path, adapter, baudRate }, found), replacement }
   } finally {
     await radio.stop()
+    // Run with sudo, it wrote the settings and the network's files as root.
+    giveToDataDirOwner(config.dataDir)
   }
+}
+
+function replacementLine(adapter: string | undefined): string {
+  return `replacement stick: ${describeTakeoverSupport(adapter)}`
 }
 
 const probeUsage = 'usage: gateway radio probe [--device PATH] [--adapter TYPE] [--baud N] [--rtscts] [--timeout S]'
@@ -117,7 +131,7 @@ export async function probeCliCommand(positionals: string[], flags: Record<strin
     timeoutMs: (number('timeout') ?? 60) * 1000,
     list: listSticks,
   })
-  console.log(`sticks found:\n${result.candidates}\n${result.attempt}`)
+  console.log(`sticks found:\n${result.candidates}\n${result.attempt}\n${result.replacement}`)
   if (!result.ok) throw new Error(result.verdict)
   return result.verdict
 }

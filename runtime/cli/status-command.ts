@@ -11,6 +11,7 @@ import { describeClock } from './clock-commands.ts'
 import type { ClockState } from '../../lib/kernel/clock-watch.ts'
 import { describeBackupStatus } from './backup-commands.ts'
 import type { BackupStatusView } from '../../lib/backup/record.ts'
+import { describeRadioSummary, type RadioSummary } from './radio-upkeep-commands.ts'
 
 export function statusCommand(registry?: string): CliCommand {
   return async (_positionals, _flags, dataDir) => {
@@ -26,6 +27,8 @@ export function statusCommand(registry?: string): CliCommand {
     const clock = await sendControl(dataDir, 'clock.status', {}, 5_000).then((state) => [describeClock(state as ClockState)], () => [])
     const backup = (await sendControl(dataDir, 'backup.status', {}, 5_000).catch(() => null)) as BackupStatusView | null
     const backupLines = backup ? describeBackupStatus(backup) : []
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...clock, ...backupLines, ...otherLines].join('\n')
+    // The coordinator stick (type, firmware, IEEE address), or why the radio is down.
+    const radio = await sendControl(dataDir, 'radio.summary', {}, 5_000).then((summary) => [describeRadioSummary(summary as RadioSummary)], () => [])
+    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...radio, ...clock, ...backupLines, ...otherLines].join('\n')
   }
 }

@@ -20,6 +20,7 @@ import type { ScreenPairing } from '../../lib/tokens/screen-pairing.ts'
 import type { WebhookService } from '../../lib/webhooks/service.ts'
 import type { GatewayServices } from '../wiring/gateway-wiring.ts'
 import type { Services } from '../wiring/services.ts'
+import { RadioUpkeepService } from '../../lib/radio/upkeep.ts'
 
 export interface FunctionServices {
   orders: OrdersService
@@ -48,6 +49,8 @@ export interface FunctionServices {
   clock: Pick<Clock, 'now'>
   /** Setting the gateway's clock from a board (POST /api/v2/gateway/clock); none for a test's hand-moved clock. */
   clockWatch: Pick<ClockWatch, 'setFromBoard' | 'state'> | undefined
+  /** The Zigbee network's devices, interviews, removals and map; the channel-move rule. */
+  radioUpkeep: RadioUpkeepService
 }
 
 export function functionServices(s: Services): FunctionServices {
@@ -74,5 +77,6 @@ export function functionServices(s: Services): FunctionServices {
     repeaters: { list: () => repeaters.list(), refresh: () => repeaters.refresh(radio), clear: () => repeaters.clear() },
     clock: { now: () => clock.now() },
     clockWatch: s.clockWatch && { setFromBoard: (time, by) => s.clockWatch!.setFromBoard(time, by), state: () => s.clockWatch!.state() },
+    radioUpkeep: new RadioUpkeepService(radio),
   }
 }

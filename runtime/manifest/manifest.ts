@@ -8,7 +8,7 @@ export interface ManifestCandidate {
   hasHandler: boolean
 }
 
-const allowedParams = new Set(['id', 'uuid', 'name'])
+const allowedParams = new Set(['id', 'uuid', 'name', 'address'])
 
 /** functions/v2/activeorders.id.page.post.ts ⇔ POST /api/v2/activeorders/:id/page */
 export function expectedFileName(config: Pick<FunctionConfig, 'method' | 'path'>): string {

@@ -44,7 +44,7 @@ export const contract: ContractRoute[] = [
   { method: 'GET', path: '/api/v2/gateway/activate', auth: 'bearer', code: 12, outcomes: [200], errors: [-1, -2] },
   { method: 'POST', path: '/api/v2/gateway/activate', auth: 'bearer', code: 12, outcomes: [1008, 1011], errors: [-1, -2, -17, -18, -19, -31] },
   { method: 'GET', path: '/api/v2/gateway/settings', auth: 'bearer', code: 13, outcomes: [200], errors: [-1, -2] },
-  { method: 'POST', path: '/api/v2/gateway/settings', auth: 'bearer', code: 13, outcomes: [1004], errors: [-1, -2, -20, -21, -31] },
+  { method: 'POST', path: '/api/v2/gateway/settings', auth: 'bearer', code: 13, outcomes: [1004], errors: [-1, -2, -20, -21, -45, -48, -31] },
   { method: 'GET', path: '/api/v2/gateway/check', auth: 'bearer', code: 14, outcomes: [200], errors: [-1, -2, -33, -34] },
   { method: 'GET', path: '/api/v2/repeaters', auth: 'bearer', code: 15, outcomes: [200], errors: [-1, -2, -15] },
   { method: 'DELETE', path: '/api/v2/repeaters', auth: 'bearer', code: 15, outcomes: [1006], errors: [-1, -2] },
@@ -74,4 +74,9 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/board/pairing/approve', auth: 'bearer', code: 23, outcomes: [201], errors: [-1, -2, -4, -31, -36, -42] },
   // extension: the gateway's clock set from a signed-in board while the system clock is not synchronised
   { method: 'POST', path: '/api/v2/gateway/clock', auth: 'bearer', code: 11, outcomes: [200], errors: [-1, -2, -21, -31, -36] },
+  // Ours (radio upkeep, docs/api.md "Radio upkeep").
+  { method: 'GET', path: '/api/v2/radio/devices', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -46] },
+  { method: 'POST', path: '/api/v2/radio/devices/:address/interview', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -47, -46] },
+  { method: 'DELETE', path: '/api/v2/radio/devices/:address', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -47, -46, -48] },
+  { method: 'GET', path: '/api/v2/radio/map', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -46] },
 ]

@@ -2,9 +2,12 @@
 // adapter factory (Adapter.create), so the REAL zigbee-herdsman Controller runs against it:
 // joins, interviews (ZDO descriptors, genBasic reads), frame parsing, endpoint commands.
 // Devices are described by a small table; frames they "send" are real ZCL frames.
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Zcl, Zdo } from 'zigbee-herdsman'
 import { Adapter } from 'zigbee-herdsman/dist/adapter/index.js'
+import { fromUnifiedBackup } from 'zigbee-herdsman/dist/utils/backup.js'
+import type { Backup } from 'zigbee-herdsman/dist/models/backup.js'
 
 export interface FakeDevice {
   ieee: string
@@ -23,6 +26,41 @@ export interface SentFrame {
 }
 
 export const coordinatorIeee = '0x00124b0001020304'
+
+/**
+ * The stack family a fake stick behaves as for coordinator backups, as herdsman 10.9.5's
+ * real adapters do (lib/radio/zigbee-takeover.ts): zstack and deconz restore any backup (and
+ * take the old coordinator's IEEE address), ember only an EmberZNet one (keeping its own
+ * address; any other backup fails every start), zigate and zboss keep none.
+ */
+export type FakeFamily = 'zstack' | 'ember' | 'deconz' | 'zigate' | 'zboss'
+
+/** What a stick keeps in its NVRAM of the network it formed or restored. */
+export interface FakeNetworkMemory {
+  panId: number
+  extendedPanId: number[]
+  networkKey: number[]
+  frameCounter: number
+}
+
+/** One entry of a router's neighbour table. */
+export interface FakeNeighbour {
+  ieee: string
+  nwk: number
+  /** 0 coordinator, 1 router, 2 end device. */
+  deviceType: number
+  lqi: number
+  /** 0 parent, 1 child, 2 sibling, 3 none, 4 previous child. */
+  relationship: number
+  depth: number
+}
+
+interface FakeNetworkOptions {
+  panID: number
+  extendedPanID?: number[]
+  networkKey?: number[]
+  channelList: number[]
+}
 
 const basicAttributeTypes: Record<string, number> = {
   modelId: Zcl.DataType.CHAR_STR,
@@ -68,6 +106,21 @@ export class FakeAdapter extends Adapter {
   channel: number
   /** The coordinator's own endpoints (a reset Z-Stack coordinator forgets them). */
   coordinatorEndpoints = [1, 2]
+  /**
+   * Neighbour tables (ZDO Mgmt_Lqi_rsp) by network address (0: the coordinator); a router
+   * without an entry has an empty table.
+   */
+  readonly neighbours = new Map<number, FakeNeighbour[]>()
+  /** Backup behaviour of a real adapter family; unset: the older fake (no backups, startResult as set). */
+  family: FakeFamily | undefined
+  /** The network in the stick's NVRAM (family set): null for a blank stick. */
+  memory: FakeNetworkMemory | null = null
+  /** This stick's IEEE address (a restoring zstack or deconz stick takes the backup's). */
+  ieee = coordinatorIeee
+  /** How the last start went (family set): what herdsman was told. */
+  lastStart: 'resumed' | 'restored' | 'reset' | undefined
+  readonly #network: FakeNetworkOptions
+  readonly #backupPath: string
   /** When set, the coordinator no longer answers its own ZDO requests (a hung stick). */
   hangCoordinator = false
   /** When set, stopping never completes (a stick that no longer answers as herdsman stops it). */
@@ -84,10 +137,13 @@ export class FakeAdapter extends Adapter {
   failNextBroadcast = false
   #tsn = 1
 
-  constructor(network: { channelList: number[] }, serialPort: object, backupPath: string, adapterOptions: object) {
+  constructor(network: FakeNetworkOptions, serialPort: object, backupPath: string, adapterOptions: object, family?: FakeFamily) {
     super(network as never, serialPort as never, backupPath, adapterOptions as never)
     this.channel = network.channelList[0]
     this.configuredChannel = network.channelList[0]
+    this.#network = network
+    this.#backupPath = backupPath
+    this.family = family
   }
 
   /** Adds a device and announces its join, as a coordinator does. */
@@ -137,7 +193,49 @@ export class FakeAdapter extends Adapter {
 
   async start() {
     if (this.movesAloneOnStart) this.channel = this.configuredChannel
-    return this.startResult
+    if (this.family === undefined) return this.startResult
+    this.lastStart = this.#startWithMemory()
+    return this.lastStart
+  }
+
+  /** As the real adapters decide: resume the network in NVRAM, else restore the backup, else form anew. */
+  #startWithMemory(): 'resumed' | 'restored' | 'reset' {
+    const config = this.#network
+    const memory = this.memory
+    const same = (a: number[] | undefined, b: number[] | undefined) => Buffer.from(a ?? []).equals(Buffer.from(b ?? []))
+    if (memory && memory.panId === config.panID && same(memory.extendedPanId, config.extendedPanID) && same(memory.networkKey, config.networkKey)) return 'resumed'
+    const backup = this.#storedBackup()
+    if (
+      backup &&
+      backup.networkOptions.panId === config.panID &&
+      backup.networkOptions.extendedPanId.equals(Buffer.from(config.extendedPanID ?? [])) &&
+      backup.networkOptions.networkKey.equals(Buffer.from(config.networkKey ?? [])) &&
+      config.channelList.includes(backup.logicalChannel)
+    ) {
+      this.memory = {
+        panId: backup.networkOptions.panId,
+        extendedPanId: [...backup.networkOptions.extendedPanId],
+        networkKey: [...backup.networkOptions.networkKey],
+        frameCounter: backup.networkKeyInfo.frameCounter + 2500,
+      }
+      this.channel = backup.logicalChannel
+      // Z-Stack and deCONZ write the old coordinator's address into the new stick; EmberZNet cannot.
+      if (this.family !== 'ember') this.ieee = `0x${backup.coordinatorIeeeAddress.toString('hex')}`
+      return 'restored'
+    }
+    this.memory = { panId: config.panID, extendedPanId: [...(config.extendedPanID ?? [])], networkKey: [...(config.networkKey ?? [])], frameCounter: 0 }
+    this.channel = config.channelList[0]
+    // A new network: the devices of the old one are not in it.
+    this.devices = new Map()
+    return 'reset'
+  }
+
+  /** The coordinator backup as the family's adapter reads it (throwing as it does on one it refuses). */
+  #storedBackup(): Backup | undefined {
+    if (this.family === 'zigate' || this.family === 'zboss' || !existsSync(this.#backupPath)) return undefined
+    const data = JSON.parse(readFileSync(this.#backupPath, 'utf8'))
+    if (this.family === 'ember' && !data.stack_specific?.ezsp) throw new Error('[BACKUP] Current backup file is not for EmberZNet stack.')
+    return fromUnifiedBackup(data)
   }
   async stop() {
     this.stopped = true
@@ -150,19 +248,42 @@ export class FakeAdapter extends Adapter {
       // herdsman's disconnect handling finishes before its start() goes on.
       await new Promise((resolve) => setImmediate(resolve))
     }
-    return coordinatorIeee
+    return this.ieee
   }
-  async getCoordinatorVersion() {
-    return { type: 'fake', meta: {} }
+  async getCoordinatorVersion(): Promise<{ type: string; meta: Record<string, string | number> }> {
+    const types: Record<FakeFamily, string> = { zstack: 'zStack3x0', ember: 'EmberZNet', deconz: 'ConBee2/RaspBee2', zigate: 'zigate', zboss: 'zboss' }
+    return this.family ? { type: types[this.family], meta: { revision: `fake-${this.family}-1.2.3` } } : { type: 'fake', meta: {} }
   }
   async reset() {}
   async supportsBackup() {
-    return false
+    return this.family === 'zstack' || this.family === 'ember' || this.family === 'deconz'
   }
-  async backup(): Promise<never> {
-    throw new Error('fake adapter keeps no backup')
+  async backup(): Promise<Backup> {
+    if (!(await this.supportsBackup()) || !this.memory) throw new Error('fake adapter keeps no backup')
+    const memory = this.memory
+    return {
+      networkOptions: {
+        panId: memory.panId,
+        extendedPanId: Buffer.from(memory.extendedPanId),
+        channelList: [this.channel],
+        networkKey: Buffer.from(memory.networkKey),
+        networkKeyDistribute: false,
+      },
+      logicalChannel: this.channel,
+      networkKeyInfo: { sequenceNumber: 0, frameCounter: memory.frameCounter },
+      securityLevel: 5,
+      networkUpdateId: 0,
+      coordinatorIeeeAddress: Buffer.from(this.ieee.slice(2), 'hex'),
+      devices: [...this.devices.values()].map((device) => ({ networkAddress: device.nwk, ieeeAddress: Buffer.from(device.ieee.slice(2), 'hex'), isDirectChild: true })),
+      ...(this.family === 'zstack' ? { znp: { version: 1 } } : {}),
+      ...(this.family === 'ember' ? { ezsp: { version: 13, hashed_tclk: Buffer.alloc(16, 7) } } : {}),
+    } as Backup
   }
   async getNetworkParameters() {
+    if (this.memory) {
+      const extendedPanID = `0x${Buffer.from(this.memory.extendedPanId).toString('hex')}`
+      return { panID: this.memory.panId, extendedPanID, channel: this.channel, nwkUpdateID: 0 }
+    }
     return { panID: 0x1a62, extendedPanID: '0xdddddddddddddddd', channel: this.channel, nwkUpdateID: 0 }
   }
   async addInstallCode() {}
@@ -191,6 +312,16 @@ export class FakeAdapter extends Adapter {
       return [Zdo.Status.SUCCESS, { nwkAddress: 0, endpointList: [...this.coordinatorEndpoints] }]
     }
     if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
+    if (clusterId === Zdo.ClusterId.LQI_TABLE_REQUEST) {
+      const table = this.neighbours.get(nwk) ?? []
+      const start = payload[1] ?? 0
+      // Two entries a response, as real stacks split long tables.
+      const entryList = table.slice(start, start + 2).map((entry) => ({
+        extendedPanId: [0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd], eui64: entry.ieee, nwkAddress: entry.nwk, deviceType: entry.deviceType,
+        rxOnWhenIdle: entry.deviceType === 2 ? 0 : 1, relationship: entry.relationship, reserved1: 0, permitJoining: 0, reserved2: 0, depth: entry.depth, lqi: entry.lqi,
+      }))
+      return [Zdo.Status.SUCCESS, { neighborTableEntries: table.length, startIndex: start, entryList }]
+    }
     if (clusterId === Zdo.ClusterId.BIND_REQUEST) {
       if (this.failBinds || !device) return [Zdo.Status.TIMEOUT, undefined]
       this.binds.push(describeBind(payload))
@@ -296,22 +427,41 @@ export interface FakeAdapterControl {
   failNextStarts(n: number): void
   /** Called with each new adapter before herdsman starts it. */
   onCreate?: (adapter: FakeAdapter) => void
+  /**
+   * The stick is swapped: the next adapter is a blank stick of `family` with another IEEE
+   * address (its NVRAM empty); the devices out in the network stay where they are.
+   */
+  replaceStick(stick: { family: FakeFamily; ieee: string }): void
   restore(): void
 }
 
-/** Replaces herdsman's adapter factory; call restore() when the test ends. */
-export function installFakeAdapter(): FakeAdapterControl {
+/**
+ * Replaces herdsman's adapter factory; call restore() when the test ends. With `family`, the
+ * sticks keep their network in NVRAM and write and restore coordinator backups as that
+ * family's real adapter does.
+ */
+export function installFakeAdapter(options: { family?: FakeFamily } = {}): FakeAdapterControl {
   const original = Adapter.create
   const created: FakeAdapter[] = []
   let failures = 0
+  let replacement: { family: FakeFamily; ieee: string } | undefined
   Adapter.create = async (network, serialPort, backupPath, adapterOptions) => {
     if (failures > 0) {
       failures--
       throw new Error('Error: No such file or directory, cannot open /dev/ttyUSB0')
     }
-    const adapter = new FakeAdapter(network as never, serialPort as never, backupPath, adapterOptions as never)
     const previous = created.at(-1)
-    if (previous) {
+    const stick = replacement
+    replacement = undefined
+    const adapter = new FakeAdapter(network as never, serialPort as never, backupPath, adapterOptions as never, stick?.family ?? previous?.family ?? options.family)
+    if (stick) {
+      adapter.ieee = stick.ieee
+      if (previous) adapter.devices = previous.devices
+    } else if (previous) {
+      adapter.memory = previous.memory
+      adapter.ieee = previous.ieee
+    }
+    if (previous && !stick) {
       adapter.devices = previous.devices
       adapter.startResult = 'resumed'
       adapter.channel = previous.channel
@@ -331,6 +481,7 @@ export function installFakeAdapter(): FakeAdapterControl {
     },
     created,
     failNextStarts: (n) => void (failures = n),
+    replaceStick: (stick) => void (replacement = stick),
     restore: () => void (Adapter.create = original),
   }
   return control

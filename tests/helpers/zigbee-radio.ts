@@ -8,7 +8,7 @@ import { ZigbeeRadio, type ZigbeeRadioOptions } from '../../lib/radio/zigbee.ts'
 import type { ChannelSource } from '../../lib/radio/zigbee-process.ts'
 import { EventBus, type Listener } from '../../lib/kernel/events.ts'
 import { ieeeToAddress, trackerCluster } from '../../lib/radio/zigbee-profile.ts'
-import { type FakeAdapter, type FakeDevice, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
+import { type FakeAdapter, type FakeDevice, type FakeFamily, installFakeAdapter, instantHerdsmanWaits } from './zigbee-fake-adapter.ts'
 import { until } from './until.ts'
 
 export const tracker: FakeDevice = {
@@ -51,8 +51,8 @@ export class TestChannel implements ChannelSource {
 
 /** Lets herdsman's real async work (interviews, frame parsing) finish. */
 
-export async function setup(t: Test, options: { failStarts?: number; radio?: Partial<ZigbeeRadioOptions> } = {}) {
-  const fake = installFakeAdapter()
+export async function setup(t: Test, options: { failStarts?: number; radio?: Partial<ZigbeeRadioOptions>; family?: FakeFamily } = {}) {
+  const fake = installFakeAdapter({ family: options.family })
   const herdsmanWaits = instantHerdsmanWaits()
   if (options.failStarts) fake.failNextStarts(options.failStarts)
   const dataDir = t.testdir()

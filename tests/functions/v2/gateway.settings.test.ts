@@ -82,3 +82,42 @@ t.test('a gateway whose Zigbee network was formed on the old default keeps prese
   const fresh = await testGateway({ dataDir: t.testdir({}) })
   t.equal(fresh.services.settings.get().zigbeePreset, 'B')
 })
+
+/** Makes the test gateway's radio report a Zigbee network with `devices` paired (null: down). */
+function zigbeeWith(gw: Awaited<ReturnType<typeof testGateway>>, devices: number | null) {
+  const info = gw.radio.info.bind(gw.radio)
+  Object.defineProperty(gw.radio, 'kind', { value: 'zigbee' })
+  gw.radio.info = async () => ({ ...(await info()), kind: 'zigbee', up: devices !== null, devices: devices ?? undefined })
+}
+
+t.test('a zigbeePreset that moves a network with paired devices is -45 (409) as the CLI refuses it; ?force=true moves it', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  zigbeeWith(gw, 3)
+  const refused = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'C', timezone: 'Europe/Paris' } })
+  t.equal(refused.status, 409)
+  t.equal(refused.body.returnCode, -45)
+  t.match(refused.body.message, /^Channel change refused: 3 devices are paired on channel \d+: .*add \?force=true/)
+  t.equal(gw.services.settings.get().zigbeePreset, 'B', 'the preset did not change')
+  t.not(gw.services.settings.get().timezone, 'Europe/Paris', 'nor did anything else in the request')
+  const same = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'B', targetTimeDefault: 400 } })
+  t.equal(same.status, 200, 'the current preset again moves nothing and is accepted')
+  const forced = await gw.json('POST /api/v2/gateway/settings?force=true', { token, body: { zigbeePreset: 'C' } })
+  t.equal(forced.status, 200)
+  t.equal(gw.services.settings.get().zigbeePreset, 'C')
+  const bad = await gw.json('POST /api/v2/gateway/settings?force=yes', { token, body: { zigbeePreset: 'D' } })
+  t.equal(bad.body.returnCode, -48)
+  t.equal(gw.services.settings.get().zigbeePreset, 'C')
+})
+
+t.test('while the radio is down it cannot tell what is paired: refused without force', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken()
+  zigbeeWith(gw, null)
+  const refused = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
+  t.equal(refused.body.returnCode, -45)
+  t.match(refused.body.message, /radio is down/)
+  zigbeeWith(gw, 0)
+  const moved = await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
+  t.equal(moved.status, 200, 'nothing paired: moved at once')
+})

@@ -1,0 +1,17 @@
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+
+export const config = {
+  method: 'GET',
+  path: '/api/v2/radio/devices',
+  auth: 'bearer',
+  code: 24,
+  summary: 'Every device in the Zigbee network with its interview state (failed first), role, model, last seen and link quality',
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const devices = await ctx.services.radioUpkeep.devices()
+  return ctx.ok({ count: devices.length, failed: devices.filter((device) => device.interview === 'failed').length, devices })
+}
+
+export default handler

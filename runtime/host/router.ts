@@ -2,6 +2,7 @@
 // Owns: the per-request context, the auth gate, the body limit, version-aware 404s, and the
 // one place errors become envelopes.
 import { hostname } from 'node:os'
+import type { Duplex } from 'node:stream'
 import { Router } from 'itty-router'
 import { type ApiVersion, errorEnvelope, okEnvelope, toDomainError } from '../../lib/api/envelope.ts'
 import { parseJsonObject } from '../../lib/api/input.ts'
@@ -9,6 +10,7 @@ import { type Presenter, presenter } from '../../lib/api/presenter.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import { authorize } from './auth.ts'
+import { markAuthenticated } from './connection-limits.ts'
 import { createDispatcher } from './dispatch.ts'
 import { type FunctionServices, functionServices } from './function-services.ts'
 import type { Caller, GatewayContext, ManifestEntry, OkOptions } from './function-types.ts'
@@ -154,6 +156,8 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   return async (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
     const caller = callerOf(serverContext, request)
     await authorize(entry, request, services, caller)
+    // Its connection is a known client's now: never shed to make room (connection-limits.ts).
+    if (caller.token) markAuthenticated(serverContext?.req?.socket as Duplex | undefined)
     const response = await entry.handler(request, new RequestContext(entry, version, forFunctions, request, caller))
     if (!(response && typeof response === 'object' && 'status' in response)) {
       throw new Error(`${entry.file} returned no Response`)

@@ -49,6 +49,8 @@ export const errorKinds = [
   'CROSS_SITE_REFUSED',
   'CONTENT_TYPE_UNSUPPORTED',
   'HOST_UNKNOWN',
+  'PATH_NOT_CANONICAL',
+  'TOKEN_LIMIT_REACHED',
   'INTERNAL',
 ] as const
 

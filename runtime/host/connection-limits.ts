@@ -120,7 +120,6 @@ export class ConnectionGuard {
   readonly #limits: ConnectionLimits
   readonly #answer: Answer
   #open = 0
-  #shed = 0
   /** Counted connections by client key, oldest first. */
   readonly #byAddress = new Map<string, Set<ConnectionState>>()
 
@@ -131,11 +130,6 @@ export class ConnectionGuard {
 
   get open(): number {
     return this.#open
-  }
-
-  /** Connections closed so far to make room for a newcomer. */
-  get shed(): number {
-    return this.#shed
   }
 
   /**
@@ -184,7 +178,6 @@ export class ConnectionGuard {
     }
     if (!victim) return false
     this.release(victim.socket)
-    this.#shed++
     victim.socket.destroy()
     return true
   }

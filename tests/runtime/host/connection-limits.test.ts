@@ -139,6 +139,31 @@ t.test('a half-sent request is shed, an authenticated connection never', async (
   t.notOk(board.socket.destroyed, 'still there')
 })
 
+t.test('a client that does not read its answers is shed for a newcomer rather than refusing it', async (t) => {
+  const { host, port, answered: made } = await serve(t, { limits: { maxConnections: 100, maxPerAddress: 1 } })
+  const reader = await client(t, port, '127.0.0.6')
+  reader.socket.pause()
+  reader.socket.write(get('/api/v2/big').repeat(20))
+  // Answers are made until the kernel's buffers and the unwritten-bytes budget are full.
+  let last = -1
+  let steadySince = Date.now()
+  await until(() => {
+    if (made() !== last) {
+      last = made()
+      steadySince = Date.now()
+    }
+    return made() > 0 && Date.now() - steadySince > 300
+  }, 'the server held up by what the client does not read', 15_000)
+  await openCount(host, 1)
+  const newcomer = await answered(t, port, '127.0.0.6')
+  t.equal(status(newcomer.text()), '200', 'the newcomer of the same address is served')
+  t.equal(host.connections, 1, 'in place of the one that did not read')
+  // Paused, it would not even notice: reading, it finds its connection closed.
+  reader.socket.resume()
+  await reader.closed
+  t.pass('the connection that did not read was closed for it')
+})
+
 t.test('IPv6 clients count per /64; IPv4-mapped addresses as IPv4', async (t) => {
   t.equal(clientKeyOf({ remoteAddress: '2001:db8:1:2::1' }), clientKeyOf({ remoteAddress: '2001:db8:1:2:ffff::9' }))
   t.not(clientKeyOf({ remoteAddress: '2001:db8:1:2::1' }), clientKeyOf({ remoteAddress: '2001:db8:1:3::1' }))

@@ -33,7 +33,10 @@ async function gateway(t: Test): Promise<RunningGateway> {
 
 /** Starts the flood; resolves once it has opened `connections` and the gateway has closed some. */
 async function flood(t: Test, plan: { port: number; addresses: string[]; perAddress: number; request?: string }) {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', flooderPath, JSON.stringify({ ...plan, reconnectMs: 5 })], {
+  // Over a thousand sockets: the flooder raises its descriptor limit first where it may (root
+  // can raise the hard limit too; otherwise Node raises the soft limit to the hard one).
+  const command = `ulimit -n 65536 2>/dev/null; exec "$0" "$@"`
+  const child = spawn('sh', ['-c', command, process.execPath, '--disable-warning=ExperimentalWarning', flooderPath, JSON.stringify({ ...plan, reconnectMs: 5 })], {
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   let latest: FloodCounts = { connected: 0, open: 0, closed: 0, errors: 0 }

@@ -66,8 +66,8 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   CONTENT_TYPE_UNSUPPORTED: { status: 415, code: -40, message: fixed('Content type must be application/json') },
   HOST_UNKNOWN: { status: 421, code: -41, message: fixed('Unknown host') },
   // Extensions (issue 25): a path the URL parser would restructure; the cap on access tokens.
-  PATH_NOT_CANONICAL: { status: 400, code: -42, message: fixed('Path must not contain "." or ".." segments, "//" or "\\"') },
-  TOKEN_LIMIT_REACHED: { status: 409, code: -43, message: withDetail('Too many access tokens: revoke one first') },
+  PATH_NOT_CANONICAL: { status: 400, code: -49, message: fixed('Path must not contain "." or ".." segments, "//" or "\\"') },
+  TOKEN_LIMIT_REACHED: { status: 409, code: -50, message: withDetail('Too many access tokens: revoke one first') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -51,7 +51,7 @@ export interface TokenServiceDeps {
   authFailuresPerMinute: number
   /** Longest time a token's last use waits in memory before it is written. */
   usageFlushMs?: number
-  /** Tokens that may exist at once; minting more is refused (-43). */
+  /** Tokens that may exist at once; minting more is refused (-50). */
   maxTokens?: number
 }
 
@@ -126,7 +126,7 @@ export class TokenService implements Subscribable<TokenEvents> {
 
   /**
    * Mints a token with a valid name (see names.ts); the caller already proved it may.
-   * -43 when maxTokens exist (or are being minted): revoke one first.
+   * -50 when maxTokens exist (or are being minted): revoke one first.
    */
   async issue(name: string): Promise<IssuedToken> {
     if (this.#entries.size + this.#minting >= this.maxTokens) {

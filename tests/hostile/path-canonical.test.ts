@@ -1,6 +1,6 @@
 // The request guard and the router judge one path (issue 25): a target the URL parser would
 // restructure (/assets/../api/v1/activeorders, %2e%2e, /./, //, backslashes) is refused with
-// 400 -42 before anything else, by the fast host and the reference host alike, sent as is on a
+// 400 -49 before anything else, by the fast host and the reference host alike, sent as is on a
 // real socket (what `curl --path-as-is` sends). With a foreign Origin it created an order before.
 import net from 'node:net'
 import t from 'tap'
@@ -34,7 +34,7 @@ t.test('a path with dot segments, empty segments or backslashes is refused by bo
     }
   }
   const v2 = await hosts.send('POST', '/x/../api/v2/activeorders', json, body)
-  t.match(JSON.parse(v2.fast.body), { status: 400, returnCode: -42 })
+  t.match(JSON.parse(v2.fast.body), { status: 400, returnCode: -49 })
   const v1 = await hosts.send('GET', '/api/v1/../v1/activeorders')
   t.same(JSON.parse(v1.fast.body), { status: 400, message: 'Path must not contain "." or ".." segments, "//" or "\\"' }, 'a v1 path gets the v1 envelope')
   t.equal(hosts.fast.orders.list().length, 0, 'no order created on the fast host')

@@ -184,7 +184,7 @@ t.test('issueWithButton: only inside the window, only once', async (t) => {
   t.ok(await tokens.issueWithButton('c'), 'a new press opens a new window')
 })
 
-t.test('at most maxTokens exist: minting more is refused (-43) and changes nothing; revoking makes room', async (t) => {
+t.test('at most maxTokens exist: minting more is refused (-50) and changes nothing; revoking makes room', async (t) => {
   const { tokens, collection, button } = await setup({ maxTokens: 3 })
   t.equal((await setup()).tokens.maxTokens, 100, 'a hundred by default')
   await tokens.issue('a')

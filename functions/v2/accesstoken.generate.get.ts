@@ -10,7 +10,7 @@ export const config = {
   successStatus: 201,
   summary: 'Issue the first access token after a button press (the full token is shown only here)',
   query: issueTokenQuery.params(),
-  errors: ['BUTTON_WINDOW_CLOSED', 'TOKEN_NAME_INVALID'],
+  errors: ['BUTTON_WINDOW_CLOSED', 'TOKEN_NAME_INVALID', 'TOKEN_LIMIT_REACHED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

@@ -9,7 +9,7 @@ export const config = {
   successStatus: 201,
   summary: 'Mint another access token with an existing one (the full token is shown only here)',
   query: issueTokenQuery.params(),
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'JSON_INVALID', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'JSON_INVALID', 'RATE_LIMITED', 'TOKEN_LIMIT_REACHED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

@@ -75,6 +75,9 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   RADIO_UNAVAILABLE: { status: 503, code: -46, message: withDetail('The Zigbee radio cannot do this now') },
   RADIO_DEVICE_NOT_FOUND: { status: 404, code: -47, message: withDetail('No such device in the Zigbee network') },
   FORCE_INVALID: { status: 400, code: -48, message: fixed('force must be true or false') },
+  // Extensions (issue 25): a path the URL parser would restructure; the cap on access tokens.
+  PATH_NOT_CANONICAL: { status: 400, code: -49, message: fixed('Path must not contain "." or ".." segments, "//" or "\\"') },
+  TOKEN_LIMIT_REACHED: { status: 409, code: -50, message: withDetail('Too many access tokens: revoke one first') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -85,12 +85,17 @@ function sameHost(origin: string, host: string | null): boolean {
   }
 }
 
-/** True when a browser says the request comes from a page that is not the gateway's. */
+/** True when a browser says the request comes from a page that is not the gateway's (Sec-Fetch-Site, Origin or Referer). */
 export function isCrossSite(headers: HeaderSource): boolean {
   const site = headers.get('sec-fetch-site')
   if (site === 'cross-site' || site === 'same-site') return true
+  const host = headers.get('host')
   const origin = headers.get('origin')
-  return origin !== null && !sameHost(origin, headers.get('host'))
+  if (origin !== null && !sameHost(origin, host)) return true
+  // Browsers send no Sec-Fetch-* to a plain-http LAN address and no Origin with an <img> GET:
+  // the Referer is then the only sign of the page that made the request (issue 25).
+  const referer = headers.get('referer')
+  return referer !== null && !sameHost(referer, host)
 }
 
 /**

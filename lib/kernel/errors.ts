@@ -56,6 +56,8 @@ export const errorKinds = [
   'RADIO_UNAVAILABLE',
   'RADIO_DEVICE_NOT_FOUND',
   'FORCE_INVALID',
+  'PATH_NOT_CANONICAL',
+  'TOKEN_LIMIT_REACHED',
   'INTERNAL',
 ] as const
 

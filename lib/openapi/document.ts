@@ -22,9 +22,9 @@ export interface DocumentOptions {
 
 /**
  * Codes any route may answer (decisions §1, §9): unknown route/method, body too large, rate
- * limit, storage, cross-site, unknown host, internal.
+ * limit, storage, cross-site, unknown host, a path with dot or empty segments, internal.
  */
-const commonErrorCodes = [-5, -35, -36, -37, -39, -41, -99]
+const commonErrorCodes = [-5, -35, -36, -37, -39, -41, -49, -99]
 
 // Path parameters: the schemas their parsers use (lib/api/fields.ts).
 const paramDocs: Record<string, { description: string; schema: JsonSchema }> = Object.fromEntries(

@@ -51,6 +51,8 @@ export interface TokenServiceDeps {
   authFailuresPerMinute: number
   /** Longest time a token's last use waits in memory before it is written. */
   usageFlushMs?: number
+  /** Tokens that may exist at once; minting more is refused (-50). */
+  maxTokens?: number
 }
 
 /** 'revoked': a token stopped working (live WebSocket sessions it opened are closed). */
@@ -65,6 +67,14 @@ interface Entry {
 
 export const defaultUsageFlushMs = 60_000
 
+/**
+ * A restaurant has tens of devices. Past this, minting is refused rather than the oldest
+ * unused token evicted: eviction would let anyone who may mint (a button window, any token)
+ * silently cut off a device that simply had not called yet (a spare tablet, a POS set up but
+ * closed today), and who is "unused" is only a guess. A refusal is visible and changes nothing.
+ */
+export const defaultMaxTokens = 100
+
 /** How many verified tokens are remembered before the memory starts over. */
 const verifiedCacheSize = 64
 
@@ -72,6 +82,10 @@ export class TokenService implements Subscribable<TokenEvents> {
   readonly authFailures: AuthFailureLimiter
   readonly #deps: TokenServiceDeps
   readonly #entries = new Map<string, Entry>()
+  /** The same entries by their hash (hex): a presented token is found without comparing every hash. */
+  readonly #byHash = new Map<string, Entry>()
+  /** Tokens being written now: they count against the cap before they exist. */
+  #minting = 0
   /**
    * Presented token → id, for tokens that verified: hashing every request's token was a
    * measurable part of a read's cost (docs/performance.md). Secrets held here are ones
@@ -85,7 +99,7 @@ export class TokenService implements Subscribable<TokenEvents> {
     this.#deps = deps
     this.#events = new EventBus(deps.log)
     this.authFailures = new AuthFailureLimiter(deps.clock, deps.authFailuresPerMinute)
-    for (const doc of docs) this.#entries.set(doc._id, { doc, hash: Buffer.from(doc.hash, 'hex') })
+    for (const doc of docs) this.#index({ doc, hash: Buffer.from(doc.hash, 'hex') })
     this.#usage = new UsageBuffer({
       clock: deps.clock,
       log: deps.log,
@@ -105,19 +119,36 @@ export class TokenService implements Subscribable<TokenEvents> {
     return this.#events.on(event, listener)
   }
 
-  /** Mints a token with a valid name (see names.ts); the caller already proved it may. */
+  /** How many tokens may exist at once. */
+  get maxTokens(): number {
+    return this.#deps.maxTokens ?? defaultMaxTokens
+  }
+
+  /**
+   * Mints a token with a valid name (see names.ts); the caller already proved it may.
+   * -50 when maxTokens exist (or are being minted): revoke one first.
+   */
   async issue(name: string): Promise<IssuedToken> {
+    if (this.#entries.size + this.#minting >= this.maxTokens) {
+      throw new DomainError('TOKEN_LIMIT_REACHED', `at most ${this.maxTokens} may exist; revoke unused ones (gateway token list, gateway token revoke <name>)`)
+    }
     const token = newTokenSecret()
     const hash = hashToken(token)
-    const doc = await this.#deps.collection.insert({
-      name,
-      hash: hash.toString('hex'),
-      prefix: tokenPrefix(token),
-      createdAt: this.#deps.clock.now(),
-      lastUsedAt: null,
-      ipAddress: null,
-    })
-    this.#entries.set(doc._id, { doc, hash })
+    this.#minting++
+    let doc: TokenDoc & { _id: string }
+    try {
+      doc = await this.#deps.collection.insert({
+        name,
+        hash: hash.toString('hex'),
+        prefix: tokenPrefix(token),
+        createdAt: this.#deps.clock.now(),
+        lastUsedAt: null,
+        ipAddress: null,
+      })
+    } finally {
+      this.#minting--
+    }
+    this.#index({ doc, hash })
     this.#deps.log.info({ tokenName: name, tokenId: doc._id }, 'access token issued')
     return { token, record: this.#record(this.#entries.get(doc._id)!) }
   }
@@ -135,9 +166,10 @@ export class TokenService implements Subscribable<TokenEvents> {
   }
 
   /**
-   * The token's identity, or null. Every stored hash is compared (constant time each, no
-   * early exit), and a use is recorded in memory. A null answer counts as a failed
-   * authentication of `ip`.
+   * The token's identity, or null; a use is recorded in memory. A null answer counts as a
+   * failed authentication of `ip`. The token is found by its SHA-256 in a map, then compared in
+   * constant time: how long the lookup takes can only tell something about the hash of the
+   * value sent, and a stored token cannot be had from its hash (192 random bits).
    */
   async verifyToken(token: string, ip: string): Promise<TokenIdentity | null> {
     // A token that verified before skips the hash (a revoked one is no longer in #entries).
@@ -145,9 +177,8 @@ export class TokenService implements Subscribable<TokenEvents> {
     let found = knownId === undefined ? undefined : this.#entries.get(knownId)
     if (!found && tokenPattern.test(token)) {
       const hash = hashToken(token)
-      for (const entry of this.#entries.values()) {
-        if (sameHash(entry.hash, hash)) found = entry
-      }
+      const entry = this.#byHash.get(hash.toString('hex'))
+      if (entry && sameHash(entry.hash, hash)) found = entry
       if (found) this.#rememberVerified(token, found.doc._id)
     }
     if (!found) {
@@ -226,6 +257,7 @@ export class TokenService implements Subscribable<TokenEvents> {
     // Out of the index first: the token stops working now, even if the write is slow.
     for (const entry of entries) {
       this.#entries.delete(entry.doc._id)
+      this.#byHash.delete(entry.doc.hash)
       this.#usage.forget(entry.doc._id)
     }
     // If this write fails the token stays revoked until restart, and the caller hears of it.
@@ -234,6 +266,11 @@ export class TokenService implements Subscribable<TokenEvents> {
       this.#deps.log.info({ tokenName: entry.doc.name, tokenId: entry.doc._id }, 'access token revoked')
       this.#events.emit('revoked', { name: entry.doc.name, id: entry.doc._id })
     }
+  }
+
+  #index(entry: Entry): void {
+    this.#entries.set(entry.doc._id, entry)
+    this.#byHash.set(entry.doc.hash, entry)
   }
 
   #record(entry: Entry): TokenRecord {

@@ -2,14 +2,23 @@
 // per connection the requests being answered and the answers not yet written. A client that
 // pipelines requests without reading the answers would otherwise make the gateway render
 // and keep every answer (history pages: tens of KB each) for as long as it does not read.
+//
+// When the box is full, a newcomer is not refused: like nginx draining its "reusable"
+// connections, a connection that holds a place without using it (never sent a request, idle
+// keep-alive, a request still arriving) is closed to make room, from the newcomer's own
+// address when that address is at its cap, else from the address holding most. A connection
+// that carried an authenticated request is never shed (markAuthenticated), nor one whose
+// request is being answered. So a handful of devices re-opening idle connections cannot lock
+// out a new client, and a board behind the same address as such a device gets in.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { keyOf } from '../../lib/tokens/limiter.ts'
 
 export interface ConnectionLimits {
   /** Open HTTP connections at once (WebSocket connections are the hub's: runtime/host/ws.ts). */
   maxConnections: number
-  /** Of those, from one client address. */
+  /** Of those, from one client address (IPv6: one /64). */
   maxPerAddress: number
   /** Requests of one connection being answered at once (pipelining); more wait their turn. */
   maxActivePerConnection: number
@@ -19,9 +28,10 @@ export interface ConnectionLimits {
   maxWaitingPerConnection: number
 }
 
+/** Sized to a restaurant: tens of devices, a few connections each (docs/operations.md, "Limits"). */
 export const defaultConnectionLimits: ConnectionLimits = {
-  maxConnections: 1024,
-  maxPerAddress: 256,
+  maxConnections: 512,
+  maxPerAddress: 64,
   maxActivePerConnection: 8,
   maxUnwrittenBytes: 256 * 1024,
   maxWaitingPerConnection: 256,
@@ -39,8 +49,16 @@ class ConnectionState {
   readonly waiting: Exchange[] = []
   drainHooked = false
   counted = false
+  /** Answers sent on it so far. */
+  served = 0
+  /** It carried an authenticated request: never shed. */
+  authenticated = false
+  /** The request started last (its body may still be arriving). */
+  current: IncomingMessage | undefined = undefined
   readonly socket: TrackedSocket
   readonly guard: ConnectionGuard
+  /** Its address's key (IPv6: the /64), set once counted. */
+  key = ''
 
   constructor(socket: TrackedSocket, guard: ConnectionGuard) {
     this.socket = socket
@@ -51,15 +69,50 @@ class ConnectionState {
 type TrackedSocket = Duplex & { [state]?: ConnectionState; remoteAddress?: string }
 type TrackedResponse = ServerResponse & { [state]?: ConnectionState }
 
+/** The client's address, an IPv4-mapped IPv6 address as the IPv4 address it is. */
 export function addressOf(socket: { remoteAddress?: string }): string {
   const remote = socket.remoteAddress ?? ''
-  return remote.startsWith('::ffff:') ? remote.slice(7) : remote
+  return remote.slice(0, 7).toLowerCase() === '::ffff:' && remote.includes('.') ? remote.slice(7) : remote
+}
+
+/** What one client is counted as: its IPv4 address, or its IPv6 /64 (one host usually owns one). */
+export function clientKeyOf(socket: { remoteAddress?: string }): string {
+  return keyOf(addressOf(socket))
+}
+
+/**
+ * A connection that carried an authenticated request (a board, a POS with a token): it is
+ * never shed to make room. Called by the router once a request's credential verified.
+ */
+export function markAuthenticated(socket: Duplex | undefined): void {
+  const connection = (socket as TrackedSocket | undefined)?.[state]
+  if (connection) connection.authenticated = true
+}
+
+/**
+ * How much a connection may be shed for a newcomer: 0 not at all (authenticated, or a
+ * request of it being answered), 1 it holds unread answers (a client that does not read),
+ * 2 idle after answers or a request still arriving, 3 it never sent a request.
+ */
+function sheddability(connection: ConnectionState): number {
+  if (connection.authenticated) return 0
+  const { active, waiting, current, socket } = connection
+  if (waiting.length > 0) return socket.writableLength > 0 ? 1 : 0
+  if (active === 0) {
+    if (socket.writableLength > 0) return 1
+    return connection.served === 0 ? 3 : 2
+  }
+  // One request whose body is still arriving (a half-sent request) holds a place for nothing yet.
+  if (active === 1 && current !== undefined && !current.complete) return 2
+  return socket.writableLength > 0 ? 1 : 0
 }
 
 /** A response closed (sent, or its client gone): its connection may start the next request. */
 function responseClosed(this: TrackedResponse): void {
   const connection = this[state]!
   connection.active--
+  connection.served++
+  if (connection.active === 0) connection.current = undefined
   if (connection.waiting.length > 0) connection.guard.pump(connection)
 }
 
@@ -67,7 +120,8 @@ export class ConnectionGuard {
   readonly #limits: ConnectionLimits
   readonly #answer: Answer
   #open = 0
-  readonly #perAddress = new Map<string, number>()
+  /** Counted connections by client key, oldest first. */
+  readonly #byAddress = new Map<string, Set<ConnectionState>>()
 
   constructor(answer: Answer, limits: Partial<ConnectionLimits> = {}) {
     this.#answer = answer
@@ -78,30 +132,60 @@ export class ConnectionGuard {
     return this.#open
   }
 
-  /** Counts a new connection; false (and nothing counted) when it is one too many. */
+  /**
+   * Counts a new connection, first shedding one that holds a place without using it when
+   * the newcomer's address or the box is full; false (nothing counted) when no connection
+   * can be shed: every place is taken by requests being answered or authenticated clients.
+   */
   admit(socket: Socket): boolean {
-    const address = addressOf(socket)
-    const fromAddress = this.#perAddress.get(address) ?? 0
-    if (this.#open >= this.#limits.maxConnections || fromAddress >= this.#limits.maxPerAddress) return false
-    this.#open++
-    this.#perAddress.set(address, fromAddress + 1)
+    const key = clientKeyOf(socket)
+    const fromAddress = this.#byAddress.get(key)
+    if (fromAddress && fromAddress.size >= this.#limits.maxPerAddress && !this.#shedOne(fromAddress)) return false
+    if (this.#open >= this.#limits.maxConnections && !this.#shedFromBusiest()) return false
     const tracked = socket as TrackedSocket
     const connection = (tracked[state] = new ConnectionState(tracked, this))
     connection.counted = true
+    connection.key = key
+    this.#open++
+    let set = this.#byAddress.get(key)
+    if (!set) this.#byAddress.set(key, (set = new Set()))
+    set.add(connection)
     socket.once('close', () => this.release(socket))
     return true
   }
 
-  /** Stops counting a connection: closed, or handed over to the WebSocket hub. */
+  /** Stops counting a connection: closed, shed, or handed over to the WebSocket hub. */
   release(socket: Duplex): void {
     const connection = (socket as TrackedSocket)[state]
     if (!connection?.counted) return
     connection.counted = false
     this.#open--
-    const address = addressOf(socket as TrackedSocket)
-    const left = (this.#perAddress.get(address) ?? 1) - 1
-    if (left > 0) this.#perAddress.set(address, left)
-    else this.#perAddress.delete(address)
+    const set = this.#byAddress.get(connection.key)
+    if (set?.delete(connection) && set.size === 0) this.#byAddress.delete(connection.key)
+  }
+
+  /** Sheds the most sheddable connection of one address (oldest first among equals). */
+  #shedOne(connections: Set<ConnectionState>): boolean {
+    let victim: ConnectionState | undefined
+    let best = 0
+    for (const connection of connections) {
+      const rank = sheddability(connection)
+      if (rank > best) {
+        best = rank
+        victim = connection
+        if (rank === 3) break
+      }
+    }
+    if (!victim) return false
+    this.release(victim.socket)
+    victim.socket.destroy()
+    return true
+  }
+
+  /** Sheds from the address holding most connections, or the next one that has one to give. */
+  #shedFromBusiest(): boolean {
+    const addresses = [...this.#byAddress.values()].sort((a, b) => b.size - a.size)
+    return addresses.some((connections) => this.#shedOne(connections))
   }
 
   /**
@@ -123,6 +207,7 @@ export class ConnectionGuard {
 
   #start(connection: ConnectionState, request: IncomingMessage, response: TrackedResponse): void {
     connection.active++
+    connection.current = request
     response[state] = connection
     response.on('close', responseClosed)
     this.#answer(request, response)

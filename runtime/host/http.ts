@@ -25,6 +25,15 @@ export const maxHeaderBytes = 16 * 1024
  */
 export const keepAliveTimeoutMs = 75_000
 
+/**
+ * Connections the kernel queues before the gateway accepts them (Node's default is 511). A
+ * device re-opening every connection the gateway closes keeps that queue full; once full,
+ * the kernel drops a newcomer's SYN and its client waits a second or more to try again. A
+ * queue longer than such a flood lets a newcomer wait its turn instead (the kernel caps it at
+ * net.core.somaxconn, 4,096 by default).
+ */
+export const listenBacklog = 4096
+
 export interface HttpHost {
   server: http.Server
   /** HTTP connections open now (upgraded ones excluded). */
@@ -189,7 +198,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject)
-        server.listen(port, host, () => {
+        server.listen({ port, host, backlog: listenBacklog }, () => {
           server.off('error', reject)
           const address = server.address()
           resolve(typeof address === 'object' && address ? address.port : port)

@@ -2,13 +2,16 @@
 // Owns: the per-request context, the auth gate, the body limit, version-aware 404s, and the
 // one place errors become envelopes.
 import { hostname } from 'node:os'
+import type { Duplex } from 'node:stream'
 import { Router } from 'itty-router'
 import { type ApiVersion, errorEnvelope, okEnvelope, toDomainError } from '../../lib/api/envelope.ts'
 import { parseJsonObject } from '../../lib/api/input.ts'
 import { type Presenter, presenter } from '../../lib/api/presenter.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'
+import { isCanonicalPath } from '../../lib/api/request-path.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import { authorize } from './auth.ts'
+import { markAuthenticated } from './connection-limits.ts'
 import { createDispatcher } from './dispatch.ts'
 import { type FunctionServices, functionServices } from './function-services.ts'
 import type { Caller, GatewayContext, ManifestEntry, OkOptions } from './function-types.ts'
@@ -22,7 +25,7 @@ export const maxBodyBytes = 16 * 1024
 
 /** What the HTTP host passes as the second argument (absent in tests). */
 export interface ServerContext {
-  req?: { socket?: { remoteAddress?: string } }
+  req?: { socket?: { remoteAddress?: string }; url?: string }
 }
 
 export interface GatewayRouter {
@@ -41,6 +44,20 @@ function urlOf(request: RoutedRequest): URL {
 // the client sent: the log shows it, and its /api/v1 prefix picks the 404 envelope.
 function pathOf(request: RoutedRequest): string {
   return request instanceof NodeRequest ? request.pathname : urlOf(request).pathname
+}
+
+/**
+ * The path as the client sent it. The reference host's Request has a URL-parsed path already
+ * (".." resolved); node's request, when there is one, still has the target as sent.
+ */
+function sentPathOf(request: RoutedRequest, serverContext: ServerContext | undefined): string {
+  if (request instanceof NodeRequest) return request.pathname
+  const target = serverContext?.req?.url
+  if (target?.[0] === '/') {
+    const q = target.indexOf('?')
+    return q < 0 ? target : target.slice(0, q)
+  }
+  return urlOf(request).pathname
 }
 
 function queryOf(request: RoutedRequest): URLSearchParams {
@@ -154,6 +171,8 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   return async (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
     const caller = callerOf(serverContext, request)
     await authorize(entry, request, services, caller)
+    // Its connection is a known client's now: never shed to make room (connection-limits.ts).
+    if (caller.token) markAuthenticated(serverContext?.req?.socket as Duplex | undefined)
     const response = await entry.handler(request, new RequestContext(entry, version, forFunctions, request, caller))
     if (!(response && typeof response === 'object' && 'status' in response)) {
       throw new Error(`${entry.file} returned no Response`)
@@ -180,31 +199,35 @@ export function buildRouter(manifest: ManifestEntry[], services: Services, hosts
   })
   const dispatch = createDispatcher<[ServerContext | undefined]>(table.routes)
 
-  const answerError = (error: unknown, request: RoutedRequest): Response => {
+  const answerError = (error: unknown, request: RoutedRequest, sentPath: string): Response => {
     const domainError = toDomainError(error)
     if (domainError.kind === 'INTERNAL') {
       services.log.error({ err: error, method: request.method, url: request.url }, 'unexpected error')
     }
-    return jsonResponse(errorEnvelope(versionOfPath(pathOf(request)), domainError))
+    return jsonResponse(errorEnvelope(versionOfPath(sentPath), domainError))
   }
 
   return {
     fetch: async (request: RoutedRequest, serverContext) => {
       const startedAt = performance.now()
       let response: Response
+      // What the client sent decides the error envelope's version on every host alike.
+      const sent = sentPathOf(request, serverContext)
       try {
         const declared = request.headers.get('content-length')
         if (declared !== null && Number(declared) > maxBodyBytes) throw new DomainError('BODY_TOO_LARGE')
+        // The guard and the routes must see one path: lib/api/request-path.ts.
+        if (!isCanonicalPath(sent)) throw new DomainError('PATH_NOT_CANONICAL')
         // Web pages on the LAN (other sites, rebound names) get nothing: lib/api/request-guard.ts.
         const refused = refusal(request.method, pathOf(request), request.headers, hosts)
         if (refused) throw new DomainError(refused)
         // The catch-all route throws ROUTE_NOT_FOUND, so some route always answers.
         response = (await dispatch(request, serverContext))!
       } catch (error) {
-        response = answerError(error, request)
+        response = answerError(error, request, sent)
       }
       const ms = Math.round((performance.now() - startedAt) * 100) / 100
-      requestLog.request(request.method, pathOf(request).slice(0, 256), response.status, ms)
+      requestLog.request(request.method, sent.slice(0, 256), response.status, ms)
       return response
     },
   }

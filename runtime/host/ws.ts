@@ -11,7 +11,7 @@ import { hostname } from 'node:os'
 import { errorEnvelope, v2Errors } from '../../lib/api/envelope.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import { addressOf } from './connection-limits.ts'
+import { addressOf, clientKeyOf } from './connection-limits.ts'
 import { answerRaw } from './raw-answer.ts'
 import type { TimerHandle } from '../../lib/kernel/clock.ts'
 import type { ErrorKind } from '../../lib/kernel/errors.ts'
@@ -38,7 +38,11 @@ export interface WsLimits {
    * (1013) to make room, so a board always gets its chance to authenticate.
    */
   maxUnauthenticated: number
-  /** Of those, from one address; more from it are refused with 503 at upgrade. */
+  /**
+   * Of those, from one address (IPv6: one /64); one more from it closes that address's
+   * oldest waiting connection, so a board behind the same address as a device that keeps
+   * opening connections still gets its chance to authenticate.
+   */
   maxUnauthenticatedPerAddress: number
 }
 
@@ -57,6 +61,8 @@ type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'l
 interface Client {
   socket: WebSocket
   ip: string
+  /** What its address counts as (IPv6: the /64). */
+  key: string
   token: { name: string; id: string } | undefined
   authTimer: TimerHandle | undefined
   alive: boolean
@@ -133,17 +139,18 @@ export class WsHub {
       return answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many WebSocket clients' })
     }
     const ip = addressOf(request.socket)
-    if ((this.#unauthenticated.get(ip)?.size ?? 0) >= this.#limits.maxUnauthenticatedPerAddress) {
-      return answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many unauthenticated WebSocket connections from this address' })
-    }
-    if (this.#unauthenticatedCount >= this.#limits.maxUnauthenticated) this.#evictUnauthenticated()
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, ip))
+    const key = clientKeyOf(request.socket)
+    const fromAddress = this.#unauthenticated.get(key)
+    if (fromAddress && fromAddress.size >= this.#limits.maxUnauthenticatedPerAddress) this.#drop(fromAddress.values().next().value!)
+    else if (this.#unauthenticatedCount >= this.#limits.maxUnauthenticated) this.#evictUnauthenticated()
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, ip, key))
   }
 
-  #accept(socket: WebSocket, ip: string): void {
+  #accept(socket: WebSocket, ip: string, key: string): void {
     const client: Client = {
       socket,
       ip,
+      key,
       token: undefined,
       authTimer: undefined,
       alive: true,
@@ -165,14 +172,14 @@ export class WsHub {
 
   /** Adds a connection to, or removes it from, the unauthenticated ones. */
   #waiting(client: Client, waiting: boolean): void {
-    let fromAddress = this.#unauthenticated.get(client.ip)
+    let fromAddress = this.#unauthenticated.get(client.key)
     if (waiting) {
-      if (!fromAddress) this.#unauthenticated.set(client.ip, (fromAddress = new Set()))
+      if (!fromAddress) this.#unauthenticated.set(client.key, (fromAddress = new Set()))
       fromAddress.add(client)
       this.#unauthenticatedCount++
     } else if (fromAddress?.delete(client)) {
       this.#unauthenticatedCount--
-      if (fromAddress.size === 0) this.#unauthenticated.delete(client.ip)
+      if (fromAddress.size === 0) this.#unauthenticated.delete(client.key)
     }
   }
 

@@ -15,6 +15,7 @@
 import type { Clock, TimerHandle } from '../../lib/kernel/clock.ts'
 import { monotonicNow } from '../../lib/kernel/gateway-clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
+import { RepeatedWarning } from '../../lib/kernel/repeated-warning.ts'
 import type { Pager } from '../../lib/orders/service.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
 
@@ -73,10 +74,13 @@ export class PagingScheduler implements Pager {
   /** Bumped by every page or stop of a tracker, so queued sends of an older request are dropped. */
   readonly #generations = new Map<string, number>()
   #closed = false
+  /** Failed sends, one line per kind and minute: a client paging orders of absent trackers cannot flood the log. */
+  readonly #sendFailures: RepeatedWarning
 
   constructor(deps: PagingDeps) {
     this.#deps = deps
     this.options = { ...defaultPagingOptions, ...deps.options }
+    this.#sendFailures = new RepeatedWarning(deps.log, deps.clock, 'paging send failed')
   }
 
   get onceLeaseMs(): number {
@@ -132,6 +136,7 @@ export class PagingScheduler implements Pager {
   close(): void {
     this.#closed = true
     for (const tracker of [...this.#jobs.keys(), ...this.#stopTimers.keys()]) this.#drop(tracker)
+    this.#sendFailures.close()
   }
 
   /** Resolves when every send queued so far has settled (tests). */
@@ -214,7 +219,7 @@ export class PagingScheduler implements Pager {
         await send()
         return true
       } catch (error) {
-        this.#deps.log.warn({ err: error, tracker, command: what }, 'paging send failed')
+        this.#sendFailures.warn(failureKind(what, error), { err: error, tracker, command: what })
         return false
       }
     })
@@ -225,4 +230,10 @@ export class PagingScheduler implements Pager {
     })
     return run
   }
+}
+
+/** A failure's kind: the command and its error's words, numbers and addresses left out (they vary per tracker). */
+function failureKind(command: string, error: unknown): string {
+  const words = error instanceof Error ? error.message : String(error)
+  return `${command}: ${words.slice(0, 80).replace(/\b(0x)?[0-9a-f]*[0-9][0-9a-f]*\b/gi, '#')}`
 }

@@ -1,6 +1,6 @@
 // The programs some tests need besides Node: a Chrome or Chromium for the board's browser
 // tests, Mosquitto for the fleet bridge's broker tests, xz for the install script's Node
-// tarball (tests/deploy), libfaketime for the clock-step tests. Found through an environment
+// tarball (tests/deploy), libfaketime for the clock-step tests, iproute2's ip for the network namespace of a LAN browser test. Found through an environment
 // variable, then PATH, then the usual places; `npm test` installs Debian's packages first
 // where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
 // with the one command to run.
@@ -65,7 +65,16 @@ export const faketimeDep: SystemDep = {
   debianPackage: 'faketime',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep, xzDep, faketimeDep]
+/** iproute2's `ip`: the LAN browser test makes a network namespace (tests/helpers/netns.ts). */
+export const ipDep: SystemDep = {
+  name: 'ip (iproute2)',
+  envVars: [],
+  commands: ['ip'],
+  locations: ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'],
+  debianPackage: 'iproute2',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep, faketimeDep, ipDep]
 
 function isExecutable(file: string): boolean {
   try {

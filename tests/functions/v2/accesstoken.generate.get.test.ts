@@ -97,3 +97,12 @@ t.test('gw.issueToken gives a working token', async (t) => {
   t.match(token, /^[0-9a-f]{48}$/)
   t.same(await gw.services.tokens.verifyToken(token, '10.0.0.9'), { name: 'kds', id: gw.services.tokens.list()[0].id })
 })
+
+t.test('an <img> from a page of another LAN host (only its Referer tells) mints nothing and leaves the window open', async (t) => {
+  const gw = await testGateway()
+  gw.services.button.press()
+  const refused = await gw.json('GET /api/v2/accesstoken/generate?name=evil', { headers: { host: '192.168.1.20:8000', referer: 'http://192.168.1.66/deals.html' } })
+  t.match(refused, { status: 403, body: { returnCode: -39 } })
+  t.same(gw.services.tokens.list(), [], 'nothing issued')
+  t.ok(gw.services.button.isOpen(), 'the window is still there for the real device')
+})

@@ -45,3 +45,17 @@ t.test('POST generate without a token is 401 -2, with a malformed header 400 -1'
   t.equal(malformed.body.returnCode, -1)
   t.equal(gw.services.tokens.list().length, 0)
 })
+
+t.test('generate at the cap on tokens (100) is 409 -50 on both routes and mints nothing; revoking makes room', async (t) => {
+  const gw = await testGateway()
+  const first = await gw.issueToken('admin')
+  for (let i = 1; i < 100; i++) await gw.services.tokens.issue(`kds${i}`)
+  const refused = await gw.json('POST /api/v2/accesstoken/generate?name=one-more', { token: first })
+  t.match(refused, { status: 409, body: { status: 409, returnCode: -50, message: /Too many access tokens: revoke one first: at most 100/ } })
+  gw.services.button.press()
+  t.match(await gw.json('GET /api/v2/accesstoken/generate?name=one-more'), { status: 409, body: { returnCode: -50 } })
+  t.ok(gw.services.button.isOpen(), 'the button window is not used up')
+  t.equal(gw.services.tokens.list().length, 100)
+  await gw.json('DELETE /api/v2/accesstoken?name=kds1', { token: first })
+  t.equal((await gw.json('GET /api/v2/accesstoken/generate?name=one-more')).status, 201)
+})

@@ -44,6 +44,17 @@ t.test('browser requests from another site are refused, except the open descript
   t.equal(check('GET', '/docs', { host, 'sec-fetch-site': 'cross-site' }), undefined)
 })
 
+t.test('a foreign Referer alone is a sign of another site (no Fetch Metadata to a plain-http LAN address, no Origin on an <img>)', async (t) => {
+  const host = '192.168.1.20:8000'
+  t.equal(check('GET', '/api/v1/register', { host, referer: 'http://192.168.1.66/page.html' }), 'CROSS_SITE_REFUSED', 'an <img> from a LAN host')
+  t.equal(check('GET', '/api/v2/accesstoken/generate', { host, referer: 'http://evil.example/' }), 'CROSS_SITE_REFUSED')
+  t.equal(check('POST', '/api/v1/activeorders', { host, referer: 'http://192.168.1.20:9000/' }), 'CROSS_SITE_REFUSED', 'another port')
+  t.equal(check('GET', '/api/v1/activeorders', { host, referer: 'not a url' }), 'CROSS_SITE_REFUSED', 'an unreadable Referer')
+  t.equal(check('GET', '/api/v1/activeorders', { host, referer: `http://${host}/docs` }), undefined, "the gateway's own page")
+  t.equal(check('GET', '/api/v1', { host, referer: 'http://evil.example/' }), undefined, 'the open descriptions stay readable')
+  t.equal(check('GET', '/assets/board.js', { host, referer: 'http://evil.example/' }), undefined, 'static files may be linked')
+})
+
 t.test("the gateway's own pages, typed addresses and non-browser clients pass", async (t) => {
   const host = '192.168.1.20:8000'
   t.equal(check('POST', '/api/v2/activeorders', { host, 'sec-fetch-site': 'same-origin', origin: 'http://192.168.1.20:8000', 'content-type': 'application/json' }), undefined)

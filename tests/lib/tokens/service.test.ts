@@ -6,7 +6,7 @@ import { ButtonWindow } from '../../../lib/tokens/button.ts'
 import { TokenService, type TokenDoc } from '../../../lib/tokens/service.ts'
 import { hashToken } from '../../../lib/tokens/secret.ts'
 
-async function setup(options: { usageFlushMs?: number; store?: Store; clock?: ManualClock } = {}) {
+async function setup(options: { usageFlushMs?: number; store?: Store; clock?: ManualClock; maxTokens?: number } = {}) {
   const clock = options.clock ?? new ManualClock()
   const store = options.store ?? new Store()
   const collection = await store.collection<TokenDoc>('tokens')
@@ -19,6 +19,7 @@ async function setup(options: { usageFlushMs?: number; store?: Store; clock?: Ma
     button,
     authFailuresPerMinute: 5,
     usageFlushMs: options.usageFlushMs ?? 10_000,
+    maxTokens: options.maxTokens,
   })
   tokens.on('revoked', (token) => revoked.push(token))
   return { clock, store, collection, tokens, button, revoked }
@@ -37,7 +38,7 @@ t.test('issued tokens are 48 lowercase hex and stored only as a SHA-256 hash', a
 })
 
 t.test('every token is different', async (t) => {
-  const { tokens } = await setup()
+  const { tokens } = await setup({ maxTokens: 200 })
   const seen = new Set<string>()
   for (let i = 0; i < 200; i++) seen.add((await tokens.issue('n')).token)
   t.equal(seen.size, 200)
@@ -181,4 +182,39 @@ t.test('issueWithButton: only inside the window, only once', async (t) => {
   await t.rejects(tokens.issueWithButton('b'), { name: 'DomainError', message: 'BUTTON_WINDOW_CLOSED' })
   button.press()
   t.ok(await tokens.issueWithButton('c'), 'a new press opens a new window')
+})
+
+t.test('at most maxTokens exist: minting more is refused (-50) and changes nothing; revoking makes room', async (t) => {
+  const { tokens, collection, button } = await setup({ maxTokens: 3 })
+  t.equal((await setup()).tokens.maxTokens, 100, 'a hundred by default')
+  await tokens.issue('a')
+  // Two at once for the last place: the one still being written counts already.
+  const race = await Promise.allSettled([tokens.issue('b'), tokens.issue('c'), tokens.issue('d')])
+  t.equal(race.filter((r) => r.status === 'fulfilled').length, 2)
+  t.match(race.find((r) => r.status === 'rejected'), { reason: { kind: 'TOKEN_LIMIT_REACHED', detail: /at most 3/ } })
+  t.equal((await collection.find({})).length, 3)
+  await t.rejects(tokens.issue('e'), { name: 'DomainError', kind: 'TOKEN_LIMIT_REACHED' } as never)
+  button.press()
+  await t.rejects(tokens.issueWithButton('f'), { name: 'DomainError', kind: 'TOKEN_LIMIT_REACHED' } as never)
+  t.ok(button.isOpen(), 'a refused mint does not use the button window up')
+  t.equal((await collection.find({})).length, 3, 'nothing written')
+  await tokens.revokeByName('a')
+  t.ok(await tokens.issueWithButton('f'), 'a revoked token makes room')
+})
+
+t.test('a token is found among many by its hash; a revoked one is not', async (t) => {
+  const { tokens, store } = await setup()
+  const issued = []
+  for (let i = 0; i < 100; i++) issued.push(await tokens.issue(`kds${i}`))
+  for (const { token, record } of [issued[0], issued[57], issued[99]]) {
+    t.match(await tokens.verifyToken(token, '10.0.0.1'), { id: record.id })
+  }
+  t.equal(await tokens.verifyToken('f'.repeat(48), '10.0.0.1'), null)
+  await tokens.revoke(issued[57].record.id)
+  t.equal(await tokens.verifyToken(issued[57].token, '10.0.0.1'), null, 'revoked: gone from the index as well')
+  // Loaded from the datastore, the index is rebuilt.
+  const reopened = await setup({ store })
+  t.match(await reopened.tokens.verifyToken(issued[99].token, '10.0.0.1'), { id: issued[99].record.id })
+  t.ok(await reopened.tokens.issue('one-more'), '99 loaded: one more fits')
+  await t.rejects(reopened.tokens.issue('two-more'), { name: 'DomainError', kind: 'TOKEN_LIMIT_REACHED' } as never, 'then the loaded ones count against the cap')
 })

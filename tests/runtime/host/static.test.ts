@@ -66,13 +66,14 @@ t.test('paths that leave web/, hidden files and unknown types are not found (-5)
     '/assets/.gitignore',
     '/assets/missing.js',
     '/assets/',
-    '/assets//app.js',
     '/assets/%E0%A4%A.js',
   ]) {
     const { status, body } = await gw.json(`GET ${target}`)
     t.equal(status, 404, target)
     t.equal(body.returnCode, -5, target)
   }
+  // An empty segment is refused before any route reads the path (lib/api/request-path.ts).
+  t.match(await gw.json('GET /assets//app.js'), { status: 400, body: { returnCode: -49 } })
 })
 
 t.test('only GET serves the board; other paths still answer the v2 404', async (t) => {

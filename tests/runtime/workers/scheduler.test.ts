@@ -59,8 +59,9 @@ function setup() {
   const clock = new ManualClock()
   const radio = fakeRadio(clock)
   const lapsed: string[] = []
-  const scheduler = new PagingScheduler({ radio, clock, log: memoryLogger().log, onLapse: (tracker) => lapsed.push(tracker) })
-  return { clock, radio, lapsed, scheduler }
+  const memory = memoryLogger()
+  const scheduler = new PagingScheduler({ radio, clock, log: memory.log, onLapse: (tracker) => lapsed.push(tracker) })
+  return { clock, radio, lapsed, scheduler, memory }
 }
 
 t.test('tracking: a 30 s lease re-sent every 10 s until stopped; stop is sent 3 times, 2.5 s apart', async (t) => {
@@ -150,4 +151,22 @@ t.test('close clears every timer and refuses new work', async (t) => {
   scheduler.page('T9', { tracking: true })
   await clock.advance(60_000)
   t.same(radio.sent, ['0s page T7 30', '0s page T8 60'])
+})
+
+t.test('failed sends for many trackers are logged once per kind and minute, with a count, not once each', async (t) => {
+  const { clock, radio, scheduler, memory } = setup()
+  const failures = () => memory.lines().filter((line) => String(line.msg).startsWith('paging send failed'))
+  radio.failNextPages(1_000)
+  // An API client paging 200 orders bound to trackers that never answer.
+  for (let i = 1; i <= 200; i++) scheduler.page(`T${i}`, { tracking: false })
+  await scheduler.idle()
+  t.equal(failures().length, 1, 'the first failure is logged in full')
+  t.match(failures()[0], { level: 40, tracker: 'T1', command: 'page', kind: 'page: no ack' })
+  await clock.advance(60_000)
+  await scheduler.idle()
+  const summaries = failures().filter((line) => line.msg === 'paging send failed (repeated)')
+  t.equal(failures().length, 2, 'then one line for the minute')
+  t.match(summaries, [{ kind: 'page: no ack', repeated: Number }])
+  t.ok((summaries[0].repeated as number) >= 199, `${summaries[0].repeated} failures counted in it`)
+  scheduler.close()
 })

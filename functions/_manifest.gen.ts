@@ -33,24 +33,25 @@ import * as f29 from './v2/gateway.activate.post.ts'
 import * as f30 from './v2/gateway.check.get.ts'
 import * as f31 from './v2/gateway.settings.get.ts'
 import * as f32 from './v2/gateway.settings.post.ts'
-import * as f33 from './v2/orders.get.ts'
-import * as f34 from './v2/orders.uuid.get.ts'
-import * as f35 from './v2/register.delete.ts'
-import * as f36 from './v2/register.get.ts'
-import * as f37 from './v2/register.post.ts'
-import * as f38 from './v2/register.jwks.get.ts'
-import * as f39 from './v2/repeaters.delete.ts'
-import * as f40 from './v2/repeaters.get.ts'
-import * as f41 from './v2/repeaters.beginPairing.post.ts'
-import * as f42 from './v2/repeaters.endPairing.post.ts'
-import * as f43 from './v2/simulator.get.ts'
-import * as f44 from './v2/simulator.clear.post.ts'
-import * as f45 from './v2/simulator.place.post.ts'
-import * as f46 from './v2/simulator.start.post.ts'
-import * as f47 from './v2/statistics.get.ts'
-import * as f48 from './v2/statistics.hourly.get.ts'
-import * as f49 from './v2/trackers.delete.ts'
-import * as f50 from './v2/trackers.get.ts'
+import * as f33 from './v2/gateway.tls.get.ts'
+import * as f34 from './v2/orders.get.ts'
+import * as f35 from './v2/orders.uuid.get.ts'
+import * as f36 from './v2/register.delete.ts'
+import * as f37 from './v2/register.get.ts'
+import * as f38 from './v2/register.post.ts'
+import * as f39 from './v2/register.jwks.get.ts'
+import * as f40 from './v2/repeaters.delete.ts'
+import * as f41 from './v2/repeaters.get.ts'
+import * as f42 from './v2/repeaters.beginPairing.post.ts'
+import * as f43 from './v2/repeaters.endPairing.post.ts'
+import * as f44 from './v2/simulator.get.ts'
+import * as f45 from './v2/simulator.clear.post.ts'
+import * as f46 from './v2/simulator.place.post.ts'
+import * as f47 from './v2/simulator.start.post.ts'
+import * as f48 from './v2/statistics.get.ts'
+import * as f49 from './v2/statistics.hourly.get.ts'
+import * as f50 from './v2/trackers.delete.ts'
+import * as f51 from './v2/trackers.get.ts'
 
 export const manifest: ManifestEntry[] = [
   { file: 'v1/index.get.ts', ...f0.config, handler: f0.default },
@@ -86,22 +87,23 @@ export const manifest: ManifestEntry[] = [
   { file: 'v2/gateway.check.get.ts', ...f30.config, handler: f30.default },
   { file: 'v2/gateway.settings.get.ts', ...f31.config, handler: f31.default },
   { file: 'v2/gateway.settings.post.ts', ...f32.config, handler: f32.default },
-  { file: 'v2/orders.get.ts', ...f33.config, handler: f33.default },
-  { file: 'v2/orders.uuid.get.ts', ...f34.config, handler: f34.default },
-  { file: 'v2/register.delete.ts', ...f35.config, handler: f35.default },
-  { file: 'v2/register.get.ts', ...f36.config, handler: f36.default },
-  { file: 'v2/register.post.ts', ...f37.config, handler: f37.default },
-  { file: 'v2/register.jwks.get.ts', ...f38.config, handler: f38.default },
-  { file: 'v2/repeaters.delete.ts', ...f39.config, handler: f39.default },
-  { file: 'v2/repeaters.get.ts', ...f40.config, handler: f40.default },
-  { file: 'v2/repeaters.beginPairing.post.ts', ...f41.config, handler: f41.default },
-  { file: 'v2/repeaters.endPairing.post.ts', ...f42.config, handler: f42.default },
-  { file: 'v2/simulator.get.ts', ...f43.config, handler: f43.default },
-  { file: 'v2/simulator.clear.post.ts', ...f44.config, handler: f44.default },
-  { file: 'v2/simulator.place.post.ts', ...f45.config, handler: f45.default },
-  { file: 'v2/simulator.start.post.ts', ...f46.config, handler: f46.default },
-  { file: 'v2/statistics.get.ts', ...f47.config, handler: f47.default },
-  { file: 'v2/statistics.hourly.get.ts', ...f48.config, handler: f48.default },
-  { file: 'v2/trackers.delete.ts', ...f49.config, handler: f49.default },
-  { file: 'v2/trackers.get.ts', ...f50.config, handler: f50.default },
+  { file: 'v2/gateway.tls.get.ts', ...f33.config, handler: f33.default },
+  { file: 'v2/orders.get.ts', ...f34.config, handler: f34.default },
+  { file: 'v2/orders.uuid.get.ts', ...f35.config, handler: f35.default },
+  { file: 'v2/register.delete.ts', ...f36.config, handler: f36.default },
+  { file: 'v2/register.get.ts', ...f37.config, handler: f37.default },
+  { file: 'v2/register.post.ts', ...f38.config, handler: f38.default },
+  { file: 'v2/register.jwks.get.ts', ...f39.config, handler: f39.default },
+  { file: 'v2/repeaters.delete.ts', ...f40.config, handler: f40.default },
+  { file: 'v2/repeaters.get.ts', ...f41.config, handler: f41.default },
+  { file: 'v2/repeaters.beginPairing.post.ts', ...f42.config, handler: f42.default },
+  { file: 'v2/repeaters.endPairing.post.ts', ...f43.config, handler: f43.default },
+  { file: 'v2/simulator.get.ts', ...f44.config, handler: f44.default },
+  { file: 'v2/simulator.clear.post.ts', ...f45.config, handler: f45.default },
+  { file: 'v2/simulator.place.post.ts', ...f46.config, handler: f46.default },
+  { file: 'v2/simulator.start.post.ts', ...f47.config, handler: f47.default },
+  { file: 'v2/statistics.get.ts', ...f48.config, handler: f48.default },
+  { file: 'v2/statistics.hourly.get.ts', ...f49.config, handler: f49.default },
+  { file: 'v2/trackers.delete.ts', ...f50.config, handler: f50.default },
+  { file: 'v2/trackers.get.ts', ...f51.config, handler: f51.default },
 ]

@@ -89,6 +89,18 @@ export const configSchema = z.strictObject({
       enabled: z.boolean().default(true),
     })
     .default({ enabled: true }),
+  /** HTTPS beside the plain HTTP port (docs/operations.md, "TLS"); on by default with the box's own certificate. */
+  tls: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Default 8443 (any free port when `port` is 0). */
+      port: port.optional(),
+      /** A certificate (PEM, chain after it) and its key from the restaurant's IT; both or neither. */
+      certFile: z.string().min(1).optional(),
+      keyFile: z.string().min(1).optional(),
+    })
+    .refine((tls) => (tls.certFile === undefined) === (tls.keyFile === undefined), { message: 'certFile and keyFile go together', path: ['certFile'] })
+    .default({ enabled: true }),
   /** The fleet bridge to an MQTT broker (docs/fleet.md); off by default. */
   fleet: fleetConfigSchema.default(fleetConfigDefault),
 })

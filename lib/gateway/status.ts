@@ -7,6 +7,7 @@ import type { RadioInfo } from '../radio/radio.ts'
 import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
+import type { TlsStatus } from './tls-status.ts'
 import { processMemory, type ProcessMemory } from './process-memory.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
@@ -43,6 +44,8 @@ export interface GatewayStatus {
   fleet: FleetStatus
   /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
   memory: ProcessMemory
+  /** Extension: the HTTPS port and its certificate's fingerprints (null when HTTPS is off). */
+  tls: TlsStatus | null
 }
 
 export interface StatusDeps {
@@ -53,6 +56,7 @@ export interface StatusDeps {
   radioInfo(): Promise<RadioInfo>
   cloud(): CloudStatus
   fleet(): FleetStatus
+  tls?(): TlsStatus | null
 }
 
 export class GatewayStatusService {
@@ -94,6 +98,7 @@ export class GatewayStatusService {
         : null,
       fleet: this.#deps.fleet(),
       memory: processMemory(),
+      tls: this.#deps.tls?.() ?? null,
     }
   }
 }

@@ -99,7 +99,27 @@ const list = (item: string, countType: 'integer' | 'string') => ({
 })
 
 /** Fields a route's success body carries next to the envelope, by "METHOD path". */
+/** What HTTPS serves (lib/gateway/tls-status.ts): in GET /api/v2/gateway/tls and gatewayStatus.tls. */
+const tlsStatus: JsonSchema = {
+  anyOf: [
+    {
+      type: 'object',
+      required: ['port', 'source', 'fingerprintSha256', 'spkiSha256', 'subjectAltNames', 'validTo'],
+      properties: {
+        port: { type: 'integer', minimum: 1, maximum: 65535, description: 'The HTTPS port' },
+        source: { enum: ['self-signed', 'installed', 'config'], description: "The box's own certificate, one installed with `gateway tls install`, or tls.certFile" },
+        fingerprintSha256: { type: 'string', pattern: '^([0-9A-F]{2}:){31}[0-9A-F]{2}$', description: 'SHA-256 of the certificate, as browsers show it' },
+        spkiSha256: { type: 'string', description: "SHA-256 of the public key (base64): the pin that survives a reissue of the box's own certificate" },
+        subjectAltNames: { type: 'array', items: { type: 'string' }, description: 'e.g. "DNS:box.local", "IP Address:192.168.1.20"' },
+        validTo: { type: 'string', format: 'date-time' },
+      },
+    },
+    { type: 'null', description: 'HTTPS is off' },
+  ],
+}
+
 export const payloads: Record<string, Record<string, JsonSchema>> = {
+  'GET /api/v2/gateway/tls': { tls: tlsStatus },
   'GET /api/v1': { ...(componentSchemas.ServiceDescription!.properties as Record<string, JsonSchema>) },
   'GET /api/v2': { ...(componentSchemas.ServiceDescription!.properties as Record<string, JsonSchema>) },
   'GET /api/v2/activeorders': list('ActiveOrderV2', 'integer'),

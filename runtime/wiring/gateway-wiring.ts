@@ -11,6 +11,7 @@ import { CloudActivation, type CloudRecord } from '../../lib/gateway/cloud.ts'
 import { HostMonitor, type HostSource } from '../../lib/gateway/host.ts'
 import { RepeaterInventory, type RepeaterRecord } from '../../lib/inventory/repeaters.ts'
 import { GatewayStatusService } from '../../lib/gateway/status.ts'
+import { TlsStatusHolder } from '../../lib/gateway/tls-status.ts'
 import type { GatewayIdentity } from '../../lib/identity.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
@@ -26,6 +27,8 @@ export interface GatewayServices {
   check: ConnectionCheck
   repeaters: RepeaterInventory
   pairing: PairingScheduler
+  /** What HTTPS serves (set by runtime/host/tls/tls-service.ts; null when off). */
+  tlsStatus: TlsStatusHolder
 }
 
 export interface GatewayServicesDeps {
@@ -56,6 +59,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     fetch: deps.fetch,
   })
   const host = new HostMonitor(deps.host)
+  const tlsStatus = new TlsStatusHolder()
   const gateway = new GatewayStatusService({
     clock,
     host,
@@ -64,6 +68,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     radioInfo: () => radio.info(),
     cloud: () => cloud.status(),
     fleet: deps.fleetStatus,
+    tls: () => tlsStatus.get(),
   })
   const check = new ConnectionCheck({
     clock,
@@ -80,5 +85,5 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     timezone: () => settings.timezone,
   })
   const pairing = new PairingScheduler({ radio, clock, log })
-  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing }
+  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing, tlsStatus }
 }

@@ -14,6 +14,7 @@ import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
 import { newCliCommand } from './manifest/new-endpoint.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
+import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -40,6 +41,9 @@ const usage = `usage: gateway <command> [options]
   radio channel [N] [--force]                         show the radio channel, or choose it (11, 15, 20 or 25) before pairing
   radio probe [--device PATH] [--adapter TYPE]        with the gateway stopped: list Zigbee sticks, try a start, say what is wrong
         [--baud N] [--rtscts] [--timeout S]
+  tls status                                          the HTTPS port and its certificate's fingerprints
+  tls install --cert FILE --key FILE                  serve a certificate from the restaurant's IT (checked; no restart needed)
+  tls remove                                          forget the installed certificate: serve the box's own again
 
 ${historyUsage}
 
@@ -58,6 +62,7 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['webhooks', { run: webhooksCliCommand }],
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
+  ['tls', { run: tlsCliCommand, options: tlsCliOptions }],
   ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } } }],
 ])
 /** Commands that work on this checkout's files, not on a gateway or its data dir. */

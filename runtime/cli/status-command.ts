@@ -7,6 +7,7 @@ import { readDataDirOwner } from '../wiring/data-dir-lock.ts'
 import { describeGateway } from './gateway-locate.ts'
 import { isAlive, runningGateways } from '../wiring/gateway-registry.ts'
 import { boardUrls } from '../wiring/process-parts.ts'
+import { tlsStatusLines } from './tls-commands.ts'
 
 export function statusCommand(registry?: string): CliCommand {
   return async (_positionals, _flags, dataDir) => {
@@ -18,6 +19,7 @@ export function statusCommand(registry?: string): CliCommand {
     await sendControl(dataDir, 'button.status', {}, 5_000)
     const port = owner.port ?? 'not yet listening'
     const boards = owner.port !== null ? boardUrls(owner.host ?? '0.0.0.0', owner.port).map((url) => `board: ${url}`) : []
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...otherLines].join('\n')
+    const tls = await tlsStatusLines(dataDir)
+    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...tls, ...otherLines].join('\n')
   }
 }

@@ -42,6 +42,15 @@ export function formatTlsStatus(status: TlsStatus | null): string {
   ].join('\n')
 }
 
+/** For `gateway status`: the HTTPS lines (nothing from a gateway too old to answer tls.status). */
+export async function tlsStatusLines(dataDir: string): Promise<string[]> {
+  try {
+    return formatTlsStatus((await sendControl(dataDir, 'tls.status', {}, 5_000)) as TlsStatus | null).split('\n')
+  } catch {
+    return []
+  }
+}
+
 function readFlagFile(flags: Record<string, string | boolean | undefined>, name: 'cert' | 'key'): string {
   const file = flags[name]
   if (typeof file !== 'string' || file === '') throw new Error('usage: gateway tls install --cert FILE --key FILE')

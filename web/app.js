@@ -12,6 +12,7 @@ import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
 import { deviceTokenName } from './board/token-name.js'
+import { showConnectionSecurity } from './board/connection-security.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
@@ -291,6 +292,7 @@ function start() {
     }
   })
   setupControls()
+  void showConnectionSecurity($('connection-security'))
   setInterval(() => {
     const now = Date.now()
     const turnedLate = tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)

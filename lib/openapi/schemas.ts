@@ -2,6 +2,7 @@
 // the specification and decisions fix. Payloads of a route are named in `payloads` by
 // "METHOD path"; a route not named there is documented as an envelope with further fields.
 import type { JsonSchema } from '../api/function-config.ts'
+import { safeJsonValueRef, unsafeKeyPattern } from '../api/inputs.ts'
 
 const localTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'Gateway-local time, no offset' }
 const offsetTime = { type: 'string', description: 'Time with the gateway UTC offset, e.g. 2024-05-01T12:00:00+02:00' }
@@ -19,6 +20,15 @@ const activeOrderCommon = {
 }
 
 export const componentSchemas: Record<string, JsonSchema> = {
+  // Any JSON value whose objects have no key starting with $ and no __proto__, constructor or
+  // prototype, at any depth: what the server reads in the keys of a body it otherwise ignores.
+  SafeJsonValue: {
+    description: 'Any JSON value; every object in it, at any depth, without keys starting with $ or named __proto__, constructor, prototype',
+    type: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+    items: { $ref: safeJsonValueRef },
+    propertyNames: { not: { pattern: unsafeKeyPattern } },
+    additionalProperties: { $ref: safeJsonValueRef },
+  },
   V1Envelope: {
     type: 'object',
     required: ['status'],

@@ -58,6 +58,7 @@ t.test('every manifest route has a row in the contract table', async (t) => {
 // Open v2 routes beyond decisions §5, each deliberate: adding one here is a reviewed decision.
 const openExtensions: Record<string, string> = {
   'GET /api/v2/register/jwks': 'public keys for verifying webhook signatures: nothing secret',
+  'GET /api/v2/gateway/tls': 'the HTTPS port and certificate fingerprints, which every TLS handshake shows anyway; the sign-in screen needs them before a token',
 }
 
 t.test('v2 routes are bearer except GET /api/v2, GET .../generate, GET /api/v2/capabilities (and listed extensions)', async (t) => {

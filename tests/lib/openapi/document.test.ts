@@ -159,7 +159,10 @@ t.test('routes outside the manifest are documented', async (t) => {
 
 t.test('the WebSocket route documents its upgrade, its error frames and its refusals', async (t) => {
   const ws = build([]).paths['/api/v2/websocket']!.get
-  t.same(Object.keys(ws.responses).sort(), ['101', '404', '503'])
+  // 400: the handshake's own refusal (ws); 403 and 421: the LAN guards; 503: the caps.
+  t.same(Object.keys(ws.responses).sort(), ['101', '400', '403', '404', '421', '503'])
+  t.same(ws.responses['403'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -39 })
+  t.same(ws.responses['421'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -41 })
   t.same(ws.responses['101']['x-error-frames'].allOf[1].properties.returnCode.enum.sort(), [-2, -31, -32, -36])
   t.match(ws.responses['101'].description, /Frames after authentication are ignored/)
   t.match(ws.parameters, [{ name: 'Upgrade', in: 'header', required: true }, { name: 'Connection', in: 'header' }])

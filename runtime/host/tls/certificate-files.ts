@@ -29,9 +29,14 @@ const files = (dataDir: string, kind: 'self-signed' | 'installed') => ({
 
 function writeWhole(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, text, { mode: 0o600 })
-  chmodSync(temporary, 0o600)
-  renameSync(temporary, file)
+  try {
+    writeFileSync(temporary, text, { mode: 0o600 })
+    chmodSync(temporary, 0o600)
+    renameSync(temporary, file)
+  } catch (error) {
+    rmSync(temporary, { force: true })
+    throw error
+  }
 }
 
 function writePair(dataDir: string, kind: 'self-signed' | 'installed', pair: { cert: string; key: string }): void {
@@ -55,12 +60,30 @@ export function reissueReason(certPem: string, local: LocalNames, now: Date): st
   return missing.length ? `does not name ${missing.join(', ')}` : undefined
 }
 
+export interface SelfSigned {
+  pair: CertificatePair
+  /** Why it was made or reissued now (undefined: the stored one is fine). */
+  reissued: string | undefined
+  /** Why it could not be stored (a full disk): it serves until the next start, which makes another. */
+  unstored?: string
+}
+
+/** Stores a new pair; what went wrong when it cannot (it is served all the same). */
+function store(dataDir: string, made: { certPem: string; keyPem: string }): string | undefined {
+  try {
+    writePair(dataDir, 'self-signed', { cert: made.certPem, key: made.keyPem })
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message
+  }
+}
+
 /**
  * The box's own certificate for these names and addresses: made with a new key at first
  * start, reissued with the same key (so a client pinning the key keeps trusting it) when
  * it does not name them all or nears its end.
  */
-export function ensureSelfSigned(dataDir: string, local: LocalNames, now: Date): { pair: CertificatePair; reissued: string | undefined } {
+export function ensureSelfSigned(dataDir: string, local: LocalNames, now: Date): SelfSigned {
   const target = files(dataDir, 'self-signed')
   const current = readPair(target.cert, target.key)
   let reason: string | undefined = current ? undefined : 'none yet'
@@ -72,19 +95,18 @@ export function ensureSelfSigned(dataDir: string, local: LocalNames, now: Date):
     }
   }
   if (current && reason === undefined) return { pair: { ...current, source: 'self-signed' }, reissued: undefined }
-  let keyPem: string | undefined
+  const keyPem = current && reason !== 'unreadable' ? current.key : undefined
+  let made: { certPem: string; keyPem: string }
   try {
-    keyPem = current && reason !== 'unreadable' ? current.key : undefined
-    const made = makeSelfSigned({ ...local, keyPem, now })
-    writePair(dataDir, 'self-signed', { cert: made.certPem, key: made.keyPem })
-    return { pair: { cert: made.certPem, key: made.keyPem, source: 'self-signed' }, reissued: reason }
+    made = makeSelfSigned({ ...local, keyPem, now })
   } catch (error) {
     if (keyPem === undefined) throw error
     // A key node cannot read: start over with a new one.
-    const made = makeSelfSigned({ ...local, now })
-    writePair(dataDir, 'self-signed', { cert: made.certPem, key: made.keyPem })
-    return { pair: { cert: made.certPem, key: made.keyPem, source: 'self-signed' }, reissued: 'its key was unreadable' }
+    made = makeSelfSigned({ ...local, now })
+    reason = 'its key was unreadable'
   }
+  const unstored = store(dataDir, made)
+  return { pair: { cert: made.certPem, key: made.keyPem, source: 'self-signed' }, reissued: reason, ...(unstored ? { unstored } : {}) }
 }
 
 /** The pair `gateway tls install` put in the data dir, if any. */

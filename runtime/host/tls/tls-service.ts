@@ -72,8 +72,9 @@ export class TlsService {
         log.error({ reason: (error as Error).message }, 'the installed TLS certificate cannot be used: serving the box\'s own; install a new one with `gateway tls install`')
       }
     }
-    const { pair, reissued } = ensureSelfSigned(config.dataDir, this.#names(), now)
+    const { pair, reissued, unstored } = ensureSelfSigned(config.dataDir, this.#names(), now)
     if (reissued) log.info({ reason: reissued }, 'made the box\'s own TLS certificate')
+    if (unstored) log.warn({ reason: unstored }, 'the box\'s own TLS certificate could not be stored in the data dir: it serves until the next start, which makes another')
     return pair
   }
 
@@ -122,8 +123,9 @@ export class TlsService {
   #followAddresses(): void {
     if (this.#options.status.get()?.source !== 'self-signed') return
     try {
-      const { pair, reissued } = ensureSelfSigned(this.#options.config.dataDir, this.#names(), this.#now())
+      const { pair, reissued, unstored } = ensureSelfSigned(this.#options.config.dataDir, this.#names(), this.#now())
       if (!reissued) return
+      if (unstored) this.#options.log.warn({ reason: unstored }, 'the reissued TLS certificate could not be stored in the data dir')
       const status = this.#serve(pair)
       this.#options.log.info({ reason: reissued, fingerprintSha256: status.fingerprintSha256 }, 'reissued the box\'s own TLS certificate (same key)')
     } catch (error) {

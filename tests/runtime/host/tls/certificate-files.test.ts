@@ -7,6 +7,7 @@ import { describeCertificate } from '../../../../runtime/host/tls/certificate-in
 import { ensureSelfSigned, installedPair, installPair, removeInstalledPair } from '../../../../runtime/host/tls/certificate-files.ts'
 import { expectedAltNames, localNames } from '../../../../runtime/host/tls/local-names.ts'
 import { makeSelfSigned } from '../../../../runtime/host/tls/self-signed.ts'
+import { fullDisk } from '../../../helpers/full-disk.ts'
 
 const now = new Date('2026-11-25T12:00:00Z')
 const dayMs = 24 * 60 * 60 * 1000
@@ -67,4 +68,19 @@ t.test('local names: host name, its label, .local, localhost; addresses without 
   t.same(names.names, ['pass-box.lan', 'pass-box', 'pass-box.local', 'pass-box.lan.local', 'localhost'])
   t.same(names.addresses, ['127.0.0.1', '::1', '192.168.1.20', 'fd00::20'])
   t.same(localNames('box.local', {}).names, ['box.local', 'box', 'localhost'])
+})
+
+t.test('a full disk: the certificate is made and served all the same, and says it was not stored', async (t) => {
+  const dataDir = t.testdir()
+  const disk = fullDisk(dataDir)
+  t.teardown(() => disk.restore())
+  const made = ensureSelfSigned(dataDir, box, now)
+  t.equal(made.reissued, 'none yet')
+  t.equal(made.unstored, 'ENOSPC')
+  t.same(describeCertificate(made.pair.cert).subjectAltNames, expectedAltNames(box))
+  disk.free()
+  const stored = ensureSelfSigned(dataDir, box, now)
+  t.equal(stored.reissued, 'none yet', 'nothing was stored: made again once there is space')
+  t.equal(stored.unstored, undefined)
+  t.equal(ensureSelfSigned(dataDir, box, now).reissued, undefined)
 })

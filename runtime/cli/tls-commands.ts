@@ -24,9 +24,9 @@ export function registerTlsCommands(control: ControlServer, service: TlsService 
     installPair(dataDir, pair)
     return null
   })
-  control.register('tls.remove', () => {
+  control.register('tls.remove', async () => {
     const removed = removeInstalledPair(dataDir)
-    return { removed, status: service ? service.reload() : null }
+    return { removed, status: service ? await service.reload() : null }
   })
 }
 

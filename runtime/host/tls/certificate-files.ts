@@ -7,7 +7,6 @@ import path from 'node:path'
 import type { TlsStatus } from '../../../lib/gateway/tls-status.ts'
 import { describeCertificate } from './certificate-info.ts'
 import { expectedAltNames, type LocalNames } from './local-names.ts'
-import { makeSelfSigned } from './self-signed.ts'
 
 export interface CertificatePair {
   cert: string
@@ -83,7 +82,7 @@ function store(dataDir: string, made: { certPem: string; keyPem: string }): stri
  * start, reissued with the same key (so a client pinning the key keeps trusting it) when
  * it does not name them all or nears its end.
  */
-export function ensureSelfSigned(dataDir: string, local: LocalNames, now: Date): SelfSigned {
+export async function ensureSelfSigned(dataDir: string, local: LocalNames, now: Date): Promise<SelfSigned> {
   const target = files(dataDir, 'self-signed')
   const current = readPair(target.cert, target.key)
   let reason: string | undefined = current ? undefined : 'none yet'
@@ -96,6 +95,9 @@ export function ensureSelfSigned(dataDir: string, local: LocalNames, now: Date):
   }
   if (current && reason === undefined) return { pair: { ...current, source: 'self-signed' }, reissued: undefined }
   const keyPem = current && reason !== 'unreadable' ? current.key : undefined
+  // Loaded only to make one: the ASN.1 modules cost about 10 MB of memory (measured), and
+  // most starts find the certificate made at the first.
+  const { makeSelfSigned } = await import('./self-signed.ts')
   let made: { certPem: string; keyPem: string }
   try {
     made = makeSelfSigned({ ...local, keyPem, now })

@@ -87,7 +87,9 @@ export function makeSelfSigned(request: SelfSignedRequest): KeyAndCertificate {
   const notBefore = new Date(request.now.getTime() - 60 * 60 * 1000) // an hour of clock skew
   const notAfter = new Date(request.now.getTime() + selfSignedValidityDays * 24 * 60 * 60 * 1000)
   const serial = randomBytes(16)
-  serial[0]! &= 0x7f // positive
+  // Positive and minimal in DER: a first byte of 0x01-0x7f (0x00 before a byte under 0x80
+  // is "illegal padding", which OpenSSL refuses: one certificate in 512 otherwise).
+  serial[0] = (serial[0]! % 0x7f) + 1
   const signature = new AlgorithmIdentifier({ algorithm: ecdsaWithSha256 })
   const tbs = new TBSCertificate({
     version: Version.v3,

@@ -50,7 +50,7 @@ export class TlsService {
   }
 
   /** The pair to serve now, checked. A configured pair that does not check stops start-up. */
-  #choose(): CertificatePair {
+  async #choose(): Promise<CertificatePair> {
     const { config, log } = this.#options
     const now = this.#now()
     if (config.tls.certFile !== undefined && config.tls.keyFile !== undefined) {
@@ -72,7 +72,7 @@ export class TlsService {
         log.error({ reason: (error as Error).message }, 'the installed TLS certificate cannot be used: serving the box\'s own; install a new one with `gateway tls install`')
       }
     }
-    const { pair, reissued, unstored } = ensureSelfSigned(config.dataDir, this.#names(), now)
+    const { pair, reissued, unstored } = await ensureSelfSigned(config.dataDir, this.#names(), now)
     if (reissued) log.info({ reason: reissued }, 'made the box\'s own TLS certificate')
     if (unstored) log.warn({ reason: unstored }, 'the box\'s own TLS certificate could not be stored in the data dir: it serves until the next start, which makes another')
     return pair
@@ -95,7 +95,7 @@ export class TlsService {
 
   async start(): Promise<void> {
     const { config, host, log } = this.#options
-    const pair = this.#choose()
+    const pair = await this.#choose()
     host.setCertificate({ cert: pair.cert, key: pair.key })
     const port = tlsPortOf(config)
     this.#port = await host.listenSecure(port, config.host).catch((error: unknown) => {
@@ -103,27 +103,27 @@ export class TlsService {
     })
     const status = this.#serve(pair)
     log.info({ port: status.port, source: status.source, fingerprintSha256: status.fingerprintSha256 }, 'HTTPS listening')
-    this.#timer = setInterval(() => this.#followAddresses(), this.#options.addressCheckMs ?? 60_000)
+    this.#timer = setInterval(() => void this.#followAddresses(), this.#options.addressCheckMs ?? 60_000)
     this.#timer.unref()
   }
 
   /** Chooses and serves the certificate again (after an install or a removal): its status. */
-  reload(): TlsStatus {
-    return this.#serve(this.#choose())
+  async reload(): Promise<TlsStatus> {
+    return this.#serve(await this.#choose())
   }
 
   /** Checks and installs a pair from the restaurant's IT, then serves it at once. */
-  install(pair: { cert: string; key: string }): TlsStatus {
+  install(pair: { cert: string; key: string }): Promise<TlsStatus> {
     checkCertificatePair(pair.cert, pair.key, this.#now())
     installPair(this.#options.config.dataDir, pair)
     return this.reload()
   }
 
   /** The box's own certificate is reissued when the box got a new name or address. */
-  #followAddresses(): void {
+  async #followAddresses(): Promise<void> {
     if (this.#options.status.get()?.source !== 'self-signed') return
     try {
-      const { pair, reissued, unstored } = ensureSelfSigned(this.#options.config.dataDir, this.#names(), this.#now())
+      const { pair, reissued, unstored } = await ensureSelfSigned(this.#options.config.dataDir, this.#names(), this.#now())
       if (!reissued) return
       if (unstored) this.#options.log.warn({ reason: unstored }, 'the reissued TLS certificate could not be stored in the data dir')
       const status = this.#serve(pair)

@@ -152,3 +152,16 @@ t.test('tls.certFile and tls.keyFile: served as configured; a bad pair stops sta
   t.throws(() => parseConfig({ tls: { certFile: cert } }), { message: /"tls.certFile": certFile and keyFile go together/ })
   t.equal(readFileSync(cert, 'utf8'), pair.certPem)
 })
+
+t.test('HTTPS off: install checks and stores for when it is on; status says it is off', async (t) => {
+  const dataDir = path.join(freshDir(t), 'data')
+  await start(t, dataDir, { enabled: false })
+  const pair = itPair()
+  const { cert, key } = files(t, pair, 'it')
+  t.match(await tlsCliCommand(['install'], { cert, key }, dataDir), /installed in .*tls; HTTPS is off \(tls.enabled is false in the config\)/)
+  t.equal(readFileSync(path.join(dataDir, 'tls', 'installed.crt'), 'utf8'), pair.certPem)
+  t.equal(await tlsCliCommand(['status'], {}, dataDir), 'HTTPS is off (tls.enabled is false in the config)')
+  const other = files(t, itPair(), 'other')
+  await t.rejects(tlsCliCommand(['install'], { cert, key: other.key }, dataDir), { message: /the key does not belong/ })
+  t.match(await tlsCliCommand(['remove'], {}, dataDir), /removed the installed certificate\nHTTPS is off/)
+})

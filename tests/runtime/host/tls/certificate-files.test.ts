@@ -15,20 +15,20 @@ const box = { names: ['box', 'box.local', 'localhost'], addresses: ['127.0.0.1',
 
 t.test('made at first start, kept, reissued with the same key for a new address or near its end', async (t) => {
   const dataDir = t.testdir()
-  const first = ensureSelfSigned(dataDir, box, now)
+  const first = await ensureSelfSigned(dataDir, box, now)
   t.equal(first.reissued, 'none yet')
   t.equal(first.pair.source, 'self-signed')
   t.equal(statSync(path.join(dataDir, 'tls', 'self-signed.key')).mode & 0o777, 0o600)
   t.equal(statSync(path.join(dataDir, 'tls')).mode & 0o777, 0o700)
   t.same(describeCertificate(first.pair.cert).subjectAltNames, expectedAltNames(box))
 
-  const same = ensureSelfSigned(dataDir, box, new Date(now.getTime() + 100 * dayMs))
+  const same = await ensureSelfSigned(dataDir, box, new Date(now.getTime() + 100 * dayMs))
   t.equal(same.reissued, undefined, 'nothing changed: the same certificate')
   t.equal(same.pair.cert, first.pair.cert)
   // An address the box lost is no reason (the certificate still names every current one).
-  t.equal(ensureSelfSigned(dataDir, { ...box, addresses: ['127.0.0.1'] }, now).reissued, undefined)
+  t.equal((await ensureSelfSigned(dataDir, { ...box, addresses: ['127.0.0.1'] }, now)).reissued, undefined)
 
-  const moved = ensureSelfSigned(dataDir, { ...box, addresses: [...box.addresses, '10.1.2.3'] }, now)
+  const moved = await ensureSelfSigned(dataDir, { ...box, addresses: [...box.addresses, '10.1.2.3'] }, now)
   t.equal(moved.reissued, 'does not name IP Address:10.1.2.3')
   t.ok(describeCertificate(moved.pair.cert).subjectAltNames.includes('IP Address:10.1.2.3'))
   t.equal(describeCertificate(moved.pair.cert).spkiSha256, describeCertificate(first.pair.cert).spkiSha256, 'same key')
@@ -36,17 +36,17 @@ t.test('made at first start, kept, reissued with the same key for a new address 
   t.equal(readFileSync(path.join(dataDir, 'tls', 'self-signed.crt'), 'utf8'), moved.pair.cert, 'stored')
 
   const late = new Date(now.getTime() + 3630 * dayMs)
-  t.equal(ensureSelfSigned(dataDir, { ...box, addresses: [...box.addresses, '10.1.2.3'] }, late).reissued, 'near its end of validity')
+  t.equal((await ensureSelfSigned(dataDir, { ...box, addresses: [...box.addresses, '10.1.2.3'] }, late)).reissued, 'near its end of validity')
 })
 
 t.test('an unreadable certificate or key is replaced', async (t) => {
   const dataDir = t.testdir()
-  ensureSelfSigned(dataDir, box, now)
+  await ensureSelfSigned(dataDir, box, now)
   writeFileSync(path.join(dataDir, 'tls', 'self-signed.crt'), 'garbage')
-  t.equal(ensureSelfSigned(dataDir, box, now).reissued, 'unreadable')
+  t.equal((await ensureSelfSigned(dataDir, box, now)).reissued, 'unreadable')
   writeFileSync(path.join(dataDir, 'tls', 'self-signed.key'), 'garbage')
   writeFileSync(path.join(dataDir, 'tls', 'self-signed.crt'), makeSelfSigned({ ...box, now }).certPem)
-  t.equal(ensureSelfSigned(dataDir, { ...box, addresses: ['10.9.9.9'] }, now).reissued, 'its key was unreadable')
+  t.equal((await ensureSelfSigned(dataDir, { ...box, addresses: ['10.9.9.9'] }, now)).reissued, 'its key was unreadable')
 })
 
 t.test('the installed pair: stored owner-only, read back, removed', async (t) => {
@@ -74,13 +74,13 @@ t.test('a full disk: the certificate is made and served all the same, and says i
   const dataDir = t.testdir()
   const disk = fullDisk(dataDir)
   t.teardown(() => disk.restore())
-  const made = ensureSelfSigned(dataDir, box, now)
+  const made = await ensureSelfSigned(dataDir, box, now)
   t.equal(made.reissued, 'none yet')
   t.equal(made.unstored, 'ENOSPC')
   t.same(describeCertificate(made.pair.cert).subjectAltNames, expectedAltNames(box))
   disk.free()
-  const stored = ensureSelfSigned(dataDir, box, now)
+  const stored = await ensureSelfSigned(dataDir, box, now)
   t.equal(stored.reissued, 'none yet', 'nothing was stored: made again once there is space')
   t.equal(stored.unstored, undefined)
-  t.equal(ensureSelfSigned(dataDir, box, now).reissued, undefined)
+  t.equal((await ensureSelfSigned(dataDir, box, now)).reissued, undefined)
 })

@@ -1,6 +1,7 @@
 // The box's own certificate: names and addresses in its subjectAltName, ten years of validity,
 // a server certificate (not a CA) signed by its own key, the key kept when asked to.
 import { createPrivateKey, X509Certificate } from 'node:crypto'
+import { createSecureContext } from 'node:tls'
 import t from 'tap'
 import { describeCertificate } from '../../../../runtime/host/tls/certificate-info.ts'
 import { makeSelfSigned, selfSignedValidityDays } from '../../../../runtime/host/tls/self-signed.ts'
@@ -40,4 +41,22 @@ t.test('validity past 2049 is written as GeneralizedTime and read back', async (
   const info = describeCertificate(makeSelfSigned({ names: [], addresses: ['127.0.0.1'], now: late }).certPem)
   t.equal(info.validTo.getUTCFullYear(), 2054)
   t.match(new X509Certificate(makeSelfSigned({ names: [], addresses: ['127.0.0.1'], now: late }).certPem).subject, /CN=127.0.0.1/)
+})
+
+t.test('every certificate is valid DER for OpenSSL: its serial number is positive and minimal', async (t) => {
+  // A random 16-byte serial starting 0x00 then a byte under 0x80 is padded DER, which OpenSSL
+  // refuses (one certificate in 512): 2,000 certificates would meet about four.
+  const key = makeSelfSigned({ names: ['box'], addresses: [], now }).keyPem
+  const refused: string[] = []
+  for (let i = 0; i < 2000; i++) {
+    const { certPem } = makeSelfSigned({ names: ['box'], addresses: [], keyPem: key, now })
+    try {
+      createSecureContext({ cert: certPem, key })
+      const serial = new X509Certificate(certPem).serialNumber
+      if (!/^(0[1-9A-F]|[1-7])/i.test(serial) || serial.length !== 32) refused.push(`serial ${serial}`)
+    } catch (error) {
+      refused.push((error as Error).message)
+    }
+  }
+  t.same(refused, [], '2,000 certificates, each taken by OpenSSL with a 16-byte serial of 0x01-0x7f first')
 })

@@ -7,7 +7,7 @@ import { ConfigError } from '../../../lib/config.ts'
 import type { TlsStatus, TlsStatusHolder } from '../../../lib/gateway/tls-status.ts'
 import type { Logger } from '../../../lib/kernel/log.ts'
 import type { Part } from '../../wiring/lifecycle.ts'
-import { listenError } from '../../wiring/process-parts.ts'
+import { boardUrls, listenError } from '../../wiring/process-parts.ts'
 import type { HttpHost } from '../http.ts'
 import { CertificateRefused, checkCertificatePair } from './certificate-check.ts'
 import { type CertificatePair, configuredPair, ensureSelfSigned, installedPair, installPair } from './certificate-files.ts'
@@ -103,6 +103,7 @@ export class TlsService {
     })
     const status = this.#serve(pair)
     log.info({ port: status.port, source: status.source, fingerprintSha256: status.fingerprintSha256 }, 'HTTPS listening')
+    for (const url of boardUrls(config.host, status.port).map((plain) => plain.replace(/^http:/, 'https:'))) log.info({ url }, `board: ${url}`)
     this.#timer = setInterval(() => void this.#followAddresses(), this.#options.addressCheckMs ?? 60_000)
     this.#timer.unref()
   }

@@ -32,6 +32,7 @@ t.test("the box's own certificate follows a new address with the same key, serve
   t.equal(first.port, service.port)
   t.ok(first.port > 0)
   t.notOk(first.subjectAltNames.includes('IP Address:10.20.30.40'))
+  t.match(logs.text(), `"msg":"board: https://127.0.0.1:${service.port}/"`, 'the log says where the board is over HTTPS')
   addresses = ['127.0.0.1', '10.20.30.40']
   await until(() => status.get()!.fingerprintSha256 !== first.fingerprintSha256)
   const moved = status.get()!

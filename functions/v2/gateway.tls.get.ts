@@ -4,7 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/gateway/tls',
   auth: 'none',
-  code: 23,
+  code: 25,
   summary:
     "Extension (TLS): the HTTPS port and its certificate's SHA-256 fingerprints, inside `tls` (null when HTTPS is off). Open: the board's sign-in screen shows them so a person can compare them with the browser's before trusting the box",
 } as const satisfies FunctionConfig

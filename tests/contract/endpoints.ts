@@ -69,5 +69,5 @@ export const contract: ContractRoute[] = [
   { method: 'GET', path: '/api/v2/floor', auth: 'bearer', code: 22, outcomes: [200], errors: [-1, -2] },
   { method: 'POST', path: '/api/v2/floor', auth: 'bearer', code: 22, outcomes: [200], errors: [-1, -2, -21, -31] },
   // extension: the HTTPS port and certificate fingerprints, open for the board's sign-in screen
-  { method: 'GET', path: '/api/v2/gateway/tls', auth: 'none', code: 23, outcomes: [200], errors: [] },
+  { method: 'GET', path: '/api/v2/gateway/tls', auth: 'none', code: 25, outcomes: [200], errors: [] },
 ]

@@ -14,10 +14,10 @@ t.test('GET /api/v2/gateway/tls: open, null while HTTPS is off, then what it ser
   const gw = await testGateway()
   t.teardown(() => gw.services.webhooks.close())
   const off = await gw.json('GET /api/v2/gateway/tls')
-  t.same(off.body, { status: 200, returnCode: 23, tls: null })
+  t.same(off.body, { status: 200, returnCode: 25, tls: null })
   gw.services.tlsStatus.set(status)
   const on = await gw.json('GET /api/v2/gateway/tls')
-  t.same(on.body, { status: 200, returnCode: 23, tls: status })
+  t.same(on.body, { status: 200, returnCode: 25, tls: status })
 })
 
 t.test('GET /api/v2/gateway carries the same status as gatewayStatus.tls', async (t) => {

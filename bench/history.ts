@@ -174,6 +174,8 @@ async function main() {
         port,
         dataDir,
         mdns: { enabled: false },
+        // HTTPS on as in production, on any free port (8443 may be another gateway's).
+        tls: { port: 0 },
         // The benchmark measures history, not token checks: these two v2 routes are opened
         // the way a legacy integrator's would be (decisions §5).
         security: { openRoutes: ['GET /api/v2/orders', 'GET /api/v2/statistics'] },

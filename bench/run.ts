@@ -193,7 +193,7 @@ interface Server {
 async function startGateway(dataDir: string, extraArgs: string[] = []): Promise<Server> {
   const port = await freePort()
   const configFile = path.join(dataDir, 'gateway.config.json')
-  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false } }))
+  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, tls: { port: 0 } })) // HTTPS on as in production, on any free port
   // Logs at info go to stdout, which this process reads and drops: their cost is measured.
   // With the flags and compile cache of `npm start` (heap ceiling, young generation size).
   const child = spawnServer([path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })

@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-soak-'))
   const port = await freePort()
   const configFile = path.join(dataDir, 'gateway.config.json')
-  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, webhooks: { allowLoopback: true } }))
+  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, webhooks: { allowLoopback: true }, tls: { port: 0 } }))
   const flags = startFlags()
   const child = spawn(process.execPath, [...flags, path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -102,6 +102,18 @@ export const configSchema = z.strictObject({
       passphraseFile: z.string().min(1).nullable().default(null),
     })
     .default({ directory: null, at: '03:30', keep: 7, passphraseFile: null }),
+  /** HTTPS beside the plain HTTP port (docs/operations.md, "TLS"); on by default with the box's own certificate. */
+  tls: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Default 8443 (any free port when `port` is 0). */
+      port: port.optional(),
+      /** A certificate (PEM, chain after it) and its key from the restaurant's IT; both or neither. */
+      certFile: z.string().min(1).optional(),
+      keyFile: z.string().min(1).optional(),
+    })
+    .refine((tls) => (tls.certFile === undefined) === (tls.keyFile === undefined), { message: 'certFile and keyFile go together', path: ['certFile'] })
+    .default({ enabled: true }),
   /** The fleet bridge to an MQTT broker (docs/fleet.md); off by default. */
   fleet: fleetConfigSchema.default(fleetConfigDefault),
   /** Clock steps and synchronisation (lib/kernel/clock-watch.ts, docs/operations.md "Time"). */

@@ -16,6 +16,7 @@ import { radioUpkeepSubcommands } from './cli/radio-upkeep-commands.ts'
 import { newCliCommand } from './manifest/new-endpoint.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
 import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
+import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -49,6 +50,9 @@ const usage = `usage: gateway <command> [options]
   radio interview <ieee>                              interview a device again (wake it first)
   radio remove <ieee> [--force]                       tell a device to leave the network and forget it (--force: also when it does not answer)
   radio map                                           each router's neighbours and link quality, as JSON
+  tls status                                          the HTTPS port and its certificate's fingerprints
+  tls install --cert FILE --key FILE                  serve a certificate from the restaurant's IT (checked; no restart needed)
+  tls remove                                          forget the installed certificate: serve the box's own again
 
 ${historyUsage}
 
@@ -67,6 +71,7 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['webhooks', { run: webhooksCliCommand }],
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
+  ['tls', { run: tlsCliCommand, options: tlsCliOptions }],
   ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } } }],
   ['backup', { run: backupCliCommand, options: backupCliOptions }],
   ['restore', { run: restoreCliCommand, options: backupCliOptions }],

@@ -21,6 +21,7 @@ import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
 import { deviceTokenName } from './board/token-name.js'
 import { radioPill, setupNetworkMap } from './board/network-map.js'
+import { showConnectionSecurity } from './board/connection-security.js'
 
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
@@ -573,6 +574,7 @@ function start() {
   // A screen that had sound on tries to start it at once: a kiosk started with the autoplay
   // flag plays with no tap; elsewhere the banner asks for one.
   sound.unlock()
+  void showConnectionSecurity($('connection-security'))
   setInterval(() => {
     const now = Date.now()
     tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)

@@ -6,7 +6,7 @@ export const config = {
   path: '/api/v1/activeorders/:name',
   auth: 'none',
   summary: 'Clear an active order by number: it moves to the history and its paging stops',
-  errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
+  errors: ['ORDER_NAME_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

@@ -8,7 +8,7 @@ export const config = {
   auth: 'none',
   summary: 'Page the tracker of an active order (by number)',
   body: pageBody.schema(),
-  errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND', 'NO_TRACKER_TO_PAGE', 'TRACKING_INVALID', 'JSON_INVALID'],
+  errors: ['ORDER_NAME_INVALID', 'ORDER_NOT_FOUND', 'NO_TRACKER_TO_PAGE', 'TRACKING_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

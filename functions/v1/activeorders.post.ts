@@ -8,8 +8,9 @@ export const config = {
   summary: 'Start an active order (or update and locate the active order of that number)',
   query: {
     dummy_tracker_address: {
-      description: 'Test aid: "true" stands in a tracker address when no tracker with this number was ever started on a starter unit. Never for production.',
-      schema: { type: 'string', enum: ['true'] },
+      description:
+        'Test aid: exactly "true" stands in a tracker address when no tracker with this number was ever started on a starter unit; any other value is ignored (as if absent). Never for production.',
+      schema: { type: 'string' },
     },
   },
   body: createBody.v1.schema(),

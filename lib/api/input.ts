@@ -28,10 +28,14 @@ export function uuid(value: string | undefined, kind: ErrorKind = 'UUID_INVALID'
 
 export type { OrderRef }
 
-/** An active-order reference in a path: a positive integer (name) or a UUID (lib/api/fields.ts). */
+/**
+ * An active-order reference in a path: a positive integer (name) or a UUID (lib/api/fields.ts).
+ * Where only a number is taken (v1 clear and page), the refusal says that: ORDER_NAME_INVALID.
+ */
 export function orderRef(value: string | undefined, options: { allowUuid?: boolean } = {}): OrderRef {
-  const parsed = (options.allowUuid ?? true ? orderRefText : orderNameText).safeParse(value)
-  if (!parsed.success) throw new DomainError('ORDER_REF_INVALID')
+  const allowUuid = options.allowUuid ?? true
+  const parsed = (allowUuid ? orderRefText : orderNameText).safeParse(value)
+  if (!parsed.success) throw new DomainError(allowUuid ? 'ORDER_REF_INVALID' : 'ORDER_NAME_INVALID')
   return parsed.data
 }
 

@@ -115,6 +115,9 @@ export class QueryInput<F extends Fields> {
 /** Keys refused at any depth of a body (lib/api/input.ts, parseJsonObject). */
 export const unsafeKeyPattern = '^\\$|^(?:__proto__|constructor|prototype)$'
 
+/** The document's schema of any JSON value whose objects, at any depth, have only safe keys (lib/openapi/schemas.ts). */
+export const safeJsonValueRef = '#/components/schemas/SafeJsonValue'
+
 /**
  * A JSON object body: null counts as absent (unless the endpoint has always refused it:
  * nullIsAbsent false); other keys are ignored (but must be safe).
@@ -157,8 +160,9 @@ export class BodyInput<F extends Fields> {
       ...(requiredKeys.length ? { required: requiredKeys } : {}),
       properties,
       propertyNames: { not: { pattern: unsafeKeyPattern } },
-      // Not a recursive schema (OpenAPI tools inline $refs): the same key rule applies at
-      // every depth, which only the description can say.
+      // Other keys are ignored, but their values are read for unsafe keys too: the same rule
+      // at every depth, through a recursive schema. Only the depth limit is words.
+      additionalProperties: { $ref: safeJsonValueRef },
       description:
         'A JSON object (an empty body counts as {}); other keys are ignored. Keys starting with $ and ' +
         '__proto__, constructor, prototype are refused at any depth, as is nesting deeper than 32 levels (-31).',

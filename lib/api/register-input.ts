@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { DomainError } from '../kernel/errors.ts'
 import { maxUrlLength, parseTarget } from '../webhooks/target.ts'
-import { BodyInput, optional, QueryInput, required } from './inputs.ts'
+import { BodyInput, QueryInput, required } from './inputs.ts'
 
 /** Why the target refuses a value (undefined: it takes it). */
 function problem(value: unknown): DomainError | undefined {
@@ -45,6 +45,9 @@ export const registerQuery = new QueryInput({ http_client: required(inQuery.sche
 /** POST /api/v2/register. */
 export const registerBody = new BodyInput({ http_client: required(inBody.schema, { ...inBody.options, missing: 'CALLBACK_MISSING' }) })
 
-/** DELETE /api/v2/register: the URL in the query or in the body (the query wins; neither is -28). */
-export const unregisterQuery = new QueryInput({ http_client: optional(inQuery.schema, inQuery.options) })
-export const unregisterBody = new BodyInput({ http_client: optional(inBody.schema, inBody.options) })
+/**
+ * DELETE /api/v2/register: the URL in the query, required. Not in a body: a DELETE's body has
+ * no defined meaning in HTTP and some clients and proxies drop it, and "query or body" is a
+ * rule the OpenAPI document cannot state, so the document and the server could not agree.
+ */
+export const unregisterQuery = new QueryInput({ http_client: required(inQuery.schema, { ...inQuery.options, missing: 'CALLBACK_MISSING' }) })

@@ -12,7 +12,7 @@ const settingFields = {
   zigbeePreset: z.enum(Object.keys(zigbeePresets) as [string, ...string[]]).describe('Radio channel preset (A 11, B 15, C 20, D 25)'),
   targetTimeDefault: z.number().int().min(1).max(86_400).describe('Default statistics target time in seconds (a JSON integer)'),
   // JSON Schema cannot list the zones this host knows: the description says what is taken.
-  timezone: z.string().refine(isValidTimezone).describe('An IANA zone name this host knows (Europe/Berlin) or a fixed offset (+02:00)'),
+  timezone: z.string().min(1).refine(isValidTimezone).describe('An IANA zone name this host knows (Europe/Berlin) or a fixed offset (+02:00)'),
 }
 
 const settingsSchema = z.strictObject(settingFields).partial()

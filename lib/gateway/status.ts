@@ -9,6 +9,7 @@ import type { CoordinatorInfo } from '../radio/coordinator.ts'
 import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
+import type { TlsStatus } from './tls-status.ts'
 import { processMemory, type ProcessMemory } from './process-memory.ts'
 import type { BackupStatusView } from '../backup/record.ts'
 
@@ -60,6 +61,8 @@ export interface GatewayStatus {
    * for the simulated radio.
    */
   coordinator: CoordinatorInfo | null
+  /** Extension: the HTTPS port and its certificate's fingerprints (null when HTTPS is off). */
+  tls: TlsStatus | null
 }
 
 export interface StatusDeps {
@@ -72,6 +75,7 @@ export interface StatusDeps {
   fleet(): FleetStatus
   clockState?: () => ClockState
   backup?(): BackupStatusView
+  tls?(): TlsStatus | null
 }
 
 export class GatewayStatusService {
@@ -116,6 +120,7 @@ export class GatewayStatusService {
       clock: this.#deps.clockState?.() ?? unwatchedClockState,
       backup: this.#deps.backup?.() ?? null,
       coordinator: radio.coordinator ?? null,
+      tls: this.#deps.tls?.() ?? null,
     }
   }
 }

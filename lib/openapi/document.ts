@@ -9,6 +9,7 @@ import type { FunctionConfig, JsonSchema } from '../api/function-config.ts'
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
 import { componentSchemas, payloads } from './schemas.ts'
 import { extraPaths } from './extra-paths.ts'
+import { simulatorBodySchemas } from '../api/sim-input.ts'
 
 export type DocumentedRoute = FunctionConfig & { file: string }
 type Operation = Record<string, unknown>
@@ -18,6 +19,8 @@ export interface DocumentOptions {
   version: string
   /** Codes per "METHOD path" beyond what configs declare; defaults to the spec's table. */
   routeCodes?: Record<string, RouteCodes>
+  /** The simulated restaurant this gateway runs (none with a Zigbee radio): the simulator bodies state its numbers. */
+  simulatedRestaurant?: { trackers: number; tables: number }
 }
 
 /**
@@ -184,6 +187,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
   // OpenAPI forbids two templates that differ only in parameter names (/x/{id} and /x/{name}),
   // so such paths share the first template and each operation names its parameter the same.
   const templates = new Map<string, string>()
+  const ownBodies = options.simulatedRestaurant ? simulatorBodySchemas(options.simulatedRestaurant) : {}
   for (const route of routes) {
     const shape = route.path.replace(/:\w+/g, ':')
     const template = templates.get(shape) ?? templateOf(route.path)
@@ -195,10 +199,15 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
       p.in === 'path' ? { ...p, name: sharedNames[ownNames.indexOf(p.name)] ?? p.name } : p,
     )
     op['x-route'] = `${route.method} ${route.path}`
+    const ownBody = ownBodies[op['x-route'] as string]
+    if (ownBody && op.requestBody) op.requestBody = { ...(op.requestBody as object), content: { 'application/json': { schema: ownBody } } }
     ;(paths[template] ??= {})[route.method.toLowerCase()] = op
   }
   for (const [template, item] of Object.entries(extraPaths)) paths[template] = { ...(paths[template] ?? {}), ...item }
-  return {
+  // A copy that shares nothing with the route configs and schemas it was built from: a consumer
+  // that resolves $refs in place (validators do) would otherwise change the next document, and
+  // the recursive SafeJsonValue would then make it a cycle.
+  return structuredClone({
     openapi: '3.1.0',
     info: {
       title: 'Tracker Gateway API',
@@ -221,5 +230,5 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
         v1BasicAuth: { type: 'http', scheme: 'basic', description: 'User name: an access token; password empty (only when v1.basicAuth is on)' },
       },
     },
-  }
+  })
 }

@@ -8,6 +8,9 @@ const notFound = {
   description: 'No such asset: the v2 not-found envelope (returnCode -5)',
   content: { 'application/json': { schema: { $ref: '#/components/schemas/V2Error' } } },
 }
+const v2ErrorOf = (status: number, returnCode: number) => ({
+  allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: status }, returnCode: { const: returnCode } } }],
+})
 const cacheNote = 'Answers carry an ETag and Cache-Control: no-cache; If-None-Match gives 304.'
 
 export const extraPaths: Record<string, Record<string, unknown>> = {
@@ -87,12 +90,27 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
             allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { enum: [400, 401, 408, 429] }, returnCode: { enum: [-31, -2, -32, -36] } } }],
           },
         },
+        '400': {
+          description:
+            'An upgrade the WebSocket handshake refuses (RFC 6455 4.2.1): a Sec-WebSocket-Key that is missing or not 16 ' +
+            'bytes in base64, or a Sec-WebSocket-Version other than 13 (or 8). The text says which; then the connection closes.',
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        '403': {
+          description: 'A browser page of another site (Origin, Sec-Fetch-Site): cross-site request refused (-39)',
+          content: { 'application/json': { schema: v2ErrorOf(403, -39) } },
+        },
         '404': {
           description: 'Not a WebSocket upgrade (a plain GET): the route is not found (-5)',
           content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: 404 }, returnCode: { const: -5 } } }] } } },
         },
+        '421': {
+          description: 'A Host header that names neither this gateway nor one of http.allowedHosts (a rebound name): unknown host (-41)',
+          content: { 'application/json': { schema: v2ErrorOf(421, -41) } },
+        },
         '503': {
-          description: 'Too many WebSocket clients at once (1000): the upgrade is refused',
+          description:
+            'Too many WebSocket clients at once (1000), or too many connections from this address still waiting to authenticate (16): the upgrade is refused',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/V1Error' } } },
         },
       },

@@ -2,6 +2,7 @@
 // the specification and decisions fix. Payloads of a route are named in `payloads` by
 // "METHOD path"; a route not named there is documented as an envelope with further fields.
 import type { JsonSchema } from '../api/function-config.ts'
+import { safeJsonValueRef, unsafeKeyPattern } from '../api/inputs.ts'
 
 const localTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'Gateway-local time, no offset' }
 const offsetTime = { type: 'string', description: 'Time with the gateway UTC offset, e.g. 2024-05-01T12:00:00+02:00' }
@@ -19,6 +20,15 @@ const activeOrderCommon = {
 }
 
 export const componentSchemas: Record<string, JsonSchema> = {
+  // Any JSON value whose objects have no key starting with $ and no __proto__, constructor or
+  // prototype, at any depth: what the server reads in the keys of a body it otherwise ignores.
+  SafeJsonValue: {
+    description: 'Any JSON value; every object in it, at any depth, without keys starting with $ or named __proto__, constructor, prototype',
+    type: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+    items: { $ref: safeJsonValueRef },
+    propertyNames: { not: { pattern: unsafeKeyPattern } },
+    additionalProperties: { $ref: safeJsonValueRef },
+  },
   V1Envelope: {
     type: 'object',
     required: ['status'],
@@ -99,7 +109,27 @@ const list = (item: string, countType: 'integer' | 'string') => ({
 })
 
 /** Fields a route's success body carries next to the envelope, by "METHOD path". */
+/** What HTTPS serves (lib/gateway/tls-status.ts): in GET /api/v2/gateway/tls and gatewayStatus.tls. */
+const tlsStatus: JsonSchema = {
+  anyOf: [
+    {
+      type: 'object',
+      required: ['port', 'source', 'fingerprintSha256', 'spkiSha256', 'subjectAltNames', 'validTo'],
+      properties: {
+        port: { type: 'integer', minimum: 1, maximum: 65535, description: 'The HTTPS port' },
+        source: { enum: ['self-signed', 'installed', 'config'], description: "The box's own certificate, one installed with the gateway tls install command, or the one of tls.certFile" },
+        fingerprintSha256: { type: 'string', pattern: '^([0-9A-F]{2}:){31}[0-9A-F]{2}$', description: 'SHA-256 of the certificate, as browsers show it' },
+        spkiSha256: { type: 'string', description: "SHA-256 of the public key (base64): the pin that survives a reissue of the box's own certificate" },
+        subjectAltNames: { type: 'array', items: { type: 'string' }, description: 'e.g. "DNS:box.local", "IP Address:192.168.1.20"' },
+        validTo: { type: 'string', format: 'date-time' },
+      },
+    },
+    { type: 'null', description: 'HTTPS is off' },
+  ],
+}
+
 export const payloads: Record<string, Record<string, JsonSchema>> = {
+  'GET /api/v2/gateway/tls': { tls: tlsStatus },
   'GET /api/v1': { ...(componentSchemas.ServiceDescription!.properties as Record<string, JsonSchema>) },
   'GET /api/v2': { ...(componentSchemas.ServiceDescription!.properties as Record<string, JsonSchema>) },
   'GET /api/v2/activeorders': list('ActiveOrderV2', 'integer'),

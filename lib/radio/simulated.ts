@@ -78,6 +78,9 @@ export function simulatedAddress(number: number): string {
   return `00:0d:6f:00:00:00:${hex.slice(0, 2)}:${hex.slice(2, 4)}`
 }
 
+/** Tables in the simulated restaurant unless a test asks for others (the config sets only its trackers). */
+export const simulatedTables = 30
+
 export class SimulatedRadio implements Radio {
   readonly kind = 'simulated' as const
   readonly #clock: Clock
@@ -92,7 +95,7 @@ export class SimulatedRadio implements Radio {
 
   constructor(options: SimulatedRadioOptions) {
     this.#clock = options.clock
-    this.#tables = options.tables ?? 30
+    this.#tables = options.tables ?? simulatedTables
     this.#events = new EventBus(options.log)
     for (let number = 1; number <= (options.trackers ?? 20); number++) {
       this.#trackers.set(number, { number, address: simulatedAddress(number), position: { at: 'rack' }, buzzingUntil: null })

@@ -23,11 +23,17 @@ export interface FloorPlan {
 }
 
 const cell = z.number().int().min(0).max(maxGrid - 1)
+/**
+ * Tables in one plan. The plan travels in one request body (16 KiB at most): the longest
+ * table entry, {"table":9999,"x":29,"y":29} and its comma, is 31 bytes, so 500 of them fit
+ * in any compact plan, and a plan the document allows is never refused for its size.
+ */
+export const maxFloorTables = 500
 export const planSchema = z
   .strictObject({
     columns: z.number().int().min(1).max(maxGrid),
     rows: z.number().int().min(1).max(maxGrid),
-    tables: z.array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell })).max(maxGrid * maxGrid),
+    tables: z.array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell })).max(maxFloorTables),
   })
   .superRefine((plan, ctx) => {
     const tables = new Set<number>()

@@ -12,6 +12,7 @@ import type { ClockState } from '../../lib/kernel/clock-watch.ts'
 import { describeBackupStatus } from './backup-commands.ts'
 import type { BackupStatusView } from '../../lib/backup/record.ts'
 import { describeRadioSummary, type RadioSummary } from './radio-upkeep-commands.ts'
+import { tlsStatusLines } from './tls-commands.ts'
 
 export function statusCommand(registry?: string): CliCommand {
   return async (_positionals, _flags, dataDir) => {
@@ -29,6 +30,7 @@ export function statusCommand(registry?: string): CliCommand {
     const backupLines = backup ? describeBackupStatus(backup) : []
     // The coordinator stick (type, firmware, IEEE address), or why the radio is down.
     const radio = await sendControl(dataDir, 'radio.summary', {}, 5_000).then((summary) => [describeRadioSummary(summary as RadioSummary)], () => [])
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...radio, ...clock, ...backupLines, ...otherLines].join('\n')
+    const tls = await tlsStatusLines(dataDir)
+    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...tls, ...radio, ...clock, ...backupLines, ...otherLines].join('\n')
   }
 }

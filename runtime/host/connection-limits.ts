@@ -90,6 +90,17 @@ export function markAuthenticated(socket: Duplex | undefined): void {
 }
 
 /**
+ * An HTTPS connection: its TLS socket (what requests arrive on) takes the state the guard gave
+ * the TCP socket it admitted, so the requests, the authentication and the shedding of that
+ * connection are one (without it, an authenticated board over HTTPS looked like a connection
+ * that never sent a request, the first to be shed).
+ */
+export function shareConnectionState(tlsSocket: Duplex, tcpSocket: Duplex): void {
+  const connection = (tcpSocket as TrackedSocket)[state]
+  if (connection) (tlsSocket as TrackedSocket)[state] = connection
+}
+
+/**
  * How much a connection may be shed for a newcomer: 0 not at all (authenticated, or a
  * request of it being answered), 1 it holds unread answers (a client that does not read),
  * 2 idle after answers or a request still arriving, 3 it never sent a request.

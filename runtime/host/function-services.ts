@@ -40,6 +40,8 @@ export interface FunctionServices {
   trackers: TrackerInventory
   simulator: SimulatorService
   gateway: GatewayServices['gateway']
+  /** What HTTPS serves (GET /api/v2/gateway/tls). */
+  tlsStatus: GatewayServices['tlsStatus']
   capabilities: GatewayServices['capabilities']
   cloud: GatewayServices['cloud']
   check: GatewayServices['check']
@@ -70,6 +72,7 @@ export function functionServices(s: Services): FunctionServices {
     trackers: s.trackers,
     simulator: s.simulator,
     gateway: s.gateway,
+    tlsStatus: s.tlsStatus,
     capabilities: s.capabilities,
     cloud: s.cloud,
     check: s.check,

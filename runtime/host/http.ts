@@ -4,12 +4,14 @@
 // replaces @whatwg-node/server's adapter, which cost about 70% of a core per request here
 // (docs/architecture.md, "Performance of the HTTP host"). Stopping finishes in-flight requests.
 import http from 'node:http'
+import https from 'node:https'
 import type { Socket } from 'node:net'
+import type tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../../lib/api/envelope.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
-import { ConnectionGuard, type ConnectionLimits } from './connection-limits.ts'
+import { ConnectionGuard, type ConnectionLimits, shareConnectionState } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
 import { answerRaw } from './raw-answer.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
@@ -36,9 +38,15 @@ export const listenBacklog = 4096
 
 export interface HttpHost {
   server: http.Server
+  /** The HTTPS server beside it (options.tls): same answers, same limits; undefined without TLS. */
+  secureServer: https.Server | undefined
   /** HTTP connections open now (upgraded ones excluded). */
   readonly connections: number
   listen(port: number, host: string): Promise<number>
+  /** Listens with the secure server (options.tls) once it has a certificate (setCertificate). */
+  listenSecure(port: number, host: string): Promise<number>
+  /** The secure server's certificate from now on: new connections get it, open ones keep theirs. */
+  setCertificate(pair: { cert: string; key: string }): void
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes sockets. */
   close(graceMs?: number): Promise<void>
 }
@@ -59,7 +67,12 @@ export interface HttpHostOptions {
   listener?: http.RequestListener
   /** Connection caps and per-connection backpressure (runtime/host/connection-limits.ts). */
   limits?: Partial<ConnectionLimits>
+  /** Also serve HTTPS (runtime/host/tls/): a second server feeding the same answers and connection guard. */
+  tls?: boolean
 }
+
+/** A TLS client must finish its handshake within this, like a slow header block (slowloris). */
+export const tlsHandshakeTimeoutMs = 10_000
 
 /** Copies any other fetch Response (static files, @whatwg-node's) out to node. */
 async function writeOtherResponse(res: http.ServerResponse, response: Response): Promise<void> {
@@ -154,18 +167,17 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
   }
   const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits)
 
-  const server = http.createServer(
-    {
-      maxHeaderSize: maxHeaderBytes,
-      // A slow or silent client cannot hold a socket forever.
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: options.requestTimeoutMs ?? 15_000,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? keepAliveTimeoutMs,
-      connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
-    },
-    // Pipelined requests of one connection wait while its earlier answers are unwritten.
-    (req, res) => connections.schedule(req, res),
-  )
+  const serverOptions = {
+    maxHeaderSize: maxHeaderBytes,
+    // A slow or silent client cannot hold a socket forever.
+    headersTimeout: options.headersTimeoutMs ?? 10_000,
+    requestTimeout: options.requestTimeoutMs ?? 15_000,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? keepAliveTimeoutMs,
+    connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
+  }
+  // Pipelined requests of one connection wait while its earlier answers are unwritten.
+  const onRequest: http.RequestListener = (req, res) => connections.schedule(req, res)
+  const server = http.createServer(serverOptions, onRequest)
   server.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return
     log.debug({ ip: socket.remoteAddress }, 'connection refused: too many')
@@ -177,7 +189,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     // No hub listening (a host without WebSocket): nobody else will ever close it.
     if (server.listenerCount('upgrade') === 1) socket.destroy()
   })
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'HPE_HEADER_OVERFLOW') {
       answerRaw(socket, 431, 'Request Header Fields Too Large', { status: 431, message: 'Request headers are larger than 16 KiB' })
     } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
@@ -188,33 +200,83 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
       answerRaw(socket, 400, 'Bad Request', { status: 400, message: 'Malformed HTTP request' })
     }
     log.debug({ code: error.code }, 'client error')
-  })
+  }
+  server.on('clientError', onClientError)
+  const secureServer = options.tls ? createSecureServer({ serverOptions, onRequest, onClientError, connections, log }) : undefined
+  const listenOn = (target: http.Server | https.Server, port: number, host: string) =>
+    new Promise<number>((resolve, reject) => {
+      target.once('error', reject)
+      target.listen({ port, host, backlog: listenBacklog }, () => {
+        target.off('error', reject)
+        const address = target.address()
+        resolve(typeof address === 'object' && address ? address.port : port)
+      })
+    })
+  const closeOne = (target: http.Server | https.Server, graceMs: number) =>
+    new Promise<void>((resolve) => {
+      if (!target.listening) return resolve()
+      const force = setTimeout(() => target.closeAllConnections(), graceMs)
+      force.unref()
+      target.close(() => {
+        clearTimeout(force)
+        resolve()
+      })
+      target.closeIdleConnections()
+    })
 
   return {
     server,
     get connections() {
       return connections.open
     },
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject)
-        server.listen({ port, host, backlog: listenBacklog }, () => {
-          server.off('error', reject)
-          const address = server.address()
-          resolve(typeof address === 'object' && address ? address.port : port)
-        })
-      }),
-    close: (graceMs = 5_000) =>
-      new Promise((resolve) => {
-        if (!server.listening) return resolve()
-        closing = true
-        const force = setTimeout(() => server.closeAllConnections(), graceMs)
-        force.unref()
-        server.close(() => {
-          clearTimeout(force)
-          resolve()
-        })
-        server.closeIdleConnections()
-      }),
+    secureServer,
+    listen: (port, host) => listenOn(server, port, host),
+    listenSecure: (port, host) => {
+      if (!secureServer) throw new Error('this host was created without tls')
+      return listenOn(secureServer, port, host)
+    },
+    setCertificate: (pair) => {
+      if (!secureServer) throw new Error('this host was created without tls')
+      secureServer.setSecureContext(pair)
+    },
+    close: async (graceMs = 5_000) => {
+      closing = true
+      await Promise.all([closeOne(server, graceMs), ...(secureServer ? [closeOne(secureServer, graceMs)] : [])])
+    },
   }
+}
+
+interface SecureServerParts {
+  serverOptions: http.ServerOptions
+  onRequest: http.RequestListener
+  onClientError: (error: NodeJS.ErrnoException, socket: Duplex) => void
+  connections: ConnectionGuard
+  log: Logger
+}
+
+/**
+ * The HTTPS server: its TCP connections are counted by the same guard as the plain ones
+ * (admitted before the handshake, so handshakes in progress count too), its requests go
+ * to the same answers. Its certificate comes later, through setSecureContext.
+ */
+function createSecureServer({ serverOptions, onRequest, onClientError, connections, log }: SecureServerParts): https.Server {
+  const secureServer = https.createServer({ ...serverOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
+  secureServer.on('connection', (socket: Socket) => {
+    if (connections.admit(socket)) return
+    log.debug({ ip: socket.remoteAddress }, 'TLS connection refused: too many')
+    // Nothing readable can be said before the handshake.
+    socket.destroy()
+  })
+  secureServer.on('secureConnection', (tlsSocket: tls.TLSSocket) => {
+    shareConnectionState(tlsSocket, (tlsSocket as tls.TLSSocket & { _parent?: Duplex })._parent ?? tlsSocket)
+  })
+  secureServer.on('upgrade', (_request: http.IncomingMessage, socket: Duplex) => {
+    // The guard counted the TCP socket under the TLS one (node's TLSSocket keeps it as _parent).
+    connections.release((socket as Duplex & { _parent?: Duplex })._parent ?? socket)
+    if (secureServer.listenerCount('upgrade') === 1) socket.destroy()
+  })
+  secureServer.on('clientError', onClientError)
+  // A handshake that fails (a plain-HTTP request on the TLS port, an unknown cipher) only closes.
+  secureServer.on('tlsClientError', (error: NodeJS.ErrnoException) => log.debug({ code: error.code }, 'TLS handshake failed'))
+  return secureServer
 }

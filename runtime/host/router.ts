@@ -19,7 +19,7 @@ import { NodeRequest } from './node-request.ts'
 import { RequestLog } from './request-log.ts'
 import { jsonResponse } from './respond.ts'
 import type { Services } from '../wiring/services.ts'
-import { headRoutes, staticRoutes } from './static.ts'
+import { headRoutes, simulatedRestaurantOf, staticRoutes } from './static.ts'
 
 export const maxBodyBytes = 16 * 1024
 
@@ -191,7 +191,7 @@ export function buildRouter(manifest: ManifestEntry[], services: Services, hosts
     table[method](entry.path, invoke(entry, services, forFunctions))
   }
   // The board, /docs, /api/openapi.json and /assets/* (runtime/host/static.ts); other paths fall through.
-  const staticAnswers = staticRoutes(manifest)
+  const staticAnswers = staticRoutes(manifest, { simulatedRestaurant: simulatedRestaurantOf(services.config) })
   table.get('*', staticAnswers)
   table.head('*', headRoutes(staticAnswers))
   table.all('*', () => {

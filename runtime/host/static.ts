@@ -8,6 +8,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { buildOpenApiDocument, type DocumentedRoute } from '../../lib/openapi/document.ts'
+import type { GatewayConfig } from '../../lib/config.ts'
+import { simulatedTables } from '../../lib/radio/simulated.ts'
 
 export const defaultWebRoot = fileURLToPath(new URL('../../web/', import.meta.url))
 
@@ -89,9 +91,16 @@ function answer(request: Request, body: Uint8Array<ArrayBuffer>, etag: string, c
   return new Response(body, { status: 200, headers: { 'content-type': contentType, ...headers } })
 }
 
+/** The numbers of the simulated restaurant a config runs (undefined with a Zigbee radio). */
+export function simulatedRestaurantOf(config: GatewayConfig): StaticOptions['simulatedRestaurant'] {
+  return config.radio.kind === 'simulated' ? { trackers: config.radio.trackers, tables: simulatedTables } : undefined
+}
+
 export interface StaticOptions {
   /** Folder with index.html, docs.html and the assets; web/ by default. */
   webRoot?: string
+  /** The simulated restaurant's numbers, stated by the document's simulator bodies (lib/openapi/document.ts). */
+  simulatedRestaurant?: { trackers: number; tables: number }
 }
 
 /** An itty-router GET handler: a Response for the board's routes, undefined for any other path. */
@@ -132,7 +141,7 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
     if (pathname === '/api/openapi.json') {
       // The manifest is fixed for the life of the process: build the document once.
       if (!openapi) {
-        const body = new TextEncoder().encode(JSON.stringify(buildOpenApiDocument(routes, { version: packageVersion() })))
+        const body = new TextEncoder().encode(JSON.stringify(buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })))
         openapi = { body, etag: etagOf(body) }
       }
       return answer(request, openapi.body, openapi.etag, 'application/json; charset=utf-8')

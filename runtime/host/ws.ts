@@ -4,6 +4,7 @@
 // active orders, updated by the same ChangeLog listener that sends the frames, so a new
 // subscriber's snapshot is exactly the state after the last frame it will not receive.
 import type http from 'node:http'
+import type https from 'node:https'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
 import { orderChangeFrame, activeOrderV2 } from '../../lib/api/present.ts'
@@ -76,7 +77,8 @@ function errorFrame(kind: ErrorKind): string {
 }
 
 export class WsHub {
-  readonly #server: http.Server
+  /** The plain server, and the TLS one beside it when on: the same feed on both. */
+  readonly #servers: readonly (http.Server | https.Server)[]
   readonly #services: HubServices
   readonly #limits: WsLimits
   readonly #wss: WebSocketServer
@@ -91,8 +93,8 @@ export class WsHub {
   #pingTimer: TimerHandle | undefined
   #running = false
 
-  constructor(server: http.Server, services: HubServices, limits: Partial<WsLimits> = {}) {
-    this.#server = server
+  constructor(server: http.Server | readonly (http.Server | https.Server)[], services: HubServices, limits: Partial<WsLimits> = {}) {
+    this.#servers = Array.isArray(server) ? server : [server]
     this.#services = services
     this.#limits = { ...defaultWsLimits, ...limits }
     this.#hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts)
@@ -122,7 +124,7 @@ export class WsHub {
         for (const client of this.#clients) if (client.token?.id === id) client.socket.close(1008, 'access token revoked')
       }),
     )
-    this.#server.on('upgrade', this.#onUpgrade)
+    for (const server of this.#servers) server.on('upgrade', this.#onUpgrade)
     this.#schedulePing()
   }
 
@@ -301,7 +303,7 @@ export class WsHub {
     this.#services.clock.clearTimeout(this.#pingTimer)
     for (const off of this.#unsubscribe) off()
     this.#unsubscribe = []
-    this.#server.off('upgrade', this.#onUpgrade)
+    for (const server of this.#servers) server.off('upgrade', this.#onUpgrade)
     const closed = [...this.#clients].map(
       (client) =>
         new Promise<void>((resolve) => {
@@ -321,7 +323,7 @@ function headerValue(value: string | string[] | undefined): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
 }
 
-export function wsHubPart(server: http.Server, services: HubServices, limits?: Partial<WsLimits>): Part {
+export function wsHubPart(server: http.Server | readonly (http.Server | https.Server)[], services: HubServices, limits?: Partial<WsLimits>): Part {
   const hub = new WsHub(server, services, limits)
   return { name: 'ws', start: async () => hub.start(), stop: () => hub.stop() }
 }

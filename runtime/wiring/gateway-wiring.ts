@@ -11,6 +11,7 @@ import { CloudActivation, type CloudRecord } from '../../lib/gateway/cloud.ts'
 import { HostMonitor, type HostSource } from '../../lib/gateway/host.ts'
 import { RepeaterInventory, type RepeaterRecord } from '../../lib/inventory/repeaters.ts'
 import { GatewayStatusService } from '../../lib/gateway/status.ts'
+import { TlsStatusHolder } from '../../lib/gateway/tls-status.ts'
 import type { GatewayIdentity } from '../../lib/identity.ts'
 import type { ClockState } from '../../lib/kernel/clock-watch.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
@@ -30,6 +31,8 @@ export interface GatewayServices {
   pairing: PairingScheduler
   /** The last backup's result and the schedule (runtime/backup/, GET /api/v2/gateway `backup`). */
   backupRecord: BackupRecord
+  /** What HTTPS serves (set by runtime/host/tls/tls-service.ts; null when off). */
+  tlsStatus: TlsStatusHolder
 }
 
 export interface GatewayServicesDeps {
@@ -63,6 +66,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
   })
   const backupRecord = await BackupRecord.open(await store.collection('backup-status'), clock, config.backup)
   const host = new HostMonitor(deps.host)
+  const tlsStatus = new TlsStatusHolder()
   const gateway = new GatewayStatusService({
     clock,
     host,
@@ -73,6 +77,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     fleet: deps.fleetStatus,
     clockState: deps.clockState,
     backup: () => backupRecord.view(settings.timezone),
+    tls: () => tlsStatus.get(),
   })
   const check = new ConnectionCheck({
     clock,
@@ -89,5 +94,5 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     timezone: () => settings.timezone,
   })
   const pairing = new PairingScheduler({ radio, clock, log })
-  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing, backupRecord }
+  return { gateway, capabilities: capabilities(config, identity.version), cloud, check, repeaters, pairing, backupRecord, tlsStatus }
 }

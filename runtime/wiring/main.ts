@@ -11,6 +11,8 @@ import { registerRadioCommands } from '../cli/radio-commands.ts'
 import { ControlServer } from '../control/control.ts'
 import { fleetPart } from '../workers/fleet.ts'
 import { createHttpHost } from '../host/http.ts'
+import { TlsService, tlsPart } from '../host/tls/tls-service.ts'
+import { registerTlsCommands } from '../cli/tls-commands.ts'
 import { registerWebhookCommands } from '../cli/webhook-commands.ts'
 import { webhookDispatcherPart } from '../workers/webhook-dispatcher.ts'
 import { wsHubPart } from '../host/ws.ts'
@@ -49,6 +51,8 @@ export interface GatewayOptions {
 
 export interface RunningGateway {
   port: number
+  /** The HTTPS port (undefined when tls.enabled is false). */
+  securePort: number | undefined
   services: Services
   control: ControlServer
   stop(): Promise<void>
@@ -86,7 +90,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // The reference host's adapter (@whatwg-node/server) is loaded only when asked for: with
   // mqtt.js it was 8.7 MB of the 120 MB start-up budget (docs/performance.md, "History").
   const listener = options.httpHost === 'reference' ? (await import('../host/fetch-adapter.ts')).fetchAdapter(router) : undefined
-  const http = createHttpHost(router, log, listener ? { listener } : {})
+  const http = createHttpHost(router, log, { ...(listener ? { listener } : {}), tls: config.tls.enabled })
+  const tls = config.tls.enabled ? new TlsService({ config, host: http, status: services.tlsStatus, log }) : undefined
   const control = new ControlServer(log)
   registerButtonCommands(control, services)
   registerSimCommands(control, services)
@@ -96,6 +101,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerClockCommands(control, services)
   const backups = new BackupService(services, services.backupRecord)
   registerBackupCommands(control, backups)
+  registerTlsCommands(control, tls, services.tlsStatus, config.dataDir)
   // Webhooks never target the gateway itself: where it really listens (port 0 → the chosen port).
   services.webhooks.setOwnEndpoint(() => {
     const address = http.server.address()
@@ -135,9 +141,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       stop: () => http.close(),
     },
+    // HTTPS beside it (stopped by http.close() too): same answers, limits and WebSocket feed.
+    tlsPart(tls),
     // After http, so it stops first: upgraded WebSocket sockets keep http.close() waiting
     // until the hub has closed them (the server's closeAllConnections does not see them).
-    wsHubPart(http.server, services),
+    wsHubPart(http.secureServer ? [http.server, http.secureServer] : http.server, services),
     {
       name: 'control',
       start: async () => {
@@ -155,6 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   log.info({ port, dataDir: config.dataDir, radio: config.radio.kind, deviceId: services.identity.deviceId }, 'gateway started')
   return {
     port,
+    securePort: tls?.port,
     services,
     control,
     stop: async () => {

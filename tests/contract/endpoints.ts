@@ -79,4 +79,6 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/radio/devices/:address/interview', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -47, -46] },
   { method: 'DELETE', path: '/api/v2/radio/devices/:address', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -47, -46, -48] },
   { method: 'GET', path: '/api/v2/radio/map', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -46] },
+  // extension: the HTTPS port and certificate fingerprints, open for the board's sign-in screen
+  { method: 'GET', path: '/api/v2/gateway/tls', auth: 'none', code: 25, outcomes: [200], errors: [] },
 ]

@@ -1,6 +1,6 @@
 // What the OpenAPI fuzz tests share: the fixed seed and run count (FUZZ_SEED, FUZZ_RUNS),
-// a JSON Schema validator for the served document's schemas, and a gateway with a token and
-// its served document's operations.
+// a JSON Schema validator for the served document's schemas (their $refs into the document's
+// components resolved), and a gateway with a token and its served document's operations.
 import Ajv2020 from 'ajv/dist/2020.js'
 import { testGateway, type TestGateway } from './gateway.ts'
 import type { Schema } from './schema-arbitrary.ts'
@@ -10,15 +10,29 @@ export const numRuns = Number(process.env.FUZZ_RUNS ?? 150)
 export const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: Schema): (value: unknown) => boolean })({ strict: false, validateFormats: false })
 
 export interface Operation {
-  parameters: { name: string; in: string; schema: Schema }[]
-  requestBody?: { content: { 'application/json': { schema: Schema } } }
+  parameters: { name: string; in: string; required?: boolean; schema: Schema }[]
+  requestBody?: { required?: boolean; content: { 'application/json': { schema: Schema } } }
+  responses: Record<string, unknown>
+}
+
+export interface FuzzSetup {
+  gw: TestGateway
+  token: string
+  op: (method: string, template: string) => Operation
+  /** Whether a value is valid by a schema of the document ($refs to its components resolved). */
+  accepts: (schema: Schema) => (value: unknown) => boolean
 }
 
 /** A test gateway (its radio up), a token, and the served document's operation for a route. */
-export async function fuzzSetup(): Promise<{ gw: TestGateway; token: string; op: (method: string, template: string) => Operation }> {
+export async function fuzzSetup(): Promise<FuzzSetup> {
   const gw = await testGateway()
   const token = await gw.issueToken()
   if (!(await gw.services.radio.info()).up) await gw.services.radio.start()
-  const doc = (await gw.json('GET /api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
-  return { gw, token, op: (method, template) => doc.paths[template]![method.toLowerCase()]! }
+  const doc = (await gw.json('GET /api/openapi.json')).body as { paths: Record<string, Record<string, Operation>>; components: Schema }
+  // A schema compiled beside the components, so '#/components/schemas/...' resolves as in the document.
+  const accepts = (schema: Schema) => {
+    const validate = ajv.compile({ allOf: [schema], components: doc.components })
+    return (value: unknown) => validate(value)
+  }
+  return { gw, token, op: (method, template) => doc.paths[template]![method.toLowerCase()]!, accepts }
 }

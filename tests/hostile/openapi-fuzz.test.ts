@@ -4,13 +4,8 @@
 // The seed is fixed (FUZZ_SEED to change it); fast-check prints it with any counterexample.
 import fc from 'fast-check'
 import t from 'tap'
-import { ajv, fuzzSetup, numRuns, seed } from '../helpers/openapi-fuzz.ts'
+import { fuzzSetup, numRuns, seed } from '../helpers/openapi-fuzz.ts'
 import { nearTexts, nearValues, type Schema, valuesOf } from '../helpers/schema-arbitrary.ts'
-
-const accepts = (schema: Schema) => {
-  const validate = ajv.compile(schema)
-  return (value: unknown) => validate(value)
-}
 
 const queryRoutes: [string, string][] = [
   ['/api/v2/orders', '/api/v2/orders'],
@@ -20,7 +15,7 @@ const queryRoutes: [string, string][] = [
 ]
 
 t.test('query parameters: the server accepts a value exactly when the document does', async (t) => {
-  const { gw, token, op } = await fuzzSetup()
+  const { gw, token, op, accepts } = await fuzzSetup()
   for (const [template, path] of queryRoutes) {
     for (const param of op('GET', template).parameters.filter((p) => p.in === 'query')) {
       const documented = accepts(param.schema)
@@ -59,7 +54,7 @@ const pathRoutes: [string, string, string][] = [
 ]
 
 t.test('path parameters: the server accepts a value exactly when the document does', async (t) => {
-  const { gw, token, op } = await fuzzSetup()
+  const { gw, token, op, accepts } = await fuzzSetup()
   await gw.call('POST /api/v2/activeorders', { token, body: { name: 12, orderType: 'TO_GO' } })
   for (const [method, template, prefix] of pathRoutes) {
     const param = op(method, template).parameters.find((p) => p.in === 'path')!
@@ -93,7 +88,9 @@ function bodies(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
   const valid = fc.record(Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, valuesOf(s)])), { requiredKeys: schema.required ?? [] })
   const keys = Object.keys(properties)
   const change = fc.option(fc.tuple(fc.constantFrom(...keys), fc.option(fc.oneof(...keys.map((k) => nearValues(properties[k]!))), { nil: undefined })), { nil: undefined })
-  const extra = fc.option(fc.tuple(fc.constantFrom('note', '$where', 'constructor', 'extra_1'), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }))), { nil: undefined })
+  // Other keys are ignored, but an unsafe key anywhere inside their values is refused (-31).
+  const nested = fc.constantFrom<unknown>(JSON.parse('{"__proto__":1}'), { $gt: 1 }, [{ constructor: 1 }], { a: { prototype: 2 } }, { a: [1, { b: 'ok' }] }, [[{ c: null }]])
+  const extra = fc.option(fc.tuple(fc.constantFrom('note', '$where', 'constructor', 'extra_1'), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), nested)), { nil: undefined })
   return fc.tuple(valid, change, extra).map(([body, changed, added]) => {
     const out: Record<string, unknown> = { ...body }
     if (changed) {
@@ -106,7 +103,7 @@ function bodies(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
 }
 
 t.test('request bodies: the server accepts a body exactly when the document does', async (t) => {
-  const { gw, token, op } = await fuzzSetup()
+  const { gw, token, op, accepts } = await fuzzSetup()
   await gw.call('POST /api/v2/activeorders', { token, body: { name: 12, orderType: 'TO_GO' } })
   for (const [method, template, target, served] of bodyRoutes) {
     const schema = op(method, template).requestBody!.content['application/json'].schema
@@ -121,5 +118,40 @@ t.test('request bodies: the server accepts a body exactly when the document does
       { seed, numRuns },
     )
     t.pass(`${method} ${template}`)
+  }
+})
+
+t.test('v1 create: any dummy_tracker_address value is accepted (only "true" stands in a tracker)', async (t) => {
+  const { gw, token, op, accepts } = await fuzzSetup()
+  // Tracker 5 is known (started on the simulated starter): its order exists, so v1 answers 200 whatever the aid says.
+  t.equal((await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 5 } })).status, 200)
+  const param = op('POST', '/api/v1/activeorders').parameters.find((p) => p.name === 'dummy_tracker_address')!
+  const documented = accepts(param.schema)
+  const values = fc.oneof(nearTexts(param.schema), fc.constantFrom('AAA', 'true', 'TRUE', 'false', '', '1'))
+  await fc.assert(
+    fc.asyncProperty(values, async (value) => {
+      const { status, body } = await gw.json(`POST /api/v1/activeorders?dummy_tracker_address=${encodeURIComponent(value)}`, { token, body: { name: 5 } })
+      if (documented(value) !== (status === 200)) {
+        throw new Error(`dummy_tracker_address=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`)
+      }
+    }),
+    { seed, numRuns },
+  )
+  t.pass('POST /api/v1/activeorders dummy_tracker_address')
+})
+
+t.test('v1 clear and page take a number only, and their refusal says so (not "or a UUID")', async (t) => {
+  const { gw, token, op } = await fuzzSetup()
+  const uuid = '6f9619ff-8b86-d011-b42d-00c04fc964ff'
+  for (const [method, template, target] of [
+    ['DELETE', '/api/v1/activeorders/{id}', `/api/v1/activeorders/${uuid}`],
+    ['POST', '/api/v1/activeorders/{name}/page', `/api/v1/activeorders/${uuid}/page`],
+  ] as const) {
+    const { status, body } = await gw.json(`${method} ${target}`, { token, body: method === 'POST' ? {} : undefined })
+    t.equal(status, 400, `${method} ${template}`)
+    t.equal(body.message, 'Order name must be a positive integer')
+    const documented = (op(method, template).responses['400'] as { description: string }).description
+    t.match(documented, body.message, 'the document lists the message the server gives')
+    t.notMatch(documented, /UUID/, 'and does not promise a UUID')
   }
 })

@@ -60,6 +60,7 @@ const openExtensions: Record<string, string> = {
   'GET /api/v2/register/jwks': 'public keys for verifying webhook signatures: nothing secret',
   'POST /api/v2/board/pairing': 'a new screen asks for a sign-in code: bounded, and approving it needs a token',
   'GET /api/v2/board/pairing/:id': 'the new screen collects its token with a 128-bit handle only it knows',
+  'GET /api/v2/gateway/tls': 'the HTTPS port and certificate fingerprints, which every TLS handshake shows anyway; the sign-in screen needs them before a token',
 }
 
 t.test('v2 routes are bearer except GET /api/v2, GET .../generate, GET /api/v2/capabilities (and listed extensions)', async (t) => {

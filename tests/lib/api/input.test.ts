@@ -27,7 +27,8 @@ t.test('nonNegativeIntText', async (t) => {
 t.test('orderRef: positive integer or UUID, else -7', async (t) => {
   t.same(orderRef('42'), { name: 42 })
   t.same(orderRef('6F9619FF-8B86-D011-B42D-00C04FC964FF'), { uuid: '6f9619ff-8b86-d011-b42d-00c04fc964ff' })
-  t.equal(kindOf(() => orderRef('6f9619ff-8b86-d011-b42d-00c04fc964ff', { allowUuid: false })), 'ORDER_REF_INVALID')
+  // v1 clear and page take a number only: their refusal says so (Order name must be a positive integer).
+  t.equal(kindOf(() => orderRef('6f9619ff-8b86-d011-b42d-00c04fc964ff', { allowUuid: false })), 'ORDER_NAME_INVALID')
   for (const bad of ['0', 'abc', '-3', '4.2', undefined]) t.equal(kindOf(() => orderRef(bad)), 'ORDER_REF_INVALID')
 })
 

@@ -159,7 +159,10 @@ t.test('routes outside the manifest are documented', async (t) => {
 
 t.test('the WebSocket route documents its upgrade, its error frames and its refusals', async (t) => {
   const ws = build([]).paths['/api/v2/websocket']!.get
-  t.same(Object.keys(ws.responses).sort(), ['101', '404', '503'])
+  // 400: the handshake's own refusal (ws); 403 and 421: the LAN guards; 503: the caps.
+  t.same(Object.keys(ws.responses).sort(), ['101', '400', '403', '404', '421', '503'])
+  t.same(ws.responses['403'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -39 })
+  t.same(ws.responses['421'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -41 })
   t.same(ws.responses['101']['x-error-frames'].allOf[1].properties.returnCode.enum.sort(), [-2, -31, -32, -36])
   t.match(ws.responses['101'].description, /Frames after authentication are ignored/)
   t.match(ws.parameters, [{ name: 'Upgrade', in: 'header', required: true }, { name: 'Connection', in: 'header' }])
@@ -178,4 +181,32 @@ t.test('every 429 documents Retry-After', async (t) => {
   }
   t.ok(seen > 10, `${seen} operations answer 429`)
   t.ok((await validate(doc)).valid, 'still valid OpenAPI')
+})
+
+t.test('the simulator bodies state the running restaurant; without one (Zigbee) the parser schema stays', async (t) => {
+  const bodyOf = (doc: Doc, path: string) => doc.paths[path]!.post.requestBody.content['application/json'].schema
+  const own = buildOpenApiDocument(manifest, { version: '1', simulatedRestaurant: { trackers: 120, tables: 30 } }) as Doc
+  const place = bodyOf(own, '/api/v2/simulator/place')
+  t.match(place.properties.tracker.anyOf, [{ type: 'integer', minimum: 1, maximum: 120 }, { type: 'string', maxLength: 10 }])
+  const digits = new RegExp(place.properties.tracker.anyOf[1].pattern)
+  t.same(['1', '0007', '99', '120', '0120'].filter((text) => !digits.test(text)), [], 'digits 1-120 taken')
+  t.same(['0', '121', '200', '1000', '-1', '1.0'].filter((text) => digits.test(text)), [], 'others refused')
+  t.match(place.properties.table.anyOf, [{ maximum: 30 }, { pattern: /30\)\$$/ }])
+  t.match(place.properties.tracker.description, /1 to 120/)
+  t.match(bodyOf(own, '/api/v2/simulator/start').properties, { tracker: { anyOf: [{ maximum: 120 }, {}] }, toGo: {} })
+  t.match(bodyOf(own, '/api/v2/simulator/clear').required, ['tracker'])
+  t.ok((await validate(own)).valid, 'valid OpenAPI')
+  const zigbee = build(manifest)
+  t.match(bodyOf(zigbee, '/api/v2/simulator/place').properties.tracker.anyOf, [{ maximum: 2 ** 31 - 1 }, {}])
+})
+
+t.test('a body’s other keys: any JSON without unsafe keys at any depth (SafeJsonValue)', async (t) => {
+  const doc = build(manifest) as Doc & { components: { schemas: Record<string, any> } }
+  t.same(doc.paths['/api/v2/activeorders']!.post.requestBody.content['application/json'].schema.additionalProperties, { $ref: '#/components/schemas/SafeJsonValue' })
+  const safe = doc.components.schemas.SafeJsonValue
+  t.same(safe.items, { $ref: '#/components/schemas/SafeJsonValue' })
+  t.same(safe.additionalProperties, { $ref: '#/components/schemas/SafeJsonValue' })
+  // Two documents share nothing: resolving one in place cannot change the next.
+  ;(doc.components.schemas.SafeJsonValue as any).items = safe
+  t.same((build(manifest) as any).components.schemas.SafeJsonValue.items, { $ref: '#/components/schemas/SafeJsonValue' })
 })

@@ -8,7 +8,7 @@ export const config = {
   code: 24,
   summary: 'Remove a device from the Zigbee network (ZDO Leave, then forgotten); force=true forgets one that does not answer (left: false)',
   query: removeDeviceQuery.params(),
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'FORCE_INVALID', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'FORCE_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

@@ -6,7 +6,7 @@ export const config = {
   auth: 'bearer',
   code: 24,
   summary: 'Interview a device again (it must be awake); the answer has its interview state and, when it failed, why',
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

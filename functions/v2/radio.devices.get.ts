@@ -6,7 +6,7 @@ export const config = {
   auth: 'bearer',
   code: 24,
   summary: 'Every device in the Zigbee network with its interview state (failed first), role, model, last seen and link quality',
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

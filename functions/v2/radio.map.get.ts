@@ -6,7 +6,7 @@ export const config = {
   auth: 'bearer',
   code: 24,
   summary: "The network map: every device, and each router's neighbours with link quality (0-255); routers that did not answer are listed",
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ map: await ctx.services.radioUpkeep.networkMap() })

@@ -128,7 +128,9 @@ export class RadioUpkeepService {
 
   async #run<T>(work: (upkeep: RadioUpkeep) => Promise<T>): Promise<T> {
     const upkeep = upkeepOf(this.#radio)
-    if (!upkeep) throw new DomainError('RADIO_UNAVAILABLE', `the ${this.#radio.kind} radio has no Zigbee network`)
+    // Like the simulator's routes on a Zigbee gateway, the API answers 404/-5: nothing failed,
+    // this radio has no such thing (the detail is what `gateway radio ...` prints).
+    if (!upkeep) throw new DomainError('ROUTE_NOT_FOUND', `the ${this.#radio.kind} radio has no Zigbee network`)
     try {
       return await work(upkeep)
     } catch (error) {

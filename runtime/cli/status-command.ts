@@ -7,6 +7,7 @@ import { readDataDirOwner } from '../wiring/data-dir-lock.ts'
 import { describeGateway } from './gateway-locate.ts'
 import { isAlive, runningGateways } from '../wiring/gateway-registry.ts'
 import { boardUrls } from '../wiring/process-parts.ts'
+import { describeRadio, type RadioSummary } from './radio-summary.ts'
 
 export function statusCommand(registry?: string): CliCommand {
   return async (_positionals, _flags, dataDir) => {
@@ -16,8 +17,9 @@ export function statusCommand(registry?: string): CliCommand {
     if (!owner || !isAlive(owner.pid)) throw new GatewayUnreachableError([`no gateway runs on data dir ${dataDir}`, ...otherLines].join('\n'))
     // Answers only if the process is a gateway that serves its control socket.
     await sendControl(dataDir, 'button.status', {}, 5_000)
+    const radio = (await sendControl(dataDir, 'radio.summary', {}, 5_000)) as RadioSummary
     const port = owner.port ?? 'not yet listening'
     const boards = owner.port !== null ? boardUrls(owner.host ?? '0.0.0.0', owner.port).map((url) => `board: ${url}`) : []
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...otherLines].join('\n')
+    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, describeRadio(radio), ...boards, ...otherLines].join('\n')
   }
 }

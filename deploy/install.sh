@@ -60,7 +60,7 @@ if [ "$test_mode" = 0 ] && [ "$(id -u)" != 0 ]; then die "run as root: sudo $0 $
 # The app dir is replaced as a whole: a checkout inside it (the manual install of earlier
 # versions cloned into /opt/tracker-gateway) would be deleted with it.
 case "$src/" in
-  "$app"/*) die "run this from a checkout outside $app (e.g. git clone ... ~/tracker-gateway); $app is replaced on install" ;;
+  "$app"/*) die "run this from a checkout or unpacked release outside $app (e.g. in your home: tar -xzf tracker-gateway-<version>.tar.gz); $app is replaced on install" ;;
 esac
 if [ "$test_mode" = 1 ] && [ -z "$root" ]; then die "--test-mode needs --root DIR"; fi
 

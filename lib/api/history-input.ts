@@ -1,4 +1,4 @@
-// Query parameters of the history and statistics endpoints (decisions §3-4), shared by the
+// Query parameters of the history and statistics endpoints (docs/api.md, "History and statistics"), shared by the
 // v1 and v2 functions. Only the date form differs between the versions. Each parameter is
 // one zod schema (lib/api/inputs.ts): it parses, and the OpenAPI document shows it, so the
 // patterns below are exactly what is accepted.

@@ -21,7 +21,7 @@ export interface DocumentOptions {
 }
 
 /**
- * Codes any route may answer (decisions §1, §9): unknown route/method, body too large, rate
+ * Codes any route may answer (docs/api.md, "Envelope and errors"): unknown route/method, body too large, rate
  * limit, storage, cross-site, unknown host, internal.
  */
 const commonErrorCodes = [-5, -35, -36, -37, -39, -41, -99]

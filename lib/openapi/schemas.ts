@@ -1,5 +1,5 @@
 // Reusable JSON Schemas of the OpenAPI document: the envelopes and the resources whose shape
-// the specification and decisions fix. Payloads of a route are named in `payloads` by
+// the specification and docs/api.md fix. Payloads of a route are named in `payloads` by
 // "METHOD path"; a route not named there is documented as an envelope with further fields.
 import type { JsonSchema } from '../api/function-config.ts'
 

@@ -12,7 +12,8 @@ import { webhooksCliCommand } from './cli/webhook-commands.ts'
 import { fleetCliCommand } from './cli/fleet-cli.ts'
 import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
-import { newCliCommand } from './manifest/new-endpoint.ts'
+import { newCliCommand, newEndpointHelp } from './manifest/new-endpoint.ts'
+import { commandHelp } from './cli/command-help.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 
@@ -58,7 +59,7 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['webhooks', { run: webhooksCliCommand }],
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
-  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } } }],
+  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } }, help: newEndpointHelp }],
 ])
 /** Commands that work on this checkout's files, not on a gateway or its data dir. */
 const checkoutCommands: ReadonlySet<string> = new Set(['new'])
@@ -116,6 +117,11 @@ export async function runCli(argv: string[]): Promise<number> {
   const declared = commands.get(positionals[0] ?? '')?.options
   if (declared) ({ values, positionals } = parse({ ...declared, ...globalOptions }))
   const [name, ...rest] = positionals
+  const ownHelp = name && values.help ? commandHelp(usage, positionals, commands.get(name)?.help) : undefined
+  if (ownHelp) {
+    console.log(ownHelp)
+    return 0
+  }
   if (!name || values.help) {
     console.log(usage)
     return name || values.help ? 0 : 1

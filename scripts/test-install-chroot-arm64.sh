@@ -125,20 +125,21 @@ for release in "${releases[@]}"; do
   run id tracker | grep -q dialout || fail "$release: tracker user missing or not in dialout"
   [ "$(run /usr/local/lib/tracker-gateway/node/bin/node -p 'process.arch')" = arm64 ] || fail "$release: the installed Node is not arm64"
 
-  step "$release: @serialport/bindings-cpp loads its arm64 binding"
-  binding=$(run runuser -u tracker -- /usr/local/lib/tracker-gateway/node/bin/node -e "
-    const { autoDetect } = require('/opt/tracker-gateway/node_modules/@serialport/bindings-cpp')
-    autoDetect().list().then((ports) => console.log('serial ports listed: ' + ports.length), (error) => { console.error(error); process.exit(1) })") \
-    || fail "$release: @serialport/bindings-cpp did not load"
-  echo "$binding"
-  run sh -c 'ls /opt/tracker-gateway/node_modules/@serialport/bindings-cpp/prebuilds/ | grep -qx linux-arm64' || fail "$release: no linux-arm64 prebuild"
-
   step "$release: the gateway with the ember adapter on a pseudo-terminal that never answers"
   rm -f "$dir/tmp/zigbee-stick"
   socat PTY,raw,echo=0,link="$dir/tmp/zigbee-stick",perm=0666 SYSTEM:'cat >/dev/null' &
   stick_pid=$!
   for _ in $(seq 1 50); do [ -L "$dir/tmp/zigbee-stick" ] && break; sleep 0.1; done
   [ -L "$dir/tmp/zigbee-stick" ] || fail "no pseudo-terminal"
+
+  step "$release: @serialport/bindings-cpp's arm64 binding opens the pseudo-terminal (as tracker)"
+  run sh -c 'ls /opt/tracker-gateway/node_modules/@serialport/bindings-cpp/prebuilds/ | grep -qx linux-arm64' || fail "$release: no linux-arm64 prebuild"
+  run runuser -u tracker -- /usr/local/lib/tracker-gateway/node/bin/node -e "
+    const { autoDetect } = require('/opt/tracker-gateway/node_modules/@serialport/bindings-cpp')
+    autoDetect().open({ path: '/tmp/zigbee-stick', baudRate: 115200 })
+      .then((port) => port.close().then(() => console.log('native binding (' + process.arch + '): opened and closed /tmp/zigbee-stick')))
+      .catch((error) => { console.error(error); process.exit(1) })" \
+    || fail "$release: @serialport/bindings-cpp did not load or open the port"
   echo '{"port":8000,"dataDir":"/var/lib/tracker-gateway","radio":{"kind":"zigbee","adapter":"ember","serialPort":"/tmp/zigbee-stick"},"mdns":{"enabled":false}}' >"$dir/etc/tracker-gateway/gateway.config.json"
   started=$(date +%s)
   chroot "$dir" /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 runuser -u tracker -- \

@@ -114,6 +114,6 @@ t.test('upgrade without an install, unknown arguments, test mode without a root'
   writeFileSync(path.join(inside, 'deploy/install.sh'), readFileSync(script))
   const refused = spawnSync('bash', [path.join(inside, 'deploy/install.sh'), 'upgrade', '--root', root, '--test-mode'], { encoding: 'utf8' })
   t.equal(refused.status, 1)
-  t.match(refused.stderr, /run this from a checkout outside .*opt\/tracker-gateway/)
+  t.match(refused.stderr, /run this from a checkout or unpacked release outside .*opt\/tracker-gateway/)
   t.ok(existsSync(path.join(inside, 'package.json')), 'nothing deleted')
 })

@@ -34,10 +34,12 @@ t.test('a missing port', async (t) => {
 
 t.test('a stick that does not answer, and one that looks like another adapter type', async (t) => {
   const terminal = await stick(t)
-  const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device } })
+  // 15 s, not 4: the limit includes starting the radio process (Node and herdsman), which
+  // took longer than 4 s on a loaded machine, and then the start never reached the stick.
+  const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, timeoutMs: 15_000 })
   t.match(silent.verdict, new RegExp(`^no answer at 115200 baud from ${terminal.device}: wrong baud rate`))
   await until(() => terminal.count(Buffer.from('1ac038bc7e', 'hex')) >= 1, 'the start to have reached the stick', 30_000)
-  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 4 s)`)
+  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 15 s)`)
 
   const found = [{ name: 'Sonoff Zigbee 3.0 USB Dongle Plus (ITead)', path: terminal.device, adapter: 'zstack' }]
   const wrong = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, found })

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Opt-in, like scripts/test-install-chroot.sh, and slower (everything arm64 runs under qemu
-# emulation: about half an hour per release on a 2-core x86-64 machine; run it once per
-# release and record the result in docs/operations.md, "Proven on arm64"). It needs root,
+# emulation: about a quarter of an hour per Debian release on a shared 2-core x86-64 machine,
+# most of it debootstrap's second stage and npm ci; run it once per release of ours and record
+# the result in docs/operations.md, "Proven on arm64"). It needs root,
 # debootstrap, qemu-user-static and binfmt_misc (mounted and qemu-aarch64 enabled here when
 # missing), and a Debian mirror (the first one this host's apt uses, else deb.debian.org).
 #
@@ -142,7 +143,7 @@ for release in "${releases[@]}"; do
     || fail "$release: @serialport/bindings-cpp did not load or open the port"
   echo '{"port":8000,"dataDir":"/var/lib/tracker-gateway","radio":{"kind":"zigbee","adapter":"ember","serialPort":"/tmp/zigbee-stick"},"mdns":{"enabled":false}}' >"$dir/etc/tracker-gateway/gateway.config.json"
   started=$(date +%s)
-  chroot "$dir" /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 runuser -u tracker -- \
+  chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 runuser -u tracker -- \
     /usr/local/lib/tracker-gateway/node/bin/node --disable-warning=ExperimentalWarning /opt/tracker-gateway/runtime/cli.ts \
     start --port 0 --config /etc/tracker-gateway/gateway.config.json >"$base/$release-gateway.log" 2>&1 &
   gateway_pid=$!

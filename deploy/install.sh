@@ -96,8 +96,9 @@ node_arch() {
   esac
 }
 
-# Debian 12 (bookworm) and 13 (trixie) are what this script is tested on (both on arm64 and
-# x86-64: scripts/test-install-chroot.sh); another release gets a warning, not a refusal.
+# Debian 12 (bookworm) and 13 (trixie) are what this script is tested on (both on arm64:
+# scripts/test-install-chroot-arm64.sh; bookworm on x86-64: scripts/test-install-chroot.sh);
+# another release gets a warning, not a refusal.
 check_release() {
   local codename=''
   if [ -r /etc/os-release ]; then codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}"); fi

@@ -3,7 +3,7 @@
 // outcomes and errors, the spec's route table, and the codes every route may give).
 import { errorEnvelope, v2Errors } from '../api/envelope.ts'
 import { pathParams } from '../api/fields.ts'
-import { jsonSchemaOf } from '../api/inputs.ts'
+import { jsonSchemaOf } from '../api/input-schema.ts'
 import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../kernel/errors.ts'
 import type { FunctionConfig, JsonSchema } from '../api/function-config.ts'
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'

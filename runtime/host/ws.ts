@@ -6,7 +6,7 @@
 import type http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
-import { orderChangeFrame, activeOrderV2 } from '../../lib/api/present.ts'
+import { orderChangeFrame, activeOrderV2 } from '../../lib/api/present-order.ts'
 import { hostname } from 'node:os'
 import { errorEnvelope, v2Errors } from '../../lib/api/envelope.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'

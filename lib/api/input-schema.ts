@@ -112,7 +112,7 @@ export class QueryInput<F extends Fields> {
   }
 }
 
-/** Keys refused at any depth of a body (lib/api/input.ts, parseJsonObject). */
+/** Keys refused at any depth of a body (lib/api/value-parsers.ts, parseJsonObject). */
 export const unsafeKeyPattern = '^\\$|^(?:__proto__|constructor|prototype)$'
 
 /**

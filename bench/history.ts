@@ -177,7 +177,7 @@ async function main() {
         // HTTPS on as in production, on any free port (8443 may be another gateway's).
         tls: { port: 0 },
         // The benchmark measures history, not token checks: these two v2 routes are opened
-        // the way a legacy integrator's would be (decisions §5).
+        // the way a legacy integrator's would be (security.openRoutes, docs/api.md).
         security: { openRoutes: ['GET /api/v2/orders', 'GET /api/v2/statistics'] },
         // Queries (a) and (d) repeat one URL: without this, all but their first would be
         // answered from the page cache, and the store and presenting would go unmeasured.

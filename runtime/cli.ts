@@ -13,7 +13,9 @@ import { fleetCliCommand } from './cli/fleet-cli.ts'
 import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
 import { radioUpkeepSubcommands } from './cli/radio-upkeep-commands.ts'
-import { newCliCommand } from './manifest/new-endpoint.ts'
+
+import { newCliCommand, newEndpointHelp } from './manifest/new-endpoint.ts'
+import { commandHelp } from './cli/command-help.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
 import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
 import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
@@ -72,7 +74,7 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
   ['tls', { run: tlsCliCommand, options: tlsCliOptions }],
-  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } } }],
+  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } }, help: newEndpointHelp }],
   ['backup', { run: backupCliCommand, options: backupCliOptions }],
   ['restore', { run: restoreCliCommand, options: backupCliOptions }],
 ])
@@ -132,6 +134,11 @@ export async function runCli(argv: string[]): Promise<number> {
   const declared = commands.get(positionals[0] ?? '')?.options
   if (declared) ({ values, positionals } = parse({ ...declared, ...globalOptions }))
   const [name, ...rest] = positionals
+  const ownHelp = name && values.help ? commandHelp(usage, positionals, commands.get(name)?.help) : undefined
+  if (ownHelp) {
+    console.log(ownHelp)
+    return 0
+  }
   if (!name || values.help) {
     console.log(usage)
     return name || values.help ? 0 : 1

@@ -564,6 +564,7 @@ function start() {
     onError: reportError,
     onAvailable: (available) => {
       $('sim-toggle').hidden = !available
+      $('radio-kind').hidden = !available
       if (!available) setSimulatorOpen(false)
     },
   })

@@ -1,4 +1,4 @@
-import { orderRef } from '../../lib/api/input.ts'
+import { orderRef } from '../../lib/api/value-parsers.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {

@@ -1,4 +1,4 @@
-import { uuid } from '../../lib/api/input.ts'
+import { uuid } from '../../lib/api/value-parsers.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 

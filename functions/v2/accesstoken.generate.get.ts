@@ -14,7 +14,7 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  // The window first (decisions: a closed window is 403/-3 whatever the name).
+  // The window first: a closed window is 403/-3 whatever the name (docs/api.md, "Access tokens and security").
   if (!ctx.services.button.isOpen()) throw new DomainError('BUTTON_WINDOW_CLOSED')
   const { name } = issueTokenQuery.parse(ctx.query)
   const issued = await ctx.services.tokens.issueWithButton(name)

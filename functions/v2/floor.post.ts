@@ -1,4 +1,4 @@
-import { zodBodySchema } from '../../lib/api/inputs.ts'
+import { zodBodySchema } from '../../lib/api/input-schema.ts'
 import { planSchema } from '../../lib/settings/floor.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 

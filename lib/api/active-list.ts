@@ -6,7 +6,7 @@ import { RawJson } from './raw-json.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { OrdersService } from '../orders/service.ts'
 import type { ActiveOrder } from '../orders/types.ts'
-import { v1View, v2View } from './present-views.ts'
+import { v1View, v2View } from './active-order-views.ts'
 
 export interface ActiveListDeps {
   orders: Pick<OrdersService, 'list' | 'revision'>

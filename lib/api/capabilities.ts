@@ -1,7 +1,7 @@
 // GET /api/v2/capabilities: what this gateway speaks and offers, so an integrator can adapt
 // without trying things: API versions, the radio, optional features and the limits.
 import type { GatewayConfig } from '../config.ts'
-import { maxParamLength } from './inputs.ts'
+import { maxParamLength } from './input-schema.ts'
 import { zigbeePresets } from '../settings/service.ts'
 
 export interface Capabilities {

@@ -1,6 +1,6 @@
 // The body of POST /api/v2/gateway/clock: the board's time, as it reads it from its device.
 import { z } from 'zod'
-import { BodyInput, required } from './inputs.ts'
+import { BodyInput, required } from './input-schema.ts'
 
 const timeField = z.union([
   z.number().int().min(0).max(8_640_000_000_000_000),

@@ -61,7 +61,7 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   STORAGE_UNAVAILABLE: { status: 503, code: -37, message: fixed('Storage is unavailable; nothing was changed') },
   // Ours (extension: simulator): a tracker or table the virtual restaurant does not have.
   SIM_INPUT_INVALID: { status: 400, code: -38, message: withDetail('Invalid simulator input') },
-  // Ours (decisions §9, the LAN and browsers): a web page may not use the gateway.
+  // Ours (docs/api.md, "The LAN and browsers"): a web page may not use the gateway.
   CROSS_SITE_REFUSED: { status: 403, code: -39, message: fixed('Cross-site request refused') },
   CONTENT_TYPE_UNSUPPORTED: { status: 415, code: -40, message: fixed('Content type must be application/json') },
   HOST_UNKNOWN: { status: 421, code: -41, message: fixed('Unknown host') },

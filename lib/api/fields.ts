@@ -1,5 +1,5 @@
 // The zod schemas of values many endpoints share: positive integers (JSON number or digit
-// text), order references, UUIDs, booleans. Each parses and documents (lib/api/inputs.ts).
+// text), order references, UUIDs, booleans. Each parses and documents (lib/api/input-schema.ts).
 import { z } from 'zod'
 import type { OrderRef } from '../orders/types.ts'
 import { maxInt32, positiveIntText, uuidPattern } from './patterns.ts'

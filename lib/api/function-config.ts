@@ -26,7 +26,7 @@ export interface FunctionConfig {
   /** itty-router path, e.g. /api/v2/activeorders/:id/page */
   path: string
   auth: AuthStance
-  /** v2 default returnCode of the path (decisions §1); absent on v1. */
+  /** v2 default returnCode of the path (docs/api.md, "Return codes of each path"); absent on v1. */
   code?: number
   summary: string
   query?: Record<string, ParamDoc>

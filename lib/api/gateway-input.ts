@@ -1,10 +1,10 @@
 // Inputs of the gateway's own endpoints (connection check, repeaters, pairing). Each is one
-// zod schema (lib/api/inputs.ts): it parses with the endpoint's error kinds and it is what the
+// zod schema (lib/api/input-schema.ts): it parses with the endpoint's error kinds and it is what the
 // OpenAPI document shows, so the patterns below are exactly what is accepted.
 import { z } from 'zod'
 import { defaultCheckTimeoutSeconds } from '../gateway/check.ts'
 import { deviceCodePattern } from '../gateway/cloud.ts'
-import { BodyInput, QueryInput, required, withDefault } from './inputs.ts'
+import { BodyInput, QueryInput, required, withDefault } from './input-schema.ts'
 
 /** The query value of GET /api/v2/gateway/check: an integer 0-254, up to 10 digits. */
 // Written out so the document can carry it: an optional +, leading zeros up to 10 digits in

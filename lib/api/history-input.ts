@@ -1,6 +1,6 @@
-// Query parameters of the history and statistics endpoints (decisions §3-4), shared by the
+// Query parameters of the history and statistics endpoints (docs/api.md, "History and statistics"), shared by the
 // v1 and v2 functions. Only the date form differs between the versions. Each parameter is
-// one zod schema (lib/api/inputs.ts): it parses, and the OpenAPI document shows it, so the
+// one zod schema (lib/api/input-schema.ts): it parses, and the OpenAPI document shows it, so the
 // patterns below are exactly what is accepted.
 import { z } from 'zod'
 import type { ParamDoc } from './function-config.ts'
@@ -10,7 +10,7 @@ import type { OrderType } from '../orders/types.ts'
 import { parseLocal } from '../kernel/time.ts'
 import type { ApiVersion } from './envelope.ts'
 import { positiveIntString } from './fields.ts'
-import { maxParamLength, optional, QueryInput, withDefault } from './inputs.ts'
+import { maxParamLength, optional, QueryInput, withDefault } from './input-schema.ts'
 import { countText, limitText, localDateTimeT, localDateTimeV1, positiveDecimalText } from './patterns.ts'
 
 export const defaultLimit = 25

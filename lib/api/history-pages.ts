@@ -4,7 +4,7 @@
 // it is read at) plus the timezone its times are shown in; nothing needs invalidating, and
 // a poll of the first page only costs a fresh read of the newest position. Kitchen displays
 // and point-of-sale screens poll the same page over and over.
-import { orderSummary } from './present.ts'
+import { orderSummary } from './present-order.ts'
 import { RawJson } from './raw-json.ts'
 import type { HistoryFilter, PageRequest } from '../history/query.ts'
 import type { HistoryStore } from '../history/store.ts'

@@ -1,9 +1,9 @@
-// Request bodies of the active-order endpoints (decisions §2), shared by v1 and v2 so both
+// Request bodies of the active-order endpoints (docs/api.md, "Active orders"), shared by v1 and v2 so both
 // read `name`, `orderType`, `locationName` and `tracking` the same way. Each field is one
-// zod schema: it parses (lib/api/inputs.ts) and it is what the OpenAPI document shows.
+// zod schema: it parses (lib/api/input-schema.ts) and it is what the OpenAPI document shows.
 import { z } from 'zod'
 import { booleanLike, positiveInt } from './fields.ts'
-import { BodyInput, optional, required, withDefault } from './inputs.ts'
+import { BodyInput, optional, required, withDefault } from './input-schema.ts'
 import type { OrderType } from '../orders/types.ts'
 
 export interface CreateFields {

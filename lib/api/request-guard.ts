@@ -1,5 +1,5 @@
 // What a browser on the restaurant's LAN must not be able to do with the gateway
-// (decisions §9): use it from another site's page (CSRF: a no-cors POST, an <img> to
+// (docs/api.md, "The LAN and browsers"): use it from another site's page (CSRF: a no-cors POST, an <img> to
 // /api/v1/register), or through a name rebound to its address (DNS rebinding). A pure
 // check over the method, path and headers, run by the router before any route for every
 // host, so POS and KDS clients, which send none of the browser headers, pass unchanged.

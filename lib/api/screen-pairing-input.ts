@@ -2,7 +2,7 @@
 // suggests for its token, the code and name an approver sends, and the handle a screen polls.
 import { z } from 'zod'
 import { DomainError } from '../kernel/errors.ts'
-import { BodyInput, optional, required } from './inputs.ts'
+import { BodyInput, optional, required } from './input-schema.ts'
 
 const name = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)
 

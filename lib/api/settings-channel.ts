@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { DomainError } from '../kernel/errors.ts'
 import { channelOfPreset, type Settings } from '../settings/service.ts'
-import { QueryInput, withDefault } from './inputs.ts'
+import { QueryInput, withDefault } from './input-schema.ts'
 
 export const settingsQuery = new QueryInput({
   force: withDefault(z.enum(['true', 'false']).transform((value) => value === 'true'), false, {

@@ -1,9 +1,9 @@
 // Bodies of the simulator endpoints (extension: simulator). Each field is one zod schema
-// (lib/api/inputs.ts): it parses, and it is what the OpenAPI document shows.
+// (lib/api/input-schema.ts): it parses, and it is what the OpenAPI document shows.
 import { z } from 'zod'
 import type { JsonSchema } from './function-config.ts'
 import { booleanLike, positiveInt } from './fields.ts'
-import { BodyInput, required, withDefault } from './inputs.ts'
+import { BodyInput, required, withDefault } from './input-schema.ts'
 import { upTo } from './patterns.ts'
 
 const tracker = required(positiveInt, {

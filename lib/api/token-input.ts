@@ -1,8 +1,8 @@
-// The `name` query parameter of the access-token endpoints, one zod schema (lib/api/inputs.ts)
+// The `name` query parameter of the access-token endpoints, one zod schema (lib/api/input-schema.ts)
 // that parses and documents it.
 import { z } from 'zod'
 import { defaultTokenName } from '../tokens/names.ts'
-import { optional, QueryInput, withDefault } from './inputs.ts'
+import { optional, QueryInput, withDefault } from './input-schema.ts'
 
 const name = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)
 

@@ -1,7 +1,7 @@
 // The manager's charts (extension: GET /api/v2/statistics/hourly): for today or the last
 // seven days, the orders cleared in each hour of the day (in the gateway's timezone) with the
 // median and 90th percentile of their start-to-clear time, the measure the target applies to
-// (decisions §4). Read over the (orderCleared, orderStarted) covering index; percentiles are
+// (docs/api.md, "History and statistics"). Read over the (orderCleared, orderStarted) covering index; percentiles are
 // taken in memory from the durations (a week of a busy restaurant is a few tens of thousands).
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { dayBounds, offsetMinutes } from '../kernel/time.ts'

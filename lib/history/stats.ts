@@ -1,4 +1,4 @@
-// Daily statistics (decisions §4): the orders cleared today, in the gateway's timezone,
+// Daily statistics (docs/api.md, "History and statistics"): the orders cleared today, in the gateway's timezone,
 // each measured from start to clear (the vendor's measure). One aggregate over the
 // (orderCleared, orderStarted) index: the day's rows are never read from the table.
 import type { DatabaseSync, StatementSync } from 'node:sqlite'

@@ -1,5 +1,5 @@
 // Order history in node:sqlite: years of summaries cost megabytes, not gigabytes (see
-// DESIGN.md, Storage). Inserting is idempotent on uuid, which makes clearing crash-safe:
+// docs/architecture.md, Storage). Inserting is idempotent on uuid, which makes clearing crash-safe:
 // summary first, then the active order is removed; a restart removes any active order
 // whose uuid is already here.
 //
@@ -171,7 +171,7 @@ export class HistoryStore {
     return this.#queries.iterate(filter)
   }
 
-  /** Figures for the calendar day containing `now` in `timezone` (decisions §4). */
+  /** Figures for the calendar day containing `now` in `timezone` (docs/api.md, "History and statistics"). */
   statistics(request: StatisticsRequest): DailyStatistics {
     return this.#statistics.today(request)
   }

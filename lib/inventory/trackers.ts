@@ -1,6 +1,6 @@
 // The trackers the gateway knows: captured the first time each is held over a starter unit
 // (its number and radio address), refreshed by every sign of life. v1 needs this to create
-// an order (decisions §2); GET/DELETE /api/v2/trackers serve it. Kept in memory for fast
+// an order (docs/api.md, "Active orders"); GET/DELETE /api/v2/trackers serve it. Kept in memory for fast
 // reads, persisted in NeDB before any change is acknowledged.
 import type { Collection, Durability } from '../store/db.ts'
 

@@ -3,7 +3,7 @@
 // outcomes and errors, the spec's route table, and the codes every route may give).
 import { errorEnvelope, v2Errors } from '../api/envelope.ts'
 import { pathParams } from '../api/fields.ts'
-import { jsonSchemaOf } from '../api/inputs.ts'
+import { jsonSchemaOf } from '../api/input-schema.ts'
 import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../kernel/errors.ts'
 import type { FunctionConfig, JsonSchema } from '../api/function-config.ts'
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
@@ -24,7 +24,7 @@ export interface DocumentOptions {
 }
 
 /**
- * Codes any route may answer (decisions §1, §9): unknown route/method, body too large, rate
+ * Codes any route may answer (docs/api.md, "Envelope and errors"): unknown route/method, body too large, rate
  * limit, storage, cross-site, unknown host, a path with dot or empty segments, internal.
  */
 const commonErrorCodes = [-5, -35, -36, -37, -39, -41, -49, -99]

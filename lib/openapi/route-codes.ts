@@ -1,4 +1,4 @@
-// What the specification's route table (shared/spec/routes.tsv) says each route answers,
+// What the specification's route table says each route answers (docs/api.md, "Return codes of each path"),
 // kept here so the OpenAPI document lists every code even where a function's config does
 // not name them all. For v2, numbers below 1000 in `outcomes` are HTTP statuses and those
 // above are outcome returnCodes; `errors` are returnCodes. For v1, both are HTTP statuses.

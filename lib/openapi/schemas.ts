@@ -1,8 +1,8 @@
 // Reusable JSON Schemas of the OpenAPI document: the envelopes and the resources whose shape
-// the specification and decisions fix. Payloads of a route are named in `payloads` by
+// the specification and docs/api.md fix. Payloads of a route are named in `payloads` by
 // "METHOD path"; a route not named there is documented as an envelope with further fields.
 import type { JsonSchema } from '../api/function-config.ts'
-import { safeJsonValueRef, unsafeKeyPattern } from '../api/inputs.ts'
+import { safeJsonValueRef, unsafeKeyPattern } from '../api/input-schema.ts'
 
 const localTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'Gateway-local time, no offset' }
 const offsetTime = { type: 'string', description: 'Time with the gateway UTC offset, e.g. 2024-05-01T12:00:00+02:00' }

@@ -2,7 +2,7 @@
 // fleet bridge) and how a finished order is summarised (history, the API): the spec's
 // ORDER_MODIFIED and ORDER_SUMMARY forms. They belong to the domain because a notification is
 // rendered once, when the change is recorded, so one sent again is byte-for-byte the first;
-// the API presents the same forms (lib/api/present.ts).
+// the API presents the same forms (lib/api/present-order.ts).
 import { formatLocal, formatWithOffset } from '../kernel/time.ts'
 import type { ActiveOrder, OrderSummary } from './types.ts'
 

@@ -3,7 +3,7 @@
 // state every earlier operation left. Each write is made durable, then recorded in the
 // change log (seq, webhooks, WebSocket), then its paging effects are applied.
 //
-// Clearing crosses two stores (DESIGN.md, Storage): the summary goes into history first
+// Clearing crosses two stores (docs/architecture.md, Storage): the summary goes into history first
 // (idempotent on uuid), then the order leaves NeDB. open() removes any active order whose
 // uuid is already in history, so a crash between the two steps loses nothing and never
 // leaves an order in both places.

@@ -1,7 +1,7 @@
 // Moving the Zigbee network to another channel. herdsman moves it only at start, when the
 // coordinator "resumed" on a channel other than the configured one: it broadcasts a
 // Mgmt_NWK_Update_req (every device, sleepy ones included, switches) and waits 12 s. That
-// misses two cases (notes/radio-field-review.md): a deCONZ stick writes the configured
+// misses two cases, both seen with real sticks: a deCONZ stick writes the configured
 // channel itself while starting and reports "resumed" on it, so herdsman never broadcasts
 // and the devices stay behind; and any stick restarted while devices sleep. So a change made
 // while the radio is up is broadcast first, on the running network, and only then is the

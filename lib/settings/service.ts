@@ -1,4 +1,4 @@
-// Gateway settings (decisions §7): zigbeePreset, targetTimeDefault, timezone. Kept in NeDB,
+// Gateway settings (docs/api.md, "Gateway, radio, settings, repeaters, trackers"): zigbeePreset, targetTimeDefault, timezone. Kept in NeDB,
 // read from memory; an update is validated whole before anything is written.
 import { DomainError } from '../kernel/errors.ts'
 import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'

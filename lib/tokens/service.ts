@@ -1,4 +1,4 @@
-// Access tokens (decisions §5): issued by the button window or by an existing token, stored
+// Access tokens (docs/api.md, "Access tokens and security"): issued by the button window or by an existing token, stored
 // only as SHA-256 hashes, verified in constant time against an in-memory index so that a
 // revocation takes effect on the very next request.
 import { DomainError } from '../kernel/errors.ts'

@@ -1,4 +1,4 @@
-// Classifies an IP address for the webhook target guard (decisions §6). Works on the
+// Classifies an IP address for the webhook target guard (docs/api.md, "Events: webhooks and WebSocket"). Works on the
 // address a connection would really use, so every spelling of loopback (2130706433,
 // 0x7f000001, 0177.0.0.1, 127.1 are normalised by the URL parser; ::ffff:127.0.0.1 and the
 // other IPv6 forms that embed an IPv4 address are unwrapped here) lands in the same class.

@@ -15,7 +15,7 @@ export interface Registration {
   state: WebhookState
   lastSuccess: number | null
   lastError: { at: number; message: string } | null
-  /** Events dropped because the backlog was full (decisions: outbox limits in docs/api.md). */
+  /** Events dropped because the backlog was full (the outbox limits: docs/api.md). */
   dropped: number
   /**
    * The first seq this registration receives: changes numbered after it was made (or

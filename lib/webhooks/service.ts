@@ -1,4 +1,4 @@
-// Webhooks (decisions §6): registration behind the target guard and a HEAD probe, the
+// Webhooks (docs/api.md, "Events: webhooks and WebSocket"): registration behind the target guard and a HEAD probe, the
 // persisted outbox fed by a ChangeLog sink, and one delivery attempt at a time per URL.
 // The timing of attempts (when to retry) belongs to runtime/workers/webhook-dispatcher.ts.
 import { orderModifiedPayload } from '../orders/notification.ts'

@@ -1,4 +1,4 @@
-// Which webhook targets the gateway may connect to (decisions §6). The check runs on the
+// Which webhook targets the gateway may connect to (docs/api.md, "Events: webhooks and WebSocket"). The check runs on the
 // address a connection is about to use: IP literals before connecting, host names inside
 // the socket's DNS lookup, so a name that resolves elsewhere later (DNS rebinding) is
 // checked again on every connection. Redirects are never followed (see http-client.ts).

@@ -9,4 +9,6 @@ export interface CliCommandEntry {
   run: CliCommand
   /** Options the command declares, so "--format csv" parses as a value, not a flag and a positional. */
   options?: ParseArgsOptionsConfig
+  /** What `gateway <command> --help` prints after the command's usage lines. */
+  help?: string
 }

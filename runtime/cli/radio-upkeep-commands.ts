@@ -75,9 +75,10 @@ export function describeInterview(result: InterviewResult): string {
 }
 
 export function describeRadioSummary(summary: RadioSummary): string {
-  if (summary.kind === 'simulated') return 'radio: simulated restaurant'
-  const state = summary.up ? 'up' : `down${summary.lastError ? ` (${summary.lastError})` : ''}`
-  return `radio: ${state}${summary.coordinator ? `; coordinator ${describeCoordinator(summary.coordinator)}` : ''}`
+  // A fresh install runs the simulated restaurant: with a stick plugged in, nothing else says the stick is unused.
+  if (summary.kind === 'simulated') return 'radio: simulated (no Zigbee stick is used: set "radio" in the config, docs/operations.md "Configure")'
+  const state = summary.up ? 'up' : `down${summary.lastError ? `: ${summary.lastError}` : ''}`
+  return `radio: zigbee, ${state}${summary.coordinator ? `; coordinator ${describeCoordinator(summary.coordinator)}` : ''}`
 }
 
 const oneAddress = (positionals: string[], usage: string) => {

@@ -1,7 +1,7 @@
 // `gateway sim ...`: drives the simulated restaurant of a running gateway through the
 // control socket. sim.start/sim.place/sim.clear/sim.status/sim.rush/sim.rush.stop are
 // registered on the ControlServer; simCliCommand turns the command line into those calls.
-import { positiveInt } from '../../lib/api/input.ts'
+import { positiveInt } from '../../lib/api/value-parsers.ts'
 import type { RushOptions, RushStatus } from '../../lib/orders/rush.ts'
 import type { SimActionResult, SimulatorStatus } from '../../lib/orders/simulator.ts'
 import type { CliCommand } from './cli-command.ts'

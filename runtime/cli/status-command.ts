@@ -31,6 +31,6 @@ export function statusCommand(registry?: string): CliCommand {
     // The coordinator stick (type, firmware, IEEE address), or why the radio is down.
     const radio = await sendControl(dataDir, 'radio.summary', {}, 5_000).then((summary) => [describeRadioSummary(summary as RadioSummary)], () => [])
     const tls = await tlsStatusLines(dataDir)
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...boards, ...tls, ...radio, ...clock, ...backupLines, ...otherLines].join('\n')
+    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...radio, ...boards, ...tls, ...clock, ...backupLines, ...otherLines].join('\n')
   }
 }

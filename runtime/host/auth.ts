@@ -1,4 +1,4 @@
-// The auth gate the router runs before every function (decisions §5).
+// The auth gate the router runs before every function (docs/api.md, "Access tokens and security").
 // - v2 routes with auth 'bearer' need `Authorization: Bearer <token>`: a header of another
 //   shape is 400 -1, a missing or unknown token 401 -2. security.openRoutes opens named routes.
 // - v1 routes are open unless config v1.basicAuth: then Basic, user name = an access token,

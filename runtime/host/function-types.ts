@@ -4,7 +4,7 @@
 // since the OpenAPI document and the input schemas read it too; it is re-exported here so a
 // function file imports its types from one place.
 import type { Outcome } from '../../lib/kernel/errors.ts'
-import type { Presenter } from '../../lib/api/presenter.ts'
+import type { Presenter } from '../../lib/api/request-presenter.ts'
 import type { FunctionServices } from './function-services.ts'
 import type { FunctionConfig } from '../../lib/api/function-config.ts'
 

@@ -1,4 +1,4 @@
-// The WebSocket feed (decisions §6) on the HTTP server's upgrade for /api/v2/websocket.
+// The WebSocket feed (docs/api.md, "Events: webhooks and WebSocket") on the HTTP server's upgrade for /api/v2/websocket.
 // First frame {"accesstoken": "..."} within authTimeoutMs (on the injected clock), then an
 // ACTIVE_ORDERS snapshot and one frame per change. The hub keeps its own copy of the
 // active orders, updated by the same ChangeLog listener that sends the frames, so a new
@@ -7,7 +7,7 @@ import type http from 'node:http'
 import type https from 'node:https'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer, type RawData } from 'ws'
-import { orderChangeFrame, activeOrderV2 } from '../../lib/api/present.ts'
+import { orderChangeFrame, activeOrderV2 } from '../../lib/api/present-order.ts'
 import { hostname } from 'node:os'
 import { errorEnvelope, v2Errors } from '../../lib/api/envelope.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'
@@ -23,7 +23,7 @@ import type { Services } from '../wiring/services.ts'
 export const websocketPath = '/api/v2/websocket'
 
 export interface WsLimits {
-  /** Time for the first frame (decisions §6: 10 s). */
+  /** Time for the first frame (10 s: docs/api.md, "Events: webhooks and WebSocket"). */
   authTimeoutMs: number
   /** A ping every interval; a client that did not answer the previous one is dropped. */
   pingIntervalMs: number

@@ -33,7 +33,7 @@ function fail(message: string): never {
 
 /** Checks the request against the naming rules and the served routes; one line on failure. */
 async function plan(root: string, methodText: string | undefined, routePath: string | undefined, flags: Record<string, unknown>): Promise<NewEndpoint> {
-  if (!methodText || !routePath) fail('usage: gateway new endpoint <GET|POST|DELETE> </api/v2/...> [--code N] [--auth none|bearer|button]')
+  if (!methodText || !routePath) fail(`usage: ${newEndpointUsage}`)
   const method = methodText.toUpperCase() as HttpMethod
   if (!methods.includes(method)) fail(`method "${methodText}" is not one of ${methods.join(', ')}`)
   const match = /^\/api\/(v[12])(\/.*)?$/.exec(routePath)
@@ -138,6 +138,19 @@ export async function newEndpoint(method: string | undefined, routePath: string 
   writeFileSync(contractFile, contract.slice(0, end) + contractRow(endpoint) + contract.slice(end))
   return { functionFile, testFile }
 }
+
+export const newEndpointUsage = 'gateway new endpoint <GET|POST|DELETE> </api/v1|v2/...> [--code N] [--auth none|bearer|button]'
+
+/** What `gateway new endpoint --help` says beyond its usage line. */
+export const newEndpointHelp = `${newEndpointUsage}
+Writes, in this checkout: functions/<v1|v2>/<name>.<method>.ts (a function answering 200),
+its test stub under tests/functions/, its row in tests/contract/endpoints.ts, and the entry
+in functions/_manifest.gen.ts. Path segments are words or :id, :uuid, :name
+(GET /api/v2/things/:id -> functions/v2/things.id.get.ts).
+  --code N    the path's v2 returnCode (1-999); default: that of a route on the same
+              resource, else one above every code in use. v1 routes have none.
+  --auth A    bearer (the v2 default), none (the v1 default) or button; v1 takes none or button.
+Then: npm run dev serves it at once; docs/architecture.md, "Adding an endpoint".`
 
 /** The `gateway new endpoint ...` command. */
 export async function newCliCommand(positionals: string[], flags: Record<string, unknown>): Promise<string> {

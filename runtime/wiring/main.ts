@@ -1,5 +1,6 @@
-// Composition root: config → store and services → radio → scheduler → webhooks → ws → http
-// → control socket. SIGTERM/SIGINT stop everything in reverse and flush storage.
+// Composition root: config → data-dir lock → store and services → radio → paging scheduler →
+// fleet → webhooks → http → ws → control socket → mDNS. SIGTERM/SIGINT stop everything in
+// reverse and flush storage.
 import type { Clock } from '../../lib/kernel/clock.ts'
 import { GatewayClock } from '../../lib/kernel/gateway-clock.ts'
 import type { GatewayConfig } from '../../lib/config.ts'

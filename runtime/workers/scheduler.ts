@@ -1,4 +1,4 @@
-// The paging scheduler (DESIGN.md, Runtime; notes/radio.md §5). A page is a lease: the radio
+// The paging scheduler (docs/api.md, "Paging"; the lease on the tracker: docs/radio.md). A page is a lease: the radio
 // is told "buzz for L seconds" and the tracker stops by itself when L runs out, so a lost
 // cancel, a lost frame or a crashed gateway can never leave it buzzing for ever.
 //  - tracking: the lease is re-sent every refreshMs (well inside L) until stopped;

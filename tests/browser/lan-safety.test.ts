@@ -1,4 +1,4 @@
-// A hostile web page open in a browser on the restaurant's LAN (decisions §9), in real
+// A hostile web page open in a browser on the restaurant's LAN (docs/api.md, "The LAN and browsers"), in real
 // headless Chromium: a page of another site (its own HTTP server on another port, named
 // evil.test) tries no-cors POSTs, a text/plain form and an <img> registering a webhook
 // against the unauthenticated v1 API; a page on a name rebound to the gateway's address

@@ -1,4 +1,4 @@
-// The route table of the specification (shared/spec/routes.tsv), transcribed. Each route's
+// The specification's route table, the repository's copy of it (codes: docs/api.md). Each route's
 // auth stance is stated here, so a new route without an entry fails tests/manifest.test.ts.
 // auth: 'none' | 'bearer' | 'button' (open, the button window decides) | 'first-frame' (WebSocket).
 

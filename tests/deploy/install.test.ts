@@ -4,36 +4,15 @@
 // `gateway` command run against a gateway started from the installed files. System commands
 // (apt-get, useradd, systemctl ...) are recorded in install-actions.log, not run.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
+import { makeMirror, tarballName } from '../helpers/node-mirror.ts'
 import { startGatewayProcess } from '../helpers/process.ts'
-import { requireExecutable, xzDep } from '../helpers/system-deps.ts'
 
 const script = path.resolve(import.meta.dirname, '../../deploy/install.sh')
-const nodeVersion = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node
-const tarballName = `node-v${nodeVersion}-linux-x64`
-
-/** A mirror directory like https://nodejs.org/dist/vX: one tarball whose bin/node and bin/npm run this machine's. */
-function makeMirror(dir: string, corrupt = false): string {
-  requireExecutable(xzDep)
-  const tree = path.join(dir, 'tree', tarballName, 'bin')
-  mkdirSync(tree, { recursive: true })
-  writeFileSync(path.join(tree, 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`, { mode: 0o755 })
-  const npmCli = process.env.npm_execpath ?? execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim()
-  writeFileSync(path.join(tree, 'npm'), `#!/bin/sh\nexec ${process.execPath} ${npmCli} "$@"\n`, { mode: 0o755 })
-  const mirror = path.join(dir, 'mirror')
-  mkdirSync(mirror)
-  const tarball = path.join(mirror, `${tarballName}.tar.xz`)
-  execFileSync('tar', ['-cJf', tarball, '-C', path.join(dir, 'tree'), tarballName])
-  const digest = createHash('sha256').update(readFileSync(tarball)).digest('hex')
-  writeFileSync(path.join(mirror, 'SHASUMS256.txt'), `${corrupt ? '0'.repeat(64) : digest}  ${tarballName}.tar.xz\n${'1'.repeat(64)}  node-v${nodeVersion}-linux-arm64.tar.xz\n`)
-  return mirror
-}
-
 function install(root: string, mirror: string, ...args: string[]) {
   return spawnSync('bash', [script, ...args, '--root', root, '--test-mode', '--node-dist', mirror], {
     encoding: 'utf8',
@@ -135,6 +114,6 @@ t.test('upgrade without an install, unknown arguments, test mode without a root'
   writeFileSync(path.join(inside, 'deploy/install.sh'), readFileSync(script))
   const refused = spawnSync('bash', [path.join(inside, 'deploy/install.sh'), 'upgrade', '--root', root, '--test-mode'], { encoding: 'utf8' })
   t.equal(refused.status, 1)
-  t.match(refused.stderr, /run this from a checkout outside .*opt\/tracker-gateway/)
+  t.match(refused.stderr, /run this from a checkout or unpacked release outside .*opt\/tracker-gateway/)
   t.ok(existsSync(path.join(inside, 'package.json')), 'nothing deleted')
 })

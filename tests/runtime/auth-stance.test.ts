@@ -55,7 +55,7 @@ t.test('every manifest route has a row in the contract table', async (t) => {
   }
 })
 
-// Open v2 routes beyond decisions §5, each deliberate: adding one here is a reviewed decision.
+// Open v2 routes beyond the three the rulings open (docs/api.md, "Access tokens and security"), each deliberate: adding one here is a reviewed decision.
 const openExtensions: Record<string, string> = {
   'GET /api/v2/register/jwks': 'public keys for verifying webhook signatures: nothing secret',
   'POST /api/v2/board/pairing': 'a new screen asks for a sign-in code: bounded, and approving it needs a token',

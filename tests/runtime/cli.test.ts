@@ -91,6 +91,7 @@ t.test('the CLI finds a gateway started with another data dir through the enviro
   t.match(found.stderr, `using the gateway on data dir ${path.join(root, 'data-a')} (PID ${first.child.pid}, port ${first.port})`)
   const status = await runCli(['status'], env, { cwd: elsewhere })
   t.match(status.stdout, `gateway running: PID ${first.child.pid}, port ${first.port}, data dir ${path.join(root, 'data-a')}`)
+  t.match(status.stdout, /\nradio: simulated \(no Zigbee stick is used/, 'a fresh gateway says plainly that its radio is simulated')
 
   const explicit = await runCli(['button', '--data-dir', path.join(root, 'data-b')], env, { cwd: elsewhere })
   t.equal(explicit.code, 1, 'a data dir named explicitly is never swapped for another')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { activeOrderV1, activeOrderV2 } from '../../../lib/api/present.ts'
+import { activeOrderV1, activeOrderV2 } from '../../../lib/api/present-order.ts'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 import { ActiveOrderList } from '../../../lib/api/active-list.ts'
 import { sampleOrder } from '../../helpers/orders.ts'

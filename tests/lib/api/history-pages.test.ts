@@ -1,5 +1,5 @@
 import t from 'tap'
-import { orderSummary } from '../../../lib/api/present.ts'
+import { orderSummary } from '../../../lib/api/present-order.ts'
 import { HistoryPages } from '../../../lib/api/history-pages.ts'
 import type { HistoryFilter } from '../../../lib/history/query.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'

@@ -1,4 +1,4 @@
-// decisions §6 / test matrix S4: every forbidden target is refused at registration (v1 and
+// The webhook target guard (docs/api.md, "Events: webhooks and WebSocket"): every forbidden target is refused at registration (v1 and
 // v2) without a single connection reaching a canary listener on the loopback interface.
 import t from 'tap'
 import { testGateway } from '../../helpers/gateway.ts'

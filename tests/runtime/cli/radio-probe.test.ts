@@ -52,10 +52,12 @@ t.test('an EmberZNet stick on a data dir with a Z-Stack coordinator backup: the 
 
 t.test('a stick that does not answer, and one that looks like another adapter type', async (t) => {
   const terminal = await stick(t)
-  const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device } })
+  // 15 s, not 4: the limit includes starting the radio process (Node and herdsman), which
+  // took longer than 4 s on a loaded machine, and then the start never reached the stick.
+  const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, timeoutMs: 15_000 })
   t.match(silent.verdict, new RegExp(`^no answer at 115200 baud from ${terminal.device}: wrong baud rate`))
   await until(() => terminal.count(Buffer.from('1ac038bc7e', 'hex')) >= 1, 'the start to have reached the stick', 30_000)
-  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 4 s)`)
+  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 15 s)`)
 
   const found = [{ name: 'Sonoff Zigbee 3.0 USB Dongle Plus (ITead)', path: terminal.device, adapter: 'zstack' }]
   const wrong = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, found })
@@ -82,11 +84,13 @@ t.test('a port another program holds', async (t) => {
 
 t.test('a coordinator that answers', async (t) => {
   const remote = await FakeRemote.open(t)
-  const result = await probe(t, { radio: { adapter: 'zstack', serialPort: '/dev/ttyUSB0' }, process: remote.processOptions })
+  // The fake answers at once, so a long limit costs nothing; 4 s was shorter than starting a
+  // radio process (Node and herdsman) on a loaded machine, and the probe then said "no answer".
+  const result = await probe(t, { radio: { adapter: 'zstack', serialPort: '/dev/ttyUSB0' }, process: remote.processOptions, timeoutMs: 120_000 })
   t.same(result, {
     ok: true,
     candidates: 'no serial ports or network coordinators found',
-    attempt: 'trying zstack on /dev/ttyUSB0 (up to 4 s)',
+    attempt: 'trying zstack on /dev/ttyUSB0 (up to 120 s)',
     verdict: 'ok: zstack on /dev/ttyUSB0 answers: fake (adapter zstack), firmware unknown, IEEE 00:12:4b:00:01:02:03:04, channel 15',
     replacement: 'replacement stick: a blank zstack stick takes the network over from coordinator_backup.json (written by a Z-Stack, EmberZNet or deCONZ coordinator), without pairing again',
   })

@@ -68,19 +68,19 @@ t.test('devices, interview, remove and map from the command line', async (t) => 
   await t.rejects(radioMapCommand(['x'], {}, dataDir), /usage: gateway radio map/)
 
   const summary = describeRadioSummary((await sendControl(dataDir, 'radio.summary')) as never)
-  t.equal(summary, 'radio: up; coordinator zStack3x0 (adapter zstack), firmware fake-zstack-1.2.3, IEEE 00:12:4b:00:01:02:03:04')
+  t.equal(summary, 'radio: zigbee, up; coordinator zStack3x0 (adapter zstack), firmware fake-zstack-1.2.3, IEEE 00:12:4b:00:01:02:03:04')
 })
 
 t.test('the simulated restaurant: no Zigbee network to keep', async (t) => {
   const radio = new SimulatedRadio({ clock: new ManualClock(), trackers: 3, log: memoryLogger('fatal').log })
   const dataDir = await control(t, radio)
   await t.rejects(radioDevicesCommand([], {}, dataDir), { message: 'the simulated radio has no Zigbee network' })
-  t.equal(describeRadioSummary((await sendControl(dataDir, 'radio.summary')) as never), 'radio: simulated restaurant')
+  t.equal(describeRadioSummary((await sendControl(dataDir, 'radio.summary')) as never), 'radio: simulated (no Zigbee stick is used: set "radio" in the config, docs/operations.md "Configure")')
 })
 
 t.test('the words', async (t) => {
-  t.equal(describeRadioSummary({ kind: 'zigbee', up: false, coordinator: null, lastError: 'no such port: /dev/ttyUSB0' }), 'radio: down (no such port: /dev/ttyUSB0)')
-  t.equal(describeRadioSummary({ kind: 'zigbee', up: false, coordinator: null, lastError: null }), 'radio: down')
+  t.equal(describeRadioSummary({ kind: 'zigbee', up: false, coordinator: null, lastError: 'no such port: /dev/ttyUSB0' }), 'radio: zigbee, down: no such port: /dev/ttyUSB0')
+  t.equal(describeRadioSummary({ kind: 'zigbee', up: false, coordinator: null, lastError: null }), 'radio: zigbee, down')
   const device = { address: '00:12:4b:00:00:00:00:01', networkAddress: 1, type: 'Router' as const, role: null, model: null, manufacturer: null, interview: 'pending' as const, lastSeen: 0, linkQuality: null }
   t.equal(describeDevices([device], 3 * 3600_000), '00:12:4b:00:00:00:00:01  interview pending  Router  -  lqi -  seen 3 h ago')
   t.equal(describeDevices([{ ...device, lastSeen: null }], 0), '00:12:4b:00:00:00:00:01  interview pending  Router  -  lqi -  seen never')

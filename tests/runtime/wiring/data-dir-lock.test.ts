@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -8,6 +7,7 @@ import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { lockDataDir, lockFileName, ownerFileName, prepareDataDir, readDataDirOwner } from '../../../runtime/wiring/data-dir-lock.ts'
 import { startGateway } from '../../../runtime/wiring/main.ts'
 import { cliPath, runCli, startGatewayProcess } from '../../helpers/process.ts'
+import { spawnObeyingFileModes } from '../../helpers/without-root-override.ts'
 
 const gatewayConfig = (dataDir: string, port = 0) => parseConfig({ port, host: '127.0.0.1', dataDir, mdns: { enabled: false } })
 
@@ -103,18 +103,16 @@ t.test('a data dir that is a file, or not writable, stops start-up with exit 2',
   const readOnly = path.join(dir, 'read-only')
   mkdirSync(readOnly)
   chmodSync(readOnly, 0o555)
-  chmodSync(dir, 0o755)
-  // root writes anywhere: run the check as nobody then.
-  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+  // Root writes anywhere: it runs the check without that power (same uid, so a checkout in a
+  // private directory stays reachable).
   const startOn = (dataDir: string) =>
-    spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'start', '--port', '0', '--data-dir', dataDir], {
-      ...asNobody,
+    spawnObeyingFileModes(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'start', '--port', '0', '--data-dir', dataDir], {
       encoding: 'utf8',
       env: { ...process.env, NODE_COMPILE_CACHE: '' },
     })
   const result = startOn(readOnly)
   t.equal(result.status, 2, result.stderr)
-  t.match(result.stderr, /data dir .*read-only is not writable \(running as uid \d+\)/)
+  t.match(result.stderr, new RegExp(`data dir .*read-only is not writable \\(running as uid ${process.getuid?.()}\\)`))
   const missing = startOn(path.join(readOnly, 'data'))
   t.equal(missing.status, 2, missing.stderr)
   t.match(missing.stderr, /cannot create data dir .*read-only\/data: EACCES \(running as uid \d+\)/)

@@ -7,7 +7,7 @@ import type { JsonSchema, ParamDoc } from './function-config.ts'
 import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 
 /**
- * Longest query value accepted for any parameter (decisions §8), enforced by QueryInput and
+ * Longest query value accepted for any parameter (docs/api.md, "Inputs and the OpenAPI document"), enforced by QueryInput and
  * advertised as `limits.paramLength` in the capabilities. Path values are a name or a UUID,
  * whose patterns are shorter.
  */
@@ -112,7 +112,7 @@ export class QueryInput<F extends Fields> {
   }
 }
 
-/** Keys refused at any depth of a body (lib/api/input.ts, parseJsonObject). */
+/** Keys refused at any depth of a body (lib/api/value-parsers.ts, parseJsonObject). */
 export const unsafeKeyPattern = '^\\$|^(?:__proto__|constructor|prototype)$'
 
 /** The document's schema of any JSON value whose objects, at any depth, have only safe keys (lib/openapi/schemas.ts). */

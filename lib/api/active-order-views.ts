@@ -1,6 +1,6 @@
 // Presenting active orders the way each API version shows them, at the gateway's current
 // time and timezone.
-import { activeOrderV1, activeOrderV2 } from './present.ts'
+import { activeOrderV1, activeOrderV2 } from './present-order.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { ActiveOrder } from '../orders/types.ts'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { nonNegativeIntText, orderRef, parseJsonObject, positiveInt, uuid } from '../../../lib/api/input.ts'
+import { nonNegativeIntText, orderRef, parseJsonObject, positiveInt, uuid } from '../../../lib/api/value-parsers.ts'
 import { DomainError } from '../../../lib/kernel/errors.ts'
 
 const kindOf = (fn: () => unknown) => {

@@ -10,7 +10,7 @@ import { presentToken } from './present-token.ts'
 import type { TokenRecord } from '../tokens/service.ts'
 import { formatWithOffset } from '../kernel/time.ts'
 import type { ApiVersion } from './envelope.ts'
-import { activeOrderV1, activeOrderV2, orderSummary } from './present.ts'
+import { activeOrderV1, activeOrderV2, orderSummary } from './present-order.ts'
 
 export interface Presenter {
   /** The instant this request is presented at, and the gateway's timezone. */

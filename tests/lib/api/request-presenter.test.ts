@@ -1,5 +1,5 @@
 import t from 'tap'
-import { presenter } from '../../../lib/api/presenter.ts'
+import { presenter } from '../../../lib/api/request-presenter.ts'
 import { sampleOrder } from '../../helpers/orders.ts'
 
 t.test('a presenter is bound to its version, the clock and the timezone', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { z } from 'zod'
-import { BodyInput, jsonSchemaOf, optional, QueryInput, required, withDefault } from '../../../lib/api/inputs.ts'
+import { BodyInput, jsonSchemaOf, optional, QueryInput, required, withDefault } from '../../../lib/api/input-schema.ts'
 import { positiveInt } from '../../../lib/api/fields.ts'
 import type { DomainError } from '../../../lib/kernel/errors.ts'
 

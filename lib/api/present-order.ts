@@ -1,5 +1,6 @@
-// How orders look on the wire, per API version (decisions §2-3). Times are formatted in the
-// gateway's timezone at the moment of answering, so a timezone change shows at once.
+// How orders look on the wire, per API version (docs/api.md, "Active orders" and "History
+// and statistics"). Times are formatted in the gateway's timezone at the moment of
+// answering, so a timezone change shows at once.
 // The notification forms (ORDER_MODIFIED, the order summary) are the domain's own
 // (lib/orders/notification.ts): webhooks and the fleet bridge render them too.
 import { elapsedSeconds, type PresentOptions } from '../orders/notification.ts'

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The release archive: how the software reaches a gateway box that cannot reach our
+# repository. Built from this checkout's last commit (HEAD; uncommitted changes are not in
+# it), holding what deploy/install.sh installs from and nothing else (no tests, no .git):
+# tracker-gateway-<version>/ with bin, lib, runtime, functions, web, deploy, docs,
+# package.json, package-lock.json, gateway.config.json and README.md. Copy it to the box,
+# unpack it and run deploy/install.sh from there (docs/operations.md, step 3).
+#
+#   scripts/make-release.sh [OUT_DIR]    (default: dist/ in the checkout)
+#   -> OUT_DIR/tracker-gateway-<version>.tar.gz and its .sha256
+set -euo pipefail
+src=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+out=${1:-$src/dist}
+parts=(bin lib runtime functions web deploy docs package.json package-lock.json gateway.config.json README.md)
+version=$(sed -nE 's/^  "version": "([^"]+)",?$/\1/p' "$src/package.json")
+[ -n "$version" ] || { echo "make-release: no version in $src/package.json" >&2; exit 1; }
+name=tracker-gateway-$version
+commit=$(git -C "$src" rev-parse --short HEAD) || { echo "make-release: $src is not a git checkout" >&2; exit 1; }
+if [ -n "$(git -C "$src" status --porcelain -- "${parts[@]}")" ]; then
+  echo "make-release: warning: uncommitted changes in the released files are not in the archive (it is commit $commit)" >&2
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+git -C "$src" archive --format=tar --prefix="$name/" HEAD -- "${parts[@]}" | gzip -9n >"$out/$name.tar.gz.partial"
+mv "$out/$name.tar.gz.partial" "$out/$name.tar.gz"
+(cd "$out" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+echo "$out/$name.tar.gz (commit $commit)"

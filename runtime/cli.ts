@@ -14,6 +14,7 @@ import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
 import { probeCliCommand, probeCliOptions } from './cli/radio-probe.ts'
 import { newCliCommand } from './manifest/new-endpoint.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
+import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -40,6 +41,7 @@ const usage = `usage: gateway <command> [options]
   radio channel [N] [--force]                         show the radio channel, or choose it (11, 15, 20 or 25) before pairing
   radio probe [--device PATH] [--adapter TYPE]        with the gateway stopped: list Zigbee sticks, try a start, say what is wrong
         [--baud N] [--rtscts] [--timeout S]
+${hqUsage}
 
 ${historyUsage}
 
@@ -126,6 +128,8 @@ export async function runCli(argv: string[]): Promise<number> {
       await start(values, name === 'dev')
       return -1 // keeps running
     }
+    // Headquarters runs on its own machine with its own config: no gateway to locate.
+    if (name === 'hq') return await hqCliCommand(rest, values)
     const command = commands.get(name)
     if (!command) {
       console.error(`unknown command "${name}"\n\n${usage}`)

@@ -39,6 +39,7 @@ export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   fleet: ['changes', 'identity', 'orders/types', 'orders/notification'],
   orders: ['orders/types', 'orders/notification', 'changes', 'history', 'inventory', 'radio'],
   gateway: ['fleet', 'identity', 'radio'],
+  hq: ['webhooks'], // headquarters (its own service): alert webhooks signed and sent as the gateway's are
 }
 
 /** The domain part of a lib/ file ('orders', 'orders/types', 'config', ...). */

@@ -20,10 +20,13 @@ export interface HeldAck {
   connection: number
 }
 
+/** Connection numbers, unique in this process: an ack never matches another client's connection. */
+let connections = 0
+
 export class AckHolder {
   readonly #client: MqttClient
   readonly #send: Send
-  #connection = 0
+  #connection = ++connections
 
   constructor(client: MqttClient) {
     this.#client = client
@@ -38,8 +41,8 @@ export class AckHolder {
       this.#send(packet, cb, ...rest)
     }
     // Every new connection gets a new number: acks held for an earlier one are void.
-    client.on('connect', () => void this.#connection++)
-    client.on('close', () => void this.#connection++)
+    client.on('connect', () => void (this.#connection = ++connections))
+    client.on('close', () => void (this.#connection = ++connections))
   }
 
   /** The ack a message received now will need, on this connection. */

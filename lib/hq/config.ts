@@ -38,6 +38,12 @@ export const hqConfigSchema = z.strictObject({
   instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ (up to 40)'),
   /** Shared subscription group: instances in one group share the load. */
   shareGroup: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('hq'),
+  /**
+   * false: every instance subscribes to everything (plain persistent subscriptions) and
+   * applies it all (idempotent, so only the work doubles). For Mosquitto 2.0, which does not
+   * restore shared subscriptions after a broker restart (docs/hq.md).
+   */
+  shared: z.boolean().default(true),
   /** Messages applied per PostgreSQL transaction, and the longest a message waits for its batch. */
   batchSize: z.number().int().min(1).max(5000).default(500),
   batchWaitMs: z.number().int().min(0).max(5000).default(20),

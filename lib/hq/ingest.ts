@@ -5,7 +5,7 @@
 // session when it comes back). Applying is idempotent (lib/hq/apply.ts), so what is sent
 // twice is stored once.
 import { readFileSync } from 'node:fs'
-import { connect as mqttConnect, type IClientOptions, type MqttClient } from 'mqtt'
+import { connect as mqttConnect, type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt'
 import type { Logger } from '../kernel/log.ts'
 import { type Database, retryableCodes } from '../store/postgres.ts'
 import { AckHolder, type HeldAck } from './ack-holder.ts'
@@ -14,7 +14,7 @@ import { siteTimezone, type HqConfig } from './config.ts'
 import { parseSiteMessage, type SiteMessage } from './messages.ts'
 import { Partitions } from './schema.ts'
 
-export type IngestConfig = Pick<HqConfig, 'broker' | 'topicPrefix' | 'instanceId' | 'shareGroup' | 'batchSize' | 'batchWaitMs' | 'timezone' | 'siteTimezones' | 'targetSeconds'>
+export type IngestConfig = Pick<HqConfig, 'broker' | 'topicPrefix' | 'instanceId' | 'shareGroup' | 'shared' | 'batchSize' | 'batchWaitMs' | 'timezone' | 'siteTimezones' | 'targetSeconds'>
 
 export interface IngestStatus {
   connected: boolean
@@ -39,8 +39,9 @@ export interface IngestOptions {
   connect?: (url: string, options: IClientOptions) => MqttClient
 }
 
-export function subscriptions(config: Pick<HqConfig, 'shareGroup' | 'topicPrefix'>): string[] {
-  return ['events', 'history', 'status'].map((channel) => `$share/${config.shareGroup}/${config.topicPrefix}/+/${channel}`)
+export function subscriptions(config: Pick<HqConfig, 'shareGroup' | 'topicPrefix' | 'shared'>): string[] {
+  const share = config.shared ? `$share/${config.shareGroup}/` : ''
+  return ['events', 'history', 'status'].map((channel) => `${share}${config.topicPrefix}/+/${channel}`)
 }
 
 export class Ingest {
@@ -105,12 +106,15 @@ export class Ingest {
     })
     client.on('connect', (connack) => {
       this.#lastError = null
-      // A session the broker kept already has the subscriptions; subscribing again is harmless.
-      if (!connack.sessionPresent) {
-        client.subscribe(subscriptions(config), { qos: 1 }, (error) => {
-          if (error) log.error({ err: error }, 'hq ingest: subscribe failed')
-        })
-      }
+      // Subscribed again on every connect, session kept or not: Mosquitto 2.0 does not
+      // restore a persisted session's shared subscriptions after a restart (what sites
+      // publish before this would reach nobody). Subscribing again to the same filter keeps
+      // what the session holds. `resubscribe: true` makes mqtt.js send it although it
+      // believes the session still has it.
+      const filters = Object.assign(Object.fromEntries(subscriptions(config).map((filter) => [filter, { qos: 1 as const }])), { resubscribe: true }) as ISubscriptionMap
+      client.subscribe(filters, (error) => {
+        if (error) log.error({ err: error }, 'hq ingest: subscribe failed')
+      })
       log.info({ sessionPresent: connack.sessionPresent }, 'hq ingest: connected')
     })
   }

@@ -40,6 +40,10 @@ export function openDatabase(url: string, options: { max?: number; applicationNa
     },
     async transaction(fn) {
       const client = await pool.connect()
+      // A connection cut while in use (PostgreSQL restarting) fails the query in flight;
+      // without a listener its 'error' event would also end the process.
+      const ignore = () => undefined
+      client.on('error', ignore)
       let broken = false
       try {
         await client.query('BEGIN')
@@ -50,6 +54,7 @@ export function openDatabase(url: string, options: { max?: number; applicationNa
         await client.query('ROLLBACK').catch(() => (broken = true))
         throw error
       } finally {
+        client.off('error', ignore)
         client.release(broken)
       }
     },

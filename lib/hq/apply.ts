@@ -3,8 +3,10 @@
 // that order, a cleared order's summary is inserted once (its key is the order and the
 // moment it was cleared), and the hour figures grow only by the summaries actually inserted.
 // A duplicate, or an older change arriving after a newer one through another instance,
-// leaves the same rows. Rows are written in key order in every transaction, so two
-// instances applying batches of the same sites wait for each other instead of deadlocking.
+// leaves the same rows. Rows are written in key order and the tables in the same order in
+// every transaction, so two instances applying batches of the same sites wait for each
+// other instead of deadlocking; the rows every batch touches (hour figures, sites) come
+// last, so they stay locked for the shortest time.
 import type { SqlClient } from '../store/postgres.ts'
 import type { SiteEvent, SiteHistory, SiteMessage, SiteStatus } from './messages.ts'
 
@@ -56,41 +58,8 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
   const maxSeq = new Map<string, number>()
   for (const m of messages) if (m.kind !== 'status') maxSeq.set(m.siteId, Math.max(maxSeq.get(m.siteId) ?? 0, m.seq))
 
-  await tx.query(
-    `INSERT INTO hq_sites (site_id, last_seq, last_seen)
-     SELECT site_id, last_seq, now() FROM unnest($1::text[], $2::bigint[]) AS s(site_id, last_seq) ORDER BY site_id
-     ON CONFLICT (site_id) DO UPDATE SET last_seq = GREATEST(hq_sites.last_seq, excluded.last_seq), last_seen = now()`,
-    [sites, sites.map((s) => maxSeq.get(s) ?? 0)],
-  )
-
-  let statusCount = 0
-  if (statuses.length) {
-    // A status from an older run of the gateway (startedAt) is stale. Within one run, an
-    // online status older than the stored one is stale too; an offline one is not (the
-    // broker's last will carries the time of its connection, older than what followed).
-    const result = await tx.query(
-      `UPDATE hq_sites AS s SET online = n.online, reason = n.reason, device_id = n.device_id, version = n.version,
-         started_at = n.started_at, status_at = n.at, status_received_at = now(),
-         backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq
-       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[])
-         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq)
-       WHERE s.site_id = n.site_id
-         AND (s.started_at IS NULL OR n.started_at > s.started_at
-              OR (n.started_at = s.started_at AND (n.at >= s.status_at OR NOT n.online)))`,
-      [
-        statuses.map((s) => s.siteId),
-        statuses.map((s) => s.online),
-        statuses.map((s) => s.reason ?? null),
-        statuses.map((s) => s.deviceId ?? null),
-        statuses.map((s) => s.version ?? null),
-        statuses.map((s) => s.startedAt),
-        statuses.map((s) => s.at),
-        statuses.map((s) => s.backlog),
-        statuses.map((s) => s.lastPublishedSeq ?? null),
-      ],
-    )
-    statusCount = result.rowCount
-  }
+  // New sites get their row; existing rows are not locked here (DO NOTHING takes no lock).
+  await tx.query(`INSERT INTO hq_sites (site_id) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (site_id) DO NOTHING`, [sites])
 
   let eventCount = 0
   if (events.length) {
@@ -159,6 +128,44 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
     )
     historyCount = (result.rows[0] as { inserted: number }).inserted
   }
+
+  // Last, the rows every batch of these sites updates, locked in site order (so instances
+  // never deadlock on them) and held only until the commit that follows.
+  await tx.query('SELECT site_id FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE', [sites])
+  let statusCount = 0
+  if (statuses.length) {
+    // A status from an older run of the gateway (startedAt) is stale. Within one run, an
+    // online status older than the stored one is stale too; an offline one is not (the
+    // broker's last will carries the time of its connection, older than what followed).
+    const result = await tx.query(
+      `UPDATE hq_sites AS s SET online = n.online, reason = n.reason, device_id = n.device_id, version = n.version,
+         started_at = n.started_at, status_at = n.at, status_received_at = now(),
+         backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq
+       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[])
+         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq)
+       WHERE s.site_id = n.site_id
+         AND (s.started_at IS NULL OR n.started_at > s.started_at
+              OR (n.started_at = s.started_at AND (n.at >= s.status_at OR NOT n.online)))`,
+      [
+        statuses.map((s) => s.siteId),
+        statuses.map((s) => s.online),
+        statuses.map((s) => s.reason ?? null),
+        statuses.map((s) => s.deviceId ?? null),
+        statuses.map((s) => s.version ?? null),
+        statuses.map((s) => s.startedAt),
+        statuses.map((s) => s.at),
+        statuses.map((s) => s.backlog),
+        statuses.map((s) => s.lastPublishedSeq ?? null),
+      ],
+    )
+    statusCount = result.rowCount
+  }
+
+  await tx.query(
+    `UPDATE hq_sites AS s SET last_seq = GREATEST(s.last_seq, n.last_seq), last_seen = now()
+     FROM (SELECT * FROM unnest($1::text[], $2::bigint[]) AS n(site_id, last_seq) ORDER BY site_id) n WHERE s.site_id = n.site_id`,
+    [sites, sites.map((s) => maxSeq.get(s) ?? 0)],
+  )
 
   // Delivered to every LISTENing instance when (and only if) this transaction commits.
   await tx.query('SELECT pg_notify($1, $2)', [notifyChannel, notifyPayload(sites)])

@@ -26,22 +26,27 @@ export interface SiteOverview {
   targetSeconds: number
 }
 
+// Open orders and today's figures aggregated once for all sites (not looked up site by
+// site): the board asks for all of them at once. A site's today is its own timezone's, so
+// the hour figures are read for the days around now and matched per site.
 const siteRows = `
+  WITH open AS (
+    SELECT site_id, count(*) AS active, count(*) FILTER (WHERE state = 'started' AND now() - created_at > make_interval(secs => $2)) AS late
+    FROM hq_live_orders WHERE state <> 'cleared' GROUP BY site_id
+  ), today AS (
+    SELECT site_id, sum(orders) AS orders, sum(located) AS located, sum(to_table_seconds) AS to_table_seconds, sum(late) AS late
+    FROM hq_site_hours
+    WHERE day BETWEEN (now() AT TIME ZONE 'UTC')::date - 1 AND (now() AT TIME ZONE 'UTC')::date + 1
+      AND day = (now() AT TIME ZONE COALESCE($4::jsonb ->> site_id, $1))::date
+    GROUP BY site_id
+  )
   SELECT s.site_id, s.online, s.reason, s.version, s.device_id, s.last_seen, s.status_at, s.backlog, s.last_seq,
          s.status_received_at,
          COALESCE(o.active, 0)::int AS active, COALESCE(o.late, 0)::int AS late_now,
          COALESCE(f.orders, 0)::int AS orders, COALESCE(f.located, 0)::int AS located,
          f.to_table_seconds, COALESCE(f.late, 0)::int AS late_today,
          now() - s.last_seen > make_interval(secs => $3) AS silent
-  FROM hq_sites s
-  LEFT JOIN LATERAL (
-    SELECT count(*) AS active, count(*) FILTER (WHERE state = 'started' AND now() - created_at > make_interval(secs => $2)) AS late
-    FROM hq_live_orders l WHERE l.site_id = s.site_id AND l.state <> 'cleared'
-  ) o ON true
-  LEFT JOIN LATERAL (
-    SELECT sum(orders) AS orders, sum(located) AS located, sum(to_table_seconds) AS to_table_seconds, sum(late) AS late
-    FROM hq_site_hours h WHERE h.day = (now() AT TIME ZONE COALESCE($4::jsonb ->> s.site_id, $1))::date AND h.site_id = s.site_id
-  ) f ON true`
+  FROM hq_sites s LEFT JOIN open o ON o.site_id = s.site_id LEFT JOIN today f ON f.site_id = s.site_id`
 
 interface SiteRow {
   site_id: string
@@ -177,14 +182,20 @@ export async function statistics(db: SqlClient, config: QueryConfig, period: Per
   const from = period === 'today' ? today : monday
   const where = `day BETWEEN $1::date AND $2::date${site === null ? '' : ' AND site_id = $3'}`
   const args = site === null ? [from, today] : [from, today, site]
-  const [total, hours, days, sites] = await Promise.all([
-    db.query<FigureRow>(`SELECT ${sums} FROM hq_site_hours WHERE ${where}`, args),
-    db.query<FigureRow & { hour: number }>(`SELECT hour, ${sums} FROM hq_site_hours WHERE ${where} GROUP BY hour ORDER BY hour`, args),
-    db.query<FigureRow & { day: string }>(`SELECT day, ${sums} FROM hq_site_hours WHERE ${where} GROUP BY day ORDER BY day`, args),
-    site === null
-      ? db.query<FigureRow & { site_id: string }>(`SELECT site_id, ${sums} FROM hq_site_hours WHERE ${where} GROUP BY site_id ORDER BY sum(orders) DESC, site_id`, args)
-      : Promise.resolve({ rows: [] as (FigureRow & { site_id: string })[] }),
-  ])
+  // One scan of the period's hour figures for the total, the hours, the days and the sites
+  // (four scans cost four times as much: 17,000 rows a day for 1,000 sites).
+  // For one site, site_id is no grouping column: its bit (the lowest) is set by hand.
+  const [sets, grouping] = site === null ? ['(), (hour), (day), (site_id)', 'GROUPING(hour, day, site_id)'] : ['(), (hour), (day)', 'GROUPING(hour, day) * 2 + 1']
+  const { rows } = await db.query<FigureRow & { hour: number | null; day: string | null; site_id: string | null; set: number }>(
+    `SELECT hour, day, ${site === null ? 'site_id' : 'NULL AS site_id'}, ${grouping} AS set, ${sums} FROM hq_site_hours WHERE ${where} GROUP BY GROUPING SETS (${sets})`,
+    args,
+  )
+  // GROUPING(hour, day, site_id): 7 the total, 3 by hour, 5 by day, 6 by site.
+  const bySet = (set: number) => rows.filter((row) => row.set === set)
+  const total = { rows: bySet(7) }
+  const hours = { rows: bySet(3).sort((a, b) => a.hour! - b.hour!) as (FigureRow & { hour: number })[] }
+  const days = { rows: bySet(5).sort((a, b) => (a.day! < b.day! ? -1 : 1)) as (FigureRow & { day: string })[] }
+  const sites = { rows: bySet(6).sort((a, b) => b.orders - a.orders || (a.site_id! < b.site_id! ? -1 : 1)) as (FigureRow & { site_id: string })[] }
   const zero: FigureRow = { orders: 0, located: 0, to_table_seconds: null, late: 0 }
   return {
     period,

@@ -37,6 +37,8 @@ export const schemaStatements = [
     PRIMARY KEY (site_id, uuid)
   )`,
   `CREATE INDEX IF NOT EXISTS hq_live_orders_open ON hq_live_orders (site_id, created_at) WHERE state <> 'cleared'`,
+  // Tombstones by age, for the purge (lib/hq/maintenance.ts).
+  `CREATE INDEX IF NOT EXISTS hq_live_orders_cleared ON hq_live_orders (state_started) WHERE state = 'cleared'`,
   // Cleared orders, partitioned by the month they were cleared (UTC). local_day and
   // local_hour are the site's own (from the offset its summary carries).
   `CREATE TABLE IF NOT EXISTS hq_history (

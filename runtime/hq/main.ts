@@ -7,6 +7,7 @@ import { AlertWebhooks } from '../../lib/hq/alert-webhooks.ts'
 import { evaluateAlerts } from '../../lib/hq/alerts.ts'
 import type { HqConfig } from '../../lib/hq/config.ts'
 import { Ingest } from '../../lib/hq/ingest.ts'
+import { purgeTombstones } from '../../lib/hq/maintenance.ts'
 import { ensureSchema } from '../../lib/hq/schema.ts'
 import { HqTokens } from '../../lib/hq/tokens.ts'
 import { createLogger, type Logger } from '../../lib/kernel/log.ts'
@@ -67,6 +68,8 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     })())
   const alertTimer = setInterval(() => void checkAlerts(), config.alerts.checkIntervalMs)
   alertTimer.unref()
+  const purgeTimer = setInterval(() => void purgeTombstones(db).catch((error: unknown) => log.warn({ err: error }, 'hq: tombstone purge failed')), 10 * 60_000)
+  purgeTimer.unref()
   log.info({ port, instanceId: config.instanceId, broker: config.broker.url }, 'hq listening')
 
   return {
@@ -77,6 +80,7 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     checkAlerts,
     async stop() {
       clearInterval(alertTimer)
+      clearInterval(purgeTimer)
       await checking
       await ingest.stop()
       await live.stop()

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks'
 import { SimulatedSite } from '../../../bench/hq-sites.ts'
 import { AlertWebhooks } from '../../../lib/hq/alert-webhooks.ts'
 import { evaluateAlerts, openAlerts } from '../../../lib/hq/alerts.ts'
+import { purgeTombstones } from '../../../lib/hq/maintenance.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
 import { hqConfigSchema } from '../../../lib/hq/config.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
@@ -98,4 +99,20 @@ t.test('an entry for a URL no longer configured is dropped, not sent', async (t)
   t.teardown(() => webhooks.close())
   t.equal(await webhooks.deliverDue(), 0)
   t.equal((await db.query('SELECT * FROM hq_webhook_outbox')).rowCount, 0)
+})
+
+t.test('tombstones of cleared orders are purged after two days, open orders never', async (t) => {
+  const { db } = await freshDatabase(pg)
+  t.teardown(() => db.close())
+  const insert = (uuid: string, state: string, age: string) =>
+    db.query(
+      `INSERT INTO hq_live_orders (site_id, uuid, seq, name, order_type, state, created_at, state_started, change)
+       VALUES ('s', $1, 1, '1', 'ON_PREMISE', $2, now() - $3::interval, now() - $3::interval, 'X')`,
+      [uuid, state, age],
+    )
+  await insert('old-cleared', 'cleared', '3 days')
+  await insert('new-cleared', 'cleared', '1 day')
+  await insert('old-open', 'started', '5 days')
+  t.equal(await purgeTombstones(db), 1)
+  t.same((await db.query('SELECT uuid FROM hq_live_orders ORDER BY uuid')).rows.map((r) => r.uuid), ['new-cleared', 'old-open'])
 })

@@ -12,7 +12,8 @@ import { startPostgres } from '../../helpers/postgres.ts'
 import { until } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, hqConfig, prefix, publishAll, publisher, snapshot, startIngest } from '../../lib/hq/fixtures.ts'
-import { brokerLines } from './fixtures.ts'
+import WebSocket from 'ws'
+import { brokerLines, hqApi, startChain } from './fixtures.ts'
 
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
@@ -134,4 +135,30 @@ t.test('a site back after days with a backlog while the others go on', async (t)
   await expectOrderly(t, db, [...backlog, ...current], [a, b])
   const months = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'hq_history'::regclass`)
   t.ok(months.rows[0]!.n >= 1, 'history partitions created on demand')
+})
+
+t.test('PostgreSQL restarted under a running HQ: the API says 503, boards are told to read everything again', async (t) => {
+  const server = await startPostgres({ fast: true })
+  t.teardown(() => server.destroy())
+  const chain = await startChain(t, server)
+  const api = hqApi(chain.url(chain.b), chain.token)
+  const live = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', `token.${chain.token}`])
+  t.teardown(() => live.terminate())
+  const notices: any[] = []
+  live.on('message', (data) => notices.push(JSON.parse(String(data))))
+  await until(() => notices.length > 0, 'hello')
+  await server.stop()
+  t.match(await api('/api/hq/sites'), { status: 503, body: { returnCode: -37, message: 'PostgreSQL is unavailable' } })
+  await server.start()
+  await until(() => notices.some((n) => n.type === 'changed' && n.sites === '*'), 'a notice to read everything', 20_000)
+  await until(async () => (await api('/api/hq/sites')).status === 200, 'the API back')
+  // Ingest goes on too: a site's change after the restart reaches the board.
+  const client = await publisher(chain.broker.url)
+  t.teardown(() => client.endAsync(true))
+  await publishAll(client, new SimulatedSite('after', { prefix }).create().messages)
+  await until(() => notices.some((n) => n.type === 'changed' && Array.isArray(n.sites) && n.sites.includes('after')), 'live again', 20_000)
+  // A malformed message is counted, acknowledged and changes nothing.
+  await client.publishAsync(`${prefix}/after/events`, '{"not":"an event"}', { qos: 1 })
+  await until(() => chain.a.ingest.status().rejected === 1, 'rejected')
+  await until(() => chain.a.ingest.status().pending === 0, 'acknowledged with its batch')
 })

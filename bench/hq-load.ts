@@ -12,6 +12,8 @@ const sites = Number(process.env.SITES ?? 1000)
 const rate = Number(process.env.RATE ?? 5000)
 const seconds = Number(process.env.SECONDS ?? 60)
 const prefix = process.env.PREFIX ?? 'chain'
+/** Changes of one more site, back after days: published from the start as its bridge does (50 changes per round trip). */
+const backlogChanges = Number(process.env.BACKLOG ?? 0)
 const tickMs = 50
 
 interface Restaurant {
@@ -45,6 +47,26 @@ const publish = (r: Restaurant, out: { topic: string; payload: string }[]) => {
   }
 }
 
+const catchUp = (async () => {
+  if (!backlogChanges) return
+  const back = new SimulatedSite('site-back', { prefix })
+  const client = connect(brokerUrl, { clientId: 'tracker-gateway-site-back', protocolVersion: 4 })
+  await new Promise((resolve) => client.once('connect', resolve))
+  const day = 86_400_000
+  let at = Date.now() - 3 * day
+  const startedAt = Date.now()
+  while (back.seq < backlogChanges) {
+    const batch = []
+    while (batch.length < 50 * 1.4 && back.seq < backlogChanges) {
+      batch.push(...back.fullOrder(at, 300, 900))
+      at += 60_000
+    }
+    await Promise.all(batch.map((m) => client.publishAsync(m.topic, m.payload, { qos: 1 })))
+  }
+  process.stdout.write(JSON.stringify({ backlogPublished: true, changes: back.seq, ms: Date.now() - startedAt }) + '\n')
+  await client.endAsync()
+})()
+
 await new Promise<void>((resolve) => {
   const timer = setInterval(() => {
     const elapsed = (Date.now() - started) / 1000
@@ -72,6 +94,7 @@ await new Promise<void>((resolve) => {
     }
   }, tickMs)
 })
+await catchUp
 const waitStarted = Date.now()
 while (inFlight > 0 && Date.now() - waitStarted < 60_000) await new Promise((resolve) => setTimeout(resolve, 50))
 const totalSeq = restaurants.reduce((sum, r) => sum + r.site.seq, 0)

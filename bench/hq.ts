@@ -12,7 +12,9 @@
 //    statistics (GET /api/hq/statistics) and the board's site list (GET /api/hq/sites),
 //    p50/p99 one request at a time.
 // Prints the figures and writes bench/results/hq.json. Environment: SITES, RATE, SECONDS,
-// HISTORY_ROWS (0: ingest only, into bench/results/hq-ingest.json), SAMPLES.
+// HISTORY_ROWS (0: ingest only, into bench/results/hq-ingest.json), SAMPLES, BACKLOG (a
+// site back after days publishes this many changes from the start, as its bridge catches
+// up; the probe's lag while it is caught up is reported apart).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -32,6 +34,7 @@ const rate = Number(process.env.RATE ?? 6000)
 const seconds = Number(process.env.SECONDS ?? 60)
 const historyRows = Number(process.env.HISTORY_ROWS ?? 10_000_000)
 const samples = Number(process.env.SAMPLES ?? 300)
+const backlog = Number(process.env.BACKLOG ?? 0)
 const prefix = 'chain'
 const targets = { changesPerSecond: 5000, lagP99Ms: 1000, todayP99Ms: 50 }
 
@@ -86,7 +89,7 @@ try {
 
   // The load, in its own process.
   const load = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'bench/hq-load.ts')], {
-    env: { ...process.env, BROKER_URL: broker.url, SITES: String(sites), RATE: String(rate), SECONDS: String(seconds), PREFIX: prefix },
+    env: { ...process.env, BROKER_URL: broker.url, SITES: String(sites), RATE: String(rate), SECONDS: String(seconds), PREFIX: prefix, BACKLOG: String(backlog) },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   children.push(load)
@@ -101,8 +104,18 @@ try {
   await new Promise((resolve) => probeClient.once('connect', resolve))
   const probes = Array.from({ length: 10 }, (_, i) => new SimulatedSite(`probe-${i}`, { prefix }))
   const lags: number[] = []
+  /** When each lag sample was taken, and whether the returning site was still being caught up then. */
+  const lagTimes: number[] = []
+  let backCaughtUpAt = 0
+  const backTimer = backlog
+    ? setInterval(async () => {
+        if (backCaughtUpAt) return
+        const { rows } = await db.query<{ n: number }>(`SELECT last_seq AS n FROM hq_sites WHERE site_id = 'site-back'`)
+        if ((rows[0]?.n ?? 0) >= backlog) backCaughtUpAt = Date.now()
+      }, 100)
+    : undefined
   const progress: { at: number; applied: number }[] = []
-  const appliedNow = async () => (await db.query<{ n: number }>(`SELECT COALESCE(sum(last_seq), 0) AS n FROM hq_sites WHERE site_id LIKE 'site-%'`)).rows[0]!.n
+  const appliedNow = async () => (await db.query<{ n: number }>(`SELECT COALESCE(sum(last_seq), 0) AS n FROM hq_sites WHERE site_id LIKE 'site-%' AND site_id <> 'site-back'`)).rows[0]!.n
   const runStarted = Date.now()
   let probing = true
   const progressTimer = setInterval(async () => progress.push({ at: Date.now(), applied: await appliedNow() }), 1000)
@@ -120,6 +133,7 @@ try {
         await sleep(10)
       }
       lags.push(performance.now() - published)
+      lagTimes.push(Date.now())
       await sleep(250)
     }
   })()
@@ -135,6 +149,8 @@ try {
   probing = false
   await probeLoop
   clearInterval(progressTimer)
+  while (backlog && !backCaughtUpAt) await sleep(100)
+  clearInterval(backTimer)
   probeClient.end()
   // Sustained: the middle of the run (the first 10 s warm up the sites' connections and HQ).
   const window = progress.filter((p) => p.at >= runStarted + 10_000 && p.at <= publishEnded)
@@ -149,6 +165,20 @@ try {
     overallChangesPerSecond: Math.round(published.totalSeq / ((caughtUp - runStarted) / 1000)),
     catchUpAfterLastPublishMs: caughtUp - publishEnded,
     lagMs: { samples: lags.length, p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: quantile(lags, 1) },
+    ...(backlog
+      ? (() => {
+          const during = lags.filter((_, i) => lagTimes[i]! <= backCaughtUpAt)
+          const event = loadEvents.find((e) => e.backlogPublished)
+          return {
+            backlog: {
+              changes: backlog,
+              publishedInMs: event?.ms,
+              caughtUpAfterStartMs: backCaughtUpAt - runStarted,
+              othersLagWhileCatchingUpMs: { samples: during.length, p50: quantile(during, 0.5), p99: quantile(during, 0.99), max: quantile(during, 1) },
+            },
+          }
+        })()
+      : {}),
   }
   log(`ingest: ${JSON.stringify(ingest)}`)
 
@@ -156,7 +186,7 @@ try {
     // Ingest only (HISTORY_ROWS=0): bench/results/hq-ingest.json.
     const result = { when: new Date().toISOString(), machine: machineNow(), targets, ingest, pass: { ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond, lag: ingest.lagMs.p99 < targets.lagP99Ms } }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
-    writeFileSync(path.join(root, 'bench/results/hq-ingest.json'), JSON.stringify(result, null, 2) + '\n')
+    writeFileSync(path.join(root, `bench/results/${backlog ? 'hq-backlog' : 'hq-ingest'}.json`), JSON.stringify(result, null, 2) + '\n')
     console.log(JSON.stringify(result, null, 2))
     await db.close()
     process.exitCode = 0

@@ -4,7 +4,7 @@
 import { Router } from 'itty-router'
 import { okEnvelope } from '../../lib/api/envelope.ts'
 import { HqError, hqErrors } from '../../lib/hq/errors.ts'
-import { buildHqOpenApiDocument } from '../../lib/hq/openapi.ts'
+import { buildHqOpenApiDocument } from '../../lib/openapi/hq-document.ts'
 import type { HqTokens } from '../../lib/hq/tokens.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { createDispatcher } from '../host/dispatch.ts'

@@ -2,7 +2,7 @@
 // gateway's: every route with its parameters, its success envelope (v2's form: status,
 // returnCode, payload) and the errors it can answer.
 import type { FunctionConfig } from '../api/function-config.ts'
-import { hqErrors, type HqErrorKind } from './errors.ts'
+import { hqErrors, type HqErrorKind } from '../hq/errors.ts'
 
 export type HqDocumentedRoute = FunctionConfig & { file: string; response?: Record<string, unknown> }
 

@@ -97,3 +97,24 @@ t.test('two instances share the load; duplicates and reordering through the brok
   await until(async () => a.status().pending + b.status().pending === 0, 'duplicates applied too')
   t.same(await snapshot(db), await snapshot(reference.db), `${total} messages, the rows of one orderly apply`)
 })
+
+t.test('status: the last one received wins, but not an older run\'s nor an older online one', async (t) => {
+  const { db } = await freshDatabase(pg)
+  t.teardown(() => db.close())
+  const now = Date.parse('2026-11-25T12:00:00Z')
+  const run1 = new SimulatedSite('s', { prefix, startedAt: now - 3_600_000 })
+  const run2 = new SimulatedSite('s', { prefix, startedAt: now - 60_000 })
+  const state = async () => (await db.query('SELECT online, reason, backlog, backlog_before FROM hq_sites')).rows[0]
+  const apply = (...m: SiteMessageOut[]) => applyDirect(db, parsed(m), 1)
+  await apply(run2.status(true, { at: now, backlog: 5 }))
+  t.match(await state(), { online: true, backlog: 5 })
+  await apply(run1.status(false, { at: now + 1000, reason: 'stopped' }))
+  t.match(await state(), { online: true }, 'a status of an earlier run of the gateway changes nothing')
+  await apply(run2.status(true, { at: now - 30_000, backlog: 9 }))
+  t.match(await state(), { online: true, backlog: 5 }, 'an older online status of the same run changes nothing')
+  // The last will: built when the connection was made, so older than the statuses since.
+  await apply(run2.status(false, { at: now - 50_000, reason: 'connection lost', backlog: 7 }))
+  t.match(await state(), { online: false, reason: 'connection lost', backlog: 7, backlog_before: 5 }, 'the last will wins')
+  await apply(run2.status(true, { at: now + 5000, backlog: 0 }))
+  t.match(await state(), { online: true, reason: null, backlog: 0 })
+})

@@ -216,19 +216,32 @@ try {
     )
     log(`  ${(offset + count).toLocaleString('en-US')} rows (${Math.round((performance.now() - generated) / 1000)} s)`)
   }
-  await db.query(
-    `INSERT INTO hq_site_hours AS f (day, site_id, hour, orders, located, to_table_seconds, late)
-     SELECT local_day, site_id, local_hour, count(*), count(order_located), sum(EXTRACT(EPOCH FROM order_located - order_started)),
-            count(*) FILTER (WHERE order_located - order_started > interval '600 seconds')
-     FROM hq_history WHERE uuid LIKE 'gen-%' GROUP BY local_day, site_id, local_hour
-     ON CONFLICT (day, site_id, hour) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
-       to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late`,
-  )
+  // Their figures, as ingest would have added them: per site and hour, per site and day,
+  // per chain hour (one aggregation of the generated rows, added to each table).
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `CREATE TEMP TABLE generated ON COMMIT DROP AS
+       SELECT local_day AS day, site_id, local_hour AS hour, count(*)::int AS orders, count(order_located)::int AS located,
+              sum(EXTRACT(EPOCH FROM order_located - order_started))::double precision AS to_table_seconds,
+              (count(*) FILTER (WHERE order_located - order_started > interval '600 seconds'))::int AS late
+       FROM hq_history WHERE uuid LIKE 'gen-%' GROUP BY local_day, site_id, local_hour`,
+    )
+    const add = (table: string, keys: string) =>
+      tx.query(
+        `INSERT INTO ${table} AS f (${keys}, orders, located, to_table_seconds, late)
+         SELECT ${keys}, sum(orders), sum(located), sum(to_table_seconds), sum(late) FROM generated GROUP BY ${keys}
+         ON CONFLICT (${keys}) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
+           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late`,
+      )
+    await add('hq_site_hours', 'day, site_id, hour')
+    await add('hq_site_days', 'day, site_id')
+    await add('hq_chain_hours', 'day, hour')
+  })
   await db.query('VACUUM ANALYZE')
   const sizes = (
     await db.query<{ history: number; hours: number; live: number; sites: number; rows: number; hour_rows: number }>(
       `SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits WHERE inhparent = 'hq_history'::regclass) AS history,
-              pg_total_relation_size('hq_site_hours') AS hours, pg_total_relation_size('hq_live_orders') AS live,
+              pg_total_relation_size('hq_site_hours') + pg_total_relation_size('hq_site_days') + pg_total_relation_size('hq_chain_hours') AS hours, pg_total_relation_size('hq_live_orders') AS live,
               pg_total_relation_size('hq_sites') AS sites,
               (SELECT count(*) FROM hq_history) AS rows, (SELECT count(*) FROM hq_site_hours) AS hour_rows`,
     )

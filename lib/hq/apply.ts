@@ -104,11 +104,23 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
          ORDER BY site_id, uuid
          ON CONFLICT DO NOTHING
          RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table
-       ), figures AS (
+       ), site_hours AS (
          INSERT INTO hq_site_hours AS f (day, site_id, hour, orders, located, to_table_seconds, late)
          SELECT local_day, site_id, local_hour, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
          FROM inserted GROUP BY local_day, site_id, local_hour ORDER BY local_day, site_id, local_hour
          ON CONFLICT (day, site_id, hour) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
+           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
+       ), site_days AS (
+         INSERT INTO hq_site_days AS f (day, site_id, orders, located, to_table_seconds, late)
+         SELECT local_day, site_id, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
+         FROM inserted GROUP BY local_day, site_id ORDER BY local_day, site_id
+         ON CONFLICT (day, site_id) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
+           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
+       ), chain_hours AS (
+         INSERT INTO hq_chain_hours AS f (day, hour, orders, located, to_table_seconds, late)
+         SELECT local_day, local_hour, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
+         FROM inserted GROUP BY local_day, local_hour ORDER BY local_day, local_hour
+         ON CONFLICT (day, hour) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
            to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
        )
        SELECT count(*)::int AS inserted FROM inserted`,

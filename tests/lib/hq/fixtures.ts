@@ -49,6 +49,8 @@ export async function snapshot(db: Database) {
   const live = await db.query('SELECT site_id, uuid, seq, state, location_name, created_at, state_started FROM hq_live_orders ORDER BY site_id, uuid')
   const history = await db.query('SELECT site_id, uuid, seq, order_started, order_located, order_cleared, local_day, local_hour FROM hq_history ORDER BY site_id, uuid')
   const hours = await db.query('SELECT site_id, day, hour, orders, located, to_table_seconds, late FROM hq_site_hours ORDER BY site_id, day, hour')
+  const days = await db.query('SELECT site_id, day, orders, located, to_table_seconds, late FROM hq_site_days ORDER BY site_id, day')
+  const chain = await db.query('SELECT day, hour, orders, located, to_table_seconds, late FROM hq_chain_hours ORDER BY day, hour')
   const sites = await db.query('SELECT site_id, last_seq FROM hq_sites ORDER BY site_id')
-  return { live: live.rows, history: history.rows, hours: hours.rows, sites: sites.rows }
+  return { live: live.rows, history: history.rows, hours: hours.rows, days: days.rows, chain: chain.rows, sites: sites.rows }
 }

@@ -63,6 +63,8 @@ t.test('apply: a duplicate or an older change after a newer one leaves the same 
   t.equal(s1.reduce((sum, row) => sum + (row.orders as number), 0), 6)
   // to table: 120, 150, ... 270 s; target 300: none late
   t.equal(s1.reduce((sum, row) => sum + (row.to_table_seconds as number), 0), 120 + 150 + 180 + 210 + 240 + 270)
+  t.match(a.days.filter((row) => row.site_id === 's1'), [{ day: '2026-11-25', orders: 6, located: 6, to_table_seconds: 120 + 150 + 180 + 210 + 240 + 270 }], 'the day figures')
+  t.equal(a.chain.reduce((sum, row) => sum + (row.orders as number), 0), 12, 'the chain\'s hour figures')
   t.equal(s1[0].day, '2026-11-25', 'the site\'s own day')
   t.equal(s1[0].hour, 12, 'the site\'s own hour (Paris, UTC+1)')
   const open = a.live.find((row) => row.site_id === 's1' && row.state === 'located')!

@@ -6,7 +6,7 @@ export const config: FunctionConfig = {
   path: '/api/hq/instance',
   auth: 'bearer',
   code: 7,
-  summary: 'This instance: its id and its ingest (broker connected, messages pending, applied, rejected, last error)',
+  summary: 'This instance: its id and its ingest (broker connected, subscriptions confirmed, messages pending, applied, rejected, last error)',
 }
 
 const handler: HqFunction = async (_request, ctx) => ctx.ok({ instanceId: ctx.services.instance.id, ingest: ctx.services.instance.ingest() })

@@ -18,6 +18,8 @@ export type IngestConfig = Pick<HqConfig, 'broker' | 'topicPrefix' | 'instanceId
 
 export interface IngestStatus {
   connected: boolean
+  /** The broker confirmed the subscriptions on the current connection. */
+  subscribed: boolean
   /** Messages received and not yet committed. */
   pending: number
   applied: { events: number; history: number; statuses: number; batches: number }
@@ -50,10 +52,13 @@ export class Ingest {
   #client: MqttClient | undefined
   #holder: AckHolder | undefined
   #queue: Received[] = []
+  /** Messages of the batch being applied (taken off the queue, not yet committed). */
+  #applying = 0
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> | undefined
   #stopped = false
   #lastError: string | null = null
+  #subscribed = false
   #rejected = 0
   readonly #applied = { events: 0, history: 0, statuses: 0, batches: 0 }
 
@@ -64,7 +69,8 @@ export class Ingest {
   status(): IngestStatus {
     return {
       connected: this.#client?.connected ?? false,
-      pending: this.#queue.length,
+      subscribed: this.#subscribed && (this.#client?.connected ?? false),
+      pending: this.#queue.length + this.#applying,
       applied: { ...this.#applied },
       rejected: this.#rejected,
       lastError: this.#lastError,
@@ -104,6 +110,7 @@ export class Ingest {
       this.#lastError = `broker: ${error.message}`
       log.warn({ err: error }, 'hq ingest: broker error')
     })
+    client.on('close', () => (this.#subscribed = false))
     client.on('connect', (connack) => {
       this.#lastError = null
       // Subscribed again on every connect, session kept or not: Mosquitto 2.0 does not
@@ -114,6 +121,10 @@ export class Ingest {
       const filters = Object.assign(Object.fromEntries(subscriptions(config).map((filter) => [filter, { qos: 1 as const }])), { resubscribe: true }) as ISubscriptionMap
       client.subscribe(filters, (error) => {
         if (error) log.error({ err: error }, 'hq ingest: subscribe failed')
+        else {
+          this.#subscribed = true
+          log.info({ filters: subscriptions(config) }, 'hq ingest: subscribed')
+        }
       })
       log.info({ sessionPresent: connack.sessionPresent }, 'hq ingest: connected')
     })
@@ -149,7 +160,12 @@ export class Ingest {
   async #drain(): Promise<void> {
     while (this.#queue.length && !this.#stopped) {
       const batch = this.#queue.splice(0, this.#options.config.batchSize)
-      if (await this.#commit(batch)) this.#holder!.release(batch.map((r) => r.ack))
+      this.#applying = batch.length
+      try {
+        if (await this.#commit(batch)) this.#holder!.release(batch.map((r) => r.ack))
+      } finally {
+        this.#applying = 0
+      }
     }
   }
 

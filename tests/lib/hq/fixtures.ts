@@ -6,6 +6,7 @@ import { Ingest } from '../../../lib/hq/ingest.ts'
 import { ensureSchema } from '../../../lib/hq/schema.ts'
 import { openDatabase, type Database } from '../../../lib/store/postgres.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
+import { until } from '../../helpers/until.ts'
 import type { SiteMessageOut } from '../../../bench/hq-sites.ts'
 
 export const prefix = 'chain'
@@ -30,6 +31,7 @@ export async function startIngest(config: HqConfig, db: Database): Promise<Inges
   const ingest = new Ingest({ config, db, log: logs.log })
   ingest.start()
   await ingest.connected()
+  await until(() => ingest.status().subscribed, 'subscribed')
   return ingest
 }
 

@@ -5,6 +5,7 @@ import type { Test } from 'tap'
 import { HqTokens } from '../../../lib/hq/tokens.ts'
 import { startHq, type HqInstance } from '../../../runtime/hq/main.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
+import { until } from '../../helpers/until.ts'
 import type { PostgresServer } from '../../helpers/postgres.ts'
 import { startBroker, type Broker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, hqConfig } from '../../lib/hq/fixtures.ts'
@@ -33,6 +34,7 @@ export async function startChain(t: Test, pg: PostgresServer, overrides: Partial
   const b = await start('b', 'elsewhere')
   t.teardown(() => b.stop())
   await Promise.all([a.ingest.connected(), b.ingest.connected()])
+  await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'both subscribed')
   return { broker, a, b, token, url: (instance) => `http://127.0.0.1:${instance.port}` }
 }
 

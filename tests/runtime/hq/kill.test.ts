@@ -36,7 +36,7 @@ function startHqProcess(configFile: string): Promise<HqProcess> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`hq did not start: ${output}`)), 30_000)
     const check = () => {
-      if (output.includes('"hq ingest: connected"') || output.includes('hq ingest: connected')) {
+      if (output.includes('hq ingest: subscribed')) {
         clearTimeout(timer)
         child.stdout!.off('data', check)
         resolve({ child, output: () => output, exited })

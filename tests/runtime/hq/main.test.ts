@@ -63,7 +63,7 @@ t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t
   await chain.a.db.query(`UPDATE hq_sites SET status_received_at = now() - interval '1 hour' WHERE site_id = 'lyon-2'`)
   await chain.a.checkAlerts()
   t.match(await api('/api/hq/alerts'), { status: 200, body: { alerts: [{ siteId: 'lyon-2', kind: 'offline', detail: /\(stopped\)$/ }] } })
-  t.match(await api('/api/hq/instance'), { status: 200, body: { returnCode: 7, instanceId: 'b', ingest: { connected: true } } })
+  t.match(await api('/api/hq/instance'), { status: 200, body: { returnCode: 7, instanceId: 'b', ingest: { connected: true, subscribed: true } } })
   t.match(await api('/api/hq/nothing'), { status: 404, body: { returnCode: -5 } })
 })
 

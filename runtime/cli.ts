@@ -19,6 +19,7 @@ import { commandHelp } from './cli/command-help.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
 import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
 import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
+import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -55,6 +56,7 @@ const usage = `usage: gateway <command> [options]
   tls status                                          the HTTPS port and its certificate's fingerprints
   tls install --cert FILE --key FILE                  serve a certificate from the restaurant's IT (checked; no restart needed)
   tls remove                                          forget the installed certificate: serve the box's own again
+${hqUsage}
 
 ${historyUsage}
 
@@ -149,6 +151,8 @@ export async function runCli(argv: string[]): Promise<number> {
       await start(values, name === 'dev')
       return -1 // keeps running
     }
+    // Headquarters runs on its own machine with its own config: no gateway to locate.
+    if (name === 'hq') return await hqCliCommand(rest, values)
     const command = commands.get(name)
     if (!command) {
       console.error(`unknown command "${name}"\n\n${usage}`)

@@ -68,7 +68,7 @@ export async function resolveAsset(root: string, urlPath: string): Promise<strin
   return file.startsWith(rootReal + path.sep) ? file : undefined
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }
     return pkg.version ?? '0.0.0'
@@ -101,6 +101,8 @@ export interface StaticOptions {
   webRoot?: string
   /** The simulated restaurant's numbers, stated by the document's simulator bodies (lib/openapi/document.ts). */
   simulatedRestaurant?: { trackers: number; tables: number }
+  /** The document served as /api/openapi.json; the gateway's by default (headquarters has its own). */
+  openApiDocument?: () => Record<string, unknown>
 }
 
 /** An itty-router GET handler: a Response for the board's routes, undefined for any other path. */
@@ -141,7 +143,8 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
     if (pathname === '/api/openapi.json') {
       // The manifest is fixed for the life of the process: build the document once.
       if (!openapi) {
-        const body = new TextEncoder().encode(JSON.stringify(buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })))
+        const document = options.openApiDocument?.() ?? buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })
+        const body = new TextEncoder().encode(JSON.stringify(document))
         openapi = { body, etag: etagOf(body) }
       }
       return answer(request, openapi.body, openapi.etag, 'application/json; charset=utf-8')

@@ -8,12 +8,12 @@ export interface ManifestCandidate {
   hasHandler: boolean
 }
 
-const allowedParams = new Set(['id', 'uuid', 'name', 'address'])
+const allowedParams = new Set(['id', 'uuid', 'name', 'address', 'site'])
 
-/** functions/v2/activeorders.id.page.post.ts ⇔ POST /api/v2/activeorders/:id/page */
+/** functions/v2/activeorders.id.page.post.ts ⇔ POST /api/v2/activeorders/:id/page (HQ: functions/hq/..., /api/hq/...) */
 export function expectedFileName(config: Pick<FunctionConfig, 'method' | 'path'>): string {
-  const match = /^\/api\/(v[12])(\/.*)?$/.exec(config.path)
-  if (!match) return '(path must start with /api/v1 or /api/v2)'
+  const match = /^\/api\/(v[12]|hq)(\/.*)?$/.exec(config.path)
+  if (!match) return '(path must start with /api/v1, /api/v2 or /api/hq)'
   const segments = (match[2] ?? '').split('/').filter(Boolean).map((s) => s.replace(/^:/, ''))
   const stem = segments.length ? segments.join('.') : 'index'
   return `${match[1]}/${stem}.${config.method.toLowerCase()}.ts`
@@ -43,9 +43,9 @@ export function checkManifest(candidates: ManifestCandidate[]): string[] {
     for (const param of config.path.match(/:\w+/g) ?? []) {
       if (!allowedParams.has(param.slice(1))) problems.push(`${file}: unknown path parameter ${param}`)
     }
-    if (version === 'v2') {
+    if (version === 'v2' || version === 'hq') {
       if (config.code === undefined || !Number.isInteger(config.code) || config.code < 1 || config.code > 999) {
-        problems.push(`${file}: v2 route needs a default code from 1 to 999`)
+        problems.push(`${file}: ${version} route needs a default code from 1 to 999`)
       }
     } else {
       if (config.code !== undefined) problems.push(`${file}: v1 routes carry no returnCode`)

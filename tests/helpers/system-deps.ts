@@ -1,5 +1,5 @@
 // The programs some tests need besides Node: a Chrome or Chromium for the board's browser
-// tests, Mosquitto for the fleet bridge's broker tests, xz for the install script's Node
+// tests, Mosquitto for the fleet bridge's broker tests, PostgreSQL for headquarters', xz for the install script's Node
 // tarball (tests/deploy), libfaketime for the clock-step tests, iproute2's ip for the network namespace of a LAN browser test. Found through an environment
 // variable, then PATH, then the usual places; `npm test` installs Debian's packages first
 // where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
@@ -43,6 +43,18 @@ export const mosquittoDep: SystemDep = {
   debianPackage: 'mosquitto',
 }
 
+/**
+ * PostgreSQL's server programs, for headquarters' tests (tests/helpers/postgres.ts starts one
+ * with initdb and pg_ctl). Debian keeps them off PATH, under /usr/lib/postgresql/<major>/bin.
+ */
+export const postgresDep: SystemDep = {
+  name: 'PostgreSQL',
+  envVars: ['PG_CTL_PATH'],
+  commands: ['pg_ctl'],
+  locations: ['17', '16', '15'].map((major) => `/usr/lib/postgresql/${major}/bin/pg_ctl`),
+  debianPackage: 'postgresql',
+}
+
 /** tar -J runs xz from PATH, so no variable can name another one. */
 export const xzDep: SystemDep = {
   name: 'xz',
@@ -74,7 +86,7 @@ export const ipDep: SystemDep = {
   debianPackage: 'iproute2',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep, xzDep, faketimeDep, ipDep]
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep]
 
 function isExecutable(file: string): boolean {
   try {

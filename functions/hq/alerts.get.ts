@@ -1,0 +1,13 @@
+// GET /api/hq/alerts: the alerts that hold now (site offline too long, backlog growing).
+import type { FunctionConfig, HqFunction } from '../../runtime/hq/function-types.ts'
+
+export const config: FunctionConfig = {
+  method: 'GET',
+  path: '/api/hq/alerts',
+  auth: 'bearer',
+  code: 6,
+  summary: 'Open alerts, oldest first: site, kind (offline, backlog), detail, raisedAt',
+}
+
+const handler: HqFunction = async (_request, ctx) => ctx.ok({ alerts: await ctx.services.alerts() })
+export default handler

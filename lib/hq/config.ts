@@ -1,0 +1,113 @@
+// hq.config.json: where headquarters reads the chain's sites (the MQTT broker), where it keeps
+// them (PostgreSQL), where it serves the chain board, and when it raises alerts. Separate from
+// gateway.config.json: HQ is a different program on a different machine.
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+import { isValidTimezone } from '../kernel/time.ts'
+
+const timezone = z.string().refine(isValidTimezone, 'must be an IANA timezone such as Europe/Paris')
+
+export const hqConfigSchema = z.strictObject({
+  /** The chain board and API. */
+  port: z.number().int().min(0).max(65535).default(8100),
+  host: z.string().min(1).default('0.0.0.0'),
+  /** postgres://user:password@host:port/database */
+  postgresUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  /** Connections per instance (ingest, API, LISTEN). */
+  postgresPoolSize: z.number().int().min(2).max(100).default(6),
+  broker: z.strictObject({
+    url: z.string().regex(/^mqtts?:\/\/[^/\s@]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]'),
+    username: z.string().min(1).max(256).optional(),
+    password: z.string().max(256).optional(),
+    ca: z.string().min(1).optional(),
+    cert: z.string().min(1).optional(),
+    key: z.string().min(1).optional(),
+  }),
+  /** The sites' fleet.topicPrefix. */
+  topicPrefix: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[^/+#\u0000]+(\/[^/+#\u0000]+)*$/, 'must be levels separated by "/", without "+", "#" or empty levels')
+    .default('tracker-gateway'),
+  /**
+   * This instance's name: its MQTT client id is hq-<instanceId>, and its persistent session
+   * on the broker keeps what it has not acknowledged while it is down. One per instance.
+   */
+  instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ (up to 40)'),
+  /** Shared subscription group: instances in one group share the load. */
+  shareGroup: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('hq'),
+  /**
+   * false: every instance subscribes to everything (plain persistent subscriptions) and
+   * applies it all (idempotent, so only the work doubles). For Mosquitto 2.0, which does not
+   * restore shared subscriptions after a broker restart (docs/hq.md).
+   */
+  shared: z.boolean().default(true),
+  /** Messages applied per PostgreSQL transaction, and the longest a message waits for its batch. */
+  batchSize: z.number().int().min(1).max(5000).default(500),
+  batchWaitMs: z.number().int().min(0).max(5000).default(20),
+  /** The sites' timezone (events carry local times without offset); per-site exceptions. */
+  timezone: timezone.default('UTC'),
+  siteTimezones: z.record(z.string(), timezone).default({}),
+  /** Time to table a site aims at; a waiting order older than this is late. */
+  targetSeconds: z.number().int().min(1).max(86_400).default(600),
+  alerts: z
+    .strictObject({
+      /** A site silent or offline for longer than this raises an alert. */
+      offlineMinutes: z.number().min(0.05).max(10_080).default(10),
+      /** A backlog at least this large and larger than the previous status raises an alert. */
+      backlogThreshold: z.number().int().min(1).default(100),
+      /** How often alerts are evaluated. */
+      checkIntervalMs: z.number().int().min(100).max(3_600_000).default(30_000),
+      /** Signed webhooks (standard-webhooks) for every alert raised or cleared. */
+      webhooks: z.array(z.strictObject({ url: z.string().url(), secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be whsec_<base64>') })).max(20).default([]),
+      /** Allow webhook URLs on loopback/private addresses (tests, a chain's own LAN). */
+      allowPrivateTargets: z.boolean().default(false),
+    })
+    .prefault({}),
+})
+
+export type HqConfig = z.infer<typeof hqConfigSchema>
+
+export class HqConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'HqConfigError'
+  }
+}
+
+export function parseHqConfig(input: unknown, source = 'hq.config.json'): HqConfig {
+  const result = hqConfigSchema.safeParse(input ?? {})
+  if (result.success) return result.data
+  const problems = result.error.issues.map((issue) =>
+    issue.code === 'unrecognized_keys' ? `unknown key ${issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ')}` : `"${issue.path.join('.')}": ${issue.message}`,
+  )
+  throw new HqConfigError(`${source}: ${problems.join('; ')}`)
+}
+
+/** --config, else HQ_CONFIG, else ./hq.config.json, else /etc/tracker-gateway/hq.config.json. */
+export function loadHqConfig(configPath: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): HqConfig {
+  const explicit = configPath ?? env.HQ_CONFIG
+  const file = explicit !== undefined ? path.resolve(cwd, explicit) : [path.resolve(cwd, 'hq.config.json'), '/etc/tracker-gateway/hq.config.json'].find((f) => existsSync(f))
+  if (!file) throw new HqConfigError('no hq.config.json here nor in /etc/tracker-gateway (or give --config FILE)')
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new HqConfigError(code === 'ENOENT' ? `config file not found: ${file}` : `${file}: ${error instanceof SyntaxError ? `not valid JSON (${error.message})` : String(error)}`)
+  }
+  const config = parseHqConfig(raw, file)
+  const dir = path.dirname(file)
+  // TLS files are relative to the config file, so the service finds them from any directory.
+  for (const key of ['ca', 'cert', 'key'] as const) {
+    if (config.broker[key]) config.broker[key] = path.resolve(dir, config.broker[key])
+  }
+  return config
+}
+
+/** The site's timezone (a per-site exception, else the chain's). */
+export function siteTimezone(config: Pick<HqConfig, 'timezone' | 'siteTimezones'>, siteId: string): string {
+  return config.siteTimezones[siteId] ?? config.timezone
+}

@@ -1,0 +1,226 @@
+// What the chain board and HQ's API read: every site at a glance, one site's open orders, and
+// time to table / orders per hour for the chain or a site, today or this week. "Today" is
+// the chain's day (config timezone); each site's figures are counted on its own clock (its
+// summaries carry its offset), so a chain spanning timezones sees each site's own today.
+import type { SqlClient } from '../store/postgres.ts'
+import type { HqConfig } from './config.ts'
+
+export type QueryConfig = Pick<HqConfig, 'timezone' | 'siteTimezones' | 'targetSeconds'> & { alerts: Pick<HqConfig['alerts'], 'offlineMinutes'> }
+
+export type Connection = 'online' | 'offline' | 'silent' | 'unknown'
+
+export interface SiteOverview {
+  siteId: string
+  /** online: its bridge says so and it was heard from lately; silent: nothing for offlineMinutes. */
+  connection: Connection
+  reason: string | null
+  version: string | null
+  deviceId: string | null
+  lastSeen: string
+  statusAt: string | null
+  backlog: number
+  lastSeq: number
+  activeOrders: number
+  lateNow: number
+  today: { orders: number; located: number; averageToTableSeconds: number | null; late: number }
+  targetSeconds: number
+}
+
+// Open orders and today's figures aggregated once for all sites (not looked up site by
+// site): the board asks for all of them at once. A site's today is its own timezone's, so
+// the hour figures are read for the days around now and matched per site.
+const siteRows = `
+  WITH open AS (
+    SELECT site_id, count(*) AS active, count(*) FILTER (WHERE state = 'started' AND now() - created_at > make_interval(secs => $2)) AS late
+    FROM hq_live_orders WHERE state <> 'cleared' GROUP BY site_id
+  ), today AS (
+    SELECT site_id, sum(orders) AS orders, sum(located) AS located, sum(to_table_seconds) AS to_table_seconds, sum(late) AS late
+    FROM hq_site_hours
+    WHERE day BETWEEN (now() AT TIME ZONE 'UTC')::date - 1 AND (now() AT TIME ZONE 'UTC')::date + 1
+      AND day = (now() AT TIME ZONE COALESCE($4::jsonb ->> site_id, $1))::date
+    GROUP BY site_id
+  )
+  SELECT s.site_id, s.online, s.reason, s.version, s.device_id, s.last_seen, s.status_at, s.backlog, s.last_seq,
+         s.status_received_at,
+         COALESCE(o.active, 0)::int AS active, COALESCE(o.late, 0)::int AS late_now,
+         COALESCE(f.orders, 0)::int AS orders, COALESCE(f.located, 0)::int AS located,
+         f.to_table_seconds, COALESCE(f.late, 0)::int AS late_today,
+         now() - s.last_seen > make_interval(secs => $3) AS silent
+  FROM hq_sites s LEFT JOIN open o ON o.site_id = s.site_id LEFT JOIN today f ON f.site_id = s.site_id`
+
+interface SiteRow {
+  site_id: string
+  online: boolean
+  reason: string | null
+  version: string | null
+  device_id: string | null
+  last_seen: Date
+  status_at: Date | null
+  status_received_at: Date | null
+  backlog: number
+  last_seq: number
+  active: number
+  late_now: number
+  orders: number
+  located: number
+  to_table_seconds: number | null
+  late_today: number
+  silent: boolean
+}
+
+function overview(row: SiteRow, targetSeconds: number): SiteOverview {
+  const connection: Connection = row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
+  return {
+    siteId: row.site_id,
+    connection,
+    reason: row.reason,
+    version: row.version,
+    deviceId: row.device_id,
+    lastSeen: row.last_seen.toISOString(),
+    statusAt: row.status_at?.toISOString() ?? null,
+    backlog: row.backlog,
+    lastSeq: row.last_seq,
+    activeOrders: row.active,
+    lateNow: row.late_now,
+    today: {
+      orders: row.orders,
+      located: row.located,
+      averageToTableSeconds: row.located ? Math.round((row.to_table_seconds ?? 0) / row.located) : null,
+      late: row.late_today,
+    },
+    targetSeconds,
+  }
+}
+
+const params = (config: QueryConfig) => [config.timezone, config.targetSeconds, config.alerts.offlineMinutes * 60, JSON.stringify(config.siteTimezones)]
+
+export async function listSites(db: SqlClient, config: QueryConfig): Promise<SiteOverview[]> {
+  const { rows } = await db.query<SiteRow>(`${siteRows} ORDER BY s.site_id`, params(config))
+  return rows.map((row) => overview(row, config.targetSeconds))
+}
+
+export async function getSite(db: SqlClient, config: QueryConfig, siteId: string): Promise<SiteOverview | undefined> {
+  const { rows } = await db.query<SiteRow>(`${siteRows} WHERE s.site_id = $5`, [...params(config), siteId])
+  return rows[0] && overview(rows[0], config.targetSeconds)
+}
+
+export interface LiveOrder {
+  uuid: string
+  name: string
+  orderType: string
+  state: string
+  locationName: string | null
+  created: string
+  stateStarted: string
+  elapsedSeconds: number
+  late: boolean
+  seq: number
+}
+
+export async function siteOrders(db: SqlClient, config: QueryConfig, siteId: string): Promise<LiveOrder[]> {
+  const { rows } = await db.query<{ uuid: string; name: string; order_type: string; state: string; location_name: string | null; created_at: Date; state_started: Date; elapsed: number; seq: number }>(
+    `SELECT uuid, name, order_type, state, location_name, created_at, state_started, seq,
+            GREATEST(0, floor(EXTRACT(EPOCH FROM now() - created_at)))::int AS elapsed
+     FROM hq_live_orders WHERE site_id = $1 AND state <> 'cleared' ORDER BY created_at, uuid`,
+    [siteId],
+  )
+  return rows.map((row) => ({
+    uuid: row.uuid,
+    name: row.name,
+    orderType: row.order_type,
+    state: row.state,
+    locationName: row.location_name,
+    created: row.created_at.toISOString(),
+    stateStarted: row.state_started.toISOString(),
+    elapsedSeconds: row.elapsed,
+    late: row.state === 'started' && row.elapsed > config.targetSeconds,
+    seq: row.seq,
+  }))
+}
+
+export type Period = 'today' | 'week'
+
+export interface Figures {
+  orders: number
+  located: number
+  averageToTableSeconds: number | null
+  late: number
+}
+
+export interface Statistics extends Figures {
+  period: Period
+  /** First and last day counted (the chain's calendar). */
+  from: string
+  to: string
+  site: string | null
+  targetSeconds: number
+  /** By hour of the day (0-23), summed over the period's days. */
+  hours: (Figures & { hour: number })[]
+  days: (Figures & { day: string })[]
+  /** Per site (chain statistics only), busiest first. */
+  sites: (Figures & { siteId: string })[]
+}
+
+type FigureRow = { orders: number; located: number; to_table_seconds: number | null; late: number }
+
+const figures = (row: FigureRow): Figures => ({
+  orders: row.orders,
+  located: row.located,
+  averageToTableSeconds: row.located ? Math.round((row.to_table_seconds ?? 0) / row.located) : null,
+  late: row.late,
+})
+
+const sums = 'sum(orders)::int AS orders, sum(located)::int AS located, sum(to_table_seconds) AS to_table_seconds, sum(late)::int AS late'
+
+export async function statistics(db: SqlClient, config: QueryConfig, period: Period, site: string | null): Promise<Statistics> {
+  // The chain's today, and the Monday that starts its week.
+  const { rows: bounds } = await db.query<{ today: string; monday: string }>(
+    `SELECT d::text AS today, (d - (EXTRACT(ISODOW FROM d)::int - 1))::text AS monday FROM (SELECT (now() AT TIME ZONE $1)::date AS d) x`,
+    [config.timezone],
+  )
+  const { today, monday } = bounds[0]
+  const from = period === 'today' ? today : monday
+  type Grouped = FigureRow & { hour: number | null; day: string | null; site_id: string | null; set: number }
+  let rows: Grouped[]
+  if (site === null) {
+    // The chain: total, days and sites from the per-site day figures (one row per site and
+    // day), hours from the chain's hour figures: never the per-site hour rows.
+    const [perSite, perHour] = await Promise.all([
+      db.query<Grouped>(
+        `SELECT NULL::smallint AS hour, day, site_id, GROUPING(day, site_id) AS set, ${sums} FROM hq_site_days
+         WHERE day BETWEEN $1::date AND $2::date GROUP BY GROUPING SETS ((), (day), (site_id))`,
+        [from, today],
+      ),
+      db.query<Grouped>(`SELECT hour, NULL AS day, NULL AS site_id, 3 AS set, ${sums} FROM hq_chain_hours WHERE day BETWEEN $1::date AND $2::date GROUP BY hour`, [from, today]),
+    ])
+    // GROUPING(day, site_id): 3 the total, 1 by day, 2 by site; renumbered as below.
+    const renumber: Record<number, number> = { 3: 7, 1: 5, 2: 6 }
+    rows = [...perSite.rows.map((row) => ({ ...row, set: renumber[row.set]! })), ...perHour.rows.map((row) => ({ ...row, set: 3 }))]
+  } else {
+    // One site: its hour figures (a few dozen rows a day), in one scan.
+    const result = await db.query<Grouped>(
+      `SELECT hour, day, NULL AS site_id, GROUPING(hour, day) * 2 + 1 AS set, ${sums} FROM hq_site_hours
+       WHERE day BETWEEN $1::date AND $2::date AND site_id = $3 GROUP BY GROUPING SETS ((), (hour), (day))`,
+      [from, today, site],
+    )
+    rows = result.rows
+  }
+  // Sets: 7 the total, 3 by hour, 5 by day, 6 by site.
+  const bySet = (set: number) => rows.filter((row) => row.set === set)
+  const total = { rows: bySet(7) }
+  const hours = { rows: bySet(3).sort((a, b) => a.hour! - b.hour!) as (FigureRow & { hour: number })[] }
+  const days = { rows: bySet(5).sort((a, b) => (a.day! < b.day! ? -1 : 1)) as (FigureRow & { day: string })[] }
+  const sites = { rows: bySet(6).sort((a, b) => b.orders - a.orders || (a.site_id! < b.site_id! ? -1 : 1)) as (FigureRow & { site_id: string })[] }
+  const zero: FigureRow = { orders: 0, located: 0, to_table_seconds: null, late: 0 }
+  return {
+    period,
+    from,
+    to: today,
+    site,
+    targetSeconds: config.targetSeconds,
+    ...figures(total.rows[0]?.orders === null ? zero : (total.rows[0] ?? zero)),
+    hours: hours.rows.map((row) => ({ hour: row.hour, ...figures(row) })),
+    days: days.rows.map((row) => ({ day: row.day, ...figures(row) })),
+    sites: sites.rows.map((row) => ({ siteId: row.site_id, ...figures(row) })),
+  }
+}

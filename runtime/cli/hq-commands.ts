@@ -1,0 +1,72 @@
+// `gateway hq`: headquarters for a chain (docs/hq.md). Runs on the HQ machine with its own
+// config (hq.config.json), never on a site's gateway.
+//   gateway hq [start] [--config FILE] [--port N]   run an HQ instance
+//   gateway hq token create <name>                   a new HQ API token (shown once)
+//   gateway hq token list | revoke <name|id>
+import { loadHqConfig, type HqConfig } from '../../lib/hq/config.ts'
+
+export const hqUsage = `  hq [start] [--config FILE] [--port N]               run headquarters (hq.config.json): every site on one board
+  hq token create <name> | list | revoke <name|id>    headquarters' API tokens (in its PostgreSQL)`
+
+/** Runs the subcommand; returns -1 while an instance keeps running, else the exit code. */
+export async function hqCliCommand(args: string[], flags: Record<string, string | boolean | undefined>): Promise<number> {
+  const config: HqConfig = loadHqConfig(flags.config as string | undefined)
+  if (flags.port !== undefined) config.port = Number(flags.port)
+  const [sub = 'start', ...rest] = args
+  if (sub === 'start') {
+    await ensureHqManifest()
+    const { startHq } = await import('../hq/main.ts')
+    process.title = 'tracker-hq'
+    const hq = await startHq({ config })
+    let stopping = false
+    const stop = async () => {
+      if (stopping) return
+      stopping = true
+      await hq.stop()
+      process.exit(0)
+    }
+    process.on('SIGTERM', () => void stop())
+    process.on('SIGINT', () => void stop())
+    return -1
+  }
+  if (sub === 'token') return tokenCommand(config, rest)
+  console.error(`gateway hq: unknown subcommand "${sub}"\n${hqUsage}`)
+  return 1
+}
+
+async function ensureHqManifest(): Promise<void> {
+  const { ensureFreshManifest, functionsDir, hqTarget } = await import('../manifest/manifest-gen.ts')
+  const regenerated = await ensureFreshManifest(functionsDir, hqTarget)
+  if (regenerated) console.error(`functions/${hqTarget.fileName} was stale (${regenerated}): regenerated`)
+}
+
+async function tokenCommand(config: HqConfig, args: string[]): Promise<number> {
+  const { openDatabase } = await import('../../lib/store/postgres.ts')
+  const { ensureSchema } = await import('../../lib/hq/schema.ts')
+  const { HqTokens } = await import('../../lib/hq/tokens.ts')
+  const db = openDatabase(config.postgresUrl, { max: 1, applicationName: 'hq-cli' })
+  try {
+    await ensureSchema(db)
+    const tokens = new HqTokens(db)
+    const [action, name] = args
+    if (action === 'create' && name) {
+      const { token } = await tokens.create(name)
+      console.log(token)
+      return 0
+    }
+    if (action === 'list') {
+      const list = await tokens.list()
+      console.log(list.length ? list.map((t) => `${t.id}  ${t.name}  created ${t.created}  last used ${t.lastUsed ?? 'never'}`).join('\n') : 'no HQ tokens')
+      return 0
+    }
+    if (action === 'revoke' && name) {
+      const count = await tokens.revoke(name)
+      console.log(count ? `revoked ${count} token(s)` : `no token named or numbered "${name}"`)
+      return count ? 0 : 1
+    }
+    console.error(`usage:\n${hqUsage}`)
+    return 1
+  } finally {
+    await db.close()
+  }
+}

@@ -1,0 +1,36 @@
+// The contract between a headquarters endpoint (functions/hq/*.ts) and the runtime that
+// hosts it: what the gateway's functions get (runtime/host/function-types.ts), over HQ's
+// services. The route description is the same FunctionConfig (lib/api/function-config.ts).
+import type { FunctionConfig } from '../../lib/api/function-config.ts'
+import type { OkOptions } from '../host/function-types.ts'
+import type { HqServices } from './services.ts'
+
+export type { FunctionConfig } from '../../lib/api/function-config.ts'
+
+export interface HqCaller {
+  ip: string
+  /** Set by the auth gate on bearer-authenticated requests (an HQ token). */
+  token?: { name: string; id: string }
+}
+
+export interface HqContext {
+  readonly services: HqServices
+  readonly params: Record<string, string>
+  readonly query: URLSearchParams
+  readonly caller: HqCaller
+  /** The success envelope (v2's form) with this route's default code. */
+  ok(payload?: Record<string, unknown>, options?: OkOptions): Response
+}
+
+export type HqFunction = (request: Request, ctx: HqContext) => Promise<Response>
+
+export interface HqFunctionModule {
+  config: FunctionConfig
+  default: HqFunction
+}
+
+export interface HqManifestEntry extends FunctionConfig {
+  /** Path of the function file relative to functions/, e.g. hq/sites.id.orders.get.ts */
+  file: string
+  handler: HqFunction
+}

@@ -1,0 +1,92 @@
+// Starts one headquarters instance: PostgreSQL (schema created when missing), the ingest
+// from the broker, the HTTP host serving HQ's manifest and chain board, the live updates,
+// and the alert timer. It serves with the broker down (the board shows what is stored) and
+// keeps trying; with PostgreSQL down, ingest waits (nothing is acknowledged) and the API
+// answers 503.
+import { AlertWebhooks } from '../../lib/hq/alert-webhooks.ts'
+import { evaluateAlerts } from '../../lib/hq/alerts.ts'
+import type { HqConfig } from '../../lib/hq/config.ts'
+import { Ingest } from '../../lib/hq/ingest.ts'
+import { purgeTombstones } from '../../lib/hq/maintenance.ts'
+import { ensureSchema } from '../../lib/hq/schema.ts'
+import { HqTokens } from '../../lib/hq/tokens.ts'
+import { createLogger, type Logger } from '../../lib/kernel/log.ts'
+import { openDatabase, type Database } from '../../lib/store/postgres.ts'
+import { createHttpHost } from '../host/http.ts'
+import type { HqManifestEntry } from './function-types.ts'
+import { HqLive } from './live.ts'
+import { buildHqRouter } from './router.ts'
+import { hqServices } from './services.ts'
+
+export interface HqInstance {
+  port: number
+  db: Database
+  ingest: Ingest
+  live: HqLive
+  /** Runs one alert evaluation and delivery round now (the timer does it every checkIntervalMs). */
+  checkAlerts(): Promise<void>
+  stop(): Promise<void>
+}
+
+export interface StartHqOptions {
+  config: HqConfig
+  log?: Logger
+  manifest?: HqManifestEntry[]
+}
+
+export async function startHq(options: StartHqOptions): Promise<HqInstance> {
+  const { config } = options
+  const log = options.log ?? createLogger()
+  const manifest = options.manifest ?? (await import('../../functions/_hq_manifest.gen.ts')).manifest
+  const db = openDatabase(config.postgresUrl, { max: config.postgresPoolSize, applicationName: `hq-${config.instanceId}` })
+  await ensureSchema(db)
+  const tokens = new HqTokens(db)
+  const ingest = new Ingest({ config, db, log })
+  const services = hqServices(db, config, () => ingest.status())
+  const router = buildHqRouter({ manifest, services, tokens, log })
+  const host = createHttpHost(router, log)
+  const live = new HqLive(db, tokens, log)
+  live.attach(host.server)
+  await live.start()
+  const port = await host.listen(config.port, config.host)
+  ingest.start()
+
+  const webhooks = new AlertWebhooks(db, config.alerts, log)
+  let checking: Promise<void> | undefined
+  const checkAlerts = () =>
+    (checking ??= (async () => {
+      try {
+        const { raised, cleared } = await db.transaction((tx) => evaluateAlerts(tx, config.alerts))
+        for (const alert of raised) log.warn({ alert }, 'hq alert raised')
+        for (const alert of cleared) log.info({ alert }, 'hq alert cleared')
+        while ((await webhooks.deliverDue()) > 0);
+      } catch (error) {
+        log.warn({ err: error }, 'hq alerts: check failed')
+      } finally {
+        checking = undefined
+      }
+    })())
+  const alertTimer = setInterval(() => void checkAlerts(), config.alerts.checkIntervalMs)
+  alertTimer.unref()
+  const purgeTimer = setInterval(() => void purgeTombstones(db).catch((error: unknown) => log.warn({ err: error }, 'hq: tombstone purge failed')), 10 * 60_000)
+  purgeTimer.unref()
+  log.info({ port, instanceId: config.instanceId, broker: config.broker.url }, 'hq listening')
+
+  return {
+    port,
+    db,
+    ingest,
+    live,
+    checkAlerts,
+    async stop() {
+      clearInterval(alertTimer)
+      clearInterval(purgeTimer)
+      await checking
+      await ingest.stop()
+      await live.stop()
+      await host.close(2000)
+      webhooks.close()
+      await db.close()
+    },
+  }
+}

@@ -1,0 +1,103 @@
+// HQ's router: the same pieces as the gateway's (itty-router's route table run by
+// runtime/host/dispatch.ts, v2 envelopes, the static file server for its board), over HQ's
+// manifest, services and tokens.
+import { Router } from 'itty-router'
+import { okEnvelope } from '../../lib/api/envelope.ts'
+import { HqError, hqErrors } from '../../lib/hq/errors.ts'
+import { buildHqOpenApiDocument } from '../../lib/openapi/hq-document.ts'
+import type { HqTokens } from '../../lib/hq/tokens.ts'
+import type { Logger } from '../../lib/kernel/log.ts'
+import { createDispatcher } from '../host/dispatch.ts'
+import type { OkOptions } from '../host/function-types.ts'
+import { NodeRequest } from '../host/node-request.ts'
+import { jsonResponse } from '../host/respond.ts'
+import type { GatewayRouter, ServerContext } from '../host/router.ts'
+import { headRoutes, packageVersion, staticRoutes } from '../host/static.ts'
+import type { HqCaller, HqContext, HqManifestEntry } from './function-types.ts'
+import type { HqServices } from './services.ts'
+
+export const hqWebRoot = new URL('../../web/hq/', import.meta.url).pathname
+
+type RoutedRequest = Request & { params?: Record<string, string> }
+
+const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i
+
+export function errorResponse(kind: keyof typeof hqErrors): Response {
+  const { status, code, message } = hqErrors[kind]
+  return jsonResponse({ status, body: { status, returnCode: code, message } })
+}
+
+function queryOf(request: Request): URLSearchParams {
+  return request instanceof NodeRequest ? new URLSearchParams(request.search) : new URL(request.url).searchParams
+}
+
+function decoded(params: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(params ?? {})) {
+    try {
+      out[key] = decodeURIComponent(value)
+    } catch {
+      out[key] = value
+    }
+  }
+  return out
+}
+
+export interface HqRouterOptions {
+  manifest: HqManifestEntry[]
+  services: HqServices
+  tokens: Pick<HqTokens, 'verify'>
+  log: Logger
+}
+
+export function buildHqRouter({ manifest, services, tokens, log }: HqRouterOptions): GatewayRouter {
+  const table = Router<RoutedRequest, [ServerContext | undefined]>()
+  for (const entry of manifest) {
+    const method = entry.method.toLowerCase() as 'get' | 'post' | 'delete'
+    table[method](entry.path, async (request: RoutedRequest, serverContext?: ServerContext) => {
+      const ip = serverContext?.req?.socket?.remoteAddress ?? '127.0.0.1'
+      const caller: HqCaller = { ip }
+      if (entry.auth === 'bearer') {
+        const header = request.headers.get('authorization') ?? ''
+        if (header === '') throw new HqError('AUTH_REJECTED')
+        const match = bearer.exec(header)
+        if (!match) throw new HqError('AUTH_MALFORMED')
+        const identity = await tokens.verify(match[1]!)
+        if (!identity) throw new HqError('AUTH_REJECTED')
+        caller.token = identity
+      }
+      const ctx: HqContext = {
+        services,
+        params: decoded(request.params),
+        query: queryOf(request),
+        caller,
+        ok: (payload: Record<string, unknown> = {}, options: OkOptions = {}) =>
+          jsonResponse(okEnvelope('v2', entry.code, payload, { outcome: options.outcome, status: options.status, message: options.message }), options.headers),
+      }
+      return entry.handler(request, ctx)
+    })
+  }
+  const statics = staticRoutes(manifest, { webRoot: hqWebRoot, openApiDocument: () => buildHqOpenApiDocument(manifest, packageVersion()) })
+  table.get('*', statics)
+  table.head('*', headRoutes(statics))
+  table.all('*', () => {
+    throw new HqError('ROUTE_NOT_FOUND')
+  })
+  const dispatch = createDispatcher<[ServerContext | undefined]>(table.routes)
+  return {
+    fetch: async (request, serverContext) => {
+      try {
+        return (await dispatch(request, serverContext))!
+      } catch (error) {
+        if (error instanceof HqError) return errorResponse(error.kind)
+        const code = (error as { code?: string }).code ?? ''
+        // Connection refused / closed, or PostgreSQL shutting down: say so, not "internal".
+        if (/^(ECONNREFUSED|ECONNRESET|57P0[1-3]|08\d\d\d)$/.test(code) || /Connection terminated|connection timeout/i.test(String((error as Error).message))) {
+          return errorResponse('STORAGE_UNAVAILABLE')
+        }
+        log.error({ err: error, method: request.method, url: request.url }, 'hq: unexpected error')
+        return errorResponse('INTERNAL')
+      }
+    },
+  }
+}

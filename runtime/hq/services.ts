@@ -1,0 +1,32 @@
+// What an HQ function may call: reads of the chain's sites and figures, the open alerts and
+// this instance's ingest state. Never the database itself (the type is the rule, as for the
+// gateway's functions).
+import type { HqConfig } from '../../lib/hq/config.ts'
+import type { IngestStatus } from '../../lib/hq/ingest.ts'
+import { getSite, listSites, siteOrders, statistics, type LiveOrder, type Period, type SiteOverview, type Statistics } from '../../lib/hq/queries.ts'
+import { openAlerts, type Alert } from '../../lib/hq/alerts.ts'
+import type { Database } from '../../lib/store/postgres.ts'
+
+export interface HqServices {
+  sites: {
+    list(): Promise<SiteOverview[]>
+    get(siteId: string): Promise<SiteOverview | undefined>
+    orders(siteId: string): Promise<LiveOrder[]>
+  }
+  statistics(period: Period, site: string | null): Promise<Statistics>
+  alerts(): Promise<Alert[]>
+  instance: { id: string; ingest(): IngestStatus }
+}
+
+export function hqServices(db: Database, config: HqConfig, ingest: () => IngestStatus): HqServices {
+  return {
+    sites: {
+      list: () => listSites(db, config),
+      get: (siteId) => getSite(db, config, siteId),
+      orders: (siteId) => siteOrders(db, config, siteId),
+    },
+    statistics: (period, site) => statistics(db, config, period, site),
+    alerts: () => openAlerts(db),
+    instance: { id: config.instanceId, ingest },
+  }
+}

@@ -1,0 +1,113 @@
+// Two HQ instances as real processes (`gateway hq`), one killed with SIGKILL in the middle of
+// a batch: its transaction is open in PostgreSQL (held there by a lock this test takes) when
+// it dies. Restarted, it gets from the broker what it had not acknowledged; in the end the
+// rows are exactly those of one orderly apply: nothing lost, nothing doubled.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { SimulatedSite, type SiteMessageOut } from '../../../bench/hq-sites.ts'
+import { applyBatch } from '../../../lib/hq/apply.ts'
+import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
+import { Partitions } from '../../../lib/hq/schema.ts'
+import { openDatabase } from '../../../lib/store/postgres.ts'
+import { cliPath } from '../../helpers/process.ts'
+import { startPostgres } from '../../helpers/postgres.ts'
+import { until } from '../../helpers/until.ts'
+import { startBroker } from '../../lib/fleet/mosquitto.ts'
+import { freshDatabase, prefix, publishAll, publisher, snapshot } from '../../lib/hq/fixtures.ts'
+import { brokerLines } from './fixtures.ts'
+
+const pg = await startPostgres({ fast: true })
+t.teardown(() => pg.destroy())
+
+interface HqProcess {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+}
+
+function startHqProcess(configFile: string): Promise<HqProcess> {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'hq', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hq did not start: ${output}`)), 30_000)
+    const check = () => {
+      if (output.includes('hq ingest: subscribed')) {
+        clearTimeout(timer)
+        child.stdout!.off('data', check)
+        resolve({ child, output: () => output, exited })
+      }
+    }
+    child.stdout!.on('data', check)
+    void exited.then((code) => reject(new Error(`hq exited (${code}): ${output}`)))
+  })
+}
+
+t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async (t) => {
+  const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
+  t.teardown(() => broker.stop())
+  const { url, db } = await freshDatabase(pg)
+  const reference = await freshDatabase(pg)
+  t.teardown(() => Promise.all([db.close(), reference.db.close()]))
+  const dir = t.testdir()
+  const configOf = (instanceId: string) => {
+    const file = path.join(dir, `hq-${instanceId}.json`)
+    writeFileSync(file, JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: url, broker: { url: broker.url }, topicPrefix: prefix, instanceId, batchSize: 40, batchWaitMs: 5 }))
+    return file
+  }
+  const processes: HqProcess[] = []
+  t.teardown(() => Promise.all(processes.map(async (p) => p.child.exitCode === null && (p.child.kill('SIGKILL'), await p.exited))))
+  const a = await startHqProcess(configOf('a'))
+  processes.push(a)
+  const b = await startHqProcess(configOf('b'))
+  processes.push(b)
+
+  // The figures table is locked: every batch stops inside its transaction, before COMMIT.
+  const blocker = openDatabase(url, { max: 1 })
+  t.teardown(() => blocker.close())
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const holding = blocker.transaction(async (tx) => {
+    await tx.query('LOCK TABLE hq_site_hours IN EXCLUSIVE MODE')
+    await released
+  })
+
+  const sites = Array.from({ length: 12 }, (_, i) => new SimulatedSite(`site-${i}`, { prefix }))
+  const messages: SiteMessageOut[] = []
+  const base = Date.parse('2026-11-25T11:00:00Z')
+  for (let i = 0; i < 25; i++) for (const site of sites) messages.push(...site.fullOrder(base + i * 60_000, 100 + i, 400))
+  const client = await publisher(broker.url)
+  t.teardown(() => client.endAsync(true))
+  await publishAll(client, messages)
+
+  // Both instances are inside a batch transaction, waiting for the lock.
+  const waiting = async (app: string) =>
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [app])).rows[0].n > 0
+  await until(async () => (await waiting('hq-a')) && (await waiting('hq-b')), 'both instances in the middle of a batch', 20_000)
+  a.child.kill('SIGKILL')
+  t.equal(await a.exited, null, 'a was killed')
+  release()
+  await holding
+  // The killed instance's transaction is rolled back; b commits its own.
+  await until(async () => !(await waiting('hq-b')), 'b goes on')
+  const restarted = await startHqProcess(configOf('a'))
+  processes.push(restarted)
+
+  const parsed: SiteMessage[] = messages.map((m) => {
+    const result = parseSiteMessage(prefix, m.topic, m.payload)
+    if (!result.ok) throw new Error(result.reason)
+    return result.message
+  })
+  await new Partitions().ensure(reference.db, [base])
+  await reference.db.transaction((tx) => applyBatch(tx, parsed, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
+  const expected = await snapshot(reference.db)
+  await until(async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0].n >= 300, 'every cleared order', 30_000)
+  await until(async () => JSON.stringify(await snapshot(db)) === JSON.stringify(expected), 'the rows of one orderly apply', 30_000).catch(() => undefined)
+  const got = await snapshot(db)
+  t.equal(got.history.length, 300, 'every cleared order once')
+  t.same(got, expected, 'same rows (and same hour figures: nothing counted twice)')
+})

@@ -1,0 +1,101 @@
+// An HQ instance end to end: its API over what the sites published, its tokens, its OpenAPI
+// document and board, and live notices that reach a board on the other instance.
+import t from 'tap'
+import WebSocket from 'ws'
+import { SimulatedSite } from '../../../bench/hq-sites.ts'
+import { startPostgres } from '../../helpers/postgres.ts'
+import { until } from '../../helpers/until.ts'
+import { prefix, publishAll, publisher } from '../../lib/hq/fixtures.ts'
+import { hqApi, startChain } from './fixtures.ts'
+
+const pg = await startPostgres({ fast: true })
+t.teardown(() => pg.destroy())
+
+t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t) => {
+  const chain = await startChain(t, pg, { targetSeconds: 300 })
+  const api = hqApi(chain.url(chain.b), chain.token)
+  const client = await publisher(chain.broker.url)
+  t.teardown(() => client.endAsync(true))
+  const now = Date.now()
+  const paris = new SimulatedSite('paris-11', { prefix, startedAt: now - 3_600_000 })
+  const lyon = new SimulatedSite('lyon-2', { prefix, startedAt: now - 3_600_000 })
+  // Paris: two finished orders (2 and 8 minutes to table), one waiting for 10 minutes (late).
+  // Both started today (UTC, the chain's timezone here) even just after midnight.
+  const first = Math.max(now - 1_800_000, Math.floor(now / 86_400_000) * 86_400_000 + 60_000)
+  const messages = [paris.status(true, { at: now - 1000 }), ...paris.fullOrder(first, 120, 300), ...paris.fullOrder(first + 300_000, 480, 300)]
+  const waiting = paris.create(now - 600_000)
+  messages.push(...waiting.messages, lyon.status(false, { at: now - 1000, reason: 'stopped' }))
+  await publishAll(client, messages)
+  await until(async () => (await api('/api/hq/sites')).body.sites?.length === 2, 'both sites')
+
+  t.match(await api('/api/hq', {}), { status: 200, body: { status: 200, returnCode: 1, instanceId: 'b' } }, 'the liveness route is open')
+  t.match(await api('/api/hq/sites', {}), { status: 401, body: { returnCode: -2 } }, 'no token: 401')
+  t.match(await api('/api/hq/sites', { authorization: 'Token x' }), { status: 400, body: { returnCode: -1 } }, 'malformed: 400')
+  t.match(await api('/api/hq/sites', { authorization: 'Bearer hq_' + '0'.repeat(48) }), { status: 401, body: { returnCode: -2 } }, 'unknown token: 401')
+
+  await until(async () => (await api('/api/hq/sites/paris-11')).body.site?.today.orders === 2, 'paris figures')
+  const { body } = await api('/api/hq/sites')
+  t.match(body, { status: 200, returnCode: 2 })
+  const [lyonRow, parisRow] = body.sites
+  t.match(lyonRow, { siteId: 'lyon-2', connection: 'offline', reason: 'stopped', activeOrders: 0 })
+  t.match(parisRow, { siteId: 'paris-11', connection: 'online', version: '0.1.0', activeOrders: 1, lateNow: 1, lastSeq: 7, targetSeconds: 300 })
+  t.same(parisRow.today, { orders: 2, located: 2, averageToTableSeconds: 300, late: 1 })
+
+  const orders = await api('/api/hq/sites/paris-11/orders')
+  t.match(orders, { status: 200, body: { returnCode: 4, siteId: 'paris-11' } })
+  t.equal(orders.body.orders.length, 1)
+  t.match(orders.body.orders[0], { uuid: waiting.order.uuid, state: 'started', late: true, orderType: 'ON_PREMISE' })
+  t.ok(orders.body.orders[0].elapsedSeconds >= 600)
+  t.match(await api('/api/hq/sites/nowhere/orders'), { status: 404, body: { returnCode: -50 } })
+  t.match(await api('/api/hq/sites/nowhere'), { status: 404, body: { returnCode: -50 } })
+
+  const chainStats = (await api('/api/hq/statistics')).body
+  t.match(chainStats, { returnCode: 5, statistics: { period: 'today', orders: 2, located: 2, averageToTableSeconds: 300, late: 1, site: null } })
+  t.same(chainStats.statistics.sites.map((s: any) => s.siteId), ['paris-11'])
+  t.equal(chainStats.statistics.hours.reduce((n: number, h: any) => n + h.orders, 0), 2)
+  const week = (await api('/api/hq/statistics?period=week&site=paris-11')).body.statistics
+  t.match(week, { period: 'week', site: 'paris-11', orders: 2, sites: [] })
+  t.ok(week.from <= week.to)
+  t.match(await api('/api/hq/statistics?period=month'), { status: 400, body: { returnCode: -51 } })
+  t.match(await api('/api/hq/statistics?site=a%2Fb'), { status: 400, body: { returnCode: -52 } })
+  t.match(await api('/api/hq/alerts'), { status: 200, body: { returnCode: 6, alerts: [] } })
+  // Lyon has been offline for longer than alerts.offlineMinutes: the next check raises it.
+  await chain.a.db.query(`UPDATE hq_sites SET status_received_at = now() - interval '1 hour' WHERE site_id = 'lyon-2'`)
+  await chain.a.checkAlerts()
+  t.match(await api('/api/hq/alerts'), { status: 200, body: { alerts: [{ siteId: 'lyon-2', kind: 'offline', detail: /\(stopped\)$/ }] } })
+  t.match(await api('/api/hq/instance'), { status: 200, body: { returnCode: 7, instanceId: 'b', ingest: { connected: true, subscribed: true } } })
+  t.match(await api('/api/hq/nothing'), { status: 404, body: { returnCode: -5 } })
+})
+
+t.test('the OpenAPI document and the board are served', async (t) => {
+  const chain = await startChain(t, pg)
+  const base = chain.url(chain.a)
+  const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as any
+  t.equal(doc.info.title, 'Tracker Gateway HQ API')
+  t.same(Object.keys(doc.paths).sort(), ['/api/hq', '/api/hq/alerts', '/api/hq/instance', '/api/hq/live', '/api/hq/sites', '/api/hq/sites/{site}', '/api/hq/sites/{site}/orders', '/api/hq/statistics'])
+  t.match(doc.paths['/api/hq/sites/{site}/orders'].get.responses, { '401': {}, '404': {} })
+  const page = await fetch(`${base}/`)
+  t.equal(page.status, 200)
+  t.match(await page.text(), /Chain board/)
+  t.match(page.headers.get('content-security-policy'), /script-src 'self'/)
+  t.equal((await fetch(`${base}/assets/hq.js`)).status, 200)
+})
+
+t.test('a change ingested by one instance reaches a live client of the other', async (t) => {
+  const chain = await startChain(t, pg)
+  const refused = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', 'token.hq_' + 'f'.repeat(48)])
+  const status = await new Promise<number | undefined>((resolve) => refused.on('unexpected-response', (_req, res) => resolve(res.statusCode)).on('open', () => resolve(undefined)))
+  t.equal(status, 401, 'a wrong token is refused')
+  const live = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', `token.${chain.token}`])
+  t.teardown(() => live.terminate())
+  const notices: any[] = []
+  live.on('message', (data) => notices.push(JSON.parse(String(data))))
+  await until(() => notices.some((n) => n.type === 'hello'), 'hello')
+  const client = await publisher(chain.broker.url)
+  t.teardown(() => client.endAsync(true))
+  const site = new SimulatedSite('nice-1', { prefix })
+  await publishAll(client, site.create().messages)
+  await until(() => notices.some((n) => n.type === 'changed' && n.sites.includes('nice-1')), 'a notice on instance b')
+  t.equal(chain.b.ingest.status().applied.batches, 0, 'b ingested nothing: the notice came through PostgreSQL')
+  t.ok(chain.a.ingest.status().applied.events >= 1)
+})

@@ -80,7 +80,8 @@ export class SimulatedSite {
   }
 
   /** The retained status message, in the bridge's form (docs/fleet.md). */
-  status(online: boolean, options: { at?: number; backlog?: number; reason?: string } = {}): SiteMessageOut {
+  /** radioUp: as a gateway that reports its radio sends it (absent: one that does not). */
+  status(online: boolean, options: { at?: number; backlog?: number; reason?: string; radioUp?: boolean } = {}): SiteMessageOut {
     const at = options.at ?? Date.now()
     const body = {
       siteId: this.siteId,
@@ -92,6 +93,7 @@ export class SimulatedSite {
       at: new Date(at).toISOString(),
       backlog: options.backlog ?? 0,
       lastPublishedSeq: this.seq || null,
+      ...(options.radioUp !== undefined ? { radioUp: options.radioUp, radioKind: 'zigbee' } : {}),
     }
     return { topic: `${this.prefix}/${this.siteId}/status`, payload: JSON.stringify(body), seq: 0 }
   }

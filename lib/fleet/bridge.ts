@@ -88,6 +88,12 @@ export class FleetBridge {
     if (connection?.connected) void this.#drain(connection)
   }
 
+  /** What the status message says changed: the retained status is published again now when connected. */
+  statusChanged(): void {
+    const connection = this.#connection
+    if (connection?.connected) this.#publishStatus(connection)
+  }
+
   /** Marks the site offline (retained) when the broker is reachable, then disconnects. */
   async stop(): Promise<void> {
     if (this.#stopped) return

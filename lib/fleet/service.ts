@@ -25,11 +25,18 @@ export interface FleetDeps {
   batchSize?: number
 }
 
+/** The gateway's radio as the status message reports it (wired once the radio exists). */
+export interface FleetRadioSource {
+  kind: 'simulated' | 'zigbee'
+  up: () => boolean
+}
+
 export class FleetService {
   readonly siteId: string
   readonly #bridge: FleetBridge | null
   readonly #outbox: FleetOutbox | null
   readonly #deps: FleetDeps
+  #radio: FleetRadioSource | null = null
 
   private constructor(deps: FleetDeps, siteId: string, outbox: FleetOutbox | null, bridge: FleetBridge | null) {
     this.#deps = deps
@@ -82,6 +89,16 @@ export class FleetService {
     await this.#bridge?.stop()
   }
 
+  /** The radio the status message reports on, from now on. */
+  reportRadio(radio: FleetRadioSource): void {
+    this.#radio = radio
+  }
+
+  /** Something the status message says changed (the radio went up or down): publish it now. */
+  statusChanged(): void {
+    this.#bridge?.statusChanged()
+  }
+
   /**
    * The change log's sink for the fleet (wired in runtime/wiring/services.ts with the others): the
    * change's messages join the outbox, durable as the recording operation says.
@@ -100,10 +117,15 @@ export class FleetService {
   #statusPayload(online: boolean, reason?: string): Record<string, unknown> {
     const { identity, clock } = this.#deps
     const status = this.status()
+    const radio = this.#radio
     return {
       siteId: this.siteId,
       online,
       ...(reason ? { reason } : {}),
+      // Only a site that is online vouches for its radio: the offline messages (the last will
+      // is written at connection time) would report a state that may no longer hold.
+      ...(radio && online ? { radioUp: radio.up() } : {}),
+      ...(radio ? { radioKind: radio.kind } : {}),
       deviceId: identity.deviceId,
       version: identity.version,
       startedAt: new Date(identity.startedAt).toISOString(),

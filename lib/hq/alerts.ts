@@ -1,5 +1,6 @@
-// Alerts for the chain: a site offline (or silent) for longer than alerts.offlineMinutes, or
-// its backlog at least alerts.backlogThreshold and still growing. Evaluated by every HQ
+// Alerts for the chain: a site offline (or silent) for longer than alerts.offlineMinutes, its
+// radio down for longer than alerts.radioDownMinutes, or its backlog at least
+// alerts.backlogThreshold and still growing. Evaluated by every HQ
 // instance on a timer; raising and clearing happen in one transaction that also queues the
 // webhooks (hq_webhook_outbox), and the open alert's unique index makes each raise and each
 // clear happen once, whichever instances evaluate at the same moment.
@@ -8,7 +9,7 @@ import type { SqlClient } from '../store/postgres.ts'
 import { notifyChannel } from './apply.ts'
 import type { HqConfig } from './config.ts'
 
-export type AlertKind = 'offline' | 'backlog'
+export type AlertKind = 'offline' | 'backlog' | 'radio'
 
 export interface Alert {
   id: number
@@ -42,7 +43,7 @@ export async function openAlerts(db: SqlClient): Promise<Alert[]> {
   return rows.map(toAlert)
 }
 
-export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'backlogThreshold' | 'webhooks'>
+export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'>
 
 /** The webhook body for an alert raised or cleared. */
 export function alertPayload(alert: Alert, raised: boolean): string {
@@ -60,10 +61,18 @@ const conditions = `
      OR last_seen < now() - make_interval(secs => $1)
   UNION ALL
   SELECT site_id, 'backlog', 'backlog ' || backlog || ' changes, was ' || backlog_before
-  FROM hq_sites WHERE online AND backlog >= $2 AND backlog > backlog_before`
+  FROM hq_sites WHERE online AND backlog >= $2 AND backlog > backlog_before
+  UNION ALL
+  SELECT site_id, 'radio', 'radio down since ' || to_char(radio_down_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+  FROM hq_sites WHERE NOT radio_up
+    -- Raised only for a site online (offline, the offline alert says it all); an open one
+    -- holds while the radio is not known to be up (the site away, or back and starting its
+    -- radio again), until a status says it is up.
+    AND ((online AND radio_down_since < now() - make_interval(secs => $3))
+         OR site_id IN (SELECT site_id FROM hq_alerts WHERE kind = 'radio' AND cleared_at IS NULL))`
 
 export async function evaluateAlerts(tx: SqlClient, config: AlertConfig): Promise<{ raised: Alert[]; cleared: Alert[] }> {
-  const args = [config.offlineMinutes * 60, config.backlogThreshold]
+  const args = [config.offlineMinutes * 60, config.backlogThreshold, config.radioDownMinutes * 60]
   const raised = await tx.query<AlertRow>(
     `INSERT INTO hq_alerts (site_id, kind, detail) SELECT site_id, kind, detail FROM (${conditions}) c ORDER BY site_id, kind
      ON CONFLICT (site_id, kind) WHERE cleared_at IS NULL DO NOTHING RETURNING *`,

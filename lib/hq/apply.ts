@@ -149,12 +149,19 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
     // A status from an older run of the gateway (startedAt) is stale. Within one run, an
     // online status older than the stored one is stale too; an offline one is not (the
     // broker's last will carries the time of its connection, older than what followed).
+    // The radio: an online status without radioUp (a gateway that does not report it) makes
+    // it unknown; an offline one keeps the last state known (a gateway gone says nothing of
+    // its radio). radio_down_since holds from the first status of this run of the gateway
+    // that said down (a gateway starting again starts its radio again).
     const result = await tx.query(
       `UPDATE hq_sites AS s SET online = n.online, reason = n.reason, device_id = n.device_id, version = n.version,
          started_at = n.started_at, status_at = n.at, status_received_at = now(),
-         backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq
-       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[])
-         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq)
+         backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq,
+         radio_up = CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END,
+         radio_down_since = CASE WHEN NOT (CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END)
+                                 THEN CASE WHEN NOT s.radio_up AND n.started_at = s.started_at THEN s.radio_down_since ELSE now() END END
+       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[])
+         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up)
        WHERE s.site_id = n.site_id
          AND (s.started_at IS NULL OR n.started_at > s.started_at
               OR (n.started_at = s.started_at AND (n.at >= s.status_at OR NOT n.online)))`,
@@ -168,6 +175,7 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
         statuses.map((s) => s.at),
         statuses.map((s) => s.backlog),
         statuses.map((s) => s.lastPublishedSeq ?? null),
+        statuses.map((s) => s.radioUp ?? null),
       ],
     )
     statusCount = result.rowCount

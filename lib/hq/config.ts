@@ -56,6 +56,11 @@ export const hqConfigSchema = z.strictObject({
     .strictObject({
       /** A site silent or offline for longer than this raises an alert. */
       offlineMinutes: z.number().min(0.05).max(10_080).default(10),
+      /**
+       * A site whose status says its radio is down for longer than this raises an alert (a
+       * gateway starting or restarting its radio is down for seconds, not minutes).
+       */
+      radioDownMinutes: z.number().min(0.05).max(10_080).default(5),
       /** A backlog at least this large and larger than the previous status raises an alert. */
       backlogThreshold: z.number().int().min(1).default(100),
       /** How often alerts are evaluated. */

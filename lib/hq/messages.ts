@@ -44,6 +44,9 @@ const statusSchema = z.object({
   at: z.string().datetime({ offset: true }),
   backlog: z.number().int().min(0),
   lastPublishedSeq: seq.nullable().optional(),
+  /** Sent by gateways that report their radio, and only while online (docs/fleet.md). */
+  radioUp: z.boolean().optional(),
+  radioKind: z.string().max(32).optional(),
 })
 
 export type SiteEvent = Omit<z.infer<typeof eventSchema>, 'locationName'> & { kind: 'event'; locationName: string | null }

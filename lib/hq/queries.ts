@@ -13,6 +13,13 @@ export interface SiteOverview {
   siteId: string
   /** online: its bridge says so and it was heard from lately; silent: nothing for offlineMinutes. */
   connection: Connection
+  /**
+   * Whether the site's radio works, from its latest status: null when unknown (a gateway
+   * that does not report it). Kept while the site is offline, as last known.
+   */
+  radioUp: boolean | null
+  /** Since when HQ has seen the radio down (null unless radioUp is false). */
+  radioDownSince: string | null
   reason: string | null
   version: string | null
   deviceId: string | null
@@ -41,7 +48,7 @@ const siteRows = `
     GROUP BY site_id
   )
   SELECT s.site_id, s.online, s.reason, s.version, s.device_id, s.last_seen, s.status_at, s.backlog, s.last_seq,
-         s.status_received_at,
+         s.status_received_at, s.radio_up, s.radio_down_since,
          COALESCE(o.active, 0)::int AS active, COALESCE(o.late, 0)::int AS late_now,
          COALESCE(f.orders, 0)::int AS orders, COALESCE(f.located, 0)::int AS located,
          f.to_table_seconds, COALESCE(f.late, 0)::int AS late_today,
@@ -57,6 +64,8 @@ interface SiteRow {
   last_seen: Date
   status_at: Date | null
   status_received_at: Date | null
+  radio_up: boolean | null
+  radio_down_since: Date | null
   backlog: number
   last_seq: number
   active: number
@@ -73,6 +82,8 @@ function overview(row: SiteRow, targetSeconds: number): SiteOverview {
   return {
     siteId: row.site_id,
     connection,
+    radioUp: row.radio_up,
+    radioDownSince: row.radio_down_since?.toISOString() ?? null,
     reason: row.reason,
     version: row.version,
     deviceId: row.device_id,

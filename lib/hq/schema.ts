@@ -21,6 +21,11 @@ export const schemaStatements = [
     last_seq bigint NOT NULL DEFAULT 0,
     last_seen timestamptz NOT NULL DEFAULT now()
   )`,
+  // The site's radio, from the latest status applied: null when unknown (a gateway that does
+  // not report it); radio_down_since: when HQ first saw it down (HQ's clock, like the rest).
+  // Added after the table's first release, so existing databases gain them too.
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS radio_up boolean`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS radio_down_since timestamptz`,
   // Every order a site has open (and, as tombstones, the ones it cleared lately, so an older
   // change arriving after the clearing cannot bring the order back).
   `CREATE TABLE IF NOT EXISTS hq_live_orders (

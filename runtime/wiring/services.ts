@@ -24,7 +24,7 @@ import { buildGatewayServices, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
 import { buildClockWatch } from './clock-wiring.ts'
 import { unwatchedClockState, type ClockWatch } from '../../lib/kernel/clock-watch.ts'
-import { followRadio, presetChannel } from './subscriptions.ts'
+import { fleetFollowsRadio, followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
 
 /** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
@@ -132,6 +132,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     clockState: () => clockWatch?.state() ?? unwatchedClockState,
   })
   followRadio(orderServices.radio, { orders: orderServices.orders, repeaters: gatewayServices.repeaters })
+  fleetFollowsRadio(orderServices.radio, fleet)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
   const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages, repeaters: gatewayServices.repeaters })

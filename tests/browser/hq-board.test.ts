@@ -50,6 +50,11 @@ t.test('a change at one site reaches a chain board served by the other instance'
   await page.locator('.card[data-site="paris-11"] [data-field="active"]', { hasText: '0' }).waitFor({ timeout: 10_000 })
   await page.locator('#totals', { hasText: '1 orders' }).waitFor({ timeout: 10_000 })
   t.ok((await page.locator('#chart-orders rect').count()) === 24, 'a bar per hour')
+  // The site's radio goes down: the card says so (the site is still online).
+  await publishAll(client, [paris.status(true, { radioUp: false })])
+  await page.locator('.card[data-site="paris-11"][data-radio="down"] .state', { hasText: 'radio down' }).waitFor({ timeout: 10_000 })
+  t.equal(await card.getAttribute('data-connection'), 'online')
+  await page.locator('#site-facts', { hasText: 'radio down' }).waitFor({ timeout: 10_000 })
   t.equal(chain.b.ingest.status().applied.batches, 0, 'the serving instance ingested nothing')
   t.same(errors, [], 'no console errors')
 })

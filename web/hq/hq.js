@@ -36,6 +36,11 @@ function el(tag, attrs = {}, ...children) {
   return node
 }
 
+/** What the card's corner says: the connection, or "radio down" for an online site whose radio is down. */
+function siteState(site) {
+  return site.connection === 'online' && site.radioUp === false ? 'radio down' : site.connection
+}
+
 function renderSites() {
   const alerted = new Set(alerts.map((a) => a.siteId))
   const cards = sites.map((site) => {
@@ -48,8 +53,8 @@ function renderSites() {
       el('dt', {}, 'Last seen'), el('dd', {}, ago(site.lastSeen)),
       ...(site.backlog ? [el('dt', {}, 'Backlog'), el('dd', {}, String(site.backlog))] : []),
     )
-    const card = el('button', { type: 'button', class: 'card', 'data-site': site.siteId, 'data-connection': site.connection, 'data-alert': String(alerted.has(site.siteId)) },
-      el('h3', {}, el('span', {}, site.siteId), el('span', { class: 'state' }, site.connection)), dl)
+    const card = el('button', { type: 'button', class: 'card', 'data-site': site.siteId, 'data-connection': site.connection, 'data-radio': site.radioUp === null ? 'unknown' : site.radioUp ? 'up' : 'down', 'data-alert': String(alerted.has(site.siteId)) },
+      el('h3', {}, el('span', {}, site.siteId), el('span', { class: 'state' }, siteState(site))), dl)
     card.addEventListener('click', () => showSite(site.siteId))
     return card
   })
@@ -75,7 +80,8 @@ async function refreshSite() {
   if (!openSite) return
   const [{ site }, { orders }] = await Promise.all([api(`/api/hq/sites/${encodeURIComponent(openSite)}`), api(`/api/hq/sites/${encodeURIComponent(openSite)}/orders`)])
   $('site-name').textContent = site.siteId
-  $('site-facts').textContent = `${site.connection}${site.reason ? ` (${site.reason})` : ''} · version ${site.version ?? '–'} · last seen ${ago(site.lastSeen)} · change #${site.lastSeq}`
+  const radio = site.radioUp === false ? ` · radio down (${ago(site.radioDownSince)})` : ''
+  $('site-facts').textContent = `${site.connection}${site.reason ? ` (${site.reason})` : ''}${radio} · version ${site.version ?? '–'} · last seen ${ago(site.lastSeen)} · change #${site.lastSeq}`
   $('site-orders').replaceChildren(
     ...orders.map((o) =>
       el('tr', { class: o.late ? 'late' : '', 'data-order': o.name }, el('td', {}, o.name), el('td', {}, o.orderType), el('td', {}, o.state), el('td', {}, o.locationName ?? '–'), el('td', {}, `${Math.floor(o.elapsedSeconds / 60)}:${String(o.elapsedSeconds % 60).padStart(2, '0')}`)),

@@ -1,7 +1,10 @@
 // FleetService's change sink across a crash: the gateway records again, with the same seq,
-// the changes the change log's watermark had not yet covered.
+// the changes the change log's watermark had not yet covered; the radio in its status
+// message, against a real Mosquitto.
 import t from 'tap'
-import { fleetService, order } from './fixtures.ts'
+import { until } from '../../helpers/until.ts'
+import { fleetService, order, subscriber } from './fixtures.ts'
+import { startBroker } from './mosquitto.ts'
 
 t.test('a change recorded again after a crash while it still waits for the broker is kept once, and start-up goes on', async (t) => {
   // Never started: the broker is unreachable, so the change stays in the outbox.
@@ -10,4 +13,48 @@ t.test('a change recorded again after a crash while it still waits for the broke
   t.equal(service.status().backlog, 1)
   await t.resolves(changes.record('ORDER_CREATED', order(1), { seq: first.seq, at: first.at }), 'recorded again at start-up (OrdersService.resume)')
   t.equal(service.status().backlog, 1, 'one entry for the one change')
+})
+
+t.test('the retained status says whether the radio is up, and is published again at once when it moves', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  const hq = await subscriber(broker.url, 'chain/site-r/status')
+  t.teardown(() => hq.close())
+  // A manual clock: the periodic refresh never fires here, so every status after the first
+  // comes from statusChanged().
+  const { service } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-r', topicPrefix: 'chain' })
+  let up = false
+  service.reportRadio({ kind: 'zigbee', up: () => up })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => hq.received.some((m) => m.body.online === true), 'online status')
+  t.match(hq.received.at(-1)!.body, { siteId: 'site-r', online: true, radioUp: false, radioKind: 'zigbee' })
+
+  up = true
+  service.statusChanged()
+  await until(() => hq.received.at(-1)!.body.radioUp === true, 'radio up announced')
+  up = false
+  service.statusChanged()
+  await until(() => hq.received.at(-1)!.body.radioUp === false, 'radio down announced')
+
+  // A newcomer (HQ starting later) reads the latest radio state from the retained message.
+  const late = await subscriber(broker.url, 'chain/site-r/status')
+  t.teardown(() => late.close())
+  await until(() => late.received.length > 0, 'retained status')
+  t.match(late.received[0], { retain: true, body: { online: true, radioUp: false } })
+
+  // Offline messages do not vouch for the radio.
+  await service.stop()
+  await until(() => late.received.some((m) => m.body.online === false), 'offline status')
+  const offline = late.received.at(-1)!.body
+  t.match(offline, { online: false, reason: 'stopped', radioKind: 'zigbee' })
+  t.notOk('radioUp' in offline)
+})
+
+t.test('statusChanged() before the bridge is connected, or with the fleet disabled, publishes nothing and throws nothing', async (t) => {
+  const disabled = await fleetService({})
+  t.doesNotThrow(() => disabled.service.statusChanged())
+  const unreachable = await fleetService({ enabled: true, brokerUrl: 'mqtt://127.0.0.1:9', siteId: 'site-x' })
+  unreachable.service.reportRadio({ kind: 'simulated', up: () => true })
+  t.doesNotThrow(() => unreachable.service.statusChanged())
 })

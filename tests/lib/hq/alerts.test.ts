@@ -1,4 +1,4 @@
-// Alerts against a real PostgreSQL: a site offline too long, a growing backlog; raised and
+// Alerts against a real PostgreSQL: a site offline too long, its radio down, a growing backlog; raised and
 // cleared once whichever instances evaluate together; sent as signed webhooks (Standard
 // Webhooks, verified here with the reference library) through a retried outbox.
 import t from 'tap'
@@ -89,6 +89,65 @@ t.test('offline too long and a growing backlog: raised once, shown, sent signed,
   await db.query(`UPDATE hq_sites SET last_seen = now() - interval '1 hour' WHERE site_id = 'nice-1'`)
   const silent = await db.transaction((tx) => evaluateAlerts(tx, alerts))
   t.match(silent.raised, [{ siteId: 'nice-1', kind: 'offline', detail: /^nothing heard since / }])
+})
+
+t.test('radio down too long: raised once for an online site, held while it is offline, cleared once its radio is up', async (t) => {
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const { url, db } = await freshDatabase(pg)
+  const other = openDatabase(url, { max: 2 })
+  t.teardown(() => Promise.all([db.close(), other.close()]))
+  const alerts = hqConfigSchema.shape.alerts.parse({ radioDownMinutes: 3, webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true })
+  const apply = (...m: SiteMessage[]) => db.transaction((tx) => applyBatch(tx, m, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
+  const evaluate = (on = db) => on.transaction((tx) => evaluateAlerts(tx, alerts))
+  const startedAt = Date.now() - 60_000
+  const paris = new SimulatedSite('paris-11', { prefix, startedAt })
+  const lyon = new SimulatedSite('lyon-2', { prefix, startedAt })
+  const nice = new SimulatedSite('nice-1', { prefix, startedAt })
+  const older = new SimulatedSite('rome-1', { prefix, startedAt })
+  await apply(...parsed(paris.status(true, { radioUp: false }), lyon.status(true, { radioUp: false }), nice.status(true, { radioUp: true }), older.status(true)))
+  t.same((await evaluate()).raised, [], 'down just now: not yet an alert')
+
+  // Lyon's gateway stops before the alert is due: offline, its radio last known down.
+  await apply(...parsed(lyon.status(false, { reason: 'stopped' })))
+  // Ten minutes later (the rows say so), two instances evaluate at the same moment.
+  await db.query(`UPDATE hq_sites SET radio_down_since = now() - interval '10 minutes' WHERE radio_down_since IS NOT NULL`)
+  const [x, y] = await Promise.all([evaluate(db), evaluate(other)])
+  const raised = [...x.raised, ...y.raised]
+  t.same(raised.map((a) => [a.siteId, a.kind]), [['paris-11', 'radio']], 'raised once, for the online site only')
+  t.match(raised[0], { detail: /^radio down since \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, clearedAt: null })
+  t.same((await openAlerts(db)).map((a) => `${a.siteId}:${a.kind}`), ['paris-11:radio'])
+
+  // Sent, signed, like every alert.
+  const webhooks = new AlertWebhooks(db, alerts, memoryLogger('error').log)
+  t.teardown(() => webhooks.close())
+  t.equal(await webhooks.deliverDue(), 1)
+  const sent = receiver.requests.filter((r) => r.method === 'POST').at(-1)!
+  t.doesNotThrow(() => new Webhook(secret).verify(sent.body, sent.headers as Record<string, string>))
+  t.match(JSON.parse(sent.body), { type: 'HQ_ALERT_RAISED', alert: { siteId: 'paris-11', kind: 'radio', detail: /^radio down since / } })
+
+  // Paris goes offline: its radio is not known to be back, so the alert holds; nor when
+  // its gateway starts again with the radio still down.
+  await apply(...parsed(paris.status(false, { reason: 'connection lost', at: startedAt })))
+  t.same((await evaluate()).cleared, [], 'offline does not clear it')
+  const restarted = new SimulatedSite('paris-11', { prefix })
+  await apply(...parsed(restarted.status(true, { radioUp: false })))
+  t.same((await evaluate()).cleared, [], 'back, radio still down: held')
+  t.same((await openAlerts(db)).map((a) => `${a.siteId}:${a.kind}`), ['paris-11:radio'])
+
+  // Its radio up: cleared once, and said so.
+  await apply(...parsed(restarted.status(true, { radioUp: true })))
+  const [cx, cy] = await Promise.all([evaluate(db), evaluate(other)])
+  t.same([...cx.cleared, ...cy.cleared].map((a) => [a.siteId, a.kind]), [['paris-11', 'radio']], 'cleared once')
+  t.same(await openAlerts(db), [])
+  t.equal(await webhooks.deliverDue(), 1)
+  t.match(JSON.parse(receiver.requests.filter((r) => r.method === 'POST').at(-1)!.body), { type: 'HQ_ALERT_CLEARED', alert: { siteId: 'paris-11', kind: 'radio' } })
+
+  // Lyon comes back with its radio still down: now it is raised (down since it came back).
+  await apply(...parsed(new SimulatedSite('lyon-2', { prefix }).status(true, { radioUp: false })))
+  t.same((await evaluate()).raised, [], 'a new run: down since it came back')
+  await db.query(`UPDATE hq_sites SET radio_down_since = now() - interval '4 minutes' WHERE site_id = 'lyon-2'`)
+  t.same((await evaluate()).raised.map((a) => [a.siteId, a.kind]), [['lyon-2', 'radio']])
 })
 
 t.test('an entry for a URL no longer configured is dropped, not sent', async (t) => {

@@ -16,6 +16,8 @@ t.test('the fleet bridge\'s messages parse', async (t) => {
   t.match(parseSiteMessage('chain/eu', summary!.topic, Buffer.from(summary!.payload)), { ok: true, message: { kind: 'history', seq: 3, orderCleared: '2026-11-25T13:30:00+01:00' } })
   const status = site.status(false, { reason: 'stopped' })
   t.match(parseSiteMessage('chain/eu', status.topic, status.payload), { ok: true, message: { kind: 'status', online: false, reason: 'stopped', backlog: 0 } })
+  const radioDown = site.status(true, { radioUp: false })
+  t.match(parseSiteMessage('chain/eu', radioDown.topic, radioDown.payload), { ok: true, message: { kind: 'status', online: true, radioUp: false, radioKind: 'zigbee' } })
 })
 
 t.test('anything else is rejected with a reason', async (t) => {
@@ -27,6 +29,7 @@ t.test('anything else is rejected with a reason', async (t) => {
   t.equal(reason('chain/eu/paris-11/status', { ...status, siteId: 'lyon-2' }), 'chain/eu/paris-11/status: payload names site "lyon-2"')
   t.equal(reason('chain/eu/paris-11/status', '{'), 'chain/eu/paris-11/status: payload is not JSON')
   t.match(reason('chain/eu/paris-11/status', { ...status, backlog: -1 }), /"backlog"/)
+  t.match(reason('chain/eu/paris-11/status', { ...status, radioUp: 'no' }), /"radioUp"/)
   t.match(reason('chain/eu/paris-11/events', { seq: 0 }), /"seq"/)
   t.equal(reason('chain/eu/paris-11/other', status), 'not a site topic: chain/eu/paris-11/other')
   t.equal(reason('other/paris-11/status', status), 'not a site topic: other/paris-11/status')

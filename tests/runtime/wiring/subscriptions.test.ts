@@ -6,6 +6,8 @@ import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { buildServices } from '../../../runtime/wiring/services.ts'
 import { FakeRadio } from '../../helpers/fake-radio.ts'
+import type { FleetRadioSource, FleetService } from '../../../lib/fleet/service.ts'
+import { fleetFollowsRadio } from '../../../runtime/wiring/subscriptions.ts'
 
 async function setup() {
   const clock = new ManualClock('2026-05-01T08:00:00Z')
@@ -60,4 +62,32 @@ t.test('a repeater that cannot be recorded is logged, and the radio and orders c
   await settle()
   t.match(logs.lines().filter((line) => line.msg === 'event listener failed'), [{ event: 'repeaterJoined', err: { message: 'disk full' } }])
   t.match(services.orders.list(), [{ name: 8, orderType: 'TO_GO' }])
+})
+
+t.test('the fleet status message follows the radio: told once per move between up and down', async (t) => {
+  const clock = new ManualClock('2026-05-01T08:00:00Z')
+  const radio = new FakeRadio(clock, memoryLogger().log)
+  radio.up = false
+  let source: FleetRadioSource | undefined
+  const announced: boolean[] = []
+  const fleet = { reportRadio: (s: FleetRadioSource) => (source = s), statusChanged: () => announced.push(source!.up()) } as unknown as FleetService
+  fleetFollowsRadio(radio, fleet)
+  await settle()
+  t.equal(source!.kind, 'zigbee')
+  t.equal(source!.up(), false)
+  radio.setUp(true)
+  radio.setUp(true)
+  radio.setUp(false)
+  t.same(announced, [true, false], 'a repeated status is not a move')
+})
+
+t.test('a radio already up when the fleet subscribes is reported up (from its info), and announced', async (t) => {
+  const clock = new ManualClock('2026-05-01T08:00:00Z')
+  const radio = new FakeRadio(clock, memoryLogger().log)
+  let source: FleetRadioSource | undefined
+  let announced = 0
+  fleetFollowsRadio(radio, { reportRadio: (s: FleetRadioSource) => (source = s), statusChanged: () => announced++ } as unknown as FleetService)
+  await settle()
+  t.equal(source!.up(), true)
+  t.equal(announced, 1)
 })

@@ -175,6 +175,11 @@ t.test('every change and summary reaches headquarters in seq order across an out
   tail.kill('SIGINT')
   t.equal(await tailExit, 0, 'Ctrl-C ends the tail cleanly')
 
+  // The status says the (simulated) radio works: published again once it came up, if the
+  // bridge connected first.
+  await until(() => hq.on('/status').some((m) => m.body.online === true && m.body.radioUp === true), 'radio up in the status', 10_000)
+  t.match(hq.on('/status').findLast((m) => m.body.online === true)!.body, { radioUp: true, radioKind: 'simulated' })
+
   // 5. A gateway that dies while connected is marked offline by its last will.
   const statusCount = hq.on('/status').length
   await kill9(gateway)

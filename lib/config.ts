@@ -106,7 +106,7 @@ export const configSchema = z.strictObject({
   tls: z
     .strictObject({
       enabled: z.boolean().default(true),
-      /** Default 8443 (any free port when `port` is 0). */
+      /** Default: the plain port + 443, 8443 beside 8000 (any free port when `port` is 0). */
       port: port.optional(),
       /** A certificate (PEM, chain after it) and its key from the restaurant's IT; both or neither. */
       certFile: z.string().min(1).optional(),

@@ -14,11 +14,18 @@ import { type CertificatePair, configuredPair, ensureSelfSigned, installedPair, 
 import { describeCertificate } from './certificate-info.ts'
 import { type LocalNames, localNames } from './local-names.ts'
 
-export const defaultTlsPort = 8443
+/** The HTTPS port beside the plain one: 8443 beside the specification's 8000. */
+export const tlsPortOffset = 443
 
-/** The HTTPS port: tls.port, else 8443 (any free port when the plain port is 0, as in tests). */
+/**
+ * The HTTPS port: tls.port, else the plain port + 443 (8443 for 8000), so a second gateway
+ * started with another --port does not fail on the first one's HTTPS port; any free port
+ * when the plain port is 0 (tests) or the sum is not a port.
+ */
 export function tlsPortOf(config: GatewayConfig): number {
-  return config.tls.port ?? (config.port === 0 ? 0 : defaultTlsPort)
+  if (config.tls.port !== undefined) return config.tls.port
+  const beside = config.port + tlsPortOffset
+  return config.port === 0 || beside > 65535 ? 0 : beside
 }
 
 export interface TlsServiceOptions {

@@ -12,6 +12,8 @@ import { until } from '../../../helpers/until.ts'
 
 t.test('the HTTPS port: tls.port, else 8443, else any free one when the plain port is 0', async (t) => {
   t.equal(tlsPortOf(parseConfig({})), 8443)
+  t.equal(tlsPortOf(parseConfig({ port: 8080 })), 8523, 'beside another plain port, so two gateways on one machine do not collide')
+  t.equal(tlsPortOf(parseConfig({ port: 65500 })), 0, 'no port beside: any free one')
   t.equal(tlsPortOf(parseConfig({ port: 0 })), 0)
   t.equal(tlsPortOf(parseConfig({ port: 0, tls: { port: 9443 } })), 9443)
   t.equal(tlsPortOf(parseConfig({ port: 8080, tls: { port: 0 } })), 0)

@@ -7,14 +7,21 @@ import { z } from 'zod'
 /** A topic level: no MQTT wildcards, no separator, no NUL (they would break subscriptions). */
 const topicLevel = z.string().min(1).max(64).regex(/^[^/+#\u0000]+$/, 'must not contain "/", "+", "#" or NUL')
 
+/** A broker URL: no user:password@ in it (credentials go in their own keys, never into logs). */
+export const brokerUrlSchema = z.string().regex(/^mqtts?:\/\/[^/\s@]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]')
+
+/** Topics are <topicPrefix>/<siteId>/{events,history,status}; the sites and headquarters read it alike. */
+export const topicPrefixSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^/+#\u0000]+(\/[^/+#\u0000]+)*$/, 'must be levels separated by "/", without "+", "#" or empty levels')
+  .default('tracker-gateway')
+
 export const fleetConfigSchema = z
   .strictObject({
     enabled: z.boolean().default(false),
-    brokerUrl: z
-      .string()
-      // No user:password@ in the URL: credentials go in username/password, never into logs.
-      .regex(/^mqtts?:\/\/[^/\s@]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]')
-      .optional(),
+    brokerUrl: brokerUrlSchema.optional(),
     /** PEM files (mqtts://): the broker's CA, and this gateway's client certificate and key. */
     ca: z.string().min(1).optional(),
     cert: z.string().min(1).optional(),
@@ -24,12 +31,7 @@ export const fleetConfigSchema = z
     /** This restaurant's name in topics; defaults to the gateway's deviceId. */
     siteId: topicLevel.optional(),
     /** Topics are <topicPrefix>/<siteId>/{events,history,status}; levels separated by "/". */
-    topicPrefix: z
-      .string()
-      .min(1)
-      .max(128)
-      .regex(/^[^/+#\u0000]+(\/[^/+#\u0000]+)*$/, 'must be levels separated by "/", without "+", "#" or empty levels')
-      .default('tracker-gateway'),
+    topicPrefix: topicPrefixSchema,
     /** First reconnect delay; doubles per failed attempt up to maxReconnectMs. */
     reconnectMs: z.number().int().min(50).max(600_000).default(1000),
     maxReconnectMs: z.number().int().min(50).max(3_600_000).default(60_000),

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { brokerUrlSchema, topicPrefixSchema } from '../fleet/config.ts'
 import { isValidTimezone } from '../kernel/time.ts'
 
 const timezone = z.string().refine(isValidTimezone, 'must be an IANA timezone such as Europe/Paris')
@@ -17,7 +18,7 @@ export const hqConfigSchema = z.strictObject({
   /** Connections per instance (ingest, API, LISTEN). */
   postgresPoolSize: z.number().int().min(2).max(100).default(6),
   broker: z.strictObject({
-    url: z.string().regex(/^mqtts?:\/\/[^/\s@]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]'),
+    url: brokerUrlSchema,
     username: z.string().min(1).max(256).optional(),
     password: z.string().max(256).optional(),
     ca: z.string().min(1).optional(),
@@ -25,12 +26,7 @@ export const hqConfigSchema = z.strictObject({
     key: z.string().min(1).optional(),
   }),
   /** The sites' fleet.topicPrefix. */
-  topicPrefix: z
-    .string()
-    .min(1)
-    .max(128)
-    .regex(/^[^/+#\u0000]+(\/[^/+#\u0000]+)*$/, 'must be levels separated by "/", without "+", "#" or empty levels')
-    .default('tracker-gateway'),
+  topicPrefix: topicPrefixSchema,
   /**
    * This instance's name: its MQTT client id is hq-<instanceId>, and its persistent session
    * on the broker keeps what it has not acknowledged while it is down. One per instance.

@@ -7,7 +7,7 @@ import type { BackupRecord, BackupResult, BackupStatusView } from '../../lib/bac
 import { partialSuffix } from '../../lib/backup/archive-write.ts'
 import { backupFileName, backupFilePrefix, beyondKeep, listBackups } from '../../lib/backup/schedule.ts'
 import type { BackupManifest } from '../../lib/backup/manifest.ts'
-import { takeBackup, type BackupDeps } from './take-backup.ts'
+import type { BackupDeps } from './take-backup.ts'
 import { verifyInWorker } from './verify-worker.ts'
 
 export interface RunBackupOptions {
@@ -60,6 +60,8 @@ export class BackupService {
       file = await this.#target(options.to, passphrase !== undefined)
       await directoryExists(path.dirname(file))
       await removeStalePartials(path.dirname(file), backupFilePrefix(this.#deps.identity.deviceId))
+      // Taking one needs the archive writer and the history copy: imported at the first backup, not at start.
+      const { takeBackup } = await import('./take-backup.ts')
       const written = await takeBackup(this.#deps, { target: file, passphrase })
       await verifyInWorker(file, { passphrase })
       const removed = options.trigger === 'schedule' ? await this.#retain(file) : []

@@ -1,7 +1,7 @@
 // Verifies a backup in a worker thread, so the running gateway keeps answering while SQLite's
 // integrity_check reads a history of hundreds of MB (DatabaseSync blocks its thread).
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { verifyBackup, type VerifyOptions } from '../../lib/backup/verify.ts'
+import type { VerifyOptions } from '../../lib/backup/verify.ts'
 import type { BackupManifest } from '../../lib/backup/manifest.ts'
 
 interface Job {
@@ -27,6 +27,8 @@ export function verifyInWorker(file: string, options: VerifyOptions = {}): Promi
 
 if (!isMainThread && parentPort) {
   const { file, options } = workerData as Job
+  // Only the worker reads archives: the gateway's own thread does not load the reader.
+  const { verifyBackup } = await import('../../lib/backup/verify.ts')
   const answer: Answer = await verifyBackup(file, options).then(
     (manifest) => ({ ok: true as const, manifest }),
     (error: Error) => ({ ok: false as const, name: error.name, message: error.message }),

@@ -4,11 +4,9 @@
 import path from 'node:path'
 import type { ParseArgsOptionsConfig } from 'node:util'
 import { loadConfig } from '../../lib/config.ts'
-import { verifyBackup } from '../../lib/backup/verify.ts'
 import type { BackupManifest } from '../../lib/backup/manifest.ts'
 import type { BackupStatusView } from '../../lib/backup/record.ts'
 import { readPassphraseFile, type BackupDone, type BackupService } from '../backup/backup-service.ts'
-import { restoreBackup } from '../backup/restore.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
 import type { CliCommand } from './cli-command.ts'
 
@@ -53,6 +51,8 @@ async function passphraseOf(flags: Record<string, string | boolean | undefined>)
 export const backupCliCommand: CliCommand = async (positionals, flags, dataDir) => {
   const [sub, file, ...extra] = positionals
   if (sub === 'verify' && file !== undefined && extra.length === 0) {
+    // verify and restore are the CLI's alone: imported when run, not by every gateway start.
+    const { verifyBackup } = await import('../../lib/backup/verify.ts')
     const manifest = await verifyBackup(path.resolve(file), { passphrase: await passphraseOf(flags) })
     return `backup ${file} is whole: ${describeManifest(manifest)}`
   }
@@ -67,6 +67,7 @@ export const restoreCliCommand: CliCommand = async (positionals, flags) => {
   if (file === undefined || extra.length) throw new Error('usage: gateway restore FILE [--data-dir DIR] [--replace] [--passphrase-file F] (with the gateway stopped)')
   // The data dir resolved as `gateway start` resolves it, never another running gateway's.
   const dataDir = loadConfig({ configPath: flags.config as string | undefined, dataDir: flags['data-dir'] as string | undefined }).dataDir
+  const { restoreBackup } = await import('../backup/restore.ts')
   const result = await restoreBackup({ file: path.resolve(file), dataDir, passphrase: await passphraseOf(flags), replace: flags.replace === true })
   const orders = result.activeOrders.length
     ? [`${result.activeOrders.length} order(s) were active at the backup and are active again (clear on the board any that are gone):`, ...result.activeOrders.map((o) => `  order ${o.name}${o.locationName !== null ? ` at table ${o.locationName}` : ''}, started ${new Date(o.created).toISOString()}`)]

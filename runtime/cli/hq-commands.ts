@@ -3,13 +3,15 @@
 //   gateway hq [start] [--config FILE] [--port N]   run an HQ instance
 //   gateway hq token create <name>                   a new HQ API token (shown once)
 //   gateway hq token list | revoke <name|id>
-import { loadHqConfig, type HqConfig } from '../../lib/hq/config.ts'
+import type { HqConfig } from '../../lib/hq/config.ts'
 
 export const hqUsage = `  hq [start] [--config FILE] [--port N]               run headquarters (hq.config.json): every site on one board
   hq token create <name> | list | revoke <name|id>    headquarters' API tokens (in its PostgreSQL)`
 
 /** Runs the subcommand; returns -1 while an instance keeps running, else the exit code. */
 export async function hqCliCommand(args: string[], flags: Record<string, string | boolean | undefined>): Promise<number> {
+  // HQ's config schema is HQ's alone: imported when `gateway hq` runs, not by every gateway command.
+  const { loadHqConfig } = await import('../../lib/hq/config.ts')
   const config: HqConfig = loadHqConfig(flags.config as string | undefined)
   if (flags.port !== undefined) config.port = Number(flags.port)
   const [sub = 'start', ...rest] = args

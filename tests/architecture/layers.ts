@@ -40,7 +40,7 @@ export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   orders: ['orders/types', 'orders/notification', 'changes', 'history', 'inventory', 'radio'],
   gateway: ['fleet', 'identity', 'radio', 'backup'], // status.ts shows the last backup
   backup: [], // hot backups: archive, encryption, manifest, schedule, last result
-  hq: ['webhooks'], // headquarters (its own service): alert webhooks signed and sent as the gateway's are
+  hq: ['webhooks', 'fleet'], // headquarters (its own service): alert webhooks signed and sent as the gateway's are; the fleet's broker URL and topic rules
 }
 
 /** The domain part of a lib/ file ('orders', 'orders/types', 'config', ...). */

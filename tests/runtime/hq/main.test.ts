@@ -46,8 +46,8 @@ t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t
   t.equal(orders.body.orders.length, 1)
   t.match(orders.body.orders[0], { uuid: waiting.order.uuid, state: 'started', late: true, orderType: 'ON_PREMISE' })
   t.ok(orders.body.orders[0].elapsedSeconds >= 600)
-  t.match(await api('/api/hq/sites/nowhere/orders'), { status: 404, body: { returnCode: -50 } })
-  t.match(await api('/api/hq/sites/nowhere'), { status: 404, body: { returnCode: -50 } })
+  t.match(await api('/api/hq/sites/nowhere/orders'), { status: 404, body: { returnCode: -60 } })
+  t.match(await api('/api/hq/sites/nowhere'), { status: 404, body: { returnCode: -60 } })
 
   const chainStats = (await api('/api/hq/statistics')).body
   t.match(chainStats, { returnCode: 5, statistics: { period: 'today', orders: 2, located: 2, averageToTableSeconds: 300, late: 1, site: null } })
@@ -56,8 +56,8 @@ t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t
   const week = (await api('/api/hq/statistics?period=week&site=paris-11')).body.statistics
   t.match(week, { period: 'week', site: 'paris-11', orders: 2, sites: [] })
   t.ok(week.from <= week.to)
-  t.match(await api('/api/hq/statistics?period=month'), { status: 400, body: { returnCode: -51 } })
-  t.match(await api('/api/hq/statistics?site=a%2Fb'), { status: 400, body: { returnCode: -52 } })
+  t.match(await api('/api/hq/statistics?period=month'), { status: 400, body: { returnCode: -61 } })
+  t.match(await api('/api/hq/statistics?site=a%2Fb'), { status: 400, body: { returnCode: -62 } })
   t.match(await api('/api/hq/alerts'), { status: 200, body: { returnCode: 6, alerts: [] } })
   // Lyon has been offline for longer than alerts.offlineMinutes: the next check raises it.
   await chain.a.db.query(`UPDATE hq_sites SET status_received_at = now() - interval '1 hour' WHERE site_id = 'lyon-2'`)

@@ -39,13 +39,14 @@ export interface GatewayContext {
 
 export type GatewayFunction = (request: Request, ctx: GatewayContext) => Promise<Response>
 
-export interface FunctionModule {
+/** A function file's exports; `F` is the function's type (headquarters' functions get their own context). */
+export interface FunctionModule<F = GatewayFunction> {
   config: FunctionConfig
-  default: GatewayFunction
+  default: F
 }
 
-export interface ManifestEntry extends FunctionConfig {
+export interface ManifestEntry<F = GatewayFunction> extends FunctionConfig {
   /** Path of the function file relative to functions/, e.g. v2/activeorders.id.page.post.ts */
   file: string
-  handler: GatewayFunction
+  handler: F
 }

@@ -2,7 +2,7 @@
 // hosts it: what the gateway's functions get (runtime/host/function-types.ts), over HQ's
 // services. The route description is the same FunctionConfig (lib/api/function-config.ts).
 import type { FunctionConfig } from '../../lib/api/function-config.ts'
-import type { OkOptions } from '../host/function-types.ts'
+import type { FunctionModule, ManifestEntry, OkOptions } from '../host/function-types.ts'
 import type { HqServices } from './services.ts'
 
 export type { FunctionConfig } from '../../lib/api/function-config.ts'
@@ -24,13 +24,7 @@ export interface HqContext {
 
 export type HqFunction = (request: Request, ctx: HqContext) => Promise<Response>
 
-export interface HqFunctionModule {
-  config: FunctionConfig
-  default: HqFunction
-}
+export type HqFunctionModule = FunctionModule<HqFunction>
 
-export interface HqManifestEntry extends FunctionConfig {
-  /** Path of the function file relative to functions/, e.g. hq/sites.id.orders.get.ts */
-  file: string
-  handler: HqFunction
-}
+/** A manifest row; `file` is relative to functions/, e.g. hq/sites.site.orders.get.ts */
+export type HqManifestEntry = ManifestEntry<HqFunction>

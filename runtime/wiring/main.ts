@@ -158,7 +158,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     backupSchedulePart({ backups, record: services.backupRecord, clock, log, directory: config.backup.directory, at: config.backup.at, timezone: () => services.settings.timezone }),
     ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
     // Advertised last, once the HTTP port is known (port 0 → the chosen one).
-    mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, deviceId: services.identity.deviceId, version: services.identity.version, log }),
+    mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, tls: () => services.tlsStatus.get(), deviceId: services.identity.deviceId, version: services.identity.version, log }),
   ]
   const stopAll = await startParts(parts, log)
   log.info({ port, dataDir: config.dataDir, radio: config.radio.kind, deviceId: services.identity.deviceId }, 'gateway started')

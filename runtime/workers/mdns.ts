@@ -1,12 +1,15 @@
 // Discovery: advertises `_tracker-http._tcp` on the HTTP port over mDNS (bonjour-service), so
-// POS and kitchen-display apps find the gateway without typing an address. Off with
-// config mdns.enabled = false. A failing advertisement is logged, never fatal: the API works
+// POS and kitchen-display apps find the gateway without typing an address, and, with HTTPS on,
+// `_tracker-https._tcp` on the HTTPS port with the certificate's public-key pin, so a client
+// can go straight to HTTPS and check what it is talking to. Off with config mdns.enabled = false. A failing advertisement is logged, never fatal: the API works
 // without it.
 import { Bonjour } from 'bonjour-service'
 import type { Logger } from '../../lib/kernel/log.ts'
+import type { TlsStatus } from '../../lib/gateway/tls-status.ts'
 import type { Part } from '../wiring/lifecycle.ts'
 
 export const serviceType = 'tracker-http'
+export const secureServiceType = 'tracker-https'
 
 export interface Advertisement {
   name: string
@@ -26,6 +29,8 @@ export interface MdnsOptions {
   port: () => number
   deviceId: string
   version: string
+  /** What HTTPS serves (null or absent: HTTPS is off, only HTTP is advertised). */
+  tls?: () => TlsStatus | null
   log: Logger
   /** Default: bonjour-service on the standard mDNS port. */
   publisher?: () => MdnsPublisher
@@ -38,13 +43,20 @@ export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host)
 }
 
-export function advertisement(options: Pick<MdnsOptions, 'port' | 'deviceId' | 'version'>): Advertisement {
-  return {
-    name: `Tracker Gateway ${options.deviceId}`,
-    type: serviceType,
-    port: options.port(),
-    txt: { api: 'v1,v2', deviceId: options.deviceId, version: options.version, path: '/api/v2' },
-  }
+/**
+ * What is advertised: the HTTP service, and with HTTPS on, the HTTPS one too. Both carry the
+ * other's port where there is one. The HTTPS one names the SHA-256 pin of the certificate's
+ * public key (`spki`, base64), not the certificate's fingerprint: the box reissues its
+ * certificate with the same key when its names or addresses change, so the pin stays true
+ * for as long as the advertisement does.
+ */
+export function advertisements(options: Pick<MdnsOptions, 'port' | 'deviceId' | 'version' | 'tls'>): Advertisement[] {
+  const name = `Tracker Gateway ${options.deviceId}`
+  const txt = { api: 'v1,v2', deviceId: options.deviceId, version: options.version, path: '/api/v2' }
+  const tls = options.tls?.()
+  const http: Advertisement = { name, type: serviceType, port: options.port(), txt: tls ? { ...txt, https: String(tls.port) } : txt }
+  if (!tls) return [http]
+  return [http, { name, type: secureServiceType, port: tls.port, txt: { ...txt, http: String(http.port), spki: tls.spkiSha256 } }]
 }
 
 /** The parts of multicast-dns's responder that its own timers call. */
@@ -113,9 +125,10 @@ export function mdnsPart(options: MdnsOptions): Part {
       if (!options.enabled) return
       try {
         publisher = (options.publisher ?? (() => bonjourPublisher(options.log, options.bonjourOptions)))()
-        const ad = advertisement(options)
-        publisher.publish(ad)
-        options.log.info({ type: `_${ad.type}._tcp`, port: ad.port }, 'advertised over mDNS')
+        for (const ad of advertisements(options)) {
+          publisher.publish(ad)
+          options.log.info({ type: `_${ad.type}._tcp`, port: ad.port }, 'advertised over mDNS')
+        }
       } catch (error) {
         options.log.warn({ err: error }, 'mDNS advertisement unavailable')
       }

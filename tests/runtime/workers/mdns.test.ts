@@ -23,6 +23,33 @@ t.test('advertises _tracker-http._tcp on the HTTP port with the device id', asyn
   t.equal(closed, 1)
 })
 
+t.test('with HTTPS on, _tracker-https._tcp is advertised on its port with the public-key pin, and each names the other port', async (t) => {
+  const published: Advertisement[] = []
+  let tls: { port: number; spkiSha256: string } | null = { port: 8566, spkiSha256: 'pinAAA=' }
+  const part = mdnsPart({
+    enabled: true,
+    port: () => 8123,
+    tls: () => tls as never,
+    deviceId: 'TG-ABC',
+    version: '1.2.3',
+    log,
+    publisher: () => ({ publish: (ad) => void published.push(ad), close: async () => {} }),
+  })
+  await part.start()
+  const base = { api: 'v1,v2', deviceId: 'TG-ABC', version: '1.2.3', path: '/api/v2' }
+  t.same(published, [
+    { name: 'Tracker Gateway TG-ABC', type: 'tracker-http', port: 8123, txt: { ...base, https: '8566' } },
+    { name: 'Tracker Gateway TG-ABC', type: 'tracker-https', port: 8566, txt: { ...base, http: '8123', spki: 'pinAAA=' } },
+  ])
+  await part.stop()
+  // HTTPS configured but not serving (null status): HTTP alone, without a dangling https key.
+  tls = null
+  published.length = 0
+  await part.start()
+  t.same(published, [{ name: 'Tracker Gateway TG-ABC', type: 'tracker-http', port: 8123, txt: base }])
+  await part.stop()
+})
+
 t.test('mdns.enabled false advertises nothing', async (t) => {
   let created = 0
   const part = mdnsPart({ enabled: false, port: () => 1, deviceId: 'x', version: '1', log, publisher: () => (created++, { publish() {}, close: async () => {} }) })

@@ -239,11 +239,11 @@ async function refreshGateway() {
     $('backup-notice').hidden = notice.hidden
     $('backup-notice').textContent = notice.text
     $('backup-notice').title = notice.title
-    // The Zigbee radio: the coordinator, or why it is down; its network map on the Network button.
+    // The radio: simulated, or the coordinator or why it is down; the Zigbee network map on the Network button.
     const radio = radioPill(status)
     Object.assign($('radio'), { hidden: radio.hidden, textContent: radio.text, title: radio.title })
     $('radio').dataset.state = radio.state
-    $('network-toggle').hidden = radio.hidden
+    $('network-toggle').hidden = status?.radioKind !== 'zigbee'
   } catch (error) {
     if (error instanceof ApiError && error.unauthorized) reportError(error)
   }
@@ -564,7 +564,6 @@ function start() {
     onError: reportError,
     onAvailable: (available) => {
       $('sim-toggle').hidden = !available
-      $('radio-kind').hidden = !available
       if (!available) setSimulatorOpen(false)
     },
   })

@@ -22,8 +22,9 @@ t.test('the board: live orders from the simulator, paging, and a clear that can 
   const { dataDir, gateway, base, token, api } = await boardGateway(t)
   const { page, errors } = await openBoard(t, browser, base, token)
 
-  await page.locator('#radio-kind').waitFor({ state: 'visible', timeout: 5000 })
-  t.equal(await page.locator('#radio-kind').textContent(), 'radio: simulated', 'the header says plainly that the radio is simulated')
+  await page.locator('#radio').waitFor({ state: 'visible', timeout: 5000 })
+  t.equal(await page.locator('#radio').textContent(), 'radio: simulated', 'the header says plainly that the radio is simulated')
+  t.ok(await page.locator('#network-toggle').isHidden(), 'no network map without a Zigbee network')
   // The simulator opens from the header; a tracker started there shows within a second.
   await page.locator('#sim-toggle').click()
   await page.locator('#simulator').waitFor({ state: 'visible', timeout: 5000 })

@@ -1,5 +1,5 @@
-// The Zigbee radio on the board, for an installer: a header pill (the coordinator, or why the
-// radio is down: a replacement stick that cannot take the network over says so there), and
+// The radio on the board, for an installer: a header pill (simulated; or the coordinator, or why the
+// Zigbee radio is down: a replacement stick that cannot take the network over says so there), and
 // the network map (GET /api/v2/radio/map) as an SVG picture: the coordinator in the middle,
 // routers around it, end devices outside, each link coloured by its link quality, so a weak
 // or missing repeater shows. Pure functions build the text; setupNetworkMap() wires a button
@@ -17,9 +17,16 @@ const bandColours = { good: '#2e7d32', fair: '#ef8f00', poor: '#c62828' }
 const escapeText = (text) =>
   String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;')
 
-/** The radio pill: hidden for the simulated restaurant. @returns {{ hidden: boolean, text: string, state: string, title: string }} */
+const simulatedTitle = 'No Zigbee stick is used: the restaurant is simulated (docs/operations.md, Configure)'
+
+/**
+ * The one radio pill, from the gateway's status: "radio: simulated" for the simulated
+ * restaurant, the coordinator or why it is down for Zigbee, hidden until the status is known.
+ * @returns {{ hidden: boolean, text: string, state: string, title: string }}
+ */
 export function radioPill(status) {
-  if (!status || status.radioKind !== 'zigbee') return { hidden: true, text: '', state: 'disabled', title: '' }
+  if (status?.radioKind === 'simulated') return { hidden: false, text: 'radio: simulated', state: 'disabled', title: simulatedTitle }
+  if (status?.radioKind !== 'zigbee') return { hidden: true, text: '', state: 'disabled', title: '' }
   const coordinator = status.coordinator
   const about = coordinator
     ? `${coordinator.type}, firmware ${coordinator.firmware ?? 'unknown'}, IEEE ${coordinator.eui64}. Replacement stick: ${coordinator.backup?.takeover ?? 'unknown'}`

@@ -49,8 +49,8 @@ t.test('the map: a node per device, one line per pair at its weaker direction, d
   t.match(networkMapSvg({ nodes: [], links: [], unanswered: [] }), /aria-label="Zigbee network map: 0 devices, 0 links"/)
 })
 
-t.test('the radio pill: hidden for the simulated restaurant; up with the coordinator; down with the reason', async (t) => {
-  t.match(radioPill({ radioKind: 'simulated', radioUp: true }), { hidden: true })
+t.test('the radio pill: "simulated" for the simulated restaurant; hidden until the status is known; up with the coordinator; down with the reason', async (t) => {
+  t.match(radioPill({ radioKind: 'simulated', radioUp: true }), { hidden: false, text: 'radio: simulated', state: 'disabled', title: /simulated/ })
   t.match(radioPill(undefined), { hidden: true })
   const coordinatorInfo = { type: 'zStack3x0', firmware: '20230507', eui64: coordinator.address, backup: { takeover: 'a blank zstack stick takes the network over' } }
   t.same(radioPill({ radioKind: 'zigbee', radioUp: true, coordinator: coordinatorInfo }), {

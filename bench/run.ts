@@ -19,6 +19,9 @@
 //    `start --reference-host`), beside the same bare figures; the fast host must stay at 0.8×
 //    bare or better there (issue 17).
 //
+// 6. Memory (bench/memory-bench.ts): idle RSS of the gateway, of the gateway and its radio
+//    process, and their peak beside zigbee2mqtt's on a silent ember stick.
+//
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
 // measurement, default 10), BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
@@ -37,6 +40,7 @@ import { compared, row, type Comparison, type Load } from './comparison.ts'
 import { fanout } from './fanout.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
+import { memoryBench } from './memory-bench.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
 import { residentBytes, startEnv, startFlags } from './start-flags.ts'
 
@@ -48,7 +52,7 @@ const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
 const connections = 50
 const fanoutSize = { subscribers: subscriberCount, events: eventCount }
-/** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing. */
+/** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing (memory: the memory benchmark, recorded). */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined
 const targets = { fastHostRatio: 0.8, readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
 
@@ -383,4 +387,9 @@ async function recordFrames(port: number, token: string): Promise<BareAnswers['w
   return { snapshot: frames[0], event: frames[1] }
 }
 
-await main()
+// The memory benchmark (bench/memory-bench.ts, bench/results/memory.json) after the HTTP
+// figures, with their servers gone; BENCH_ONLY=memory runs it alone.
+if (!only || [...only].some((part) => part !== 'memory')) await main()
+if (!only || only.has('memory')) {
+  if (!(await memoryBench())) process.exitCode = 1
+}

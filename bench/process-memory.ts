@@ -29,6 +29,26 @@ export function residentOf(pid: number): Resident | undefined {
   }
 }
 
+/**
+ * Pss from the text of /proc/<pid>/smaps_rollup, in bytes: resident memory with each page
+ * shared with other processes (the node binary's code, mapped by the gateway and its radio
+ * process alike) divided among them, so the Pss of two processes adds up to what they take.
+ */
+export function parseRollupPss(rollup: string): number {
+  const match = /^Pss:\s+(\d+)\s+kB$/m.exec(rollup)
+  if (!match) throw new Error('no Pss line in /proc/<pid>/smaps_rollup')
+  return Number(match[1]) * 1024
+}
+
+/** The process's Pss now, or undefined once it is gone (or on a kernel without smaps_rollup). */
+export function proportionalOf(pid: number): number | undefined {
+  try {
+    return parseRollupPss(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
 /** Children of a process (every thread's children file), or [] once it is gone. */
 export function childPids(pid: number): number[] {
   try {

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
-import { childPids, isSettled, megabytes, parseStatusMemory, PeakWatch, residentOf, settledReading, type Resident } from '../../bench/process-memory.ts'
+import { childPids, isSettled, megabytes, parseRollupPss, parseStatusMemory, PeakWatch, proportionalOf, residentOf, settledReading, type Resident } from '../../bench/process-memory.ts'
 
 const status = ['Name:\tnode', 'VmPeak:\t 1200000 kB', 'VmHWM:\t   90112 kB', 'VmRSS:\t   71680 kB', 'RssAnon:\t   30000 kB', ''].join('\n')
 
@@ -12,6 +12,15 @@ t.test('VmRSS and VmHWM are read in kB and given in bytes; a status without them
   t.throws(() => parseStatusMemory('Name:\tkthreadd\nState:\tS (sleeping)\n'), /no VmRSS line/)
   t.equal(megabytes(71680 * 1024), 70)
   t.equal(megabytes(1.25 * 1048576), 1.3)
+})
+
+t.test('Pss from smaps_rollup, in bytes; this process has one, a gone one none', async (t) => {
+  const rollup = '00400000-7ffd52e7b000 ---p 00000000 00:00 0    [rollup]\nRss:               44736 kB\nPss:               41710 kB\nPss_Dirty:          8528 kB\n'
+  t.equal(parseRollupPss(rollup), 41710 * 1024, 'the Pss line, not Pss_Dirty')
+  t.throws(() => parseRollupPss('Rss: 1 kB\n'), /no Pss line/)
+  const own = proportionalOf(process.pid)!
+  t.ok(own > 0 && own <= residentOf(process.pid)!.rss * 1.1)
+  t.equal(proportionalOf(2 ** 22 + 7), undefined)
 })
 
 t.test('a live process has a resident figure and children; a gone one has neither', async (t) => {

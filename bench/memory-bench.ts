@@ -21,7 +21,7 @@ import { PseudoTerminal } from '../tests/helpers/pty.ts'
 import { FakeRemote } from '../tests/helpers/zigbee-fake-remote.ts'
 import { freePort } from './free-port.ts'
 import { MemoryGateway } from './memory-gateway.ts'
-import { megabytes, PeakWatch, proportionalOf, residentOf, settledReading } from './process-memory.ts'
+import { countedOnce, megabytes, PeakWatch, residentOf, settledReading, sharingOf } from './process-memory.ts'
 import { startFlags } from './start-flags.ts'
 import { installZigbee2mqtt, zigbee2mqttConfiguration, zigbee2mqttEnv, zigbee2mqttVersion } from './zigbee2mqtt.ts'
 
@@ -73,9 +73,10 @@ async function idleWithRadio(report = true) {
     const gatewayMB = megabytes(rssOf(started.pid))
     const radioMB = megabytes(rssOf(radioPid))
     // What the two take from the machine's memory, the pages they share counted once.
-    const pssMB = megabytes((proportionalOf(started.pid) ?? 0) + (proportionalOf(radioPid) ?? 0))
+    const sharing = [sharingOf(started.pid), sharingOf(radioPid)].filter((one) => one !== undefined)
+    const countedOnceMB = sharing.length === 2 ? megabytes(countedOnce(sharing)) : null
     if (report) process.stderr.write(` ${gatewayMB} + ${radioMB} MB\n`)
-    return { gatewayMB, radioMB, togetherMB: megabytes(reading.bytes), pssTogetherMB: pssMB, settled: reading.settled, fakeCoordinatorChildren: remote.children.length }
+    return { gatewayMB, radioMB, togetherMB: megabytes(reading.bytes), sharedCountedOnceMB: countedOnceMB, settled: reading.settled, fakeCoordinatorChildren: remote.children.length }
   } finally {
     await gateway?.stop()
     await close()
@@ -198,7 +199,7 @@ export async function memoryBench(): Promise<boolean> {
   console.log(`${'figure'.padEnd(66)} ${'measured'.padStart(9)}  ${'target'.padEnd(22)} ${'ratio'.padStart(5)}`)
   console.log(memoryRow('idle RSS, gateway, simulated radio, empty data dir', idle.gatewayMB, memoryTargets.idleGatewayMB))
   console.log(memoryRow(`idle RSS, gateway ${withRadio.gatewayMB} + radio process ${withRadio.radioMB} (fake coordinator)`, withRadio.togetherMB, memoryTargets.idleWithRadioMB))
-  console.log(`  (Pss of the two, the pages they share such as Node's own code counted once: ${withRadio.pssTogetherMB} MB)`)
+  console.log(`  (the two with the pages they share, such as Node's own code, counted once: ${withRadio.sharedCountedOnceMB} MB)`)
   const g = ember.gateway
   const z = ember.zigbee2mqtt
   console.log(memoryRow(`peak RSS, ember on a silent stick: gateway ${g.gatewayPeakMB} + radio ${g.radioPeakMB}`, g.togetherMB, z.peakMB, `≤ zigbee2mqtt ${z.peakMB} MB`))

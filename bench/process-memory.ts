@@ -29,24 +29,40 @@ export function residentOf(pid: number): Resident | undefined {
   }
 }
 
-/**
- * Pss from the text of /proc/<pid>/smaps_rollup, in bytes: resident memory with each page
- * shared with other processes (the node binary's code, mapped by the gateway and its radio
- * process alike) divided among them, so the Pss of two processes adds up to what they take.
- */
-export function parseRollupPss(rollup: string): number {
-  const match = /^Pss:\s+(\d+)\s+kB$/m.exec(rollup)
-  if (!match) throw new Error('no Pss line in /proc/<pid>/smaps_rollup')
-  return Number(match[1]) * 1024
+/** Resident memory split by who maps it, from /proc/<pid>/smaps_rollup (bytes). */
+export interface Sharing {
+  /** Private_Clean + Private_Dirty: pages only this process maps. */
+  private: number
+  /** Shared_Clean + Shared_Dirty: pages other processes map too (the node binary's code, libc). */
+  shared: number
 }
 
-/** The process's Pss now, or undefined once it is gone (or on a kernel without smaps_rollup). */
-export function proportionalOf(pid: number): number | undefined {
+export function parseRollupSharing(rollup: string): Sharing {
+  const kib = (field: string) => {
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(rollup)
+    if (!match) throw new Error(`no ${field} line in /proc/<pid>/smaps_rollup`)
+    return Number(match[1]) * 1024
+  }
+  return { private: kib('Private_Clean') + kib('Private_Dirty'), shared: kib('Shared_Clean') + kib('Shared_Dirty') }
+}
+
+/** The process's sharing now, or undefined once it is gone (or on a kernel without smaps_rollup). */
+export function sharingOf(pid: number): Sharing | undefined {
   try {
-    return parseRollupPss(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))
+    return parseRollupSharing(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))
   } catch {
     return undefined
   }
+}
+
+/**
+ * What processes take together with the pages they share counted once: each one's private
+ * pages plus the largest shared set (a gateway and its radio process map the same node
+ * binary; the sum of their RSS counts its pages twice). Pss would divide shared pages among
+ * every process on the machine that maps them, other work included; this does not.
+ */
+export function countedOnce(processes: Sharing[]): number {
+  return processes.reduce((sum, p) => sum + p.private, 0) + Math.max(0, ...processes.map((p) => p.shared))
 }
 
 /** Children of a process (every thread's children file), or [] once it is gone. */

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
-import { childPids, isSettled, megabytes, parseRollupPss, parseStatusMemory, PeakWatch, proportionalOf, residentOf, settledReading, type Resident } from '../../bench/process-memory.ts'
+import { childPids, countedOnce, isSettled, megabytes, parseRollupSharing, parseStatusMemory, PeakWatch, residentOf, sharingOf, settledReading, type Resident } from '../../bench/process-memory.ts'
 
 const status = ['Name:\tnode', 'VmPeak:\t 1200000 kB', 'VmHWM:\t   90112 kB', 'VmRSS:\t   71680 kB', 'RssAnon:\t   30000 kB', ''].join('\n')
 
@@ -14,13 +14,16 @@ t.test('VmRSS and VmHWM are read in kB and given in bytes; a status without them
   t.equal(megabytes(1.25 * 1048576), 1.3)
 })
 
-t.test('Pss from smaps_rollup, in bytes; this process has one, a gone one none', async (t) => {
-  const rollup = '00400000-7ffd52e7b000 ---p 00000000 00:00 0    [rollup]\nRss:               44736 kB\nPss:               41710 kB\nPss_Dirty:          8528 kB\n'
-  t.equal(parseRollupPss(rollup), 41710 * 1024, 'the Pss line, not Pss_Dirty')
-  t.throws(() => parseRollupPss('Rss: 1 kB\n'), /no Pss line/)
-  const own = proportionalOf(process.pid)!
-  t.ok(own > 0 && own <= residentOf(process.pid)!.rss * 1.1)
-  t.equal(proportionalOf(2 ** 22 + 7), undefined)
+t.test('private and shared pages from smaps_rollup; shared pages counted once across processes', async (t) => {
+  const rollup = ['00400000-7ffd52e7b000 ---p 00000000 00:00 0    [rollup]', 'Rss:   44736 kB', 'Pss:   41710 kB', 'Shared_Clean:    3460 kB', 'Shared_Dirty:     100 kB', 'Private_Clean:   32748 kB', 'Private_Dirty:    8528 kB', ''].join('\n')
+  t.same(parseRollupSharing(rollup), { private: (32748 + 8528) * 1024, shared: 3560 * 1024 })
+  t.throws(() => parseRollupSharing('Rss: 1 kB\n'), /no Private_Clean line/)
+  t.equal(countedOnce([{ private: 40, shared: 35 }, { private: 30, shared: 33 }]), 40 + 30 + 35, 'the larger shared set, once')
+  t.equal(countedOnce([]), 0)
+  const own = sharingOf(process.pid)!
+  const rss = residentOf(process.pid)!.rss
+  t.ok(own.private > 0 && own.private + own.shared <= rss * 1.1, 'private and shared make up (about) the resident set')
+  t.equal(sharingOf(2 ** 22 + 7), undefined)
 })
 
 t.test('a live process has a resident figure and children; a gone one has neither', async (t) => {

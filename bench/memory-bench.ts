@@ -23,11 +23,11 @@ import { freePort } from './free-port.ts'
 import { MemoryGateway } from './memory-gateway.ts'
 import { countedOnce, megabytes, PeakWatch, residentOf, settledReading, sharingOf } from './process-memory.ts'
 import { startFlags } from './start-flags.ts'
+import { memoryRow, memoryTargets } from './memory-table.ts'
 import { installZigbee2mqtt, zigbee2mqttConfiguration, zigbee2mqttEnv, zigbee2mqttVersion } from './zigbee2mqtt.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const preload = path.join(root, 'bench/fake-coordinator-preload.ts')
-export const memoryTargets = { idleGatewayMB: 70, idleWithRadioMB: 150 }
 const emberSeconds = () => Number(process.env.BENCH_MEMORY_EMBER_SECONDS ?? 60)
 
 const rssOf = (pid: number | undefined) => (pid === undefined ? 0 : (residentOf(pid)?.rss ?? 0))
@@ -172,12 +172,6 @@ function machine() {
     platform: `${os.type()} ${os.release()}`,
     loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
   }
-}
-
-/** One line of the table: figure, measured, target, measured / target. */
-export function memoryRow(figure: string, measuredMB: number, targetMB: number, targetText = `≤ ${targetMB} MB`): string {
-  const ratio = (measuredMB / targetMB).toFixed(2)
-  return `${figure.padEnd(66)} ${`${measuredMB} MB`.padStart(9)}  ${targetText.padEnd(22)} ${ratio.padStart(5)}  ${measuredMB <= targetMB ? 'met' : 'MISSED'}`
 }
 
 export async function memoryBench(): Promise<boolean> {

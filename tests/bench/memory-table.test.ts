@@ -1,6 +1,6 @@
-// The memory benchmark's table line (bench/memory-bench.ts): measured, target, ratio, verdict.
+// The memory benchmark's table line (bench/memory-table.ts): measured, target, ratio, verdict.
 import t from 'tap'
-import { memoryRow, memoryTargets } from '../../bench/memory-bench.ts'
+import { memoryRow, memoryTargets } from '../../bench/memory-table.ts'
 
 t.test('a line says the figure, its target, the ratio and whether it is met', async (t) => {
   const under = memoryRow('idle RSS, gateway', 63, memoryTargets.idleGatewayMB)

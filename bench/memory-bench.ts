@@ -69,9 +69,14 @@ async function idleWithRadio(report = true) {
     await started.until(() => started.radioUps > 0, 'radio up', 120_000)
     const radioPid = started.radioPid()
     if (radioPid === undefined) throw new Error('the radio came up but its process is not running')
-    const reading = await settledReading(() => rssOf(started.pid) + rssOf(radioPid), report ? {} : { maxMs: 0 })
-    const gatewayMB = megabytes(rssOf(started.pid))
-    const radioMB = megabytes(rssOf(radioPid))
+    // Both read together, so the parts add up to the settled sum.
+    let parts = { gateway: 0, radio: 0 }
+    const reading = await settledReading(() => {
+      parts = { gateway: rssOf(started.pid), radio: rssOf(radioPid) }
+      return parts.gateway + parts.radio
+    }, report ? {} : { maxMs: 0 })
+    const gatewayMB = megabytes(parts.gateway)
+    const radioMB = megabytes(parts.radio)
     // What the two take from the machine's memory, the pages they share counted once.
     const sharing = [sharingOf(started.pid), sharingOf(radioPid)].filter((one) => one !== undefined)
     const countedOnceMB = sharing.length === 2 ? megabytes(countedOnce(sharing)) : null

@@ -19,6 +19,11 @@
 //    `start --reference-host`), beside the same bare figures; the fast host must stay at 0.8×
 //    bare or better there (issue 17).
 //
+// 6. Memory (bench/memory-bench.ts): idle RSS of the gateway, of the gateway and its radio
+//    process, and their peak beside zigbee2mqtt's on a silent ember stick.
+// 7. Start-up to first answer under a CPU cap that models a Raspberry Pi 4
+//    (bench/startup-capped.ts).
+//
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
 // measurement, default 10), BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
@@ -37,6 +42,8 @@ import { compared, row, type Comparison, type Load } from './comparison.ts'
 import { fanout } from './fanout.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
+import { memoryBench } from './memory-bench.ts'
+import { startupBench } from './startup-capped.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
 import { residentBytes, startEnv, startFlags } from './start-flags.ts'
 
@@ -48,7 +55,7 @@ const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
 const connections = 50
 const fanoutSize = { subscribers: subscriberCount, events: eventCount }
-/** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing. */
+/** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing (memory, startup: those benchmarks, recorded). */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined
 const targets = { fastHostRatio: 0.8, readRatio: 0.6, readP99Ms: 10, writesPerSecond: 2000, fanoutP99Ms: 50 }
 
@@ -383,4 +390,14 @@ async function recordFrames(port: number, token: string): Promise<BareAnswers['w
   return { snapshot: frames[0], event: frames[1] }
 }
 
-await main()
+// The memory benchmark (bench/memory-bench.ts, bench/results/memory.json) and start-up under
+// a CPU cap (bench/startup-capped.ts, bench/results/startup.json) after the HTTP figures,
+// with their servers gone; BENCH_ONLY=memory or BENCH_ONLY=startup runs one alone.
+const ownParts = ['memory', 'startup']
+if (!only || [...only].some((part) => !ownParts.includes(part))) await main()
+if (!only || only.has('memory')) {
+  if (!(await memoryBench())) process.exitCode = 1
+}
+if (!only || only.has('startup')) {
+  if (!(await startupBench())) process.exitCode = 1
+}

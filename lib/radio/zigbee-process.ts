@@ -15,6 +15,7 @@ import type { Logger } from '../kernel/log.ts'
 import { unknownEui64, type Radio, type RadioEvents, type RadioInfo } from './radio.ts'
 import type { ZigbeeRadioSettings } from './zigbee.ts'
 import { relayChildLog } from './zigbee-child-log.ts'
+import { radioProcessNodeFlags } from './zigbee-process-flags.ts'
 import type { InterviewResult, NetworkMap, RadioDevice, RadioUpkeep } from './upkeep.ts'
 import { fromWireError, zigbeeRadioSettingKeys, type ChildMessage, type ParentMessage, type RadioCall, type ZigbeeChildOptions } from './zigbee-ipc.ts'
 
@@ -42,7 +43,7 @@ export interface ZigbeeProcessOptions extends ZigbeeRadioSettings {
   stopTimeoutMs?: number
   /** How long a call into the radio process may take. */
   callTimeoutMs?: number
-  /** Extra Node flags for the radio process (appended to this process's own). */
+  /** Extra Node flags for the radio process (appended to this process's own and radioProcessNodeFlags). */
   execArgv?: string[]
   env?: NodeJS.ProcessEnv
 }
@@ -152,7 +153,7 @@ export class ZigbeeProcessRadio implements Radio, RadioUpkeep {
     const settings = Object.fromEntries(zigbeeRadioSettingKeys.map((key) => [key, this.#options[key]])) as unknown as ZigbeeRadioSettings
     const childOptions: ZigbeeChildOptions = { ...settings, channel, logLevel: this.#log.level }
     const child = fork(childModule, [JSON.stringify(childOptions)], {
-      execArgv: [...process.execArgv, ...(this.#options.execArgv ?? [])],
+      execArgv: [...process.execArgv, ...radioProcessNodeFlags, ...(this.#options.execArgv ?? [])],
       env: this.#options.env ?? process.env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })

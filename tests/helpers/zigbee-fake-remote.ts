@@ -69,17 +69,24 @@ export class FakeRemote {
 
   /** Listens on a fresh socket (a short path: unix socket paths are limited to ~100 bytes). */
   static async open(t: Test): Promise<FakeRemote> {
+    const { remote, close } = await FakeRemote.listen()
+    t.teardown(close)
+    return remote
+  }
+
+  /** open() outside a test (the memory benchmark): close() ends the socket and its directory. */
+  static async listen(): Promise<{ remote: FakeRemote; close: () => Promise<void> }> {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'zfake-'))
     const socketPath = path.join(directory, 'control.sock')
     let remote: FakeRemote | undefined
     const server = net.createServer((socket) => remote!.#accept(socket))
     remote = new FakeRemote(socketPath, server)
     await new Promise<void>((resolve) => server.listen(socketPath, resolve))
-    t.teardown(async () => {
+    const close = async () => {
       await new Promise((resolve) => server.close(resolve))
       rmSync(directory, { recursive: true, force: true })
-    })
-    return remote
+    }
+    return { remote, close }
   }
 
   /** What a ZigbeeProcessRadio needs to load the fake into its radio processes. */

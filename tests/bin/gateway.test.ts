@@ -3,7 +3,7 @@
 // compiled tree and serves from it without loading a single .ts module (nor Node's
 // TypeScript stripper); an edited source is rebuilt at the next start; the `gateway`
 // commands run compiled too.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -18,14 +18,22 @@ const gatewayJs = path.join(copy.root, 'bin/gateway.js')
 const probe = pathToFileURL(path.join(import.meta.dirname, 'fixtures/module-probe.mjs')).href
 const stampTime = () => statSync(path.join(copy.root, 'build', stampName)).mtimeMs
 
-async function startBuilt(t: Test) {
+interface Probe {
+  main: string
+  typescript: string[]
+  amaro: boolean
+}
+
+async function startBuilt(t: Test, config: Record<string, unknown> = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-built-data-'))
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
-  const probeOut = path.join(dataDir, 'probe.json')
-  const env = { NODE_OPTIONS: `--import=${probe}`, MODULE_PROBE_OUT: probeOut, GATEWAY_CONFIG: path.join(dataDir, 'none.json') }
-  writeFileSync(env.GATEWAY_CONFIG, JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, tls: { port: 0 } }))
+  const env = { NODE_OPTIONS: `--import=${probe}`, MODULE_PROBE_OUT: path.join(dataDir, 'probe'), GATEWAY_CONFIG: path.join(dataDir, 'none.json') }
+  writeFileSync(env.GATEWAY_CONFIG, JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, tls: { port: 0 }, ...config }))
   const gateway = await startGatewayProcess(path.join(dataDir, 'data'), env, [], { cli: gatewayJs })
-  return { gateway, dataDir, probe: () => JSON.parse(readFileSync(probeOut, 'utf8')) as { typescript: string[]; amaro: boolean } }
+  /** What each process started with the probe loaded (the gateway, its radio process). */
+  const probes = () => readdirSync(dataDir).filter((name) => name.startsWith('probe-')).map((name) => JSON.parse(readFileSync(path.join(dataDir, name), 'utf8')) as Probe)
+  const gatewayProbe = () => probes().find((p) => p.main === gatewayJs)!
+  return { gateway, dataDir, probe: gatewayProbe, probes }
 }
 
 t.test('the first start builds the tree and answers from it, loading no TypeScript', async (t) => {
@@ -62,4 +70,21 @@ t.test('an edited source is compiled again at the next start', async (t) => {
   const again = await startBuilt(t)
   t.equal(stampTime(), built, 'unchanged sources: no build')
   await again.gateway.stop()
+})
+
+t.test('a Zigbee radio: the compiled gateway forks the compiled radio process', async (t) => {
+  const { gateway, probes } = await startBuilt(t, { radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/null/no-stick' } })
+  // The radio process is forked at start and fails on the missing stick; its supervisor
+  // keeps the gateway up and answering.
+  let radio: Probe | undefined
+  for (let i = 0; i < 200 && !radio; i++) {
+    radio = probes().find((p) => p.main.endsWith('zigbee-child.js'))
+    if (!radio) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  t.equal((await fetch(`${gateway.url}/api/v2`)).status, 200)
+  t.equal(await gateway.stop(), 0)
+  t.ok(radio, 'the radio process ran build/lib/radio/zigbee-child.js')
+  t.equal(radio?.main, path.join(copy.root, 'build/lib/radio/zigbee-child.js'))
+  t.same(radio?.typescript, [], 'and loaded no .ts module')
+  t.equal(radio?.amaro, false)
 })

@@ -7,6 +7,7 @@ import path from 'node:path'
 import t from 'tap'
 import { isFresh, sourceFolders, stampName } from '../../../bin/compiled-tree.js'
 import { copyForBuild } from '../../helpers/built-project.ts'
+import { build as buildProject } from '../../../runtime/build/build.ts'
 
 const copy = copyForBuild()
 t.teardown(copy.remove)
@@ -20,9 +21,8 @@ function filesUnder(dir: string): string[] {
 t.test('every source becomes a .js file whose relative imports name .js files', async (t) => {
   writeFileSync(path.join(copy.root, 'functions/_manifest.gen.ts'), '// stale\n')
   t.equal(statSync(copy.root).mode & 0o777, 0o700)
-  const built = copy.build()
-  t.equal(built.status, 0, built.stderr)
-  t.match(built.stderr, /functions\/_manifest\.gen\.ts was stale .*: regenerated/)
+  const summary = await buildProject(copy.root)
+  t.match(summary, /^functions\/_manifest\.gen\.ts was stale .*: regenerated; .*\/build: \d+ files compiled$/)
   t.match(readFileSync(path.join(copy.root, 'functions/_manifest.gen.ts'), 'utf8'), "from './v2/activeorders.get.ts'")
   const build = path.join(copy.root, 'build')
   const sources = sourceFolders.flatMap((folder) => filesUnder(path.join(copy.root, folder)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => path.join(folder, f)))
@@ -52,4 +52,11 @@ t.test('a source that does not compile is named; the earlier build stays', async
   t.notOk(readdirSync(copy.root).some((name) => name.startsWith('build.')), 'no partial tree left behind')
   t.notOk(isFresh(copy.root))
   t.ok(existsSync(path.join(copy.root, 'build/runtime/cli.js')))
+})
+
+t.test('npm run build: a fresh tree is built again on request, and says so', async (t) => {
+  const built = copy.build()
+  t.equal(built.status, 0, built.stderr)
+  t.match(built.stderr, /^build: .*\/build: \d+ files compiled\n$/)
+  t.ok(isFresh(copy.root))
 })

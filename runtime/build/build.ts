@@ -14,12 +14,16 @@ export async function build(root = projectRoot): Promise<string> {
   return `${regenerated ? `functions/_manifest.gen.ts was stale (${regenerated}): regenerated; ` : ''}${path.join(root, 'build')}: ${files} files compiled`
 }
 
-if (import.meta.main) {
+/** The command: a summary or the error on stderr, and the exit code. */
+export async function main(args: string[], root = projectRoot, print = (line: string) => console.error(line)): Promise<number> {
   try {
-    const summary = await build()
-    if (!process.argv.includes('--quiet') || summary.startsWith('functions/')) console.error(`build: ${summary}`)
+    const summary = await build(root)
+    if (!args.includes('--quiet') || summary.startsWith('functions/')) print(`build: ${summary}`)
+    return 0
   } catch (error) {
-    console.error(`build: ${(error as Error).message}`)
-    process.exit(1)
+    print(`build: ${(error as Error).message}`)
+    return 1
   }
 }
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2))

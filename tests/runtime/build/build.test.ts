@@ -2,12 +2,12 @@
 // clone run as root would be): a tree of .js files with no .ts import left, the files the
 // code reads beside itself linked back, a stale functions manifest regenerated first, and a
 // source that does not compile named, with the earlier build left as it was.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { isFresh, sourceFolders, stampName } from '../../../bin/compiled-tree.js'
 import { copyForBuild } from '../../helpers/built-project.ts'
-import { build as buildProject } from '../../../runtime/build/build.ts'
+import { build as buildProject, main } from '../../../runtime/build/build.ts'
 
 const copy = copyForBuild()
 t.teardown(copy.remove)
@@ -59,4 +59,17 @@ t.test('npm run build: a fresh tree is built again on request, and says so', asy
   t.equal(built.status, 0, built.stderr)
   t.match(built.stderr, /^build: .*\/build: \d+ files compiled\n$/)
   t.ok(isFresh(copy.root))
+})
+
+t.test('the command: quiet when there is nothing to say, the error and exit 1 otherwise', async (t) => {
+  const lines: string[] = []
+  t.equal(await main(['--quiet'], copy.root, (line) => lines.push(line)), 0)
+  t.same(lines, [], 'quiet')
+  t.equal(await main([], copy.root, (line) => lines.push(line)), 0)
+  t.match(lines, [/^build: .*files compiled$/])
+  const broken = path.join(copy.root, 'functions/v2/broken.get.ts')
+  writeFileSync(broken, 'export default (( => 1\n')
+  t.teardown(() => rmSync(broken, { force: true }))
+  t.equal(await main(['--quiet'], copy.root, (line) => lines.push(line)), 1)
+  t.match(lines.at(-1), /^build: functions\/v2\/broken\.get\.ts: .*\(fix or remove the file, then start again\)$/)
 })

@@ -3,4 +3,5 @@ export declare const sourceFolders: string[]
 export declare const stampName: string
 export declare function sourceFingerprint(root: string): { files: string[]; fingerprint: string }
 export declare function isFresh(root: string): boolean
+export declare function runsFromSources(args: string[]): boolean
 export declare function compiledCli(root: string, options?: { execPath?: string; warn?: (line: string) => void }): string

@@ -47,6 +47,20 @@ export function isFresh(root) {
   return stamp.fingerprint === sourceFingerprint(root).fingerprint
 }
 
+// dev follows functions/ and new writes into it: both work on the checkout's sources, as
+// headquarters (another service, `gateway hq`) does; every other command runs compiled.
+const sourceCommands = new Set(['dev', 'new', 'hq'])
+const optionsWithValue = new Set(['--port', '--data-dir', '--config'])
+
+/** Whether a `gateway` command line (its first positional argument) runs from the sources. */
+export function runsFromSources(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (optionsWithValue.has(args[i])) i++
+    else if (!args[i].startsWith('-')) return sourceCommands.has(args[i])
+  }
+  return false
+}
+
 /**
  * The module of `gateway` commands to run: build/runtime/cli.js, built first when stale (in a
  * child process with Node's stripper; its output and errors go to this process's stderr).

@@ -6,19 +6,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { compiledCli } from './compiled-tree.js'
-
-const sourceCommands = new Set(['dev', 'new', 'hq'])
-const optionsWithValue = new Set(['--port', '--data-dir', '--config'])
-
-/** The command word of a `gateway` command line: its first positional argument. */
-function commandName(args) {
-  for (let i = 0; i < args.length; i++) {
-    if (optionsWithValue.has(args[i])) i++
-    else if (!args[i].startsWith('-')) return args[i]
-  }
-  return undefined
-}
+import { compiledCli, runsFromSources } from './compiled-tree.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const projectNode = `${root}node_modules/.bin/node`
@@ -33,9 +21,7 @@ if (existsSync(projectNode) && realpathSync(projectNode) !== realpathSync(proces
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))
 } else {
-  // dev follows functions/ and new writes into it: both work on the checkout's sources, as
-  // headquarters (another service, `gateway hq`) does; everything else runs compiled.
-  const cli = sourceCommands.has(commandName(process.argv.slice(2)) ?? '') ? `${root}runtime/cli.ts` : compiledCli(root)
+  const cli = runsFromSources(process.argv.slice(2)) ? `${root}runtime/cli.ts` : compiledCli(root)
   const { runCli } = await import(pathToFileURL(cli).href)
   const code = await runCli(process.argv.slice(2))
   if (code >= 0) process.exit(code)

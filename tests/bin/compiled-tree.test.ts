@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import os from 'node:os'
 import path from 'node:path'
 import t, { type Test } from 'tap'
-import { compiledCli, isFresh, sourceFingerprint, stampName } from '../../bin/compiled-tree.js'
+import { compiledCli, isFresh, runsFromSources, sourceFingerprint, stampName } from '../../bin/compiled-tree.js'
 
 /** A minimal tree: a few sources, and a build script that only exits with `code`. */
 function fakeRoot(t: Test, buildExit = 0): string {
@@ -75,4 +75,13 @@ t.test('GATEWAY_RUN_SOURCES=1 runs the sources without looking at build/', async
   process.env.GATEWAY_RUN_SOURCES = '1'
   t.teardown(() => delete process.env.GATEWAY_RUN_SOURCES)
   t.equal(compiledCli(root, { warn: () => t.fail('no build tried') }), path.join(root, 'runtime/cli.ts'))
+})
+
+t.test('dev, new and hq run from the sources; every other command compiled', async (t) => {
+  for (const args of [['dev'], ['--port', '8080', 'dev'], ['--data-dir=/srv/x', 'new', 'endpoint', 'GET', '/api/v2/x'], ['hq', '--config', 'hq.json']]) {
+    t.ok(runsFromSources(args), args.join(' '))
+  }
+  for (const args of [[], ['start'], ['--data-dir', 'new', 'start'], ['--config', 'dev', 'status'], ['token', 'revoke', 'new'], ['--help']]) {
+    t.notOk(runsFromSources(args), args.join(' ') || '(nothing)')
+  }
 })

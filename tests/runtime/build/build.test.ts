@@ -3,6 +3,7 @@
 // code reads beside itself linked back, a stale functions manifest regenerated first, and a
 // source that does not compile named, with the earlier build left as it was.
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import path from 'node:path'
 import t from 'tap'
 import { isFresh, sourceFolders, stampName } from '../../../bin/compiled-tree.js'
@@ -72,4 +73,14 @@ t.test('the command: quiet when there is nothing to say, the error and exit 1 ot
   t.teardown(() => rmSync(broken, { force: true }))
   t.equal(await main(['--quiet'], copy.root, (line) => lines.push(line)), 1)
   t.match(lines.at(-1), /^build: functions\/v2\/broken\.get\.ts: .*\(fix or remove the file, then start again\)$/)
+})
+
+t.test('two builds at once (two starts of a stale tree): both succeed, one tree stays', async (t) => {
+  const results = await Promise.all([0, 1].map(() => new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(copy.root, 'runtime/build/build.ts'), '--quiet'], { stdio: 'ignore' })
+    child.on('exit', resolve)
+  })))
+  t.same(results, [0, 0])
+  t.ok(isFresh(copy.root))
+  t.same(readdirSync(copy.root).filter((name) => name.startsWith('build')), ['build'], 'no partial or old tree left')
 })

@@ -55,14 +55,20 @@ export function buildTree(root: string): number {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
+  placeTree(partial, build)
+  rmSync(old, { recursive: true, force: true })
+  return files.length
+}
+
+/**
+ * Renames a finished tree into place. When a tree is there already, another start built
+ * the same sources at the same moment and won the rename: its tree is as good as this one.
+ */
+export function placeTree(partial: string, build: string): void {
   try {
     renameSync(partial, build)
   } catch (error) {
-    // Another start built the same sources at the same moment and won the rename: its
-    // tree is as good as this one.
     if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
     rmSync(partial, { recursive: true, force: true })
   }
-  rmSync(old, { recursive: true, force: true })
-  return files.length
 }

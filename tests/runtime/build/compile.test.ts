@@ -1,6 +1,9 @@
 // The compiler of the compiled tree: types stripped in place, relative .ts specifiers renamed.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import t from 'tap'
-import { compileSource, renameSpecifiers } from '../../../runtime/build/compile.ts'
+import { compileSource, placeTree, renameSpecifiers } from '../../../runtime/build/compile.ts'
 
 t.test('relative .ts specifiers become .js, in every form the code uses', async (t) => {
   const source = [
@@ -51,4 +54,21 @@ t.test('types are stripped where they stand, so lines and columns stay the sourc
 
 t.test('syntax that cannot be stripped is an error', async (t) => {
   t.throws(() => compileSource('enum Colour { Red }\n'))
+})
+
+t.test('a finished tree is renamed into place; one already there (a build at the same moment) stays', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'place-tree-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const tree = (name: string, content: string) => {
+    mkdirSync(path.join(dir, name))
+    writeFileSync(path.join(dir, name, 'cli.js'), content)
+    return path.join(dir, name)
+  }
+  const build = path.join(dir, 'build')
+  placeTree(tree('partial-1', 'first'), build)
+  t.equal(readFileSync(path.join(build, 'cli.js'), 'utf8'), 'first')
+  placeTree(tree('partial-2', 'second'), build)
+  t.equal(readFileSync(path.join(build, 'cli.js'), 'utf8'), 'first', 'the tree in place is kept')
+  t.notOk(existsSync(path.join(dir, 'partial-2')), 'the other one dropped')
+  t.throws(() => placeTree(path.join(dir, 'missing'), path.join(dir, 'elsewhere')), { code: 'ENOENT' })
 })

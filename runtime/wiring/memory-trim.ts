@@ -4,8 +4,8 @@
 // does not give the room back by itself (measured: still 112 MB after 30 s idle). A
 // "last-resort" collection (what V8 does on a low-memory notification) frees that garbage
 // and shrinks the heap: about 18 MB less resident memory on an idle gateway, once, for a
-// pause of about 0.1 s (measured on a busy 2-core VM). It needs node's --expose-gc flag, which `npm start`,
-// bin/gateway.js and the systemd unit pass; without it nothing happens.
+// pause of about 0.1 s (measured on a busy 2-core VM). It needs node's --expose-gc flag,
+// which `npm start`, bin/gateway.js and the systemd unit pass; without it nothing happens.
 
 export const trimDelayMs = 2_000
 

@@ -20,6 +20,8 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { historyListInput } from '../lib/api/history-input.ts'
 import { freePort } from './free-port.ts'
+import { startEntry, startFlags } from './start-flags.ts'
+import { compiledCli } from '../bin/compiled-tree.js'
 import { day, generateHistory, historyYears, prng } from './history-data.ts'
 import { HistoryStore } from '../lib/history/store.ts'
 import { KeepAliveClient } from './keep-alive-client.ts'
@@ -188,9 +190,11 @@ async function main() {
     // As `npm start` and the systemd unit run it: with Node's compile cache, which a first
     // start fills and every restart (the case that matters: a gateway is power-cycled) uses.
     const env = { ...process.env, TZ: timezone, NODE_COMPILE_CACHE: path.join(dataDir, 'compile-cache') }
+    // The compiled tree built beforehand, as deploy/install.sh does: no start measures a build.
+    compiledCli(root)
     const startGateway = async () => {
       const spawnedAt = performance.now()
-      const started = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], {
+      const started = spawn(process.execPath, [...startFlags(), startEntry(), 'start', '--config', configFile], {
         stdio: ['ignore', 'ignore', 'inherit'],
         env,
       })

@@ -45,7 +45,7 @@ import { generateHistory } from './history-data.ts'
 import { memoryBench } from './memory-bench.ts'
 import { startupBench } from './startup-capped.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
-import { residentBytes, startEnv, startFlags } from './start-flags.ts'
+import { residentBytes, startEntry, startEnv, startFlags } from './start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const quick = process.env.BENCH_QUICK === '1'
@@ -74,7 +74,7 @@ function hasTaskset(): boolean {
 }
 
 function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  if (args.some((arg) => arg.endsWith('runtime/cli.ts'))) args = [...startFlags(), ...args]
+  if (args[0] === startEntry()) args = [...startFlags(), ...args]
   const command = canPin ? 'taskset' : process.execPath
   const argv = canPin ? ['-c', '0', process.execPath, ...args] : args
   return spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
@@ -203,7 +203,7 @@ async function startGateway(dataDir: string, extraArgs: string[] = []): Promise<
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, tls: { port: 0 } })) // HTTPS on as in production, on any free port
   // Logs at info go to stdout, which this process reads and drops: their cost is measured.
   // With the flags and compile cache of `npm start` (heap ceiling, young generation size).
-  const child = spawnServer([path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
+  const child = spawnServer([startEntry(), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
   child.stdout!.resume()
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)

@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control/control.ts'
 import { freePort } from './free-port.ts'
-import { residentBytes, startEnv, startFlags } from './start-flags.ts'
+import { residentBytes, startEntry, startEnv, startFlags } from './start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } })
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const configFile = path.join(dataDir, 'gateway.config.json')
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, webhooks: { allowLoopback: true }, tls: { port: 0 } }))
   const flags = startFlags()
-  const child = spawn(process.execPath, [...flags, path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], {
+  const child = spawn(process.execPath, [...flags, startEntry(), 'start', '--config', configFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...startEnv(), LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'info' },
   })

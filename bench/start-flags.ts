@@ -5,10 +5,19 @@ import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
 
-/** The `--…` node flags of package.json's start script (before runtime/cli.ts). */
+const startScript = () => (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start
+
+/** The file package.json's start script runs (bin/gateway.js: the compiled tree), as a path. */
+export function startEntry(): string {
+  const entry = /\s(\S+\.[jt]s)\s+start\b/.exec(startScript())?.[1]
+  if (!entry) throw new Error('package.json: the start script names no .js or .ts file before "start"')
+  return path.join(root, entry)
+}
+
+/** The `--…` node flags of package.json's start script (before the file it runs). */
 export function startFlags(): string[] {
-  const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start
-  const beforeCli = script.slice(0, script.indexOf('runtime/cli.ts'))
+  const script = startScript()
+  const beforeCli = script.slice(0, script.indexOf(path.relative(root, startEntry())))
   return beforeCli.split(/\s+/).filter((word) => word.startsWith('--'))
 }
 

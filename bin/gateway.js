@@ -1,17 +1,28 @@
 #!/usr/bin/env node
-// Runs runtime/cli.ts with the Node 24 the project brings (node_modules/.bin/node), so the
-// `gateway` command works even where the system Node is older.
+// The `gateway` command, and what `npm start` and the systemd unit run: the compiled tree
+// (build/, rebuilt first when the sources changed: bin/compiled-tree.js) in this process.
+// Started by an older system Node while the project brings its own Node 24
+// (node_modules/.bin/node), it runs itself again under that one.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { existsSync, realpathSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { compiledCli, runsFromSources } from './compiled-tree.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const projectNode = `${root}node_modules/.bin/node`
-const nodeBinary = existsSync(projectNode) ? projectNode : process.execPath
-// Node keeps the type-stripped and compiled modules here, so a restart skips the stripper.
-const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? `${root}node_modules/.cache/node-compile-cache` }
-// The heap ceiling and young generation fitted to a 1 GB box (docs/operations.md, "Limits").
-const memoryFlags = ['--max-old-space-size=256', '--max-semi-space-size=8']
-const child = spawn(nodeBinary, [...memoryFlags, '--disable-warning=ExperimentalWarning', `${root}runtime/cli.ts`, ...process.argv.slice(2)], { stdio: 'inherit', env })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))
+
+if (existsSync(projectNode) && realpathSync(projectNode) !== realpathSync(process.execPath)) {
+  // Node keeps compiled modules here, so a restart skips compiling them again.
+  const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? `${root}node_modules/.cache/node-compile-cache` }
+  // The heap ceiling and young generation fitted to a 1 GB box (docs/operations.md, "Limits"),
+  // and the collection after start-up (runtime/wiring/memory-trim.ts).
+  const memoryFlags = ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc']
+  const child = spawn(projectNode, [...memoryFlags, '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env })
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))
+} else {
+  const cli = runsFromSources(process.argv.slice(2)) ? `${root}runtime/cli.ts` : compiledCli(root)
+  const { runCli } = await import(pathToFileURL(cli).href)
+  const code = await runCli(process.argv.slice(2))
+  if (code >= 0) process.exit(code)
+}

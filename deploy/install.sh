@@ -152,6 +152,9 @@ stage_app() {
   done
   say "npm ci --omit=dev in $staged"
   (cd "$staged" && PATH="$node_root/node/bin:$PATH" npm ci --omit=dev --no-audit --no-fund --loglevel=error) || die "npm ci failed"
+  # The compiled tree the service runs (build/): the gateway's user cannot write the app dir.
+  say "compiling the gateway into $staged/build"
+  "$node_root/node/bin/node" --disable-warning=ExperimentalWarning "$staged/runtime/build/build.ts" || die "the build failed"
 }
 
 swap_app() {
@@ -198,7 +201,7 @@ if [ "$(id -un)" != "$user" ]; then
 fi
 export GATEWAY_CONFIG="${GATEWAY_CONFIG:-$here/etc/tracker-gateway/gateway.config.json}"
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$here/var/cache/tracker-gateway}"
-exec "$here/usr/local/lib/tracker-gateway/node/bin/node" --disable-warning=ExperimentalWarning "$here/opt/tracker-gateway/runtime/cli.ts" "$@"
+exec "$here/usr/local/lib/tracker-gateway/node/bin/node" --disable-warning=ExperimentalWarning "$here/opt/tracker-gateway/bin/gateway.js" "$@"
 SH
   chmod 0755 "$command_file"
 }

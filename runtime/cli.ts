@@ -21,6 +21,7 @@ import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/bac
 import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
 import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
+import { trimAfterStartUp } from './wiring/memory-trim.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -83,11 +84,15 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
 /** Commands that work on this checkout's files, not on a gateway or its data dir. */
 const checkoutCommands: ReadonlySet<string> = new Set(['new'])
 
+/** Whether this is the compiled tree (build/runtime/cli.js, bin/gateway.js) rather than the sources. */
+const runsCompiled = import.meta.filename.endsWith('.js')
+
 async function start(flags: Record<string, string | boolean | undefined>, dev: boolean): Promise<void> {
   // Never a silently stale table: a function file dropped in (or removed) since the last
-  // `npm run gen` is put into the manifest before it is imported.
+  // `npm run gen` is put into the manifest before it is imported. The compiled tree was
+  // built with a fresh one (runtime/build/build.ts), and is rebuilt when functions/ changes.
   const { ensureFreshManifest, functionsDir } = await import('./manifest/manifest-gen.ts')
-  const regenerated = await ensureFreshManifest()
+  const regenerated = runsCompiled ? '' : await ensureFreshManifest()
   if (regenerated) console.error(`functions/_manifest.gen.ts was stale (${regenerated}): regenerated`)
   const { startGateway } = await import('./wiring/main.ts')
   // Shown by ps, top and systemd instead of "MainThread" (15 characters: the kernel's limit).
@@ -103,6 +108,9 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
     httpHost: flags['reference-host'] ? 'reference' : 'fast',
   })
   if (flags.demo === true) console.log(await startDemo(gateway.services))
+  // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts).
+  trimAfterStartUp(({ heapBefore, heapAfter, pauseMs }) =>
+    gateway.services.log.debug({ heapBefore, heapAfter, pauseMs: Math.round(pauseMs) }, 'start-up garbage collected'))
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

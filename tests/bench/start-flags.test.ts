@@ -3,20 +3,28 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-import { residentBytes, startEnv, startFlags } from '../../bench/start-flags.ts'
+import { residentBytes, startEntry, startEnv, startFlags } from '../../bench/start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
-const memoryFlags = (text: string) => [...text.matchAll(/--max-(?:old|semi)-space-size=\d+/g)].map((m) => m[0])
+const memoryFlags = (text: string) => [...text.matchAll(/--max-(?:old|semi)-space-size=\d+|--expose-gc/g)].map((m) => m[0])
 
 t.test('npm start, npm run gateway, bin/gateway.js and the systemd unit set the same heap limits', async (t) => {
   const flags = startFlags()
-  t.same(memoryFlags(flags.join(' ')), ['--max-old-space-size=256', '--max-semi-space-size=8'])
+  t.same(memoryFlags(flags.join(' ')), ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc'])
   t.ok(flags.includes('--disable-warning=ExperimentalWarning'))
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
   t.same(memoryFlags(scripts.gateway), memoryFlags(flags.join(' ')), 'npm run gateway')
   t.same(memoryFlags(read('bin/gateway.js')), memoryFlags(flags.join(' ')), 'bin/gateway.js')
   t.same(memoryFlags(read('deploy/tracker-gateway.service')), memoryFlags(flags.join(' ')), 'the systemd unit')
+})
+
+t.test('npm start, npm run gateway, the unit and the installed command run bin/gateway.js (the compiled tree)', async (t) => {
+  t.equal(startEntry(), path.join(root, 'bin/gateway.js'))
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
+  t.match(scripts.gateway, / bin\/gateway\.js$/)
+  t.match(read('deploy/tracker-gateway.service'), /^ExecStart=\S+ .* \/opt\/tracker-gateway\/bin\/gateway\.js start$/m)
+  t.match(read('deploy/install.sh'), '"$here/opt/tracker-gateway/bin/gateway.js" "$@"')
 })
 
 t.test('the environment and the resident memory of a process', async (t) => {

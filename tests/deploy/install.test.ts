@@ -33,6 +33,9 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   t.equal(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(), process.version, 'Node from the mirror, behind the node symlink')
   t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')))
   t.ok(existsSync(path.join(root, 'opt/tracker-gateway/node_modules/zod')), 'production dependencies installed')
+  const stamp = path.join(root, 'opt/tracker-gateway/build/.sources.json')
+  t.ok(existsSync(path.join(root, 'opt/tracker-gateway/build/runtime/cli.js')), 'the compiled tree built at install')
+  const builtAt = statSync(stamp).mtimeMs
   t.notOk(existsSync(path.join(root, 'opt/tracker-gateway/node_modules/tap')), 'no development dependencies')
   t.notOk(existsSync(path.join(root, 'opt/tracker-gateway/tests')), 'no tests')
   const config = path.join(root, 'etc/tracker-gateway/gateway.config.json')
@@ -57,6 +60,7 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   const status = spawnSync(gatewayCommand, ['status'], { encoding: 'utf8', cwd: dir, env: commandEnv })
   t.equal(status.status, 0, status.stderr)
   t.match(status.stdout, `gateway running: PID ${running.child.pid}, port ${running.port}, data dir ${dataDir}`)
+  t.equal(statSync(stamp).mtimeMs, builtAt, 'the installed command runs the tree built at install, not a new build')
   await running.stop()
 
   const upgraded = install(root, mirror, 'upgrade')

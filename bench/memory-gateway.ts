@@ -9,11 +9,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { freePort } from './free-port.ts'
 import { childPids } from './process-memory.ts'
-import { startEnv, startFlags } from './start-flags.ts'
+import { startEntry, startEnv, startFlags } from './start-flags.ts'
 
-const root = path.resolve(import.meta.dirname, '..')
-/** The gateway's entry, as package.json's start script names it. */
-export const gatewayEntry = path.join(root, 'runtime/cli.ts')
+/** The gateway's entry, as package.json's start script names it (bin/gateway.js: the compiled tree). */
+export const gatewayEntry = startEntry()
 
 export interface MemoryGatewayOptions {
   /** The config's `radio` section (default: the simulated restaurant). */

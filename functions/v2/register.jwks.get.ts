@@ -10,6 +10,6 @@ export const config = {
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) =>
-  ctx.ok(ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
+  ctx.ok(await ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
 
 export default handler

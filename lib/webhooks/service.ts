@@ -8,11 +8,12 @@ import { DomainError } from '../kernel/errors.ts'
 import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrderChange } from '../orders/types.ts'
+import type { Collection } from '../store/collection.ts'
 import type { Durability, Store } from '../store/db.ts'
 import { WebhookClient } from './http-client.ts'
 import { Outbox, type OutboxEntry } from './outbox.ts'
 import { maxRegistrations, Registry, type Registration, type WebhookState } from './registry.ts'
-import { hmacSignature, newSecret, SigningKey, signedContent } from './signing.ts'
+import { hmacSignature, newSecret, SigningKey, type SigningKeyDoc, signedContent } from './signing.ts'
 import { type Endpoint, parseTarget, type Resolver, TargetGuard, TargetRefused } from './target.ts'
 
 /** The HEAD probe at registration never waits longer than this. */
@@ -53,19 +54,20 @@ export interface WebhookEvents {
 export class WebhookService implements Subscribable<WebhookEvents> {
   readonly registry: Registry
   readonly outbox: Outbox
-  readonly signingKey: SigningKey
   readonly #deps: WebhookDeps
+  readonly #keys: Collection<SigningKeyDoc>
+  #signingKey: Promise<SigningKey> | undefined
   readonly #client: WebhookClient
   #ownEndpoint: () => Endpoint | null
   readonly #events: EventBus<WebhookEvents>
   #serial: Promise<unknown> = Promise.resolve()
 
-  private constructor(deps: WebhookDeps, registry: Registry, outbox: Outbox, signingKey: SigningKey) {
+  private constructor(deps: WebhookDeps, registry: Registry, outbox: Outbox, keys: Collection<SigningKeyDoc>) {
     this.#deps = deps
     this.#events = new EventBus(deps.log)
     this.registry = registry
     this.outbox = outbox
-    this.signingKey = signingKey
+    this.#keys = keys
     this.#ownEndpoint = () => ({ host: deps.config.host, port: deps.config.port })
     const guard = new TargetGuard({
       allowLoopback: deps.config.webhooks.allowLoopback,
@@ -81,8 +83,21 @@ export class WebhookService implements Subscribable<WebhookEvents> {
       await deps.store.collection('webhook-outbox', [{ fieldName: 'url' }]),
       new Set(registry.all().map((r) => r.url)),
     )
-    const signingKey = await SigningKey.open(await deps.store.collection('webhook-keys'), deps.clock.now())
-    return new WebhookService(deps, registry, outbox, signingKey)
+    return new WebhookService(deps, registry, outbox, await deps.store.collection<SigningKeyDoc>('webhook-keys'))
+  }
+
+  /**
+   * The gateway's ed25519 signing key, loaded (or made and stored, once per gateway) when a
+   * delivery is first signed or the JWKS document first asked for: a gateway nobody
+   * registered a webhook with never pays for making it (jose, which makes it, is about 11 MB
+   * in a process). Concurrent first calls share one key; a failure is tried again next time.
+   */
+  signingKey(): Promise<SigningKey> {
+    this.#signingKey ??= SigningKey.open(this.#keys, this.#deps.clock.now()).catch((error: unknown) => {
+      this.#signingKey = undefined
+      throw error
+    })
+    return this.#signingKey
   }
 
   /** Where the gateway really listens, once it does (the configured port may be 0). */
@@ -174,8 +189,8 @@ export class WebhookService implements Subscribable<WebhookEvents> {
     return this.registry.all().map(({ fromSeq: _fromSeq, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
   }
 
-  jwks(): ReturnType<SigningKey['jwks']> {
-    return this.signingKey.jwks()
+  async jwks(): Promise<ReturnType<SigningKey['jwks']>> {
+    return (await this.signingKey()).jwks()
   }
 
   /** The ChangeLog sink: one outbox entry per registered URL, durable before the change is acknowledged. */
@@ -201,15 +216,16 @@ export class WebhookService implements Subscribable<WebhookEvents> {
   }
 
   /** The signed headers of one attempt (the timestamp is the attempt's). */
-  headersFor(entry: OutboxEntry, secret: string, nowMs: number): Record<string, string> {
+  async headersFor(entry: OutboxEntry, secret: string, nowMs: number): Promise<Record<string, string>> {
+    const signingKey = await this.signingKey()
     const timestamp = Math.floor(nowMs / 1000)
     const content = signedContent(entry.id, timestamp, entry.body)
     return {
       'content-type': 'application/json',
       'webhook-id': entry.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': `${hmacSignature(secret, content)} ${this.signingKey.sign(content)}`,
-      'webhook-key-id': this.signingKey.kid,
+      'webhook-signature': `${hmacSignature(secret, content)} ${signingKey.sign(content)}`,
+      'webhook-key-id': signingKey.kid,
     }
   }
 
@@ -227,7 +243,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
       const { status, location } = await this.#client.send(new URL(entry.url), {
         method: 'POST',
         body: entry.body,
-        headers: this.headersFor(entry, registration.secret, clock.now()),
+        headers: await this.headersFor(entry, registration.secret, clock.now()),
         timeoutMs: this.#deps.config.webhooks.timeoutMs,
         signal,
       })

@@ -31,13 +31,7 @@ export function hmacSignature(secret: string, content: string): string {
   return `v1,${crypto.createHmac('sha256', key).update(content).digest('base64')}`
 }
 
-type KeyDoc = { key: 'ed25519'; jwk: JWK; kid: string; created: number }
-
-/** RFC 7638 thumbprint of an OKP (ed25519) key: SHA-256 of {"crv","kty","x"}, base64url. */
-export function jwkThumbprint(jwk: Pick<JWK, 'crv' | 'kty' | 'x'>): string {
-  const members = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x })
-  return crypto.createHash('sha256').update(members).digest('base64url')
-}
+export type SigningKeyDoc = { key: 'ed25519'; jwk: JWK; kid: string; created: number }
 
 export interface PublicJwk extends JWK {
   kid: string
@@ -48,7 +42,7 @@ export class SigningKey {
   readonly #privateKey: crypto.KeyObject
   readonly #publicJwk: PublicJwk
 
-  private constructor(doc: KeyDoc) {
+  private constructor(doc: SigningKeyDoc) {
     this.kid = doc.kid
     this.#privateKey = crypto.createPrivateKey({ key: doc.jwk as crypto.JsonWebKey, format: 'jwk' })
     const { d: _private, ...publicPart } = doc.jwk
@@ -56,14 +50,15 @@ export class SigningKey {
   }
 
   /** Loads the gateway's key, generating and storing it on first use. */
-  static async open(collection: Collection<KeyDoc>, now: number): Promise<SigningKey> {
+  static async open(collection: Collection<SigningKeyDoc>, now: number): Promise<SigningKey> {
     const stored = await collection.findOne({ key: 'ed25519' })
     if (stored) return new SigningKey(stored)
-    // node:crypto makes the key and its JWK; the kid is the RFC 7638 thumbprint (the
-    // required members in lexicographic order, SHA-256, base64url), as jose computed it for
-    // keys made before. jose, which did this before, cost 11 MB of memory in a fresh process.
-    const jwk = crypto.generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK
-    const doc: KeyDoc = { key: 'ed25519', jwk, kid: jwkThumbprint(jwk), created: now }
+    // jose is loaded only to make the key, once per gateway: later starts skip its import.
+    const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await import('jose')
+    const { privateKey } = await generateKeyPair('Ed25519', { extractable: true })
+    const jwk = await exportJWK(privateKey)
+    const { d: _private, ...publicPart } = jwk
+    const doc: SigningKeyDoc = { key: 'ed25519', jwk, kid: await calculateJwkThumbprint(publicPart), created: now }
     await collection.insert(doc)
     return new SigningKey(doc)
   }

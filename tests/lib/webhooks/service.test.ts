@@ -76,3 +76,21 @@ t.test('a registration stored before the rule existed gets every change', async 
   await reopened.webhooks.sink(change(3))
   t.equal(reopened.webhooks.outbox.backlog(first), 1)
 })
+
+t.test('the signing key is made when first needed, once, and kept: a gateway without webhooks never makes it', async (t) => {
+  const store = new Store()
+  const { webhooks } = await setup(t, store)
+  const keys = await store.collection('webhook-keys')
+  t.equal((await keys.find({})).length, 0, 'opening the service makes no key')
+  const [a, b] = await Promise.all([webhooks.jwks(), webhooks.jwks()])
+  t.same(a, b, 'concurrent first calls share one key')
+  t.equal((await keys.find({})).length, 1, 'made and stored once')
+  const [jwk] = a.keys
+  t.match(jwk, { kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig', kid: /^[\w-]{43}$/ })
+  t.notOk('d' in jwk, 'the JWKS document holds no private part')
+  const reopened = await setup(t, store)
+  t.same(await reopened.webhooks.jwks(), a, 'a restart signs with the stored key')
+  const headers = await reopened.webhooks.headersFor({ url: 'http://x/', seq: 1, id: 'msg_1', body: '{}', attempts: 0, nextAttemptAt: 0, created: 0 }, 'whsec_c2VjcmV0', 1_700_000_000_000)
+  t.equal(headers['webhook-key-id'], jwk.kid)
+  t.match(headers['webhook-signature'], /^v1,\S+ v1a,\S+$/)
+})

@@ -71,7 +71,7 @@ t.test('every change is delivered once, in seq order, contiguous, signed', async
   t.throws(() => verifier.verify(first.body, { ...(first.headers as Record<string, string>), 'webhook-id': 'msg_other' }), 'other id fails')
 
   // The ed25519 entry verifies with the key from the JWKS document.
-  const jwks = createLocalJWKSet(services.webhooks.jwks())
+  const jwks = createLocalJWKSet(await services.webhooks.jwks())
   const key = crypto.KeyObject.from((await jwks({ alg: 'EdDSA', kid: first.headers['webhook-key-id'] as string })) as CryptoKey)
   const v1a = String(first.headers['webhook-signature']).split(' ').find((s) => s.startsWith('v1a,'))!
   const content = `${first.headers['webhook-id']}.${first.headers['webhook-timestamp']}.${first.body}`

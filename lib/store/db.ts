@@ -37,7 +37,7 @@ export class Store {
     this.dataDir = options.dataDir
     this.#log = options.log
     this.health = new StorageHealth(options.dataDir, options.log)
-    this.#syncIntervalMs = options.syncIntervalMs ?? 5
+    this.#syncIntervalMs = options.syncIntervalMs ?? 0
     this.#compactAfterLines = options.compactAfterLines
     if (this.dataDir) privateDataDir(this.dataDir)
   }

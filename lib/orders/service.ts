@@ -26,7 +26,8 @@ import type { RadioEvents } from '../radio/radio.ts'
 import { SyncBatch, type Collection } from '../store/db.ts'
 import { shiftOrderTimes } from './clock-mend.ts'
 import type { FaultPoint } from './fault.ts'
-import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
+import { ActiveSet } from './active-set.ts'
+import { findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
 
 /** The change a stored version was written for. */
@@ -89,7 +90,7 @@ export function dummyTrackerAddress(name: number): string {
 
 export class OrdersService {
   readonly #deps: OrdersDeps
-  #active: ActiveOrder[]
+  readonly #active: ActiveSet
   #queue: Promise<unknown> = Promise.resolve()
   #revision = 0
   /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
@@ -99,7 +100,7 @@ export class OrdersService {
 
   private constructor(deps: OrdersDeps, active: ActiveOrder[], recovered: ActiveOrder[], unannounced: Unannounced[]) {
     this.#deps = deps
-    this.#active = active
+    this.#active = new ActiveSet(active)
     this.#recovered = recovered
     this.#unannounced = unannounced
   }
@@ -141,7 +142,7 @@ export class OrdersService {
   }
 
   list(): ActiveOrder[] {
-    return this.#active.map((o) => ({ ...o }))
+    return Array.from(this.#active, (o) => ({ ...o }))
   }
 
   get(ref: OrderRef): ActiveOrder {
@@ -235,7 +236,7 @@ export class OrdersService {
         await this.#deps.collection.update({ uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
       }
       await trackers
-      return this.#active.length
+      return this.#active.size
     })
   }
 
@@ -338,7 +339,7 @@ export class OrdersService {
   /** Durable first, then visible, then recorded as a change, then paging follows. */
   async #commit(write: OrderWrite, batch: SyncBatch): Promise<void> {
     const { collection, history, changes, trackers } = this.#deps
-    const previous = this.#active.find((o) => o.uuid === write.order.uuid)
+    const previous = this.#active.byUuid(write.order.uuid)
     const reserved = await changes.reserve()
     const stored = { ...write.order, change: { seq: reserved.seq, type: write.type, at: reserved.at } satisfies ChangeStamp }
     if (write.type === 'ORDER_CLEARED') {
@@ -351,7 +352,7 @@ export class OrdersService {
     }
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
     await collection.update({ uuid: write.order.uuid }, stored, { upsert: true, durability: batch })
-    applyWrite(this.#active, write)
+    this.#active.apply(write)
     this.#revision++
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null, batch)
     if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null, batch)

@@ -23,7 +23,7 @@ import type { HistoryStore } from '../history/store.ts'
 import type { TrackerInventory } from '../inventory/trackers.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
-import { SyncBatch, type Collection } from '../store/db.ts'
+import { SyncBatch, type Collection, type Store } from '../store/db.ts'
 import { shiftOrderTimes } from './clock-mend.ts'
 import type { FaultPoint } from './fault.ts'
 import { ActiveSet } from './active-set.ts'
@@ -55,7 +55,16 @@ export interface Pager {
   stop(tracker: string): void
 }
 
+/**
+ * Where the orders service keeps the active orders: each stored under its uuid (its `_id`,
+ * lib/store's KeyedBy), so a new version is one put() found through NeDB's `_id` index.
+ */
+export function activeOrdersCollection(store: Store): Promise<Collection<ActiveOrder>> {
+  return store.collection<ActiveOrder>('activeorders', [], { key: 'uuid' })
+}
+
 export interface OrdersDeps {
+  /** activeOrdersCollection(). */
   collection: Collection<ActiveOrder>
   history: Pick<HistoryStore, 'insert' | 'has' | 'get'>
   changes: Pick<ChangeLog, 'record' | 'reserve' | 'announcedThrough'>
@@ -116,13 +125,13 @@ export class OrdersService {
       const pending = change && change.seq > announced ? { change, order } : undefined
       if (change?.type === 'ORDER_CLEARED') {
         // A clear written in full (history, then this tombstone); only its removal was left.
-        await deps.collection.remove({ uuid: order.uuid })
+        await deps.collection.remove({ _id: order.uuid })
         if (pending) unannounced.push(pending)
         continue
       }
       if (summary) {
         // Cleared, but the crash came before the tombstone: finish the clear.
-        await deps.collection.remove({ uuid: order.uuid })
+        await deps.collection.remove({ _id: order.uuid })
         deps.log.warn({ uuid: order.uuid, name: order.name }, 'finished clearing an order already in history')
         recovered.push({ ...order, state: 'cleared', stateChanged: summary.orderCleared, paged: false, tracking: false, pagedAt: null })
         continue
@@ -233,7 +242,7 @@ export class OrdersService {
       // The trackers' times too (in memory before this returns): availability is judged by them.
       const trackers = this.#deps.trackers.shiftTimes(deltaMs, batch)
       for (const { uuid, created, stateChanged, located, pagedAt } of this.#active) {
-        await this.#deps.collection.update({ uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
+        await this.#deps.collection.update({ _id: uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
       }
       await trackers
       return this.#active.size
@@ -351,7 +360,7 @@ export class OrdersService {
       this.#deps.fault?.('crash-after-history-insert')
     }
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
-    await collection.update({ uuid: write.order.uuid }, stored, { upsert: true, durability: batch })
+    await collection.put(stored, { durability: batch })
     this.#active.apply(write)
     this.#revision++
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null, batch)
@@ -361,7 +370,7 @@ export class OrdersService {
     if (write.type === 'ORDER_CLEARED') {
       // Not awaited, and lazy: the answer does not depend on it, and open() removes a
       // tombstone left behind.
-      collection.remove({ uuid: write.order.uuid }, { durability: 'lazy' }).catch((error: unknown) => {
+      collection.remove({ _id: write.order.uuid }, { durability: 'lazy' }).catch((error: unknown) => {
         this.#deps.log.warn({ err: error, uuid: write.order.uuid }, 'removing a cleared order failed; it is removed at the next start')
       })
     }

@@ -6,7 +6,7 @@ import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
-import { OrdersService, type Pager } from '../../../lib/orders/service.ts'
+import { activeOrdersCollection, OrdersService, type Pager } from '../../../lib/orders/service.ts'
 import type { ActiveOrder, ChangeType } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 
@@ -23,7 +23,7 @@ async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
     page: (tracker, { tracking }) => void paging.set(tracker, tracking),
     stop: (tracker) => void paging.delete(tracker),
   }
-  const collection = await store.collection<ActiveOrder>('activeorders')
+  const collection = await activeOrdersCollection(store)
   // A restart on the same store: the previous run's change-log watermark is written first.
   await changeLogs.get(store)?.flush()
   const changes = await ChangeLog.open(await store.collection('seq'), clock, {
@@ -78,14 +78,14 @@ t.test('resume() re-arms tracking pages and the rest of single pages; a single p
 
 t.test('a failed write changes nothing: not in memory, not recorded', async (t) => {
   const s = await setup()
-  const original = s.collection.update.bind(s.collection)
-  s.collection.update = async () => {
+  const original = s.collection.put.bind(s.collection)
+  s.collection.put = async () => {
     throw new DomainError('STORAGE_UNAVAILABLE')
   }
   await t.rejects(s.orders.create({ name: 1, requireTracker: false }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' } as never)
   t.same(s.orders.list(), [])
   t.same(s.recorded, [])
-  s.collection.update = original
+  s.collection.put = original
   await s.orders.create({ name: 1, requireTracker: false })
   t.equal(s.orders.list().length, 1, 'works again once storage is back')
 })

@@ -216,7 +216,7 @@ export class Collection<T extends object> {
     let appended = false
     try {
       result = await this.#serially(async () => {
-        await this.#repairFile()
+        if (this.#repair) await this.#repairFile()
         // A change NeDB refuses (a unique index, a bad modifier) throws here, having changed nothing.
         const { result, lines } = await change(this.#memory)
         appended = lines.length > 0

@@ -61,11 +61,14 @@ export class Datafile {
     for (const doc of docs) text += `${serializeLine(doc)}\n`
     if (text === '') return
     this.#fd ??= openSync(this.file, 'a', 0o600)
-    const bytes = Buffer.from(text)
-    let offset = 0
     try {
-      // A short write (full disk) throws on the next call with the reason.
-      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset)
+      // The text itself: node encodes it without a Buffer for us to allocate. A short write
+      // (full disk) writes the rest from bytes, and the next call throws with the reason.
+      const written = writeSync(this.#fd, text)
+      if (written < Buffer.byteLength(text)) {
+        const bytes = Buffer.from(text)
+        for (let offset = written; offset < bytes.length; ) offset += writeSync(this.#fd, bytes, offset)
+      }
     } catch (error) {
       // The file is rewritten before the next write (collection.ts): no descriptor is kept
       // for it meanwhile (closed once no sync uses it), so a full disk holds no file open.

@@ -168,6 +168,12 @@ export class Collection<T extends object> {
   remove(query: Query, options: { multi?: boolean } & WriteOptions = {}): Promise<number> {
     const { durability, multi } = options
     return this.#write(async (memory) => {
+      // One document named by its _id (a keyed collection's usual removal): no search needed.
+      const keys = Object.keys(query)
+      if (keys.length === 1 && keys[0] === '_id' && typeof query._id === 'string') {
+        const removed = await memory.remove(query, {})
+        return { result: removed, lines: removed ? [{ $$deleted: true, _id: query._id }] : [] }
+      }
       // NeDB tells how many it removed, the file needs which: found first, in the same
       // queued task, so no write comes between.
       const cursor = memory.find(query)

@@ -266,6 +266,18 @@ t.test('a keyed collection reads documents stored under other ids (before it was
   t.same(await reopened.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 6, _id: 'u1' }])
 })
 
+t.test('a removal by _id appends its $$deleted line only when the document was there', async (t) => {
+  const file = path.join(t.testdir({}), 'orders.db')
+  const orders = await openKeyed(t, file)
+  await orders.put({ uuid: 'u1', n: 1 })
+  await orders.put({ uuid: 'u2', n: 2 })
+  t.equal(await orders.remove({ _id: 'u1' }), 1)
+  t.equal(await orders.remove({ _id: 'u1' }), 0, 'gone already')
+  t.same(lines(file).slice(2), [{ $$deleted: true, _id: 'u1' }], 'one deletion line')
+  t.same(await orders.find({}), [{ uuid: 'u2', n: 2, _id: 'u2' }])
+  t.same((await readDatafile(file)).docs, [{ uuid: 'u2', n: 2, _id: 'u2' }], 'the file replays to the same')
+})
+
 t.test('Store.collection opens a keyed collection', async (t) => {
   const dir = t.testdir({})
   const orders = await new Store({ dataDir: dir, syncIntervalMs: 0 }).collection<Order>('orders', [], { key: 'uuid' })

@@ -58,6 +58,22 @@ t.test('open() finishes a clear a crash interrupted; resume() records its ORDER_
   t.match(second.recorded, [{ type: 'ORDER_CLEARED', order: { uuid: one.uuid, state: 'cleared', stateChanged: one.created + 5000 } }])
 })
 
+t.test('a data dir from before the orders were keyed by uuid: its orders load, its tombstone goes, and new versions replace the old', async (t) => {
+  const order = (uuid: string, name: number, change: object) => JSON.stringify({ uuid, name, orderType: 'ON_PREMISE', state: 'started', locationName: null, created: name, stateChanged: name, located: null, tracker: null, hadTracker: false, paged: false, tracking: false, pagedAt: null, change, _id: `nedb-id-${name}` })
+  const u1 = '00000000-0000-4000-8000-000000000001'
+  const u2 = '00000000-0000-4000-8000-000000000002'
+  const dir = t.testdir({
+    'activeorders.db': [order(u1, 1, { seq: 1, type: 'ORDER_CREATED', at: 1 }), order(u2, 2, { seq: 2, type: 'ORDER_CLEARED', at: 2 }), ''].join('\n'),
+  })
+  const s = await setup({ store: new Store({ dataDir: dir, syncIntervalMs: 0 }) })
+  t.same(s.orders.list().map((o) => o.uuid), [u1], 'the cleared one was a tombstone')
+  t.same((await s.collection.find({})).map((doc) => (doc as { _id: string })._id), [u1], 'stored under its uuid')
+  await s.orders.create({ name: 1, locationName: 4, requireTracker: false })
+  t.equal(await s.collection.count({ uuid: u1 }), 1, 'the new version replaced the old one')
+  const again = await setup({ store: new Store({ dataDir: dir, syncIntervalMs: 0 }) })
+  t.match(again.orders.list(), [{ uuid: u1, locationName: 4 }])
+})
+
 t.test('resume() re-arms tracking pages and the rest of single pages; a single page that ran out is unpaged', async (t) => {
   const first = await setup()
   for (const [number, address] of [[1, 'A'], [2, 'B'], [3, 'C']] as const) {

@@ -102,6 +102,8 @@ export class Datafile {
     // From here on, appends need the next group: this fdatasync may start before they land.
     this.#next = undefined
     const covered = this.#written
+    // The fdatasync just finished (or a rewrite) may have covered everything already.
+    if (this.#durable >= covered) return
     const run = this.#datasync()
     this.#syncing = run.catch(() => undefined)
     await run

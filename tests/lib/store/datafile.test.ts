@@ -54,6 +54,20 @@ t.test('group commit without a window: one fdatasync at a time, the appends made
   await datafile.release()
 })
 
+t.test('a sync asked for while an fdatasync runs, with nothing appended since it started, is done when that one is', async (t) => {
+  const file = path.join(t.testdir({}), 'things.db')
+  const datafile = new Datafile(file, 0)
+  datafile.append([{ _id: 'a' }])
+  const first = datafile.sync()
+  await new Promise((resolve) => setImmediate(resolve))
+  const again = datafile.sync() // the line is appended, not yet durable: a group of its own
+  t.not(again, first)
+  await first
+  await again
+  t.equal(await Promise.race([datafile.sync().then(() => 'synced'), new Promise((resolve) => setImmediate(() => resolve('waiting')))]), 'synced')
+  await datafile.release()
+})
+
 t.test('a rewrite replaces the file with the documents given; appends go on to the new file', async (t) => {
   const dir = t.testdir({})
   const file = path.join(dir, 'things.db')

@@ -38,8 +38,8 @@ const compactAtLiveMultiple = 4
 export interface CollectionOptions {
   /** Undefined keeps the collection in memory only (tests). */
   datafile?: Datafile
-  /** See KeyedBy. */
-  key?: string
+  /** The field each document is stored under (see KeyedBy). */
+  key?: KeyedBy
   compactAfterLines?: number
   log?: Logger
   health?: StorageHealth
@@ -354,7 +354,7 @@ async function inMemory(docs: object[], indexes: IndexSpec[], key: KeyedBy | und
   return memory
 }
 
-/** The documents under their key as `_id` (KeyedBy); of two with one key, the later is kept, as a later line is. */
+/** The documents under their key as `_id` (KeyedBy); of two with one key (a unique key never leaves two), the one read last is kept. */
 function keyed(docs: object[], key: KeyedBy): object[] {
   const byKey = new Map<unknown, object>()
   for (const doc of docs) {

@@ -43,15 +43,15 @@ export const configSchema = z.strictObject({
     .default({ kind: 'simulated', trackers: 50 }),
   storage: z
     .strictObject({
-      /** Group-commit window for fsyncing acknowledged NeDB writes, in ms. */
-      syncIntervalMs: z.number().int().min(0).max(1000).default(5),
+      /** Extra wait, in ms, before a group commit's fdatasync of acknowledged NeDB writes (0: none beyond the event-loop turn and the fdatasync in progress). */
+      syncIntervalMs: z.number().int().min(0).max(1000).default(0),
       historySynchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
       /** Memory for presented history pages answered again (lib/api/history-pages.ts), in bytes; 0: none. */
       historyPageCacheBytes: z.number().int().min(0).max(256_000_000).default(4_000_000),
       /** Lines appended to a NeDB datafile since its last rewrite before it is compacted (lib/store/db.ts). */
       compactAfterLines: z.number().int().min(10).max(10_000_000).default(2000),
     })
-    .default({ syncIntervalMs: 5, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000, compactAfterLines: 2000 }),
+    .default({ syncIntervalMs: 0, historySynchronous: 'FULL', historyPageCacheBytes: 4_000_000, compactAfterLines: 2000 }),
   http: z
     .strictObject({
       /** Host names the gateway answers to beyond IP literals, localhost and its own hostname(.local); others get 421. */

@@ -53,6 +53,8 @@ export class ChangeLog implements Subscribable<ChangeEvents> {
   readonly #sinks: readonly ChangeSink[]
   readonly #events: EventBus<ChangeEvents>
   #queue: Promise<unknown> = Promise.resolve()
+  /** Reservations and records queued and not yet finished. */
+  #queued = 0
   #announcedThrough: number
   /** The watermark write in progress (at most one; later values wait for it). */
   #announcing: Promise<void> | undefined
@@ -95,7 +97,21 @@ export class ChangeLog implements Subscribable<ChangeEvents> {
 
   /** Takes the next seq (durably reserved) and the change's time, to store with the write. */
   reserve(): Promise<ReservedChange> {
-    const run = this.#queue.then(() => this.#take())
+    // Nothing queued and the block has room: taken at once, as the idle queue would.
+    if (this.#queued === 0 && this.#next <= this.#reservedUpTo) return Promise.resolve({ seq: this.#next++, at: this.#clock.now() })
+    return this.#enqueue(() => this.#take())
+  }
+
+  /** Runs `task` after every reservation and record queued before it. */
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    this.#queued++
+    const run = this.#queue.then(async () => {
+      try {
+        return await task()
+      } finally {
+        this.#queued--
+      }
+    })
     this.#queue = run.catch(() => undefined)
     return run
   }
@@ -117,7 +133,7 @@ export class ChangeLog implements Subscribable<ChangeEvents> {
    * the sinks' writes are made durable (the recording operation's batch, or 'now').
    */
   record(type: ChangeType, order: ActiveOrder, reserved?: ReservedChange, durability: Durability = 'now'): Promise<OrderChange> {
-    const run = this.#queue.then(async () => {
+    return this.#enqueue(async () => {
       const { seq, at } = reserved ?? (await this.#take())
       // A copy (flat: every field of an order is a primitive), so later writes cannot alter it.
       const change: OrderChange = { seq, type, order: { ...order }, at }
@@ -127,8 +143,6 @@ export class ChangeLog implements Subscribable<ChangeEvents> {
       this.#events.emit('recorded', change)
       return change
     })
-    this.#queue = run.catch(() => undefined)
-    return run
   }
 
   /** Raises the watermark; written in the background, one write at a time, latest value wins. */

@@ -53,14 +53,23 @@ export interface StepResult {
   outcome?: Outcome
 }
 
-export type ActiveOrders = readonly ActiveOrder[]
-
-export function findByRef(active: ActiveOrders, ref: OrderRef): ActiveOrder | undefined {
-  return 'uuid' in ref ? active.find((o) => o.uuid === ref.uuid) : active.find((o) => o.name === ref.name)
+/**
+ * The active orders a step reads: in the order they joined, and looked up by uuid, number
+ * or tracker (each names one active order at most). The orders service's is an ActiveSet
+ * (active-set.ts), which also applies the writes.
+ */
+export interface ActiveOrders extends Iterable<ActiveOrder> {
+  byUuid(uuid: string): ActiveOrder | undefined
+  byName(name: number): ActiveOrder | undefined
+  byTracker(tracker: string): ActiveOrder | undefined
 }
 
-export function findByTracker(active: ActiveOrders, tracker: string): ActiveOrder | undefined {
-  return active.find((o) => o.tracker === tracker)
+export function findByRef(active: ActiveOrders, ref: OrderRef): ActiveOrder | undefined {
+  return 'uuid' in ref ? active.byUuid(ref.uuid) : active.byName(ref.name)
+}
+
+function findByTracker(active: ActiveOrders, tracker: string): ActiveOrder | undefined {
+  return active.byTracker(tracker)
 }
 
 function mustFind(active: ActiveOrders, ref: OrderRef): ActiveOrder {
@@ -97,7 +106,9 @@ function unpaged(order: ActiveOrder): ActiveOrder {
 }
 
 function changed(a: ActiveOrder, b: ActiveOrder): boolean {
-  return (Object.keys(a) as (keyof ActiveOrder)[]).some((key) => a[key] !== b[key])
+  // for…in rather than Object.keys(): no array of keys built for every change.
+  for (const key in a) if (a[key as keyof ActiveOrder] !== b[key as keyof ActiveOrder]) return true
+  return false
 }
 
 /** The write that clears an order: state cleared, paging over, tracker stopped if paged. */
@@ -126,7 +137,7 @@ function bind(active: ActiveOrders, order: ActiveOrder, tracker: string): { orde
 }
 
 function radioStart(active: ActiveOrders, action: Extract<OrdersAction, { kind: 'radioStart' }>): StepResult {
-  const existing = active.find((o) => o.name === action.number)
+  const existing = active.byName(action.number)
   if (!existing) {
     const others = bind(active, newOrder({ uuid: action.uuid, name: action.number, orderType: action.orderType, tracker: null, at: action.at }), action.address)
     const order = others.order
@@ -155,7 +166,7 @@ function radioClear(active: ActiveOrders, action: Extract<OrdersAction, { kind: 
 }
 
 function create(active: ActiveOrders, action: Extract<OrdersAction, { kind: 'create' }>): StepResult {
-  const existing = active.find((o) => o.name === action.name)
+  const existing = active.byName(action.name)
   if (!existing) {
     if (action.requireTracker && action.tracker === null) throw new DomainError('TRACKER_UNKNOWN')
     let order = newOrder({ uuid: action.uuid, name: action.name, orderType: action.orderType ?? 'ON_PREMISE', tracker: null, at: action.at })
@@ -229,7 +240,7 @@ export function step(active: ActiveOrders, action: OrdersAction): StepResult {
       return { writes: [write], order: write.order }
     }
     case 'clearAll':
-      return { writes: active.map((order) => clearWrite(order, action.at)) }
+      return { writes: Array.from(active, (order) => clearWrite(order, action.at)) }
     case 'page':
       return page(active, action)
     case 'cancelPage':
@@ -237,17 +248,4 @@ export function step(active: ActiveOrders, action: OrdersAction): StepResult {
     case 'pageLapsed':
       return pageLapsed(active, action)
   }
-}
-
-/**
- * Brings the active set up to date with one write, in place (the orders service owns the
- * array; copying a few hundred orders on every change showed in the write path's profile):
- * a cleared order leaves it, any other version replaces its predecessor or joins the end.
- */
-export function applyWrite(active: ActiveOrder[], write: OrderWrite): void {
-  const at = active.findIndex((o) => o.uuid === write.order.uuid)
-  if (write.type === 'ORDER_CLEARED') {
-    if (at >= 0) active.splice(at, 1)
-  } else if (at < 0) active.push(write.order)
-  else active[at] = write.order
 }

@@ -23,10 +23,11 @@ import type { HistoryStore } from '../history/store.ts'
 import type { TrackerInventory } from '../inventory/trackers.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
-import { SyncBatch, type Collection } from '../store/db.ts'
+import { SyncBatch, type Collection, type Store } from '../store/db.ts'
 import { shiftOrderTimes } from './clock-mend.ts'
 import type { FaultPoint } from './fault.ts'
-import { applyWrite, findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
+import { ActiveSet } from './active-set.ts'
+import { findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
 
 /** The change a stored version was written for. */
@@ -54,7 +55,16 @@ export interface Pager {
   stop(tracker: string): void
 }
 
+/**
+ * Where the orders service keeps the active orders: each stored under its uuid (its `_id`,
+ * lib/store's KeyedBy), so a new version is one put() found through NeDB's `_id` index.
+ */
+export function activeOrdersCollection(store: Store): Promise<Collection<ActiveOrder>> {
+  return store.collection<ActiveOrder>('activeorders', [], { key: 'uuid' })
+}
+
 export interface OrdersDeps {
+  /** activeOrdersCollection(). */
   collection: Collection<ActiveOrder>
   history: Pick<HistoryStore, 'insert' | 'has' | 'get'>
   changes: Pick<ChangeLog, 'record' | 'reserve' | 'announcedThrough'>
@@ -89,7 +99,7 @@ export function dummyTrackerAddress(name: number): string {
 
 export class OrdersService {
   readonly #deps: OrdersDeps
-  #active: ActiveOrder[]
+  readonly #active: ActiveSet
   #queue: Promise<unknown> = Promise.resolve()
   #revision = 0
   /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
@@ -99,7 +109,7 @@ export class OrdersService {
 
   private constructor(deps: OrdersDeps, active: ActiveOrder[], recovered: ActiveOrder[], unannounced: Unannounced[]) {
     this.#deps = deps
-    this.#active = active
+    this.#active = new ActiveSet(active)
     this.#recovered = recovered
     this.#unannounced = unannounced
   }
@@ -115,13 +125,13 @@ export class OrdersService {
       const pending = change && change.seq > announced ? { change, order } : undefined
       if (change?.type === 'ORDER_CLEARED') {
         // A clear written in full (history, then this tombstone); only its removal was left.
-        await deps.collection.remove({ uuid: order.uuid })
+        await deps.collection.remove({ _id: order.uuid })
         if (pending) unannounced.push(pending)
         continue
       }
       if (summary) {
         // Cleared, but the crash came before the tombstone: finish the clear.
-        await deps.collection.remove({ uuid: order.uuid })
+        await deps.collection.remove({ _id: order.uuid })
         deps.log.warn({ uuid: order.uuid, name: order.name }, 'finished clearing an order already in history')
         recovered.push({ ...order, state: 'cleared', stateChanged: summary.orderCleared, paged: false, tracking: false, pagedAt: null })
         continue
@@ -141,7 +151,7 @@ export class OrdersService {
   }
 
   list(): ActiveOrder[] {
-    return this.#active.map((o) => ({ ...o }))
+    return Array.from(this.#active, (o) => ({ ...o }))
   }
 
   get(ref: OrderRef): ActiveOrder {
@@ -232,10 +242,10 @@ export class OrdersService {
       // The trackers' times too (in memory before this returns): availability is judged by them.
       const trackers = this.#deps.trackers.shiftTimes(deltaMs, batch)
       for (const { uuid, created, stateChanged, located, pagedAt } of this.#active) {
-        await this.#deps.collection.update({ uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
+        await this.#deps.collection.update({ _id: uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
       }
       await trackers
-      return this.#active.length
+      return this.#active.size
     })
   }
 
@@ -338,7 +348,7 @@ export class OrdersService {
   /** Durable first, then visible, then recorded as a change, then paging follows. */
   async #commit(write: OrderWrite, batch: SyncBatch): Promise<void> {
     const { collection, history, changes, trackers } = this.#deps
-    const previous = this.#active.find((o) => o.uuid === write.order.uuid)
+    const previous = this.#active.byUuid(write.order.uuid)
     const reserved = await changes.reserve()
     const stored = { ...write.order, change: { seq: reserved.seq, type: write.type, at: reserved.at } satisfies ChangeStamp }
     if (write.type === 'ORDER_CLEARED') {
@@ -350,8 +360,8 @@ export class OrdersService {
       this.#deps.fault?.('crash-after-history-insert')
     }
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
-    await collection.update({ uuid: write.order.uuid }, stored, { upsert: true, durability: batch })
-    applyWrite(this.#active, write)
+    await collection.put(stored, { durability: batch })
+    this.#active.apply(write)
     this.#revision++
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null, batch)
     if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null, batch)
@@ -360,7 +370,7 @@ export class OrdersService {
     if (write.type === 'ORDER_CLEARED') {
       // Not awaited, and lazy: the answer does not depend on it, and open() removes a
       // tombstone left behind.
-      collection.remove({ uuid: write.order.uuid }, { durability: 'lazy' }).catch((error: unknown) => {
+      collection.remove({ _id: write.order.uuid }, { durability: 'lazy' }).catch((error: unknown) => {
         this.#deps.log.warn({ err: error, uuid: write.order.uuid }, 'removing a cleared order failed; it is removed at the next start')
       })
     }

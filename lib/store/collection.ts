@@ -38,10 +38,22 @@ const compactAtLiveMultiple = 4
 export interface CollectionOptions {
   /** Undefined keeps the collection in memory only (tests). */
   datafile?: Datafile
+  /** The field each document is stored under (see KeyedBy). */
+  key?: KeyedBy
   compactAfterLines?: number
   log?: Logger
   health?: StorageHealth
 }
+
+/**
+ * A collection keyed by one of its fields (a unique string, such as an order's uuid) keeps
+ * each document under that value as its `_id`: it is found with `{ _id: value }` through
+ * NeDB's own `_id` index, needs no second index, and put() stores a whole new version
+ * without asking NeDB which document it replaced. Documents read with another `_id`
+ * (written before the collection was keyed) take their key's at open, and the open's
+ * rewrite stores them so.
+ */
+export type KeyedBy = string
 
 /** What a write did in memory: its result, and the lines that tell the file the same. */
 interface Change<R> {
@@ -63,6 +75,7 @@ export class Collection<T extends object> {
   /** Replaced whole by a reload; reads in flight finish on the one they started with. */
   #memory: Memory
   readonly #indexes: IndexSpec[]
+  readonly #key: KeyedBy | undefined
   readonly #datafile: Datafile | undefined
   /**
    * Writes and rewrites, one at a time in call order: a write's lines are appended before
@@ -81,7 +94,7 @@ export class Collection<T extends object> {
   /** Reads the collection's datafile (if any) into memory and rewrites it compacted. */
   static async open<T extends object>(name: string, indexes: IndexSpec[], options: CollectionOptions = {}): Promise<Collection<T>> {
     const content = options.datafile ? await readDatafile(options.datafile.file) : { docs: [], unreadable: 0 }
-    const collection = new Collection<T>(name, await inMemory(content.docs, indexes), indexes, options)
+    const collection = new Collection<T>(name, await inMemory(content.docs, indexes, options.key), indexes, options)
     if (content.unreadable) options.log?.warn({ collection: name, lines: content.unreadable }, 'datafile lines unreadable (cut short by a crash or a full disk), dropped')
     await collection.#rewriteLoaded()
     return collection
@@ -91,6 +104,7 @@ export class Collection<T extends object> {
     this.name = name
     this.#memory = memory
     this.#indexes = indexes
+    this.#key = options.key
     this.#datafile = options.datafile
     this.#compactAfterLines = options.compactAfterLines ?? defaultCompactAfterLines
     this.#compactAt = this.#compactAfterLines
@@ -121,6 +135,24 @@ export class Collection<T extends object> {
     }, options.durability)
   }
 
+  /**
+   * Stores `doc` whole as the document of its key (a keyed collection only, see KeyedBy):
+   * it replaces the version there, or is added. The line appended is `doc` itself: NeDB
+   * stores a copy of the same fields, so nothing needs to be read back.
+   */
+  put(doc: T, options: WriteOptions = {}): Promise<void> {
+    const key = this.#key
+    const _id = key === undefined ? undefined : (doc as Record<string, unknown>)[key]
+    if (typeof _id !== 'string') return Promise.reject(new Error(`${this.name}: put() needs a keyed collection and a string key`))
+    const stored = { ...doc, _id }
+    return this.#write(async (memory) => {
+      // A whole document (no modifiers) replaces the one found; nothing found: it is added.
+      const replaced = (await memory.update({ _id }, stored)) as unknown as number
+      if (!replaced) await memory.insert(stored)
+      return { result: undefined, lines: [stored] }
+    }, options.durability)
+  }
+
   /** Resolves to the number of documents changed (1 for an upsert's insert). */
   update(query: Query, update: Query, options: { multi?: boolean; upsert?: boolean } & WriteOptions = {}): Promise<number> {
     const { durability, multi, upsert } = options
@@ -136,6 +168,12 @@ export class Collection<T extends object> {
   remove(query: Query, options: { multi?: boolean } & WriteOptions = {}): Promise<number> {
     const { durability, multi } = options
     return this.#write(async (memory) => {
+      // One document named by its _id (a keyed collection's usual removal): no search needed.
+      const keys = Object.keys(query)
+      if (keys.length === 1 && keys[0] === '_id' && typeof query._id === 'string') {
+        const removed = await memory.remove(query, {})
+        return { result: removed, lines: removed ? [{ $$deleted: true, _id: query._id }] : [] }
+      }
       // NeDB tells how many it removed, the file needs which: found first, in the same
       // queued task, so no write comes between.
       const cursor = memory.find(query)
@@ -184,7 +222,7 @@ export class Collection<T extends object> {
     let appended = false
     try {
       result = await this.#serially(async () => {
-        await this.#repairFile()
+        if (this.#repair) await this.#repairFile()
         // A change NeDB refuses (a unique index, a bad modifier) throws here, having changed nothing.
         const { result, lines } = await change(this.#memory)
         appended = lines.length > 0
@@ -232,7 +270,7 @@ export class Collection<T extends object> {
   async #repairFile(): Promise<void> {
     if (!this.#datafile) return
     if (this.#repair === 'reload') {
-      this.#memory = await inMemory((await readDatafile(this.#datafile.file)).docs, this.#indexes)
+      this.#memory = await inMemory((await readDatafile(this.#datafile.file)).docs, this.#indexes, this.#key)
       this.#repair = 'rewrite'
     }
     if (this.#repair === 'rewrite') {
@@ -307,10 +345,22 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /** NeDB holding `docs`, with the collection's indexes (declared in code, not in the file). */
-async function inMemory(docs: object[], indexes: IndexSpec[]): Promise<Memory> {
+async function inMemory(docs: object[], indexes: IndexSpec[], key: KeyedBy | undefined): Promise<Memory> {
   const memory = Datastore.create({ inMemoryOnly: true, timestampData: false }) as Memory
   for (const index of indexes) await memory.ensureIndex(index)
+  if (key !== undefined) docs = keyed(docs, key)
   // One insert of the lot: NeDB checks every document (unique indexes too) and keeps none if one fails.
   if (docs.length) await memory.insert(docs)
   return memory
+}
+
+/** The documents under their key as `_id` (KeyedBy); of two with one key (a unique key never leaves two), the one read last is kept. */
+function keyed(docs: object[], key: KeyedBy): object[] {
+  const byKey = new Map<unknown, object>()
+  for (const doc of docs) {
+    const value = (doc as Record<string, unknown>)[key]
+    if (typeof value !== 'string') byKey.set(doc, doc)
+    else byKey.set(value, (doc as { _id?: unknown })._id === value ? doc : { ...doc, _id: value })
+  }
+  return [...byKey.values()]
 }

@@ -5,7 +5,7 @@
 // wrote and closed the file through the thread pool for every document, about 1 ms), a crash
 // of the process cannot lose them, and a full disk fails the write before its caller is
 // answered. Durability against power loss is the group commit's fdatasync, shared by every
-// write of a short window.
+// append made before it starts (sync()).
 import { closeSync, fdatasync, openSync, promises as fs, writeSync } from 'node:fs'
 import { promisify } from 'node:util'
 // NeDB's own line format (dates as {"$$date":…}, undefined dropped), so files stay NeDB's.
@@ -13,6 +13,9 @@ import model from '@seald-io/nedb/lib/model.js'
 import { replaceFile } from './replace-file.ts'
 
 const datasync = promisify(fdatasync)
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** After the I/O callbacks of the current event-loop turn: the writes they make join the group. */
+const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * NeDB's line for a document. Its serialiser runs a replacer on every value, for dates; the
@@ -37,8 +40,8 @@ export class Datafile {
   /** Appends made / appends known to be on disk (counted, so an idle sync costs nothing). */
   #written = 0
   #durable = 0
-  /** The group commit waiting for its window, which callers join. */
-  #pending: Promise<void> | undefined
+  /** The next group commit, not yet started: every sync() until it starts joins it. */
+  #next: Promise<void> | undefined
   /** The fdatasync in progress (never rejects): the descriptor is not closed under it. */
   #syncing: Promise<void> = Promise.resolve()
   /** Lines appended since the file was last rewritten from memory (its size beyond the live documents). */
@@ -58,11 +61,14 @@ export class Datafile {
     for (const doc of docs) text += `${serializeLine(doc)}\n`
     if (text === '') return
     this.#fd ??= openSync(this.file, 'a', 0o600)
-    const bytes = Buffer.from(text)
-    let offset = 0
     try {
-      // A short write (full disk) throws on the next call with the reason.
-      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset)
+      // The text itself: node encodes it without a Buffer for us to allocate. A short write
+      // (full disk) writes the rest from bytes, and the next call throws with the reason.
+      const written = writeSync(this.#fd, text)
+      if (written < Buffer.byteLength(text)) {
+        const bytes = Buffer.from(text)
+        for (let offset = written; offset < bytes.length; ) offset += writeSync(this.#fd, bytes, offset)
+      }
     } catch (error) {
       // The file is rewritten before the next write (collection.ts): no descriptor is kept
       // for it meanwhile (closed once no sync uses it), so a full disk holds no file open.
@@ -77,21 +83,31 @@ export class Datafile {
     return this.#appendedSinceRewrite
   }
 
-  /** Resolves once every append made so far is on disk. */
+  /**
+   * Resolves once every append made so far is on disk: the group commit. One fdatasync runs
+   * at a time, and the next starts once it has finished and the window has passed (the rest
+   * of this event-loop turn, plus `intervalMs` if set), covering every append made before
+   * it starts. So a write waits for at most the fdatasync in progress and its own; under
+   * load, the writes made while one runs share the next.
+   */
   sync(): Promise<void> {
     if (this.#durable >= this.#written) return Promise.resolve()
-    this.#pending ??= new Promise<void>((resolve) => setTimeout(resolve, this.#intervalMs)).then(() => {
-      // Appends from here on need the next sync: this one may start before they land.
-      this.#pending = undefined
-      const covered = this.#written
-      // One fdatasync at a time, so release() knows when the descriptor is free.
-      const run = this.#syncing.then(() => this.#datasync())
-      this.#syncing = run.catch(() => undefined)
-      return run.then(() => {
-        this.#durable = Math.max(this.#durable, covered)
-      })
-    })
-    return this.#pending
+    this.#next ??= this.#groupCommit()
+    return this.#next
+  }
+
+  async #groupCommit(): Promise<void> {
+    await (this.#intervalMs > 0 ? delay(this.#intervalMs) : endOfTurn())
+    await this.#syncing
+    // From here on, appends need the next group: this fdatasync may start before they land.
+    this.#next = undefined
+    const covered = this.#written
+    // The fdatasync just finished (or a rewrite) may have covered everything already.
+    if (this.#durable >= covered) return
+    const run = this.#datasync()
+    this.#syncing = run.catch(() => undefined)
+    await run
+    this.#durable = Math.max(this.#durable, covered)
   }
 
   /**

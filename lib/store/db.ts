@@ -4,12 +4,12 @@
 // they resolve, batched (group commit) so a burst of writes shares one fsync per file.
 import path from 'node:path'
 import type { Logger } from '../kernel/log.ts'
-import { Collection, type IndexSpec } from './collection.ts'
+import { Collection, type IndexSpec, type KeyedBy } from './collection.ts'
 import { Datafile } from './datafile.ts'
 import { StorageHealth, storageError } from './health.ts'
 import { privateDataDir } from './private-files.ts'
 
-export { Collection, defaultCompactAfterLines, isDuplicateKey, type Query, type Stored } from './collection.ts'
+export { Collection, defaultCompactAfterLines, isDuplicateKey, type KeyedBy, type Query, type Stored } from './collection.ts'
 export { SyncBatch, type Durability, type WriteOptions } from './durability.ts'
 export { storageError } from './health.ts'
 export { serializeLine } from './datafile.ts'
@@ -37,17 +37,20 @@ export class Store {
     this.dataDir = options.dataDir
     this.#log = options.log
     this.health = new StorageHealth(options.dataDir, options.log)
-    this.#syncIntervalMs = options.syncIntervalMs ?? 5
+    this.#syncIntervalMs = options.syncIntervalMs ?? 0
     this.#compactAfterLines = options.compactAfterLines
     if (this.dataDir) privateDataDir(this.dataDir)
   }
 
-  /** Opens (once) and loads a collection; its indexes live in memory only, declared here. */
-  collection<T extends object>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
+  /**
+   * Opens (once) and loads a collection; its indexes live in memory only, declared here, and
+   * so does its key (`{ key: 'uuid' }`: each document is stored under its uuid, see KeyedBy).
+   */
+  collection<T extends object>(name: string, indexes: IndexSpec[] = [], options: { key?: KeyedBy } = {}): Promise<Collection<T>> {
     if (!/^[a-z][a-z0-9-]*$/.test(name)) return Promise.reject(new Error(`bad collection name ${name}`))
     let opening = this.#collections.get(name)
     if (!opening) {
-      opening = this.#open(name, indexes)
+      opening = this.#open(name, indexes, options.key)
       this.#collections.set(name, opening)
       // A failed open (a unique index the file breaks) may be tried again.
       const failed = opening
@@ -56,10 +59,11 @@ export class Store {
     return opening as unknown as Promise<Collection<T>>
   }
 
-  async #open(name: string, indexes: IndexSpec[]): Promise<Collection<object>> {
+  async #open(name: string, indexes: IndexSpec[], key: KeyedBy | undefined): Promise<Collection<object>> {
     const datafile = this.dataDir ? new Datafile(path.join(this.dataDir, `${name}.db`), this.#syncIntervalMs) : undefined
     const collection = await Collection.open<object>(name, indexes, {
       datafile,
+      key,
       compactAfterLines: this.#compactAfterLines,
       log: this.#log,
       health: this.health,

@@ -195,6 +195,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
 
   /** The ChangeLog sink: one outbox entry per registered URL, durable before the change is acknowledged. */
   readonly sink = async (change: OrderChange, durability: Durability = 'now'): Promise<void> => {
+    if (!this.registry.size) return
     const targets = this.registry.all().filter((r) => r.state !== 'disabled' && change.seq >= (r.fromSeq ?? 0))
     if (!targets.length) return
     const payload = { ...orderModifiedPayload(change.order, change.seq, { now: change.at, timezone: this.#deps.timezone() }), changeType: change.type }

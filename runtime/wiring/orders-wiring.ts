@@ -8,10 +8,9 @@ import type { HistoryStore } from '../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../lib/inventory/trackers.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
-import { OrdersService } from '../../lib/orders/service.ts'
+import { activeOrdersCollection, OrdersService } from '../../lib/orders/service.ts'
 import { LunchRush } from '../../lib/orders/rush.ts'
 import { SimulatorService } from '../../lib/orders/simulator.ts'
-import type { ActiveOrder } from '../../lib/orders/types.ts'
 import { createRadio, type RadioDeps } from '../../lib/radio/create.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
 import type { Store } from '../../lib/store/db.ts'
@@ -57,7 +56,7 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     onLapse: (tracker) => void orders?.pageLapsed(tracker),
   })
   orders = await OrdersService.open({
-    collection: await store.collection<ActiveOrder>('activeorders', [{ fieldName: 'uuid', unique: true }]),
+    collection: await activeOrdersCollection(store),
     history: deps.history,
     changes: deps.changes,
     trackers,

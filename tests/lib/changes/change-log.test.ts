@@ -23,6 +23,20 @@ t.test('a reserved seq is the one recorded, at the reserved time; seq never goes
   t.same(seen.map((c) => c.seq), [1, 2, 4])
 })
 
+t.test('seqs go out in call order: a reservation waits for the records and reservations queued before it', async (t) => {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const log = await ChangeLog.open(await new Store().collection('seq'), new ManualClock(), { blockSize: 2, sinks: [() => held] })
+  const recording = log.record('ORDER_CREATED', order) // takes seq 1, then waits in its sink
+  const reservations = [log.reserve(), log.reserve(), log.reserve()] // 2, then 3 and 4 from a new block
+  const early = await Promise.race([reservations[0].then(() => 'taken'), new Promise((resolve) => setImmediate(() => resolve('waiting')))])
+  t.equal(early, 'waiting', 'not taken while a record is queued before it')
+  release()
+  t.equal((await recording).seq, 1)
+  t.same((await Promise.all(reservations)).map((r) => r.seq), [2, 3, 4])
+  t.equal((await log.reserve()).seq, 5, 'with nothing queued, taken at once')
+})
+
 t.test('announcedThrough: the highest recorded seq, kept across a restart', async (t) => {
   const store = new Store({ dataDir: t.testdir() })
   const clock = new ManualClock()

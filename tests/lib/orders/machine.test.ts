@@ -1,17 +1,21 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { DomainError } from '../../../lib/kernel/errors.ts'
-import { applyWrite, step, type OrdersAction, type StepResult } from '../../../lib/orders/machine.ts'
+import { ActiveSet } from '../../../lib/orders/active-set.ts'
+import { step as machineStep, type OrdersAction, type StepResult } from '../../../lib/orders/machine.ts'
 import type { ActiveOrder } from '../../../lib/orders/types.ts'
 
 let uuidCounter = 0
 const nextUuid = () => `00000000-0000-4000-8000-${String(++uuidCounter).padStart(12, '0')}`
 
+/** A step from the orders in this list (the examples below write their state as lists). */
+const step = (active: ActiveOrder[], action: OrdersAction): StepResult => machineStep(new ActiveSet(active), action)
+
 function run(active: ActiveOrder[], action: OrdersAction): { active: ActiveOrder[]; result: StepResult } {
-  const result = step(active, action)
-  const next = [...active]
-  for (const write of result.writes) applyWrite(next, write)
-  return { active: next, result }
+  const set = new ActiveSet(active)
+  const result = machineStep(set, action)
+  for (const write of result.writes) set.apply(write)
+  return { active: [...set], result }
 }
 
 const at = 1_000_000
@@ -159,28 +163,35 @@ const actionArb: fc.Arbitrary<Gen> = fc.oneof(
 t.test('property: random radio and API actions keep every invariant', async (t) => {
   fc.assert(
     fc.property(fc.array(actionArb, { minLength: 1, maxLength: 60 }), (gens) => {
-      const active: ActiveOrder[] = []
+      // One set for the whole run: its lookups are kept up to date by apply(), write by write.
+      const set = new ActiveSet()
       const history = new Map<string, number>()
       // What the scheduler would be doing after the effects: tracker → tracking.
       const paging = new Map<string, boolean>()
       for (const gen of gens) {
-        const action = gen(active, paging)
+        const action = gen([...set], paging)
         if (!action) continue
         let result: StepResult
         try {
-          result = step(active, action)
+          result = machineStep(set, action)
         } catch (error) {
           if (!(error instanceof DomainError)) throw error
           continue
         }
         for (const write of result.writes) {
           if (write.type === 'ORDER_CLEARED') history.set(write.order.uuid, (history.get(write.order.uuid) ?? 0) + 1)
-          applyWrite(active, write)
+          set.apply(write)
           for (const effect of write.effects) {
             if (effect.kind === 'page') paging.set(effect.tracker, effect.tracking)
             else paging.delete(effect.tracker)
           }
         }
+        const active = [...set]
+        // The set's lookups name exactly the orders a search of its list finds.
+        for (const name of [1, 2, 3, 4, 5, 6]) if (set.byName(name) !== active.find((o) => o.name === name)) throw new Error(`byName(${name}) is stale`)
+        for (const tracker of addresses) if (set.byTracker(tracker) !== active.find((o) => o.tracker === tracker)) throw new Error(`byTracker(${tracker}) is stale`)
+        for (const order of active) if (set.byUuid(order.uuid) !== order) throw new Error(`byUuid(${order.uuid}) is stale`)
+        if (set.size !== active.length) throw new Error('size is stale')
         // Never both active and in history; each order enters history once.
         for (const order of active) if (history.has(order.uuid)) throw new Error(`order ${order.uuid} both active and in history`)
         for (const [uuid, times] of history) if (times !== 1) throw new Error(`${uuid} cleared ${times} times`)

@@ -9,7 +9,7 @@ import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
-import { OrdersService } from '../../../lib/orders/service.ts'
+import { activeOrdersCollection, OrdersService } from '../../../lib/orders/service.ts'
 import type { ActiveOrder, OrderChange } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 
@@ -23,7 +23,7 @@ async function run(store: Store, history: HistoryStore, clock: ManualClock) {
   }
   const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [sink] })
   const orders = await OrdersService.open({
-    collection: await store.collection<ActiveOrder>('activeorders'),
+    collection: await activeOrdersCollection(store),
     history,
     changes,
     trackers: await TrackerInventory.open(await store.collection<TrackerRecord>('trackers')),

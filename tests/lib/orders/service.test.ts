@@ -6,7 +6,7 @@ import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
-import { OrdersService, type Pager } from '../../../lib/orders/service.ts'
+import { activeOrdersCollection, OrdersService, type Pager } from '../../../lib/orders/service.ts'
 import type { ActiveOrder, ChangeType } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 
@@ -23,7 +23,7 @@ async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
     page: (tracker, { tracking }) => void paging.set(tracker, tracking),
     stop: (tracker) => void paging.delete(tracker),
   }
-  const collection = await store.collection<ActiveOrder>('activeorders')
+  const collection = await activeOrdersCollection(store)
   // A restart on the same store: the previous run's change-log watermark is written first.
   await changeLogs.get(store)?.flush()
   const changes = await ChangeLog.open(await store.collection('seq'), clock, {
@@ -58,6 +58,22 @@ t.test('open() finishes a clear a crash interrupted; resume() records its ORDER_
   t.match(second.recorded, [{ type: 'ORDER_CLEARED', order: { uuid: one.uuid, state: 'cleared', stateChanged: one.created + 5000 } }])
 })
 
+t.test('a data dir from before the orders were keyed by uuid: its orders load, its tombstone goes, and new versions replace the old', async (t) => {
+  const order = (uuid: string, name: number, change: object) => JSON.stringify({ uuid, name, orderType: 'ON_PREMISE', state: 'started', locationName: null, created: name, stateChanged: name, located: null, tracker: null, hadTracker: false, paged: false, tracking: false, pagedAt: null, change, _id: `nedb-id-${name}` })
+  const u1 = '00000000-0000-4000-8000-000000000001'
+  const u2 = '00000000-0000-4000-8000-000000000002'
+  const dir = t.testdir({
+    'activeorders.db': [order(u1, 1, { seq: 1, type: 'ORDER_CREATED', at: 1 }), order(u2, 2, { seq: 2, type: 'ORDER_CLEARED', at: 2 }), ''].join('\n'),
+  })
+  const s = await setup({ store: new Store({ dataDir: dir, syncIntervalMs: 0 }) })
+  t.same(s.orders.list().map((o) => o.uuid), [u1], 'the cleared one was a tombstone')
+  t.same((await s.collection.find({})).map((doc) => (doc as { _id: string })._id), [u1], 'stored under its uuid')
+  await s.orders.create({ name: 1, locationName: 4, requireTracker: false })
+  t.equal(await s.collection.count({ uuid: u1 }), 1, 'the new version replaced the old one')
+  const again = await setup({ store: new Store({ dataDir: dir, syncIntervalMs: 0 }) })
+  t.match(again.orders.list(), [{ uuid: u1, locationName: 4 }])
+})
+
 t.test('resume() re-arms tracking pages and the rest of single pages; a single page that ran out is unpaged', async (t) => {
   const first = await setup()
   for (const [number, address] of [[1, 'A'], [2, 'B'], [3, 'C']] as const) {
@@ -78,14 +94,14 @@ t.test('resume() re-arms tracking pages and the rest of single pages; a single p
 
 t.test('a failed write changes nothing: not in memory, not recorded', async (t) => {
   const s = await setup()
-  const original = s.collection.update.bind(s.collection)
-  s.collection.update = async () => {
+  const original = s.collection.put.bind(s.collection)
+  s.collection.put = async () => {
     throw new DomainError('STORAGE_UNAVAILABLE')
   }
   await t.rejects(s.orders.create({ name: 1, requireTracker: false }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' } as never)
   t.same(s.orders.list(), [])
   t.same(s.recorded, [])
-  s.collection.update = original
+  s.collection.put = original
   await s.orders.create({ name: 1, requireTracker: false })
   t.equal(s.orders.list().length, 1, 'works again once storage is back')
 })

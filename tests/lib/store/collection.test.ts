@@ -233,3 +233,54 @@ t.test('isDuplicateKey tells a unique index refusing an insert (which changed no
   const reopened = await new Store({ dataDir: store.dataDir }).collection<{ key: number }>('things', [{ fieldName: 'key', unique: true }])
   t.equal(await reopened.count(), 1, 'and nothing of the refused insert reached the file')
 })
+
+type Order = { uuid: string; n: number }
+
+async function openKeyed(t: Test, file: string) {
+  return Collection.open<Order>('orders', [], { datafile: new Datafile(file, 1), key: 'uuid', health: new StorageHealth(path.dirname(file), undefined) })
+}
+
+t.test('a keyed collection: put() stores a whole version under its key, adds or replaces, and the file says the same', async (t) => {
+  const file = path.join(t.testdir({}), 'orders.db')
+  const orders = await openKeyed(t, file)
+  await orders.put({ uuid: 'u1', n: 1 })
+  await orders.put({ uuid: 'u2', n: 2 })
+  await orders.put({ uuid: 'u1', n: 3 })
+  t.same(await orders.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 3, _id: 'u1' }])
+  t.same(await orders.findOne({ _id: 'u1' }), { uuid: 'u1', n: 3, _id: 'u1' }, 'found by its key through _id')
+  t.same(lines(file), [{ uuid: 'u1', n: 1, _id: 'u1' }, { uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 3, _id: 'u1' }], 'each put appends the version stored')
+  await t.rejects(orders.put({ n: 4 } as unknown as Order), /needs a keyed collection and a string key/)
+  const unkeyed = (await open(t)).things
+  await t.rejects(unkeyed.put({ name: 'a', n: 1 }), /needs a keyed collection/)
+})
+
+t.test('a keyed collection reads documents stored under other ids (before it was keyed) under their keys, and rewrites them so', async (t) => {
+  const dir = t.testdir({ 'orders.db': ['{"uuid":"u1","n":1,"_id":"random1"}', '{"uuid":"u2","n":2,"_id":"random2"}', '{"uuid":"u1","n":5,"_id":"random1"}', ''].join('\n') })
+  const file = path.join(dir, 'orders.db')
+  const orders = await openKeyed(t, file)
+  t.same(await orders.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 5, _id: 'u1' }])
+  t.same(sorted(lines(file)), [{ uuid: 'u1', n: 5, _id: 'u1' }, { uuid: 'u2', n: 2, _id: 'u2' }], 'the open rewrote the file under the keys')
+  await orders.put({ uuid: 'u1', n: 6 })
+  t.equal(await orders.count({}), 2, 'the old version was replaced, not joined by a second one')
+  const reopened = await openKeyed(t, file)
+  t.same(await reopened.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 6, _id: 'u1' }])
+})
+
+t.test('a removal by _id appends its $$deleted line only when the document was there', async (t) => {
+  const file = path.join(t.testdir({}), 'orders.db')
+  const orders = await openKeyed(t, file)
+  await orders.put({ uuid: 'u1', n: 1 })
+  await orders.put({ uuid: 'u2', n: 2 })
+  t.equal(await orders.remove({ _id: 'u1' }), 1)
+  t.equal(await orders.remove({ _id: 'u1' }), 0, 'gone already')
+  t.same(lines(file).slice(2), [{ $$deleted: true, _id: 'u1' }], 'one deletion line')
+  t.same(await orders.find({}), [{ uuid: 'u2', n: 2, _id: 'u2' }])
+  t.same((await readDatafile(file)).docs, [{ uuid: 'u2', n: 2, _id: 'u2' }], 'the file replays to the same')
+})
+
+t.test('Store.collection opens a keyed collection', async (t) => {
+  const dir = t.testdir({})
+  const orders = await new Store({ dataDir: dir, syncIntervalMs: 0 }).collection<Order>('orders', [], { key: 'uuid' })
+  await orders.put({ uuid: 'u1', n: 1 })
+  t.same(await orders.findOne({ _id: 'u1' }), { uuid: 'u1', n: 1, _id: 'u1' })
+})

@@ -32,6 +32,43 @@ t.test('sync waits for the group window once for many appends, and is free when 
   await datafile.release()
 })
 
+t.test('group commit without a window: one fdatasync at a time, the appends made while it runs share the next', async (t) => {
+  const file = path.join(t.testdir({}), 'things.db')
+  const datafile = new Datafile(file, 0)
+  datafile.append([{ _id: 'a' }])
+  const first = datafile.sync()
+  datafile.append([{ _id: 'b' }])
+  t.equal(datafile.sync(), first, 'appends of one event-loop turn share a group')
+  // The turn ends: the first group's fdatasync starts, and later appends need another.
+  await new Promise((resolve) => setImmediate(resolve))
+  datafile.append([{ _id: 'c' }])
+  const second = datafile.sync()
+  t.not(second, first, 'an append after the fdatasync started is not covered by it')
+  datafile.append([{ _id: 'd' }])
+  t.equal(datafile.sync(), second, 'appends while it runs join the next group')
+  let secondDone = false
+  void second.then(() => (secondDone = true))
+  await first
+  t.notOk(secondDone, 'the next group starts only after the fdatasync before it has finished')
+  await second
+  t.equal(await Promise.race([datafile.sync().then(() => 'synced'), new Promise((resolve) => setImmediate(() => resolve('waiting')))]), 'synced', 'everything appended is on disk: nothing to wait for')
+  await datafile.release()
+})
+
+t.test('a sync asked for while an fdatasync runs, with nothing appended since it started, is done when that one is', async (t) => {
+  const file = path.join(t.testdir({}), 'things.db')
+  const datafile = new Datafile(file, 0)
+  datafile.append([{ _id: 'a' }])
+  const first = datafile.sync()
+  await new Promise((resolve) => setImmediate(resolve))
+  const again = datafile.sync() // the line is appended, not yet durable: a group of its own
+  t.not(again, first)
+  await first
+  await again
+  t.equal(await Promise.race([datafile.sync().then(() => 'synced'), new Promise((resolve) => setImmediate(() => resolve('waiting')))]), 'synced')
+  await datafile.release()
+})
+
 t.test('a rewrite replaces the file with the documents given; appends go on to the new file', async (t) => {
   const dir = t.testdir({})
   const file = path.join(dir, 'things.db')

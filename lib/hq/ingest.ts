@@ -197,6 +197,19 @@ export class Ingest {
     return false
   }
 
+  /** Publishes on the ingest's connection (QoS 1): HQ's replay requests to a site. */
+  async publish(topic: string, payload: string, timeoutMs = 5000): Promise<void> {
+    const client = this.#client
+    if (!client?.connected) throw new Error('not connected to the broker')
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('publish timed out')), timeoutMs)))
+    try {
+      await Promise.race([client.publishAsync(topic, payload, { qos: 1 }), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   /** Stops taking messages; what was received and not committed is left to the broker. */
   async stop(): Promise<void> {
     this.#stopped = true

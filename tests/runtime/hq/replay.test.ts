@@ -1,0 +1,153 @@
+// The broker restarted under HQ's shared subscription, with real gateways' fleet bridges
+// publishing through it. Mosquitto 2.0 does not restore shared subscriptions after a restart:
+// what the sites publish before the HQ instances subscribe again reaches no one. Here the
+// HQ instances are kept away (a proxy between them and the broker) until the sites have
+// published their backlog and more, so that loss is certain; HQ then sees the holes
+// (prevSeq, the status), asks each site to replay, and ends with every change once.
+import { randomUUID } from 'node:crypto'
+import net from 'node:net'
+import t from 'tap'
+import { ChangeLog } from '../../../lib/changes/change-log.ts'
+import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
+import { fleetMessages } from '../../../lib/fleet/messages.ts'
+import { FleetService } from '../../../lib/fleet/service.ts'
+import { applyBatch } from '../../../lib/hq/apply.ts'
+import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
+import { Partitions } from '../../../lib/hq/schema.ts'
+import { SystemClock } from '../../../lib/kernel/clock.ts'
+import type { ActiveOrder } from '../../../lib/orders/types.ts'
+import { Store } from '../../../lib/store/db.ts'
+import { startHq } from '../../../runtime/hq/main.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
+import { startPostgres } from '../../helpers/postgres.ts'
+import { until } from '../../helpers/until.ts'
+import { startBroker } from '../../lib/fleet/mosquitto.ts'
+import { freshDatabase, hqConfig, prefix, snapshot } from '../../lib/hq/fixtures.ts'
+import { brokerLines } from './fixtures.ts'
+
+const pg = await startPostgres({ fast: true })
+t.teardown(() => pg.destroy())
+
+/** A loopback proxy to the broker that the test can close to new and current connections. */
+async function gate(port: number) {
+  const sockets = new Set<net.Socket>()
+  let open = true
+  const server = net.createServer((inbound) => {
+    if (!open) return void inbound.destroy()
+    const outbound = net.connect(port, '127.0.0.1')
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket)
+      socket.on('error', () => {})
+      socket.on('close', () => sockets.delete(socket))
+    }
+    inbound.pipe(outbound).pipe(inbound)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `mqtt://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close() {
+      open = false
+      for (const socket of sockets) socket.destroy()
+    },
+    open: () => void (open = true),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** A gateway's fleet side: its change log, its bridge, and every change it recorded, rendered. */
+async function gateway(siteId: string, brokerUrl: string) {
+  const clock = new SystemClock()
+  const fleet = await FleetService.open({
+    config: fleetConfigSchema.parse({ enabled: true, brokerUrl, siteId, topicPrefix: prefix, reconnectMs: 50, maxReconnectMs: 200, statusIntervalMs: 1000 }),
+    store: new Store(),
+    identity: { deviceId: `TG-${siteId}`, version: '0.1.0', startedAt: Date.now() },
+    clock,
+    log: memoryLogger('error').log,
+    timezone: () => 'UTC',
+  })
+  const changes = await ChangeLog.open(await new Store().collection('seq'), clock, { sinks: [fleet.sink], blockSize: 7 })
+  const recorded: SiteMessage[] = []
+  changes.on('recorded', (change) => {
+    for (const message of fleetMessages(change, { siteId, timezone: 'UTC' })) {
+      const parsed = parseSiteMessage(prefix, `${prefix}/${siteId}/${message.channel}`, message.payload)
+      if (!parsed.ok) throw new Error(parsed.reason)
+      recorded.push(parsed.message)
+    }
+  })
+  let name = 0
+  return {
+    fleet,
+    recorded,
+    /** Whole orders: created, put on a table, cleared. */
+    async orders(count: number) {
+      for (let i = 0; i < count; i++) {
+        const at = Date.now() - 60_000
+        const order: ActiveOrder = {
+          uuid: randomUUID(), name: ++name, orderType: 'ON_PREMISE', state: 'started', locationName: null, created: at, stateChanged: at,
+          located: null, tracker: null, hadTracker: false, paged: false, tracking: false, pagedAt: null,
+        }
+        await changes.record('ORDER_CREATED', order)
+        await changes.record('ORDER_MODIFIED', { ...order, state: 'located', locationName: 1 + (name % 9), located: at + 30_000, stateChanged: at + 30_000 })
+        await changes.record('ORDER_CLEARED', { ...order, state: 'cleared', locationName: 1 + (name % 9), located: at + 30_000, stateChanged: at + 50_000 })
+      }
+    },
+  }
+}
+
+t.test('a broker restart under shared subscriptions: what no one received is replayed, every change lands once', async (t) => {
+  const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
+  t.teardown(() => broker.stop())
+  const hqLink = await gate(broker.port)
+  t.teardown(() => hqLink.stop())
+  const { url: postgresUrl, db } = await freshDatabase(pg)
+  t.teardown(() => db.close())
+  const start = (instanceId: string) =>
+    startHq({
+      config: hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId, port: 0, host: '127.0.0.1', replay: { enabled: true, graceSeconds: 1, retrySeconds: 3, checkIntervalMs: 200 } }),
+      log: memoryLogger('error').log,
+    })
+  const a = await start('ra')
+  const b = await start('rb')
+  t.teardown(() => Promise.all([a.stop(), b.stop()]))
+  await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'both subscribed')
+  t.ok(hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId: 'x' }).shared, 'a shared subscription')
+
+  const sites = await Promise.all(['north', 'south', 'east'].map((id) => gateway(id, broker.url)))
+  for (const site of sites) site.fleet.start()
+  t.teardown(() => Promise.all(sites.map((site) => site.fleet.stop())))
+  const history = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n
+  await Promise.all(sites.map((site) => site.orders(4)))
+  await until(async () => (await history()) === 12, 'the first orders at HQ')
+
+  // HQ loses the broker, which restarts; the sites publish what they recorded meanwhile, and
+  // more, before HQ is back: Mosquitto has no subscriber for it.
+  hqLink.close()
+  await broker.stop()
+  await Promise.all(sites.map((site) => site.orders(3)))
+  await broker.start()
+  await until(() => sites.every((site) => site.fleet.status().state === 'connected' && site.fleet.status().backlog === 0), 'the sites caught up')
+  await Promise.all(sites.map((site) => site.orders(2)))
+  await until(() => sites.every((site) => site.fleet.status().backlog === 0), 'published')
+  t.equal(await history(), 12, 'nothing of it reached HQ')
+  hqLink.open()
+  await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'HQ back and subscribed again', 20_000)
+  await Promise.all(sites.map((site) => site.orders(1)))
+
+  // The rows of one orderly apply of every change every site recorded.
+  const reference = await freshDatabase(pg)
+  t.teardown(() => reference.db.close())
+  const everything = sites.flatMap((site) => site.recorded)
+  await new Partitions().ensure(reference.db, everything.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
+  await reference.db.transaction((tx) => applyBatch(tx, everything, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
+  const expected = await snapshot(reference.db)
+  t.equal(expected.history.length, 30)
+  await until(async () => (await history()) === 30, 'every cleared order at HQ', 60_000)
+  await until(() => a.ingest.status().pending === 0 && b.ingest.status().pending === 0, 'nothing pending')
+  t.same(await snapshot(db), expected, 'every change once: the rows of one orderly apply')
+  const { rows } = await db.query<{ site_id: string; asked: number; gap: boolean; chain: string; published: string }>(
+    'SELECT site_id, replay_requests AS asked, gap_since IS NOT NULL AS gap, chain_seq AS chain, last_published_seq AS published FROM hq_sites ORDER BY site_id',
+  )
+  for (const row of rows) t.ok(row.asked > 0, `${row.site_id} was asked to replay`)
+  await until(async () => (await db.query(`SELECT 1 FROM hq_sites WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
+  t.same(await a.checkAlerts().then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`)).then((r) => r.rows), [], 'nothing lost')
+})

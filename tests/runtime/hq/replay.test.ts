@@ -12,6 +12,7 @@ import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
 import { fleetMessages } from '../../../lib/fleet/messages.ts'
 import { FleetService } from '../../../lib/fleet/service.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
+import { hqConfigSchema } from '../../../lib/hq/config.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
 import { Partitions } from '../../../lib/hq/schema.ts'
 import { SystemClock } from '../../../lib/kernel/clock.ts'
@@ -20,6 +21,7 @@ import { Store } from '../../../lib/store/db.ts'
 import { startHq } from '../../../runtime/hq/main.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
+import { startReceiver } from '../../helpers/webhooks.ts'
 import { until } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, hqConfig, prefix, snapshot } from '../../lib/hq/fixtures.ts'
@@ -55,10 +57,10 @@ async function gate(port: number) {
 }
 
 /** A gateway's fleet side: its change log, its bridge, and every change it recorded, rendered. */
-async function gateway(siteId: string, brokerUrl: string) {
+async function gateway(siteId: string, brokerUrl: string, fleetOptions: Record<string, unknown> = {}) {
   const clock = new SystemClock()
   const fleet = await FleetService.open({
-    config: fleetConfigSchema.parse({ enabled: true, brokerUrl, siteId, topicPrefix: prefix, reconnectMs: 50, maxReconnectMs: 200, statusIntervalMs: 1000 }),
+    config: fleetConfigSchema.parse({ enabled: true, brokerUrl, siteId, topicPrefix: prefix, reconnectMs: 50, maxReconnectMs: 200, statusIntervalMs: 1000, ...fleetOptions }),
     store: new Store(),
     identity: { deviceId: `TG-${siteId}`, version: '0.1.0', startedAt: Date.now() },
     clock,
@@ -150,4 +152,59 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   for (const row of rows) t.ok(row.asked > 0, `${row.site_id} was asked to replay`)
   await until(async () => (await db.query(`SELECT 1 FROM hq_sites WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
   t.same(await a.checkAlerts().then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`)).then((r) => r.rows), [], 'nothing lost')
+})
+
+t.test('a site that can no longer replay all of it: HQ raises a lost alert naming the range, signed, and takes the rest', async (t) => {
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
+  t.teardown(() => broker.stop())
+  const hqLink = await gate(broker.port)
+  t.teardown(() => hqLink.stop())
+  const { url: postgresUrl, db } = await freshDatabase(pg)
+  t.teardown(() => db.close())
+  const secret = 'whsec_' + Buffer.alloc(32, 3).toString('base64')
+  const hq = await startHq({
+    config: hqConfig({
+      postgresUrl, brokerUrl: hqLink.url, instanceId: 'la', port: 0, host: '127.0.0.1',
+      replay: { enabled: true, graceSeconds: 1, retrySeconds: 3, checkIntervalMs: 200 },
+      alerts: hqConfigSchema.shape.alerts.parse({ webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true }),
+    }),
+    log: memoryLogger('error').log,
+  })
+  t.teardown(() => hq.stop())
+  await until(() => hq.ingest.status().subscribed, 'subscribed')
+  // A window of 6 published changes: 2 orders.
+  const site = await gateway('small', broker.url, { replayWindow: 6 })
+  site.fleet.start()
+  t.teardown(() => site.fleet.stop())
+  await site.orders(2)
+  const history = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n
+  await until(async () => (await history()) === 2, 'the first orders')
+  hqLink.close()
+  await broker.stop()
+  await broker.start()
+  await until(() => site.fleet.status().state === 'connected', 'the site back')
+  // 5 orders (changes 7..21) no one receives; the window keeps the last 6 published.
+  await site.orders(5)
+  await until(() => site.fleet.status().backlog === 0, 'published')
+  hqLink.open()
+  await until(() => hq.ingest.status().subscribed, 'HQ back', 20_000)
+  await site.orders(1)
+  await until(async () => (await db.query(`SELECT 1 FROM hq_alerts WHERE kind = 'lost'`)).rowCount === 1, 'a lost alert', 30_000)
+  const [alert] = (await db.query<{ detail: string }>(`SELECT detail FROM hq_alerts WHERE kind = 'lost'`)).rows
+  const range = /^changes after seq (\d+) through seq (\d+) are lost: the site could no longer replay them$/.exec(alert!.detail)
+  t.ok(range, alert!.detail)
+  const [after, through] = [Number(range![1]), Number(range![2])]
+  t.equal(after, 6, 'from the last change HQ had')
+  // When HQ asks, the window holds 19..24 (16..21 if asked before the last order was published).
+  t.ok(through === 18 || through === 15, `up to what the window no longer held (${through})`)
+  // Everything above the lost range arrives: the window's part by replay, the rest as usual.
+  await until(async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_sites WHERE site_id = 'small'`)).rows[0]!.chain) === 24, 'the chain goes on to the last change', 30_000)
+  const kept = site.recorded.filter((m) => m.kind === 'history' && m.seq > through).map((m) => (m.kind === 'history' ? m.uuid : ''))
+  const { rows } = await db.query<{ uuid: string }>(`SELECT uuid FROM hq_history WHERE site_id = 'small' AND seq > $1 ORDER BY seq`, [through])
+  t.same(rows.map((r) => r.uuid), kept, 'every order cleared after the lost range')
+  await until(() => receiver.posts().some((p) => p.type === 'HQ_ALERT_RAISED' && p.alert.kind === 'lost'), 'the signed webhook')
+  t.match(receiver.posts().find((p) => p.alert?.kind === 'lost'), { type: 'HQ_ALERT_RAISED', alert: { siteId: 'small', kind: 'lost', detail: alert!.detail } })
+  t.ok(receiver.requests.every((r) => String(r.headers['webhook-signature']).startsWith('v1,')), 'signed')
 })

@@ -262,8 +262,9 @@ export class FleetBridge {
     connection.client.on('message', (topic, payload) => {
       if (topic === replayTopic && connection === this.#connection) this.#replay(connection, payload)
     })
-    // A broker whose ACL does not let the site read it refuses the subscription: the site
-    // publishes as before, it only cannot replay.
+    // A broker whose ACL does not let the site read it may refuse the subscription (EMQX;
+    // Mosquitto grants it and delivers nothing): the site publishes as before, it only
+    // cannot replay.
     connection.client.subscribe(replayTopic, { qos: 1 }, (error, granted) => {
       if (error || granted?.some((g) => g.qos === 128)) log.warn({ topic: replayTopic, err: error }, 'fleet: the broker refused the replay subscription; headquarters cannot ask this site to replay')
     })

@@ -2,26 +2,31 @@
 // reserves them in blocks and skips the rest of a block after a crash), so each fleet
 // message names the change the site rendered before it (prevSeq): a change covers the span
 // (prevSeq, seq], in which the site published nothing else. Per site, chain_seq is the
-// point up to which every span arrived; the spans that arrived above it are kept as a
-// PostgreSQL multirange (adjacent spans merge, so it stays a few ranges however they were
+// point up to which every span arrived; the spans that arrived above it are kept (as
+// PostgreSQL multiranges: adjacent spans merge, so a few ranges however the messages were
 // spread over instances and batches), and chain_seq moves up as far as they cover without a
 // hole. A clearing is whole only with its summary (two messages, events and history). Done
 // in the transaction that applies the batch, under the site row's lock, so instances never
-// race on it. What stays missing is asked of the site again (lib/hq/replay.ts).
+// race on it; the arithmetic is here, on the few ranges read with that lock. What stays
+// missing is asked of the site again (lib/hq/replay.ts).
 import type { SqlClient } from '../store/postgres.ts'
 import type { SiteMessage } from './messages.ts'
 
-interface SiteSpans {
-  events: string[]
-  cleared: string[]
-  history: string[]
+/** Sorted, disjoint, non-adjacent inclusive integer ranges [low, high]. */
+export type Ranges = [number, number][]
+
+export interface SiteSpans {
+  events: Ranges
+  cleared: Ranges
+  history: Ranges
+  /** The lowest prevSeq of the batch: where a site seen for the first time starts. */
   firstPrev: number | null
 }
 
 /**
- * The spans a batch brings, per site, as multirange literals. Messages of older gateways
- * (no prevSeq) are not followed; one whose prevSeq is not below its seq (a change the
- * gateway recorded out of its order, after a failure) is applied but not followed either.
+ * The spans a batch brings, per site. Messages of older gateways (no prevSeq) are not
+ * followed; one whose prevSeq is not below its seq (a change the gateway recorded out of its
+ * order, after a failure) is applied but not followed either.
  */
 export function batchSpans(messages: SiteMessage[]): Map<string, SiteSpans> {
   const bySite = new Map<string, SiteSpans>()
@@ -33,60 +38,137 @@ export function batchSpans(messages: SiteMessage[]): Map<string, SiteSpans> {
     if (!spans) bySite.set(message.siteId, (spans = { events: [], cleared: [], history: [], firstPrev: null }))
     spans.firstPrev = spans.firstPrev === null ? prev : Math.min(spans.firstPrev, prev)
     if (message.kind === 'event') {
-      spans.events.push(`(${prev},${message.seq}]`)
-      if (message.change === 'ORDER_CLEARED') spans.cleared.push(`[${message.seq},${message.seq}]`)
-    } else spans.history.push(`[${message.seq},${message.seq}]`)
+      spans.events.push([prev + 1, message.seq])
+      if (message.change === 'ORDER_CLEARED') spans.cleared.push([message.seq, message.seq])
+    } else spans.history.push([message.seq, message.seq])
   }
   return bySite
 }
 
-const literal = (ranges: string[]) => `{${ranges.join(',')}}`
+export function normalize(ranges: Ranges): Ranges {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0])
+  const out: Ranges = []
+  for (const [low, high] of sorted) {
+    const last = out.at(-1)
+    if (last && low <= last[1] + 1) last[1] = Math.max(last[1], high)
+    else out.push([low, high])
+  }
+  return out
+}
+
+/** a less b (both normalized). */
+export function minus(a: Ranges, b: Ranges): Ranges {
+  const out: Ranges = []
+  for (const [low, high] of a) {
+    let from = low
+    for (const [bLow, bHigh] of b) {
+      if (bHigh < from || bLow > high) continue
+      if (bLow > from) out.push([from, bLow - 1])
+      from = Math.max(from, bHigh + 1)
+    }
+    if (from <= high) out.push([from, high])
+  }
+  return out
+}
+
+const above = (ranges: Ranges, seq: number): Ranges => minus(ranges, [[Number.MIN_SAFE_INTEGER, seq]])
+
+/** PostgreSQL's text of an int8multirange, canonical: {[6,10),[12,13)}. */
+export function parseRanges(text: string): Ranges {
+  const out: Ranges = []
+  for (const match of text.matchAll(/([[(])(-?\d+),(-?\d+)([\])])/g)) {
+    const low = Number(match[2]) + (match[1] === '(' ? 1 : 0)
+    const high = Number(match[3]) - (match[4] === ')' ? 1 : 0)
+    if (low <= high) out.push([low, high])
+  }
+  return normalize(out)
+}
+
+export const formatRanges = (ranges: Ranges): string => `{${ranges.map(([low, high]) => `[${low},${high}]`).join(',')}}`
+
+export interface ChainState {
+  seq: number | null
+  events: Ranges
+  cleared: Ranges
+  history: Ranges
+}
+
+export interface ChainStep {
+  state: ChainState
+  /** chain_seq went up (or started). */
+  moved: boolean
+  /** Something arrived above chain_seq: a hole below it. */
+  pending: boolean
+}
+
+/** Adds a batch's spans to a site's chain and moves chain_seq as far as they cover. */
+export function advanceChain(state: ChainState, spans: SiteSpans | undefined): ChainStep {
+  const from = state.seq ?? spans?.firstPrev ?? null
+  if (from === null) return { state: { seq: null, events: [], cleared: [], history: [] }, moved: false, pending: false }
+  const events = normalize([...state.events, ...(spans?.events ?? [])])
+  const cleared = normalize([...state.cleared, ...(spans?.cleared ?? [])])
+  const history = normalize([...state.history, ...(spans?.history ?? [])])
+  // Whole: every span that arrived, less the clearings still without their summary.
+  const whole = minus(events, minus(cleared, history))
+  const reach = whole.find(([low, high]) => low <= from + 1 && high >= from + 1)
+  const seq = reach ? reach[1] : from
+  const next = { seq, events: above(events, seq), cleared: above(cleared, seq), history: above(history, seq) }
+  return { state: next, moved: state.seq === null || seq > state.seq, pending: next.events.length > 0 || next.history.length > 0 }
+}
+
+export interface StoredChain {
+  site_id: string
+  chain_seq: number | string | null
+  chain_events: string
+  chain_cleared: string
+  chain_history: string
+}
+
+/** The columns a lock on hq_sites reads for advanceChain. */
+export const chainColumns = 'chain_seq, chain_events::text AS chain_events, chain_cleared::text AS chain_cleared, chain_history::text AS chain_history'
+
+export function storedState(row: StoredChain): ChainState {
+  return {
+    seq: row.chain_seq === null ? null : Number(row.chain_seq),
+    events: parseRanges(row.chain_events),
+    cleared: parseRanges(row.chain_cleared),
+    history: parseRanges(row.chain_history),
+  }
+}
 
 /**
- * Adds the batch's spans and moves each site's chain_seq up; `sites` are walked even without
- * spans (a status saying more was published, or chain_seq moved by replay.ts). The caller
- * holds the sites' rows locked (applyBatch locks them in site order).
+ * The SET clause (and its parameters from `first`) that stores the steps of `sites`, for an
+ * UPDATE of hq_sites `s` FROM a row source `n` whose columns the caller unnests from
+ * `chainParams`: chain_seq, chain_events/cleared/history (text) and moved/pending. A hole is
+ * something above chain_seq, or a status saying more was published; gap_since is timed from
+ * the last time chain_seq moved (an instance merely behind keeps it moving, a hole does not).
  */
-export async function advanceChains(tx: SqlClient, sites: string[], spans: Map<string, SiteSpans>): Promise<void> {
-  if (!sites.length) return
-  const sorted = [...sites].sort()
+export const chainSet = `chain_seq = n.chain_seq,
+  chain_events = n.chain_events::int8multirange, chain_cleared = n.chain_cleared::int8multirange, chain_history = n.chain_history::int8multirange,
+  gap_since = CASE WHEN n.chain_seq IS NULL OR (NOT n.pending AND COALESCE(s.last_published_seq, 0) <= n.chain_seq) THEN NULL
+                   WHEN s.gap_since IS NULL OR n.moved THEN now() ELSE s.gap_since END`
+
+export function chainParams(steps: ChainStep[]): unknown[] {
+  return [
+    steps.map((step) => step.state.seq),
+    steps.map((step) => formatRanges(step.state.events)),
+    steps.map((step) => formatRanges(step.state.cleared)),
+    steps.map((step) => formatRanges(step.state.history)),
+    steps.map((step) => step.moved),
+    steps.map((step) => step.pending),
+  ]
+}
+
+/** Walks the stored chains of `sites` again (rows the caller holds locked), with no new spans. */
+export async function rewalkChains(tx: SqlClient, sites: string[]): Promise<void> {
+  const { rows } = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id`, [sites])
+  if (!rows.length) return
+  const steps = rows.map((row) => advanceChain(storedState(row), undefined))
   await tx.query(
-    `WITH n AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS n(site_id, events, cleared, history, first_prev)
-     ), joined AS (
-       SELECT s.site_id, s.chain_seq AS old_seq, COALESCE(s.chain_seq, n.first_prev) AS from_seq,
-              s.chain_events + n.events::int8multirange AS events,
-              s.chain_cleared + n.cleared::int8multirange AS cleared,
-              s.chain_history + n.history::int8multirange AS history
-       FROM hq_sites s JOIN n USING (site_id)
-     ), walked AS (
-       -- Whole: every span that arrived, less the clearings still without their summary.
-       SELECT j.*, COALESCE((SELECT upper(r) - 1 FROM unnest(j.events - (j.cleared - j.history)) r WHERE r @> j.from_seq + 1), j.from_seq) AS to_seq
-       FROM joined j
-     ), trimmed AS (
-       SELECT w.site_id, w.old_seq, w.to_seq,
-              w.events * int8multirange(int8range(w.to_seq + 1, NULL)) AS events,
-              w.cleared * int8multirange(int8range(w.to_seq + 1, NULL)) AS cleared,
-              w.history * int8multirange(int8range(w.to_seq + 1, NULL)) AS history
-       FROM walked w
-     )
-     UPDATE hq_sites AS s SET chain_seq = t.to_seq,
-       chain_events = CASE WHEN t.to_seq IS NULL THEN '{}' ELSE t.events END,
-       chain_cleared = CASE WHEN t.to_seq IS NULL THEN '{}' ELSE t.cleared END,
-       chain_history = CASE WHEN t.to_seq IS NULL THEN '{}' ELSE t.history END,
-       -- Something is missing: a change above chain_seq arrived (or a summary without its
-       -- change), or the status says more was published. Timed from the last time chain_seq
-       -- moved: an instance merely behind keeps it moving, a real hole does not.
-       gap_since = CASE WHEN t.to_seq IS NULL OR (isempty(t.events) AND isempty(t.history) AND COALESCE(s.last_published_seq, 0) <= t.to_seq) THEN NULL
-                        WHEN s.gap_since IS NULL OR t.old_seq IS NULL OR t.to_seq > t.old_seq THEN now()
-                        ELSE s.gap_since END
-     FROM trimmed t WHERE s.site_id = t.site_id`,
-    [
-      sorted,
-      sorted.map((site) => literal(spans.get(site)?.events ?? [])),
-      sorted.map((site) => literal(spans.get(site)?.cleared ?? [])),
-      sorted.map((site) => literal(spans.get(site)?.history ?? [])),
-      sorted.map((site) => spans.get(site)?.firstPrev ?? null),
-    ],
+    `UPDATE hq_sites AS s SET ${chainSet}
+     FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::boolean[])
+       AS n(site_id, chain_seq, chain_events, chain_cleared, chain_history, moved, pending)
+     WHERE s.site_id = n.site_id`,
+    [rows.map((row) => row.site_id), ...chainParams(steps)],
   )
 }

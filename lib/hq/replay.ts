@@ -9,7 +9,7 @@
 // rows are locked (SKIP LOCKED), so each site is asked by one at a time.
 import type { SqlClient } from '../store/postgres.ts'
 import { lostDetailSql } from './alerts.ts'
-import { advanceChains } from './chain.ts'
+import { rewalkChains } from './chain.ts'
 import type { HqConfig } from './config.ts'
 
 export interface ReplayRequestOut {
@@ -81,7 +81,7 @@ export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay']
          WHERE a.site_id = $1 AND a.kind = 'lost' AND a.cleared_at IS NULL AND s.site_id = a.site_id`,
         [row.site_id],
       )
-      await advanceChains(tx, [row.site_id], new Map())
+      await rewalkChains(tx, [row.site_id])
       const after = await tx.query<{ chain_seq: string; gap: boolean }>('SELECT chain_seq, gap_since IS NOT NULL AS gap FROM hq_sites WHERE site_id = $1', [row.site_id])
       if (!after.rows[0]!.gap) continue
       from = Number(after.rows[0]!.chain_seq) + 1

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { SimulatedSite, type SiteMessageOut } from '../../../bench/hq-sites.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
-import { batchSpans } from '../../../lib/hq/chain.ts'
+import { advanceChain, batchSpans, formatRanges, minus, normalize, parseRanges } from '../../../lib/hq/chain.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
 import { Partitions } from '../../../lib/hq/schema.ts'
 import type { Database } from '../../../lib/store/postgres.ts'
@@ -134,11 +134,36 @@ t.test('a status saying more was published is a gap; older gateways are not foll
 t.test('the first message seen starts the chain; out-of-order records are applied, not followed', async (t) => {
   const site = new SimulatedSite('late-start', { prefix, firstSeq: 500 })
   const spans = batchSpans(parsed(orders(site, 1)))
-  t.same(spans.get('late-start'), { events: ['(500,501]', '(501,502]', '(502,503]'], cleared: ['[503,503]'], history: ['[503,503]'], firstPrev: 500 })
+  t.same(spans.get('late-start'), { events: [[501, 501], [502, 502], [503, 503]], cleared: [[503, 503]], history: [[503, 503]], firstPrev: 500 })
   const odd = parsed(orders(new SimulatedSite('odd', { prefix }), 1)).map((m) => (m.kind === 'status' ? m : { ...m, prevSeq: m.seq + 5 }))
   t.equal(batchSpans(odd).size, 0)
   const { db } = await freshDatabase(pg)
   t.teardown(() => db.close())
   await apply(db, orders(site, 1))
   t.same(await chain(db, 'late-start'), { seq: 506, gap: false, events: '{}' }, 'from the prevSeq of the first message HQ sees')
+})
+
+t.test('range arithmetic: merge, subtract, PostgreSQL text both ways', async (t) => {
+  t.same(normalize([[9, 12], [1, 3], [4, 5], [11, 20], [30, 30]]), [[1, 5], [9, 20], [30, 30]], 'adjacent and overlapping ranges merge')
+  t.same(normalize([]), [])
+  t.same(minus([[1, 10], [20, 30]], [[3, 3], [5, 6], [10, 21], [40, 50]]), [[1, 2], [4, 4], [7, 9], [22, 30]])
+  t.same(minus([[1, 5]], []), [[1, 5]])
+  t.same(minus([[1, 5]], [[0, 9]]), [])
+  t.same(parseRanges('{[6,10),[12,13)}'), [[6, 9], [12, 12]])
+  t.same(parseRanges('{}'), [])
+  t.same(parseRanges('{(5,7],[7,9]}'), [[6, 9]], 'exclusive and inclusive bounds')
+  t.equal(formatRanges([[6, 9], [12, 12]]), '{[6,9],[12,12]}')
+  t.equal(formatRanges([]), '{}')
+})
+
+t.test('a chain step: from the stored point, as far as the whole spans reach', async (t) => {
+  const empty = { seq: null, events: [], cleared: [], history: [] }
+  t.same(advanceChain(empty, undefined), { state: empty, moved: false, pending: false }, 'nothing to follow')
+  const start = advanceChain(empty, { events: [[11, 12], [14, 15]], cleared: [[15, 15]], history: [], firstPrev: 10 })
+  t.same(start, { state: { seq: 12, events: [[14, 15]], cleared: [[15, 15]], history: [] }, moved: true, pending: true })
+  const filled = advanceChain(start.state, { events: [[13, 13]], cleared: [], history: [], firstPrev: 12 })
+  t.same(filled, { state: { seq: 14, events: [[15, 15]], cleared: [[15, 15]], history: [] }, moved: true, pending: true }, 'the clearing at 15 waits for its summary')
+  const whole = advanceChain(filled.state, { events: [], cleared: [], history: [[15, 15]], firstPrev: 14 })
+  t.same(whole, { state: { seq: 15, events: [], cleared: [], history: [] }, moved: true, pending: false })
+  t.same(advanceChain(whole.state, { events: [[3, 4]], cleared: [], history: [], firstPrev: 2 }), { state: whole.state, moved: false, pending: false }, 'old spans change nothing')
 })

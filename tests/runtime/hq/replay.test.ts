@@ -24,7 +24,8 @@ import { startPostgres } from '../../helpers/postgres.ts'
 import { startReceiver } from '../../helpers/webhooks.ts'
 import { until } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
-import { freshDatabase, hqConfig, prefix, snapshot } from '../../lib/hq/fixtures.ts'
+import { SimulatedSite } from '../../../bench/hq-sites.ts'
+import { freshDatabase, hqConfig, prefix, publishAll, publisher, snapshot } from '../../lib/hq/fixtures.ts'
 import { brokerLines } from './fixtures.ts'
 
 const pg = await startPostgres({ fast: true })
@@ -207,4 +208,42 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   await until(() => receiver.posts().some((p) => p.type === 'HQ_ALERT_RAISED' && p.alert.kind === 'lost'), 'the signed webhook')
   t.match(receiver.posts().find((p) => p.alert?.kind === 'lost'), { type: 'HQ_ALERT_RAISED', alert: { siteId: 'small', kind: 'lost', detail: alert!.detail } })
   t.ok(receiver.requests.every((r) => String(r.headers['webhook-signature']).startsWith('v1,')), 'signed')
+})
+
+t.test('a request that cannot get out (broker away) is sent again after retrySeconds', async (t) => {
+  const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
+  t.teardown(() => broker.stop())
+  const { url: postgresUrl, db } = await freshDatabase(pg)
+  t.teardown(() => db.close())
+  const logs = memoryLogger('warn')
+  // The timer off: the test runs the rounds itself.
+  const hq = await startHq({
+    config: hqConfig({ postgresUrl, brokerUrl: broker.url, instanceId: 'na', port: 0, host: '127.0.0.1', replay: { enabled: false, graceSeconds: 0, retrySeconds: 1, checkIntervalMs: 100 } }),
+    log: logs.log,
+  })
+  t.teardown(() => hq.stop())
+  await until(() => hq.ingest.status().subscribed, 'subscribed')
+  const site = new SimulatedSite('far', { prefix })
+  const messages = Array.from({ length: 3 }, (_, i) => site.fullOrder(Date.parse('2026-11-25T11:00:00Z') + i * 60_000, 60, 120)).flat()
+  const client = await publisher(broker.url)
+  await publishAll(client, messages.filter((m) => m.seq !== 4))
+  await client.endAsync(true)
+  await until(async () => (await db.query(`SELECT 1 FROM hq_sites WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen')
+  await broker.stop()
+  await until(() => !hq.ingest.status().connected, 'the broker away')
+  await hq.checkReplays()
+  t.ok(logs.lines().some((line) => line.msg === 'hq replay: request not sent' && line.siteId === 'far'), 'not sent, said so')
+  await broker.start()
+  await until(() => hq.ingest.status().subscribed, 'back')
+  const asked = await publisher(broker.url)
+  t.teardown(() => asked.endAsync(true))
+  const requests: string[] = []
+  asked.on('message', (_topic, payload) => requests.push(String(payload)))
+  await asked.subscribeAsync(`${prefix}/far/replay`, { qos: 1 })
+  await new Promise((resolve) => setTimeout(resolve, 1100))
+  await hq.checkReplays()
+  await until(() => requests.length === 1, 'asked again')
+  t.same(JSON.parse(requests[0]!), { from: 4, to: 9 })
+  const { rows } = await db.query<{ n: number }>(`SELECT replay_requests AS n FROM hq_sites WHERE site_id = 'far'`)
+  t.equal(rows[0]!.n, 2)
 })

@@ -2,10 +2,9 @@
 // reserves them in blocks and skips the rest of a block after a crash), so each fleet
 // message names the change the site rendered before it (prevSeq): a change covers the span
 // (prevSeq, seq], in which the site published nothing else. Per site, chain_seq is the
-// point up to which every span arrived; the spans that arrived above it are kept (as
-// PostgreSQL multiranges: adjacent spans merge, so a few ranges however the messages were
-// spread over instances and batches), and chain_seq moves up as far as they cover without a
-// hole. A clearing is whole only with its summary (two messages, events and history). Done
+// point up to which every span arrived; the spans that arrived above it are kept as ranges
+// (adjacent spans merge, so a few ranges however the messages were spread over instances
+// and batches), and chain_seq moves up as far as they cover without a hole. A clearing is whole only with its summary (two messages, events and history). Done
 // in the transaction that applies the batch, under the site row's lock, so instances never
 // race on it; the arithmetic is here, on the few ranges read with that lock. What stays
 // missing is asked of the site again (lib/hq/replay.ts).
@@ -73,7 +72,7 @@ export function minus(a: Ranges, b: Ranges): Ranges {
 
 const above = (ranges: Ranges, seq: number): Ranges => minus(ranges, [[Number.MIN_SAFE_INTEGER, seq]])
 
-/** PostgreSQL's text of an int8multirange, canonical: {[6,10),[12,13)}. */
+/** The stored text, '{[6,9],[12,12]}' (PostgreSQL's multirange syntax; exclusive bounds are read too). */
 export function parseRanges(text: string): Ranges {
   const out: Ranges = []
   for (const match of text.matchAll(/([[(])(-?\d+),(-?\d+)([\])])/g)) {
@@ -125,7 +124,7 @@ export interface StoredChain {
 }
 
 /** The columns a lock on hq_sites reads for advanceChain. */
-export const chainColumns = 'chain_seq, chain_events::text AS chain_events, chain_cleared::text AS chain_cleared, chain_history::text AS chain_history'
+export const chainColumns = 'chain_seq, chain_events, chain_cleared, chain_history'
 
 export function storedState(row: StoredChain): ChainState {
   return {
@@ -144,7 +143,7 @@ export function storedState(row: StoredChain): ChainState {
  * the last time chain_seq moved (an instance merely behind keeps it moving, a hole does not).
  */
 export const chainSet = `chain_seq = n.chain_seq,
-  chain_events = n.chain_events::int8multirange, chain_cleared = n.chain_cleared::int8multirange, chain_history = n.chain_history::int8multirange,
+  chain_events = n.chain_events, chain_cleared = n.chain_cleared, chain_history = n.chain_history,
   gap_since = CASE WHEN n.chain_seq IS NULL OR (NOT n.pending AND COALESCE(s.last_published_seq, 0) <= n.chain_seq) THEN NULL
                    WHEN s.gap_since IS NULL OR n.moved THEN now() ELSE s.gap_since END`
 

@@ -9,7 +9,7 @@
 // rows are locked (SKIP LOCKED), so each site is asked by one at a time.
 import type { SqlClient } from '../store/postgres.ts'
 import { lostDetailSql } from './alerts.ts'
-import { rewalkChains } from './chain.ts'
+import { parseRanges, rewalkChains } from './chain.ts'
 import type { HqConfig } from './config.ts'
 
 export interface ReplayRequestOut {
@@ -35,6 +35,8 @@ interface GapRow {
   site_id: string
   chain_seq: string
   replay_after: string | null
+  chain_events: string
+  chain_history: string
   top: string
 }
 
@@ -51,7 +53,7 @@ const perRound = 200
 export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay'], 'graceSeconds' | 'retrySeconds'>, lostHours: number): Promise<ReplayPlan> {
   const { rows } = await tx.query<GapRow>(
     `SELECT site_id, chain_seq, replay_after,
-            GREATEST(upper(chain_events) - 1, upper(chain_history) - 1, last_published_seq, chain_seq) AS top
+            chain_events, chain_history, GREATEST(last_published_seq, chain_seq) AS top
      FROM hq_sites
      WHERE chain_seq IS NOT NULL AND gap_since < now() - make_interval(secs => $1)
        AND (replay_requested_at IS NULL OR replay_requested_at < now() - make_interval(secs => $2))
@@ -61,7 +63,8 @@ export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay']
   const plan: ReplayPlan = { requests: [], lost: [] }
   for (const row of rows) {
     let from = Number(row.chain_seq) + 1
-    const top = Number(row.top)
+    // The highest seq HQ knows the site published: a change or summary that arrived, or the status.
+    const top = Math.max(Number(row.top), ...[...parseRanges(row.chain_events), ...parseRanges(row.chain_history)].map(([, high]) => high))
     const replayAfter = num(row.replay_after)
     if (replayAfter !== null && replayAfter >= from) {
       // The site no longer holds what lies between: record it (widening a loss still

@@ -30,13 +30,14 @@ export const schemaStatements = [
   // it is here (null until its first message that names the change before it, prevSeq);
   // chain_events: the (prevSeq, seq] spans of changes above it that arrived, chain_cleared
   // and chain_history: the seqs of clearings and of summaries above it (a clearing is whole
-  // with its summary); gap_since: since when something is missing without chain_seq moving.
+  // with its summary), as inclusive ranges '{[6,9],[12,12]}' (read and written as text: the
+  // arithmetic is chain.ts's, and a cast per row per batch cost ingest); gap_since: since when something is missing without chain_seq moving.
   // replay_after: from the status, what the site can still replay; replay_requested_at: the
   // last request (lib/hq/replay.ts); lost_*: the last range it could not replay (an alert).
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_seq bigint`,
-  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_events int8multirange NOT NULL DEFAULT '{}'`,
-  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_cleared int8multirange NOT NULL DEFAULT '{}'`,
-  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_history int8multirange NOT NULL DEFAULT '{}'`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_events text NOT NULL DEFAULT '{}'`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_cleared text NOT NULL DEFAULT '{}'`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS chain_history text NOT NULL DEFAULT '{}'`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS gap_since timestamptz`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS replay_after bigint`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS replay_requested_at timestamptz`,

@@ -30,7 +30,7 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
 
 async function chain(db: Database, siteId: string) {
   const { rows } = await db.query<{ chain_seq: string | null; gap: boolean; events: string }>(
-    'SELECT chain_seq, gap_since IS NOT NULL AS gap, chain_events::text AS events FROM hq_sites WHERE site_id = $1',
+    'SELECT chain_seq, gap_since IS NOT NULL AS gap, chain_events AS events FROM hq_sites WHERE site_id = $1',
     [siteId],
   )
   const row = rows[0]!
@@ -70,7 +70,7 @@ t.test('a hole stops the chain and is a gap until it is filled', async (t) => {
   const messages = orders(site, 6)
   const missing = messages.filter((m) => m.seq >= 7 && m.seq <= 8)
   await apply(db, messages.filter((m) => !missing.includes(m)))
-  t.same(await chain(db, 'holed'), { seq: 6, gap: true, events: '{[9,19)}' }, 'up to the hole; what came after is kept as one range')
+  t.same(await chain(db, 'holed'), { seq: 6, gap: true, events: '{[9,18]}' }, 'up to the hole; what came after is kept as one range')
   await apply(db, missing)
   t.same(await chain(db, 'holed'), { seq: 18, gap: false, events: '{}' })
 })

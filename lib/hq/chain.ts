@@ -44,8 +44,9 @@ export function batchSpans(messages: SiteMessage[]): Map<string, SiteSpans> {
   return bySite
 }
 
+/** Sorted, merged (overlapping and adjacent ranges become one). */
 export function normalize(ranges: Ranges): Ranges {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0])
+  const sorted = ranges.length > 1 ? [...ranges].sort((a, b) => a[0] - b[0]) : ranges
   const out: Ranges = []
   for (const [low, high] of sorted) {
     const last = out.at(-1)
@@ -55,35 +56,61 @@ export function normalize(ranges: Ranges): Ranges {
   return out
 }
 
-/** a less b (both normalized). */
-export function minus(a: Ranges, b: Ranges): Ranges {
+/** The union of two normalized lists, in one pass (a lagging instance can leave hundreds of ranges). */
+export function union(a: Ranges, b: Ranges): Ranges {
+  if (!b.length) return a
+  if (!a.length) return b
   const out: Ranges = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]![0] <= b[j]![0]) ? a[i++]! : b[j++]!
+    const last = out.at(-1)
+    if (last && next[0] <= last[1] + 1) last[1] = Math.max(last[1], next[1])
+    else out.push([next[0], next[1]])
+  }
+  return out
+}
+
+/** a less b (both normalized), in one pass. */
+export function minus(a: Ranges, b: Ranges): Ranges {
+  if (!b.length) return a
+  const out: Ranges = []
+  let j = 0
   for (const [low, high] of a) {
     let from = low
-    for (const [bLow, bHigh] of b) {
-      if (bHigh < from || bLow > high) continue
-      if (bLow > from) out.push([from, bLow - 1])
-      from = Math.max(from, bHigh + 1)
+    while (j < b.length && b[j]![1] < from) j++
+    let k = j
+    while (k < b.length && b[k]![0] <= high) {
+      if (b[k]![0] > from) out.push([from, b[k]![0] - 1])
+      from = Math.max(from, b[k]![1] + 1)
+      if (b[k]![1] > high) break
+      k++
     }
     if (from <= high) out.push([from, high])
   }
   return out
 }
 
-const above = (ranges: Ranges, seq: number): Ranges => minus(ranges, [[Number.MIN_SAFE_INTEGER, seq]])
-
-/** The stored text, '{[6,9],[12,12]}' (PostgreSQL's multirange syntax; exclusive bounds are read too). */
-export function parseRanges(text: string): Ranges {
+/** The parts above seq. */
+function above(ranges: Ranges, seq: number): Ranges {
   const out: Ranges = []
-  for (const match of text.matchAll(/([[(])(-?\d+),(-?\d+)([\])])/g)) {
-    const low = Number(match[2]) + (match[1] === '(' ? 1 : 0)
-    const high = Number(match[3]) - (match[4] === ')' ? 1 : 0)
-    if (low <= high) out.push([low, high])
-  }
-  return normalize(out)
+  for (const [low, high] of ranges) if (high > seq) out.push([Math.max(low, seq + 1), high])
+  return out
 }
 
-export const formatRanges = (ranges: Ranges): string => `{${ranges.map(([low, high]) => `[${low},${high}]`).join(',')}}`
+/** The stored text, '{[6,9],[12,12]}'. */
+export function parseRanges(text: string): Ranges {
+  if (text.length <= 2) return []
+  const out: Ranges = []
+  for (const pair of text.slice(2, -2).split('],[')) {
+    const comma = pair.indexOf(',')
+    out.push([Number(pair.slice(0, comma)), Number(pair.slice(comma + 1))])
+  }
+  return out
+}
+
+export const formatRanges = (ranges: Ranges): string => (ranges.length ? `{[${ranges.map(([low, high]) => `${low},${high}`).join('],[')}]}` : '{}')
 
 export interface ChainState {
   seq: number | null
@@ -104,9 +131,9 @@ export interface ChainStep {
 export function advanceChain(state: ChainState, spans: SiteSpans | undefined): ChainStep {
   const from = state.seq ?? spans?.firstPrev ?? null
   if (from === null) return { state: { seq: null, events: [], cleared: [], history: [] }, moved: false, pending: false }
-  const events = normalize([...state.events, ...(spans?.events ?? [])])
-  const cleared = normalize([...state.cleared, ...(spans?.cleared ?? [])])
-  const history = normalize([...state.history, ...(spans?.history ?? [])])
+  const events = union(state.events, normalize(spans?.events ?? []))
+  const cleared = union(state.cleared, normalize(spans?.cleared ?? []))
+  const history = union(state.history, normalize(spans?.history ?? []))
   // Whole: every span that arrived, less the clearings still without their summary.
   const whole = minus(events, minus(cleared, history))
   const reach = whole.find(([low, high]) => low <= from + 1 && high >= from + 1)

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { SimulatedSite, type SiteMessageOut } from '../../../bench/hq-sites.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
-import { advanceChain, batchSpans, formatRanges, minus, normalize, parseRanges } from '../../../lib/hq/chain.ts'
+import { advanceChain, batchSpans, formatRanges, minus, normalize, parseRanges, union } from '../../../lib/hq/chain.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
 import { Partitions } from '../../../lib/hq/schema.ts'
 import type { Database } from '../../../lib/store/postgres.ts'
@@ -149,11 +149,31 @@ t.test('range arithmetic: merge, subtract, PostgreSQL text both ways', async (t)
   t.same(minus([[1, 10], [20, 30]], [[3, 3], [5, 6], [10, 21], [40, 50]]), [[1, 2], [4, 4], [7, 9], [22, 30]])
   t.same(minus([[1, 5]], []), [[1, 5]])
   t.same(minus([[1, 5]], [[0, 9]]), [])
-  t.same(parseRanges('{[6,10),[12,13)}'), [[6, 9], [12, 12]])
+  t.same(minus([[1, 10]], [[2, 3], [5, 20]]), [[1, 1], [4, 4]], 'a range of b past the end of a range of a')
+  t.same(minus([[1, 3], [5, 9]], [[2, 6]]), [[1, 1], [7, 9]], 'one range of b across two of a')
+  t.same(union([[1, 2], [10, 12]], [[3, 4], [8, 9], [20, 20]]), [[1, 4], [8, 12], [20, 20]])
+  t.same(union([], [[1, 2]]), [[1, 2]])
+  t.same(union([[1, 2]], []), [[1, 2]])
+  t.same(parseRanges('{[6,9],[12,12]}'), [[6, 9], [12, 12]])
   t.same(parseRanges('{}'), [])
-  t.same(parseRanges('{(5,7],[7,9]}'), [[6, 9]], 'exclusive and inclusive bounds')
   t.equal(formatRanges([[6, 9], [12, 12]]), '{[6,9],[12,12]}')
   t.equal(formatRanges([]), '{}')
+  // A random check against sets of numbers.
+  const toSet = (ranges: [number, number][]) => new Set(ranges.flatMap(([low, high]) => Array.from({ length: high - low + 1 }, (_, i) => low + i)))
+  const random = (seed: number) => {
+    let state = seed
+    return normalize(Array.from({ length: 12 }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31
+      const low = state % 60
+      return [low, low + (state % 5)] as [number, number]
+    }))
+  }
+  for (let seed = 1; seed < 40; seed++) {
+    const [a, b] = [random(seed), random(seed * 7 + 3)]
+    t.same(toSet(minus(a, b)), new Set([...toSet(a)].filter((n) => !toSet(b).has(n))), `minus ${seed}`)
+    t.same(toSet(union(a, b)), new Set([...toSet(a), ...toSet(b)]), `union ${seed}`)
+    t.same(normalize(union(a, b)), union(a, b), `union ${seed} is normalized`)
+  }
 })
 
 t.test('a chain step: from the stored point, as far as the whole spans reach', async (t) => {

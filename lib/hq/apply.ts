@@ -8,7 +8,6 @@
 // other instead of deadlocking; the rows every batch touches (hour figures, sites) come
 // last, so they stay locked for the shortest time.
 import type { SqlClient } from '../store/postgres.ts'
-import { advanceChain, batchSpans, chainColumns, chainParams, chainSet, storedState, type StoredChain } from './chain.ts'
 import type { SiteEvent, SiteHistory, SiteMessage, SiteStatus } from './messages.ts'
 
 export const notifyChannel = 'hq_changes'
@@ -144,7 +143,7 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
 
   // Last, the rows every batch of these sites updates, locked in site order (so instances
   // never deadlock on them) and held only until the commit that follows.
-  const locked = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE`, [sites])
+  await tx.query('SELECT site_id FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE', [sites])
   let statusCount = 0
   if (statuses.length) {
     // A status from an older run of the gateway (startedAt) is stale. Within one run, an
@@ -183,16 +182,10 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
     statusCount = result.rowCount
   }
 
-  // With it, is anything missing now? (lib/hq/chain.ts, from the chains read with the lock.)
-  const spans = batchSpans(messages)
-  const chains = new Map(locked.rows.map((row) => [row.site_id, advanceChain(storedState(row), spans.get(row.site_id))]))
-  const steps = sites.map((site) => chains.get(site) ?? advanceChain({ seq: null, events: [], cleared: [], history: [] }, spans.get(site)))
   await tx.query(
-    `UPDATE hq_sites AS s SET last_seq = GREATEST(s.last_seq, n.last_seq), last_seen = now(), ${chainSet}
-     FROM (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::boolean[])
-             AS n(site_id, last_seq, chain_seq, chain_events, chain_cleared, chain_history, moved, pending) ORDER BY site_id) n
-     WHERE s.site_id = n.site_id`,
-    [sites, sites.map((s) => maxSeq.get(s) ?? 0), ...chainParams(steps)],
+    `UPDATE hq_sites AS s SET last_seq = GREATEST(s.last_seq, n.last_seq), last_seen = now()
+     FROM (SELECT * FROM unnest($1::text[], $2::bigint[]) AS n(site_id, last_seq) ORDER BY site_id) n WHERE s.site_id = n.site_id`,
+    [sites, sites.map((s) => maxSeq.get(s) ?? 0)],
   )
 
   // Delivered to every LISTENing instance when (and only if) this transaction commits.

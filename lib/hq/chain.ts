@@ -4,10 +4,14 @@
 // (prevSeq, seq], in which the site published nothing else. Per site, chain_seq is the
 // point up to which every span arrived; the spans that arrived above it are kept as ranges
 // (adjacent spans merge, so a few ranges however the messages were spread over instances
-// and batches), and chain_seq moves up as far as they cover without a hole. A clearing is whole only with its summary (two messages, events and history). Done
-// in the transaction that applies the batch, under the site row's lock, so instances never
-// race on it; the arithmetic is here, on the few ranges read with that lock. What stays
-// missing is asked of the site again (lib/hq/replay.ts).
+// and batches), and chain_seq moves up as far as they cover without a hole. A clearing is
+// whole only with its summary (two messages, events and history). Each instance keeps the
+// spans of the batches it committed (PendingChains) and stores them about once a second,
+// under the sites' row locks (so instances never race on it), not in every batch: an
+// instance behind the other leaves hundreds of ranges per site, and rewriting them in every
+// batch cost ingest a quarter of its rate. An instance that dies before storing them only
+// makes HQ ask the sites for changes it has (stored once). What stays missing is asked of
+// the site again (lib/hq/replay.ts).
 import type { SqlClient } from '../store/postgres.ts'
 import type { SiteMessage } from './messages.ts'
 
@@ -185,11 +189,18 @@ export function chainParams(steps: ChainStep[]): unknown[] {
   ]
 }
 
-/** Walks the stored chains of `sites` again (rows the caller holds locked), with no new spans. */
-export async function rewalkChains(tx: SqlClient, sites: string[]): Promise<void> {
-  const { rows } = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id`, [sites])
+/**
+ * Adds spans to the stored chains of their sites and moves chain_seq up, in one
+ * transaction: the rows are locked in site order (as the apply locks them). A site mapped to
+ * undefined is walked again without new spans (a status saying more was published, or
+ * chain_seq moved by replay.ts).
+ */
+export async function storeChains(tx: SqlClient, work: Map<string, SiteSpans | undefined>): Promise<void> {
+  const sites = [...work.keys()].sort()
+  if (!sites.length) return
+  const { rows } = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE`, [sites])
   if (!rows.length) return
-  const steps = rows.map((row) => advanceChain(storedState(row), undefined))
+  const steps = rows.map((row) => advanceChain(storedState(row), work.get(row.site_id)))
   await tx.query(
     `UPDATE hq_sites AS s SET ${chainSet}
      FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::boolean[])
@@ -197,4 +208,45 @@ export async function rewalkChains(tx: SqlClient, sites: string[]): Promise<void
      WHERE s.site_id = n.site_id`,
     [rows.map((row) => row.site_id), ...chainParams(steps)],
   )
+}
+
+/** What an instance committed and has not stored in the chains yet: per site, its spans merged. */
+export class PendingChains {
+  #work = new Map<string, SiteSpans | undefined>()
+
+  get size(): number {
+    return this.#work.size
+  }
+
+  /** A committed batch: its spans, and the sites whose status came (they are walked too). */
+  add(messages: SiteMessage[]): void {
+    for (const message of messages) if (message.kind === 'status' && !this.#work.has(message.siteId)) this.#work.set(message.siteId, undefined)
+    for (const [site, spans] of batchSpans(messages)) this.#merge(site, spans)
+  }
+
+  /** Everything pending, leaving none (put it back with restore() if storing fails). */
+  take(): Map<string, SiteSpans | undefined> {
+    const work = this.#work
+    this.#work = new Map()
+    return work
+  }
+
+  restore(work: Map<string, SiteSpans | undefined>): void {
+    for (const [site, spans] of work) {
+      if (spans) this.#merge(site, spans)
+      else if (!this.#work.has(site)) this.#work.set(site, undefined)
+    }
+  }
+
+  #merge(site: string, spans: SiteSpans): void {
+    const kept = this.#work.get(site)
+    if (!kept) {
+      this.#work.set(site, { events: normalize(spans.events), cleared: normalize(spans.cleared), history: normalize(spans.history), firstPrev: spans.firstPrev })
+      return
+    }
+    kept.events = union(kept.events, normalize(spans.events))
+    kept.cleared = union(kept.cleared, normalize(spans.cleared))
+    kept.history = union(kept.history, normalize(spans.history))
+    if (spans.firstPrev !== null) kept.firstPrev = kept.firstPrev === null ? spans.firstPrev : Math.min(kept.firstPrev, spans.firstPrev)
+  }
 }

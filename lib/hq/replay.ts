@@ -9,7 +9,7 @@
 // rows are locked (SKIP LOCKED), so each site is asked by one at a time.
 import type { SqlClient } from '../store/postgres.ts'
 import { lostDetailSql } from './alerts.ts'
-import { parseRanges, rewalkChains } from './chain.ts'
+import { parseRanges, storeChains } from './chain.ts'
 import type { HqConfig } from './config.ts'
 
 export interface ReplayRequestOut {
@@ -84,7 +84,7 @@ export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay']
          WHERE a.site_id = $1 AND a.kind = 'lost' AND a.cleared_at IS NULL AND s.site_id = a.site_id`,
         [row.site_id],
       )
-      await rewalkChains(tx, [row.site_id])
+      await storeChains(tx, new Map([[row.site_id, undefined]]))
       const after = await tx.query<{ chain_seq: string; gap: boolean }>('SELECT chain_seq, gap_since IS NOT NULL AS gap FROM hq_sites WHERE site_id = $1', [row.site_id])
       if (!after.rows[0]!.gap) continue
       from = Number(after.rows[0]!.chain_seq) + 1

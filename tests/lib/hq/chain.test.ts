@@ -5,7 +5,7 @@
 import t from 'tap'
 import { SimulatedSite, type SiteMessageOut } from '../../../bench/hq-sites.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
-import { advanceChain, batchSpans, formatRanges, minus, normalize, parseRanges, union } from '../../../lib/hq/chain.ts'
+import { advanceChain, batchSpans, formatRanges, minus, normalize, parseRanges, PendingChains, storeChains, union } from '../../../lib/hq/chain.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
 import { Partitions } from '../../../lib/hq/schema.ts'
 import type { Database } from '../../../lib/store/postgres.ts'
@@ -26,6 +26,10 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
   const list = parsed(messages)
   await new Partitions().ensure(db, list.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
   await db.transaction((tx) => applyBatch(tx, list, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
+  // What an instance does after its commits (Ingest.storeChains).
+  const pending = new PendingChains()
+  pending.add(list)
+  await db.transaction((tx) => storeChains(tx, pending.take()))
 }
 
 async function chain(db: Database, siteId: string) {
@@ -186,4 +190,25 @@ t.test('a chain step: from the stored point, as far as the whole spans reach', a
   const whole = advanceChain(filled.state, { events: [], cleared: [], history: [[15, 15]], firstPrev: 14 })
   t.same(whole, { state: { seq: 15, events: [], cleared: [], history: [] }, moved: true, pending: false })
   t.same(advanceChain(whole.state, { events: [[3, 4]], cleared: [], history: [], firstPrev: 2 }), { state: whole.state, moved: false, pending: false }, 'old spans change nothing')
+})
+
+t.test('pending chains: committed batches merged per site until stored; kept again when storing fails', async (t) => {
+  const site = new SimulatedSite('pending', { prefix })
+  const first = parsed(orders(site, 1))
+  const second = parsed(orders(site, 1))
+  const other = new SimulatedSite('status-only', { prefix })
+  const pending = new PendingChains()
+  pending.add([...second, ...parsed([other.status(true)])])
+  pending.add(first)
+  t.equal(pending.size, 2)
+  const work = pending.take()
+  t.equal(pending.size, 0)
+  t.same(work.get('pending'), { events: [[1, 6]], cleared: [[3, 3], [6, 6]], history: [[3, 3], [6, 6]], firstPrev: 0 })
+  t.equal(work.get('status-only'), undefined, 'a status: walked, no spans')
+  t.ok(work.has('status-only'))
+  pending.add(parsed(orders(site, 1)))
+  pending.restore(work)
+  const again = pending.take()
+  t.same(again.get('pending'), { events: [[1, 9]], cleared: [[3, 3], [6, 6], [9, 9]], history: [[3, 3], [6, 6], [9, 9]], firstPrev: 0 })
+  t.ok(again.has('status-only'))
 })

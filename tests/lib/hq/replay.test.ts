@@ -6,6 +6,7 @@ import t from 'tap'
 import { SimulatedSite, type SiteMessageOut } from '../../../bench/hq-sites.ts'
 import { evaluateAlerts, openAlerts } from '../../../lib/hq/alerts.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
+import { PendingChains, storeChains } from '../../../lib/hq/chain.ts'
 import { hqConfigSchema } from '../../../lib/hq/config.ts'
 import { parseSiteMessage } from '../../../lib/hq/messages.ts'
 import { planReplays } from '../../../lib/hq/replay.ts'
@@ -25,6 +26,10 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
   })
   await new Partitions().ensure(db, list.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
   await db.transaction((tx) => applyBatch(tx, list, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
+  // What an instance does after its commits (Ingest.storeChains).
+  const pending = new PendingChains()
+  pending.add(list)
+  await db.transaction((tx) => storeChains(tx, pending.take()))
 }
 
 const orders = (site: SimulatedSite, count: number) => Array.from({ length: count }, (_, i) => site.fullOrder(Date.parse('2026-11-25T11:00:00Z') + i * 60_000, 60, 120)).flat()

@@ -6,10 +6,10 @@
 // (adjacent spans merge, so a few ranges however the messages were spread over instances
 // and batches), and chain_seq moves up as far as they cover without a hole. A clearing is
 // whole only with its summary (two messages, events and history). Each instance keeps the
-// spans of the batches it committed (PendingChains) and stores them about once a second,
-// under the sites' row locks (so instances never race on it), not in every batch: an
-// instance behind the other leaves hundreds of ranges per site, and rewriting them in every
-// batch cost ingest a quarter of its rate. An instance that dies before storing them only
+// spans of the batches it committed (PendingChains) and stores them about once a second in
+// hq_site_chains, under its rows' locks (so instances never race on it), not in every batch
+// and not in hq_sites: an instance behind the other leaves hundreds of ranges per site, and
+// rewriting them under the apply's locks held ingest up. An instance that dies before storing them only
 // makes HQ ask the sites for changes it has (stored once). What stays missing is asked of
 // the site again (lib/hq/replay.ts).
 import type { SqlClient } from '../store/postgres.ts'
@@ -154,7 +154,7 @@ export interface StoredChain {
   chain_history: string
 }
 
-/** The columns a lock on hq_sites reads for advanceChain. */
+/** The columns of hq_site_chains advanceChain reads. */
 export const chainColumns = 'chain_seq, chain_events, chain_cleared, chain_history'
 
 export function storedState(row: StoredChain): ChainState {
@@ -166,19 +166,7 @@ export function storedState(row: StoredChain): ChainState {
   }
 }
 
-/**
- * The SET clause (and its parameters from `first`) that stores the steps of `sites`, for an
- * UPDATE of hq_sites `s` FROM a row source `n` whose columns the caller unnests from
- * `chainParams`: chain_seq, chain_events/cleared/history (text) and moved/pending. A hole is
- * something above chain_seq, or a status saying more was published; gap_since is timed from
- * the last time chain_seq moved (an instance merely behind keeps it moving, a hole does not).
- */
-export const chainSet = `chain_seq = n.chain_seq,
-  chain_events = n.chain_events, chain_cleared = n.chain_cleared, chain_history = n.chain_history,
-  gap_since = CASE WHEN n.chain_seq IS NULL OR (NOT n.pending AND COALESCE(s.last_published_seq, 0) <= n.chain_seq) THEN NULL
-                   WHEN s.gap_since IS NULL OR n.moved THEN now() ELSE s.gap_since END`
-
-export function chainParams(steps: ChainStep[]): unknown[] {
+function chainParams(steps: ChainStep[]): unknown[] {
   return [
     steps.map((step) => step.state.seq),
     steps.map((step) => formatRanges(step.state.events)),
@@ -190,22 +178,31 @@ export function chainParams(steps: ChainStep[]): unknown[] {
 }
 
 /**
- * Adds spans to the stored chains of their sites and moves chain_seq up, in one
- * transaction: the rows are locked in site order (as the apply locks them). A site mapped to
+ * Adds spans to the stored chains of their sites and moves chain_seq up: hq_site_chains'
+ * rows locked in site order. A site mapped to
  * undefined is walked again without new spans (a status saying more was published, or
  * chain_seq moved by replay.ts).
  */
 export async function storeChains(tx: SqlClient, work: Map<string, SiteSpans | undefined>): Promise<void> {
   const sites = [...work.keys()].sort()
   if (!sites.length) return
-  const { rows } = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_sites WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE`, [sites])
-  if (!rows.length) return
+  await tx.query('INSERT INTO hq_site_chains (site_id) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (site_id) DO NOTHING', [sites])
+  const { rows } = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_site_chains WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE`, [sites])
   const steps = rows.map((row) => advanceChain(storedState(row), work.get(row.site_id)))
+  // A hole is something above chain_seq, or a status saying more was published (hq_sites,
+  // read without a lock: a status committed meanwhile is seen at the next store); gap_since
+  // is timed from the last time chain_seq moved (an instance merely behind keeps it moving,
+  // a hole does not).
   await tx.query(
-    `UPDATE hq_sites AS s SET ${chainSet}
-     FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::boolean[])
-       AS n(site_id, chain_seq, chain_events, chain_cleared, chain_history, moved, pending)
-     WHERE s.site_id = n.site_id`,
+    `UPDATE hq_site_chains AS c SET chain_seq = n.chain_seq,
+       chain_events = n.chain_events, chain_cleared = n.chain_cleared, chain_history = n.chain_history,
+       gap_since = CASE WHEN n.chain_seq IS NULL OR (NOT n.pending AND COALESCE(n.last_published_seq, 0) <= n.chain_seq) THEN NULL
+                        WHEN c.gap_since IS NULL OR n.moved THEN now() ELSE c.gap_since END
+     FROM (SELECT n.*, s.last_published_seq
+           FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::boolean[])
+             AS n(site_id, chain_seq, chain_events, chain_cleared, chain_history, moved, pending)
+           LEFT JOIN hq_sites s ON s.site_id = n.site_id) n
+     WHERE c.site_id = n.site_id`,
     [rows.map((row) => row.site_id), ...chainParams(steps)],
   )
 }

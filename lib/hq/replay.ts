@@ -52,12 +52,11 @@ const perRound = 200
  */
 export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay'], 'graceSeconds' | 'retrySeconds'>, lostHours: number): Promise<ReplayPlan> {
   const { rows } = await tx.query<GapRow>(
-    `SELECT site_id, chain_seq, replay_after,
-            chain_events, chain_history, GREATEST(last_published_seq, chain_seq) AS top
-     FROM hq_sites
-     WHERE chain_seq IS NOT NULL AND gap_since < now() - make_interval(secs => $1)
-       AND (replay_requested_at IS NULL OR replay_requested_at < now() - make_interval(secs => $2))
-     ORDER BY site_id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+    `SELECT c.site_id, c.chain_seq, s.replay_after, c.chain_events, c.chain_history, GREATEST(s.last_published_seq, c.chain_seq) AS top
+     FROM hq_site_chains c JOIN hq_sites s USING (site_id)
+     WHERE c.chain_seq IS NOT NULL AND c.gap_since < now() - make_interval(secs => $1)
+       AND (c.replay_requested_at IS NULL OR c.replay_requested_at < now() - make_interval(secs => $2))
+     ORDER BY c.site_id LIMIT $3 FOR UPDATE OF c SKIP LOCKED`,
     [config.graceSeconds, config.retrySeconds, perRound],
   )
   const plan: ReplayPlan = { requests: [], lost: [] }
@@ -72,26 +71,26 @@ export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay']
       const through = Math.min(replayAfter, top)
       plan.lost.push({ siteId: row.site_id, after: from - 1, through })
       await tx.query(
-        `UPDATE hq_sites SET chain_seq = $2,
-           lost_after = CASE WHEN lost_at > now() - make_interval(secs => $4) THEN LEAST(lost_after, $3) ELSE $3 END,
+        `UPDATE hq_sites SET lost_after = CASE WHEN lost_at > now() - make_interval(secs => $4) THEN LEAST(lost_after, $3) ELSE $3 END,
            lost_through = CASE WHEN lost_at > now() - make_interval(secs => $4) THEN GREATEST(lost_through, $2) ELSE $2 END,
            lost_at = now()
          WHERE site_id = $1`,
         [row.site_id, through, from - 1, lostHours * 3600],
       )
+      await tx.query('UPDATE hq_site_chains SET chain_seq = $2 WHERE site_id = $1', [row.site_id, through])
       await tx.query(
         `UPDATE hq_alerts a SET detail = ${lostDetailSql} FROM hq_sites s
          WHERE a.site_id = $1 AND a.kind = 'lost' AND a.cleared_at IS NULL AND s.site_id = a.site_id`,
         [row.site_id],
       )
       await storeChains(tx, new Map([[row.site_id, undefined]]))
-      const after = await tx.query<{ chain_seq: string; gap: boolean }>('SELECT chain_seq, gap_since IS NOT NULL AS gap FROM hq_sites WHERE site_id = $1', [row.site_id])
+      const after = await tx.query<{ chain_seq: string; gap: boolean }>('SELECT chain_seq, gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = $1', [row.site_id])
       if (!after.rows[0]!.gap) continue
       from = Number(after.rows[0]!.chain_seq) + 1
     }
     if (from > top) continue
     plan.requests.push({ siteId: row.site_id, from, to: top })
-    await tx.query('UPDATE hq_sites SET replay_requested_at = now(), replay_requests = replay_requests + 1 WHERE site_id = $1', [row.site_id])
+    await tx.query('UPDATE hq_site_chains SET replay_requested_at = now(), replay_requests = replay_requests + 1 WHERE site_id = $1', [row.site_id])
   }
   return plan
 }

@@ -34,7 +34,7 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
 
 async function chain(db: Database, siteId: string) {
   const { rows } = await db.query<{ chain_seq: string | null; gap: boolean; events: string }>(
-    'SELECT chain_seq, gap_since IS NOT NULL AS gap, chain_events AS events FROM hq_sites WHERE site_id = $1',
+    'SELECT chain_seq, gap_since IS NOT NULL AS gap, chain_events AS events FROM hq_site_chains WHERE site_id = $1',
     [siteId],
   )
   const row = rows[0]!

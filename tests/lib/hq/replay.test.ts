@@ -35,7 +35,7 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
 const orders = (site: SimulatedSite, count: number) => Array.from({ length: count }, (_, i) => site.fullOrder(Date.parse('2026-11-25T11:00:00Z') + i * 60_000, 60, 120)).flat()
 const now = { graceSeconds: 0, retrySeconds: 3600 }
 const plan = (db: Database, config = now, lostHours = 24) => db.transaction((tx) => planReplays(tx, config, lostHours))
-const chainSeq = async (db: Database, site: string) => Number((await db.query<{ chain_seq: string }>('SELECT chain_seq FROM hq_sites WHERE site_id = $1', [site])).rows[0]!.chain_seq)
+const chainSeq = async (db: Database, site: string) => Number((await db.query<{ chain_seq: string }>('SELECT chain_seq FROM hq_site_chains WHERE site_id = $1', [site])).rows[0]!.chain_seq)
 
 t.test('a hole held past the grace is asked for, once per retry; whole sites are not', async (t) => {
   const { db } = await freshDatabase(pg)
@@ -54,7 +54,7 @@ t.test('a hole held past the grace is asked for, once per retry; whole sites are
   t.same((await plan(db, { graceSeconds: 0, retrySeconds: 0 })).requests, [{ siteId: 'holed', from: 4, to: 18 }])
   await apply(db, messages)
   t.equal(await chainSeq(db, 'holed'), 16)
-  const { rows } = await db.query<{ replay_requests: number; gap: boolean }>(`SELECT replay_requests, gap_since IS NOT NULL AS gap FROM hq_sites WHERE site_id = 'holed'`)
+  const { rows } = await db.query<{ replay_requests: number; gap: boolean }>(`SELECT replay_requests, gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = 'holed'`)
   t.same(rows[0], { replay_requests: 3, gap: true }, 'still 17 and 18 to come')
 })
 
@@ -78,7 +78,7 @@ t.test('what the site can no longer replay is lost: an alert names the range, th
   t.same(await plan(db, { graceSeconds: 0, retrySeconds: 0 }), { requests: [], lost: [{ siteId: 'lossy', after: 19, through: 25 }] }, 'nothing left to ask')
   t.equal(await chainSeq(db, 'lossy'), 30)
   t.match(await openAlerts(db), [{ siteId: 'lossy', kind: 'lost', detail: 'changes after seq 4 through seq 25 are lost: the site could no longer replay them' }], 'the open alert widened')
-  const { rows } = await db.query<{ gap: boolean }>(`SELECT gap_since IS NOT NULL AS gap FROM hq_sites WHERE site_id = 'lossy'`)
+  const { rows } = await db.query<{ gap: boolean }>(`SELECT gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = 'lossy'`)
   t.equal(rows[0]!.gap, false)
   // It clears after alerts.lostHours.
   await db.query(`UPDATE hq_sites SET lost_at = now() - interval '25 hours'`)

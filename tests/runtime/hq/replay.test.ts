@@ -147,11 +147,11 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   await until(async () => (await history()) === 30, 'every cleared order at HQ', 60_000)
   await until(() => a.ingest.status().pending === 0 && b.ingest.status().pending === 0, 'nothing pending')
   t.same(await snapshot(db), expected, 'every change once: the rows of one orderly apply')
-  const { rows } = await db.query<{ site_id: string; asked: number; gap: boolean; chain: string; published: string }>(
-    'SELECT site_id, replay_requests AS asked, gap_since IS NOT NULL AS gap, chain_seq AS chain, last_published_seq AS published FROM hq_sites ORDER BY site_id',
+  const { rows } = await db.query<{ site_id: string; asked: number; gap: boolean; chain: string }>(
+    'SELECT site_id, replay_requests AS asked, gap_since IS NOT NULL AS gap, chain_seq AS chain FROM hq_site_chains ORDER BY site_id',
   )
   for (const row of rows) t.ok(row.asked > 0, `${row.site_id} was asked to replay`)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_sites WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
+  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
   t.same(await a.checkAlerts().then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`)).then((r) => r.rows), [], 'nothing lost')
 })
 
@@ -201,7 +201,7 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   // When HQ asks, the window holds 19..24 (16..21 if asked before the last order was published).
   t.ok(through === 18 || through === 15, `up to what the window no longer held (${through})`)
   // Everything above the lost range arrives: the window's part by replay, the rest as usual.
-  await until(async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_sites WHERE site_id = 'small'`)).rows[0]!.chain) === 24, 'the chain goes on to the last change', 30_000)
+  await until(async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_site_chains WHERE site_id = 'small'`)).rows[0]!.chain) === 24, 'the chain goes on to the last change', 30_000)
   const kept = site.recorded.filter((m) => m.kind === 'history' && m.seq > through).map((m) => (m.kind === 'history' ? m.uuid : ''))
   const { rows } = await db.query<{ uuid: string }>(`SELECT uuid FROM hq_history WHERE site_id = 'small' AND seq > $1 ORDER BY seq`, [through])
   t.same(rows.map((r) => r.uuid), kept, 'every order cleared after the lost range')
@@ -228,7 +228,7 @@ t.test('a request that cannot get out (broker away) is sent again after retrySec
   const client = await publisher(broker.url)
   await publishAll(client, messages.filter((m) => m.seq !== 4))
   await client.endAsync(true)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_sites WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen')
+  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen')
   await broker.stop()
   await until(() => !hq.ingest.status().connected, 'the broker away')
   await hq.checkReplays()
@@ -244,6 +244,6 @@ t.test('a request that cannot get out (broker away) is sent again after retrySec
   await hq.checkReplays()
   await until(() => requests.length === 1, 'asked again')
   t.same(JSON.parse(requests[0]!), { from: 4, to: 9 })
-  const { rows } = await db.query<{ n: number }>(`SELECT replay_requests AS n FROM hq_sites WHERE site_id = 'far'`)
+  const { rows } = await db.query<{ n: number }>(`SELECT replay_requests AS n FROM hq_site_chains WHERE site_id = 'far'`)
   t.equal(rows[0]!.n, 2)
 })

@@ -107,7 +107,7 @@ export class Ingest {
     })
     this.#client = client
     this.#holder = new AckHolder(client)
-    this.#chainTimer = setInterval(() => void this.storeChains(), this.#options.chainIntervalMs ?? 1000)
+    this.#chainTimer = setInterval(() => void this.storeChains(), this.#options.chainIntervalMs ?? 5000)
     this.#chainTimer.unref()
     client.handleMessage = (packet, callback) => {
       if (packet.cmd === 'publish' && packet.qos === 1 && packet.messageId !== undefined) {

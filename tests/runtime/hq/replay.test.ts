@@ -151,7 +151,7 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
     'SELECT site_id, replay_requests AS asked, gap_since IS NOT NULL AS gap, chain_seq AS chain FROM hq_site_chains ORDER BY site_id',
   )
   for (const row of rows) t.ok(row.asked > 0, `${row.site_id} was asked to replay`)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
+  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left', 30_000)
   t.same(await a.checkAlerts().then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`)).then((r) => r.rows), [], 'nothing lost')
 })
 
@@ -228,7 +228,7 @@ t.test('a request that cannot get out (broker away) is sent again after retrySec
   const client = await publisher(broker.url)
   await publishAll(client, messages.filter((m) => m.seq !== 4))
   await client.endAsync(true)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen')
+  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen', 30_000)
   await broker.stop()
   await until(() => !hq.ingest.status().connected, 'the broker away')
   await hq.checkReplays()

@@ -60,6 +60,8 @@ t.test('the replay window holds the newest published entries, byte for byte', as
   t.same((await outbox.head(100)).map((e) => e.seq)[0], 122, 'the drain goes on above the cursor')
   t.equal(await outbox.add(entry(100)), false, 'a change recorded again after a crash, still held: kept as it is')
   t.equal(await outbox.add(entry(10)), false, 'one published before and gone: not published again')
+  t.equal(await outbox.add(entry(150)), false, 'one still waiting for the broker: its entry is kept, not doubled')
+  t.equal(outbox.backlog, 40)
   t.equal(await outbox.add(entry(202)), true)
   t.equal(outbox.backlog, 41)
 })

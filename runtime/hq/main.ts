@@ -1,8 +1,8 @@
 // Starts one headquarters instance: PostgreSQL (schema created when missing), the ingest
 // from the broker, the HTTP host serving HQ's manifest and chain board, the live updates,
-// the alert timer and the replay timer (asking sites for what HQ missed). It serves with the broker down (the board shows what is stored) and
-// keeps trying; with PostgreSQL down, ingest waits (nothing is acknowledged) and the API
-// answers 503.
+// the alert timer and the replay timer (asking sites for what HQ missed). It serves with
+// the broker down (the board shows what is stored) and keeps trying; with PostgreSQL down,
+// ingest waits (nothing is acknowledged) and the API answers 503.
 import { fleetTopics } from '../../lib/fleet/config.ts'
 import { AlertWebhooks } from '../../lib/hq/alert-webhooks.ts'
 import { evaluateAlerts } from '../../lib/hq/alerts.ts'

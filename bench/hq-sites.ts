@@ -1,6 +1,7 @@
 // Simulated restaurants for headquarters' tests and benchmark: each plays orders (created,
 // put on a table, cleared) and renders every change with the gateway's own fleet renderer
-// (lib/fleet/messages.ts), numbered by its own seq, on the fleet's topics. Publishing is the
+// (lib/fleet/messages.ts), numbered by its own seq and naming the change before it (prevSeq),
+// on the fleet's topics. Publishing is the
 // caller's (a real MQTT client), so a test can also drop, repeat or reorder messages.
 import { randomUUID } from 'node:crypto'
 import { fleetMessages } from '../lib/fleet/messages.ts'
@@ -19,6 +20,8 @@ export class SimulatedSite {
   readonly timezone: string
   readonly startedAt: number
   seq = 0
+  /** The seq of the last change rendered (the next one's prevSeq); null before the first. */
+  lastRendered: number | null
   readonly open = new Map<string, ActiveOrder>()
   #nextName = 1
 
@@ -28,11 +31,14 @@ export class SimulatedSite {
     this.timezone = options.timezone ?? 'UTC'
     this.startedAt = options.startedAt ?? Date.now()
     this.seq = options.firstSeq ?? 0
+    this.lastRendered = options.firstSeq || null
   }
 
   #render(type: ChangeType, order: ActiveOrder, at: number): SiteMessageOut[] {
     const seq = ++this.seq
-    return fleetMessages({ seq, type, order: { ...order }, at }, { siteId: this.siteId, timezone: this.timezone }).map((m) => ({
+    const prevSeq = this.lastRendered
+    this.lastRendered = seq
+    return fleetMessages({ seq, type, order: { ...order }, at }, { siteId: this.siteId, timezone: this.timezone, prevSeq }).map((m) => ({
       topic: `${this.prefix}/${this.siteId}/${m.channel}`,
       payload: m.payload,
       seq,
@@ -81,7 +87,8 @@ export class SimulatedSite {
 
   /** The retained status message, in the bridge's form (docs/fleet.md). */
   /** radioUp: as a gateway that reports its radio sends it (absent: one that does not). */
-  status(online: boolean, options: { at?: number; backlog?: number; reason?: string; radioUp?: boolean } = {}): SiteMessageOut {
+  /** replayAfter: what it says it can still replay (absent: an older gateway). */
+  status(online: boolean, options: { at?: number; backlog?: number; reason?: string; radioUp?: boolean; replayAfter?: number } = {}): SiteMessageOut {
     const at = options.at ?? Date.now()
     const body = {
       siteId: this.siteId,
@@ -94,6 +101,7 @@ export class SimulatedSite {
       backlog: options.backlog ?? 0,
       lastPublishedSeq: this.seq || null,
       ...(options.radioUp !== undefined ? { radioUp: options.radioUp, radioKind: 'zigbee' } : {}),
+      ...(options.replayAfter !== undefined ? { replayAfter: options.replayAfter } : {}),
     }
     return { topic: `${this.prefix}/${this.siteId}/status`, payload: JSON.stringify(body), seq: 0 }
   }

@@ -2,12 +2,15 @@
 // library's own reconnect and in-memory resend turned off: after any drop the outbox is
 // replayed from its oldest entry, so what reaches the broker is always in seq order (what
 // was in flight may arrive twice, with the same seq). Reconnects back off on the Clock.
+// With a replay window it also listens to headquarters' replay requests (lib/fleet/replay.ts)
+// and publishes what they ask for again, beside the outbox's own order.
 import { connect as mqttConnect, type IClientOptions, type MqttClient } from 'mqtt'
 import type { Clock, TimerHandle } from '../kernel/clock.ts'
 import type { Logger } from '../kernel/log.ts'
 import { connectionSecrets, fleetTopics, type FleetConfig, type FleetTopics } from './config.ts'
 import { classifyFailure, type ClassifiedFailure } from './failure.ts'
 import type { FleetChannel, FleetOutbox } from './outbox.ts'
+import type { FleetReplayer } from './replay.ts'
 
 export type FleetState = 'disabled' | 'connecting' | 'connected' | 'down' | 'auth-failed' | 'tls-failed'
 
@@ -30,6 +33,8 @@ export interface FleetBridgeOptions {
   statusPayload: (online: boolean, reason?: string) => Record<string, unknown>
   /** Changes published per round trip (each awaited before the next batch). */
   batchSize?: number
+  /** Serves headquarters' replay requests (none: the replay topic is not subscribed). */
+  replayer?: FleetReplayer
   connect?: (url: string, options: IClientOptions) => MqttClient
 }
 
@@ -166,6 +171,7 @@ export class FleetBridge {
       log.info({ broker: config.brokerUrl, siteId: this.#options.siteId }, 'fleet broker connected')
       this.#publishStatus(connection)
       this.#drain(connection)
+      if (this.#options.replayer) this.#listenForReplays(connection)
     })
     client.on('close', () => {
       markClosed(new Error('connection closed'))
@@ -237,7 +243,7 @@ export class FleetBridge {
           entry.messages.map((message) => connection.client.publishAsync(this.#topic(message.channel), message.payload, { qos: 1 })),
         )
         await Promise.race([Promise.all(acks), connection.closed])
-        await outbox.remove(batch.map((entry) => entry.seq))
+        await outbox.acknowledged(batch.map((entry) => entry.seq))
         published += batch.length
       }
       // After a catch-up, say so at once rather than at the next periodic refresh.
@@ -248,6 +254,38 @@ export class FleetBridge {
       log.warn({ err: error }, 'fleet publish failed; reconnecting')
       connection.client.end(true)
     }
+  }
+
+  #listenForReplays(connection: Connection): void {
+    const { log } = this.#options
+    const replayTopic = this.#topics.replay
+    connection.client.on('message', (topic, payload) => {
+      if (topic === replayTopic && connection === this.#connection) this.#replay(connection, payload)
+    })
+    // A broker whose ACL does not let the site read it may refuse the subscription (EMQX;
+    // Mosquitto grants it and delivers nothing): the site publishes as before, it only
+    // cannot replay.
+    connection.client.subscribe(replayTopic, { qos: 1 }, (error, granted) => {
+      if (error || granted?.some((g) => g.qos === 128)) log.warn({ topic: replayTopic, err: error }, 'fleet: the broker refused the replay subscription; headquarters cannot ask this site to replay')
+    })
+  }
+
+  #replay(connection: Connection, payload: Buffer): void {
+    const { log } = this.#options
+    const publish = (entry: { messages: { channel: FleetChannel; payload: string }[] }) =>
+      Promise.race([Promise.all(entry.messages.map((m) => connection.client.publishAsync(this.#topic(m.channel), m.payload, { qos: 1 }))), connection.closed]).then(() => undefined)
+    this.#options
+      .replayer!.serve(payload, publish)
+      .then((outcome) => {
+        if (!outcome.served) {
+          log.warn({ reason: outcome.reason }, 'fleet: replay request not served')
+          return
+        }
+        log.info({ ...outcome.request, replayed: outcome.entries, firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, replayAfter: outcome.replayAfter }, 'fleet: replayed for headquarters')
+        // The status says what can still be replayed (replayAfter): headquarters learns at once.
+        if (connection === this.#connection && connection.connected) this.#publishStatus(connection)
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'fleet: replay interrupted'))
   }
 
   #topic(channel: FleetChannel): string {

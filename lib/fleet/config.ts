@@ -37,6 +37,13 @@ export const fleetConfigSchema = z
     maxReconnectMs: z.number().int().min(50).max(3_600_000).default(60_000),
     /** How often the retained status message is refreshed while connected. */
     statusIntervalMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+    /**
+     * Published changes kept so headquarters can ask for what it missed (the replay window,
+     * lib/fleet/replay.ts); 0: none kept, replay requests are not listened to.
+     */
+    replayWindow: z.number().int().min(0).max(100_000).default(2000),
+    /** At most this many changes replayed per minute, whatever headquarters asks. */
+    replayPerMinute: z.number().int().min(1).max(1_000_000).default(6000),
   })
   .superRefine((fleet, context) => {
     if (fleet.enabled && !fleet.brokerUrl) {
@@ -55,10 +62,12 @@ export interface FleetTopics {
   events: string
   history: string
   status: string
+  /** Headquarters' requests to publish again what it missed (the only topic a site reads). */
+  replay: string
 }
 
 export function fleetTopics(prefix: string, siteId: string): FleetTopics {
-  return { events: `${prefix}/${siteId}/events`, history: `${prefix}/${siteId}/history`, status: `${prefix}/${siteId}/status` }
+  return { events: `${prefix}/${siteId}/events`, history: `${prefix}/${siteId}/history`, status: `${prefix}/${siteId}/status`, replay: `${prefix}/${siteId}/replay` }
 }
 
 /** Thrown when a CA, certificate or key file cannot be read: a TLS set-up problem. */

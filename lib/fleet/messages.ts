@@ -1,7 +1,9 @@
 // What one order change becomes on the fleet's topics: the ORDER_MODIFIED notification (the
 // webhook payload with seq, plus the change type and site) on `events`, and for a cleared
 // order its summary (with seq) on `history`. Rendered once, when the change is recorded, so a
-// message published again after an outage is byte-for-byte the first one.
+// message published again after an outage, or replayed for headquarters, is byte-for-byte the
+// first one. Both carry `prevSeq`, the seq of the change the site rendered before this one
+// (null for its first): a consumer can tell from it that it missed something (docs/fleet.md).
 import { orderModifiedPayload, orderSummary } from '../orders/notification.ts'
 import { summaryOf, type OrderChange, type OrderSummary } from '../orders/types.ts'
 import type { FleetMessage } from './outbox.ts'
@@ -11,18 +13,22 @@ export interface RenderOptions {
   timezone: string
   /** The stored summary of a cleared order, when history already has it. */
   storedSummary?: (uuid: string) => OrderSummary | undefined
+  /** The seq of the change rendered before this one (null: none); left out when undefined. */
+  prevSeq?: number | null
 }
 
-export function fleetMessages(change: OrderChange, { siteId, timezone, storedSummary }: RenderOptions): FleetMessage[] {
+export function fleetMessages(change: OrderChange, { siteId, timezone, storedSummary, prevSeq }: RenderOptions): FleetMessage[] {
+  const chain = prevSeq === undefined ? {} : { prevSeq }
   const event = {
     ...orderModifiedPayload(change.order, change.seq, { now: change.at, timezone }),
     change: change.type,
     siteId,
+    ...chain,
   }
   const messages: FleetMessage[] = [{ channel: 'events', payload: JSON.stringify(event) }]
   if (change.type === 'ORDER_CLEARED') {
     const summary = storedSummary?.(change.order.uuid) ?? summaryOf(change.order, change.at)
-    messages.push({ channel: 'history', payload: JSON.stringify({ ...orderSummary(summary, timezone), seq: change.seq, siteId }) })
+    messages.push({ channel: 'history', payload: JSON.stringify({ ...orderSummary(summary, timezone), seq: change.seq, siteId, ...chain }) })
   }
   return messages
 }

@@ -12,6 +12,7 @@ import type { FleetBridge, FleetStatus } from './bridge.ts'
 import type { FleetConfig, FleetTopics } from './config.ts'
 import { fleetMessages } from './messages.ts'
 import { FleetOutbox, type FleetOutboxEntry } from './outbox.ts'
+import { FleetReplayer, ReplayBudget } from './replay.ts'
 
 export interface FleetDeps {
   config: FleetConfig
@@ -51,6 +52,7 @@ export class FleetService {
     const outbox = await FleetOutbox.open(
       await deps.store.collection<FleetOutboxEntry>('fleet-outbox', [{ fieldName: 'seq', unique: true }]),
       await deps.store.collection('fleet-cursor'),
+      deps.config.replayWindow,
     )
     let service: FleetService | undefined
     const { FleetBridge } = await import('./bridge.ts')
@@ -61,6 +63,7 @@ export class FleetService {
       clock: deps.clock,
       log: deps.log,
       batchSize: deps.batchSize,
+      replayer: deps.config.replayWindow > 0 ? new FleetReplayer(outbox, new ReplayBudget(deps.config.replayPerMinute, deps.clock)) : undefined,
       statusPayload: (online, reason) => service!.#statusPayload(online, reason),
     })
     service = new FleetService(deps, siteId, outbox, bridge)
@@ -109,9 +112,9 @@ export class FleetService {
       siteId: this.siteId,
       timezone: this.#deps.timezone(),
       storedSummary: this.#deps.storedSummary,
+      prevSeq: this.#outbox.lastRendered,
     })
-    await this.#outbox.add({ seq: change.seq, messages }, durability)
-    this.#bridge!.notify()
+    if (await this.#outbox.add({ seq: change.seq, messages }, durability)) this.#bridge!.notify()
   }
 
   #statusPayload(online: boolean, reason?: string): Record<string, unknown> {
@@ -132,6 +135,8 @@ export class FleetService {
       at: new Date(clock.now()).toISOString(),
       backlog: status.backlog,
       lastPublishedSeq: status.lastPublishedSeq,
+      // Every change published with a seq above this can still be replayed (docs/fleet.md).
+      replayAfter: this.#outbox?.replayAfter ?? 0,
     }
   }
 }

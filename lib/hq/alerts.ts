@@ -1,6 +1,7 @@
 // Alerts for the chain: a site offline (or silent) for longer than alerts.offlineMinutes, its
 // radio down for longer than alerts.radioDownMinutes, or its backlog at least
-// alerts.backlogThreshold and still growing. Evaluated by every HQ
+// alerts.backlogThreshold and still growing, or changes it published that HQ did not receive
+// and it could no longer replay (lib/hq/replay.ts; open for alerts.lostHours). Evaluated by every HQ
 // instance on a timer; raising and clearing happen in one transaction that also queues the
 // webhooks (hq_webhook_outbox), and the open alert's unique index makes each raise and each
 // clear happen once, whichever instances evaluate at the same moment.
@@ -9,7 +10,7 @@ import type { SqlClient } from '../store/postgres.ts'
 import { notifyChannel } from './apply.ts'
 import type { HqConfig } from './config.ts'
 
-export type AlertKind = 'offline' | 'backlog' | 'radio'
+export type AlertKind = 'offline' | 'backlog' | 'radio' | 'lost'
 
 export interface Alert {
   id: number
@@ -43,7 +44,10 @@ export async function openAlerts(db: SqlClient): Promise<Alert[]> {
   return rows.map(toAlert)
 }
 
-export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'>
+export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> & Partial<Pick<HqConfig['alerts'], 'lostHours'>>
+
+/** The words of a 'lost' alert, from hq_sites' lost_* columns (replay.ts widens an open one's range). */
+export const lostDetailSql = `'changes after seq ' || lost_after || ' through seq ' || lost_through || ' are lost: the site could no longer replay them'`
 
 /** The webhook body for an alert raised or cleared. */
 export function alertPayload(alert: Alert, raised: boolean): string {
@@ -69,10 +73,13 @@ const conditions = `
     -- holds while the radio is not known to be up (the site away, or back and starting its
     -- radio again), until a status says it is up.
     AND ((online AND radio_down_since < now() - make_interval(secs => $3))
-         OR site_id IN (SELECT site_id FROM hq_alerts WHERE kind = 'radio' AND cleared_at IS NULL))`
+         OR site_id IN (SELECT site_id FROM hq_alerts WHERE kind = 'radio' AND cleared_at IS NULL))
+  UNION ALL
+  SELECT site_id, 'lost', ${lostDetailSql}
+  FROM hq_sites WHERE lost_at > now() - make_interval(secs => $4)`
 
 export async function evaluateAlerts(tx: SqlClient, config: AlertConfig): Promise<{ raised: Alert[]; cleared: Alert[] }> {
-  const args = [config.offlineMinutes * 60, config.backlogThreshold, config.radioDownMinutes * 60]
+  const args = [config.offlineMinutes * 60, config.backlogThreshold, config.radioDownMinutes * 60, (config.lostHours ?? 24) * 3600]
   const raised = await tx.query<AlertRow>(
     `INSERT INTO hq_alerts (site_id, kind, detail) SELECT site_id, kind, detail FROM (${conditions}) c ORDER BY site_id, kind
      ON CONFLICT (site_id, kind) WHERE cleared_at IS NULL DO NOTHING RETURNING *`,

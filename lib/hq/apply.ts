@@ -156,12 +156,12 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
     const result = await tx.query(
       `UPDATE hq_sites AS s SET online = n.online, reason = n.reason, device_id = n.device_id, version = n.version,
          started_at = n.started_at, status_at = n.at, status_received_at = now(),
-         backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq,
+         backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq, replay_after = n.replay_after,
          radio_up = CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END,
          radio_down_since = CASE WHEN NOT (CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END)
                                  THEN CASE WHEN NOT s.radio_up AND n.started_at = s.started_at THEN s.radio_down_since ELSE now() END END
-       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[])
-         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up)
+       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[], $11::bigint[])
+         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up, replay_after)
        WHERE s.site_id = n.site_id
          AND (s.started_at IS NULL OR n.started_at > s.started_at
               OR (n.started_at = s.started_at AND (n.at >= s.status_at OR NOT n.online)))`,
@@ -176,6 +176,7 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
         statuses.map((s) => s.backlog),
         statuses.map((s) => s.lastPublishedSeq ?? null),
         statuses.map((s) => s.radioUp ?? null),
+        statuses.map((s) => s.replayAfter ?? null),
       ],
     )
     statusCount = result.rowCount

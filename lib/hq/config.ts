@@ -59,12 +59,30 @@ export const hqConfigSchema = z.strictObject({
       radioDownMinutes: z.number().min(0.05).max(10_080).default(5),
       /** A backlog at least this large and larger than the previous status raises an alert. */
       backlogThreshold: z.number().int().min(1).default(100),
+      /** A range of changes a site could no longer replay stays an open alert this long. */
+      lostHours: z.number().min(0.01).max(8760).default(24),
       /** How often alerts are evaluated. */
       checkIntervalMs: z.number().int().min(100).max(3_600_000).default(30_000),
       /** Signed webhooks (standard-webhooks) for every alert raised or cleared. */
       webhooks: z.array(z.strictObject({ url: z.string().url(), secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be whsec_<base64>') })).max(20).default([]),
       /** Allow webhook URLs on loopback/private addresses (tests, a chain's own LAN). */
       allowPrivateTargets: z.boolean().default(false),
+    })
+    .prefault({}),
+  /**
+   * What a site published and HQ did not receive (a broker restart forgets shared
+   * subscriptions, a broker crash loses what it had not saved) is asked of the site again
+   * (lib/hq/replay.ts).
+   */
+  replay: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** How long something must stay missing (chain_seq not moving) before it is asked for. */
+      graceSeconds: z.number().min(0).max(86_400).default(10),
+      /** A site asked and still missing something is asked again after this. */
+      retrySeconds: z.number().min(1).max(86_400).default(30),
+      /** How often each instance looks for sites to ask. */
+      checkIntervalMs: z.number().int().min(100).max(3_600_000).default(5000),
     })
     .prefault({}),
 })

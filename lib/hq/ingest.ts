@@ -10,6 +10,7 @@ import type { Logger } from '../kernel/log.ts'
 import { type Database, retryableCodes } from '../store/postgres.ts'
 import { AckHolder, type HeldAck } from './ack-holder.ts'
 import { applyBatch, clearedInstants, type ApplyResult } from './apply.ts'
+import { PendingChains, storeChains } from './chain.ts'
 import { siteTimezone, type HqConfig } from './config.ts'
 import { parseSiteMessage, type SiteMessage } from './messages.ts'
 import { Partitions } from './schema.ts'
@@ -39,6 +40,8 @@ export interface IngestOptions {
   /** Called after each committed batch (tests, metrics). */
   onCommit?: (result: ApplyResult) => void
   connect?: (url: string, options: IClientOptions) => MqttClient
+  /** How often the spans of committed batches are stored in the sites' chains (chain.ts). */
+  chainIntervalMs?: number
 }
 
 export function subscriptions(config: Pick<HqConfig, 'shareGroup' | 'topicPrefix' | 'shared'>): string[] {
@@ -61,6 +64,10 @@ export class Ingest {
   #subscribed = false
   #rejected = 0
   readonly #applied = { events: 0, history: 0, statuses: 0, batches: 0 }
+  /** Committed and not yet stored in the chains (lib/hq/chain.ts). */
+  readonly #chains = new PendingChains()
+  #chainTimer: NodeJS.Timeout | undefined
+  #storingChains: Promise<void> | undefined
 
   constructor(options: IngestOptions) {
     this.#options = options
@@ -100,6 +107,8 @@ export class Ingest {
     })
     this.#client = client
     this.#holder = new AckHolder(client)
+    this.#chainTimer = setInterval(() => void this.storeChains(), this.#options.chainIntervalMs ?? 5000)
+    this.#chainTimer.unref()
     client.handleMessage = (packet, callback) => {
       if (packet.cmd === 'publish' && packet.qos === 1 && packet.messageId !== undefined) {
         this.#receive(packet.topic, packet.payload as Buffer, this.#holder!.hold(packet.messageId))
@@ -183,6 +192,7 @@ export class Ingest {
         this.#applied.history += result.history
         this.#applied.statuses += result.statuses
         this.#applied.batches++
+        this.#chains.add(messages)
         this.#lastError = null
         this.#options.onCommit?.(result)
         return true
@@ -197,11 +207,44 @@ export class Ingest {
     return false
   }
 
+  /**
+   * Stores the spans of the batches committed since the last call in the sites' chains (one
+   * transaction; kept for the next call when it fails). Also run by a timer.
+   */
+  storeChains(): Promise<void> {
+    if (this.#storingChains || !this.#chains.size) return this.#storingChains ?? Promise.resolve()
+    const work = this.#chains.take()
+    this.#storingChains = this.#options.db
+      .transaction((tx) => storeChains(tx, work))
+      .catch((error: unknown) => {
+        this.#chains.restore(work)
+        this.#options.log.warn({ err: error }, 'hq ingest: chains not stored, trying again')
+      })
+      .finally(() => (this.#storingChains = undefined))
+    return this.#storingChains
+  }
+
+  /** Publishes on the ingest's connection (QoS 1): HQ's replay requests to a site. */
+  async publish(topic: string, payload: string, timeoutMs = 5000): Promise<void> {
+    const client = this.#client
+    if (!client?.connected) throw new Error('not connected to the broker')
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('publish timed out')), timeoutMs)))
+    try {
+      await Promise.race([client.publishAsync(topic, payload, { qos: 1 }), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   /** Stops taking messages; what was received and not committed is left to the broker. */
   async stop(): Promise<void> {
     this.#stopped = true
     clearTimeout(this.#timer)
+    clearInterval(this.#chainTimer)
     await this.#running
+    await this.#storingChains
+    await this.storeChains()
     await this.#client?.endAsync(true)
   }
 }

@@ -8,6 +8,8 @@ const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?
 const zonedTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/)
 const seq = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
 const text = z.union([z.string(), z.number()]).transform(String)
+/** The change the site rendered before this one (null: its first); absent from older gateways. */
+const prevSeq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional()
 
 const eventSchema = z.object({
   seq,
@@ -20,6 +22,7 @@ const eventSchema = z.object({
   stateStarted: localTime,
   change: z.string().min(1).max(32),
   siteId: z.string(),
+  prevSeq,
 })
 
 const historySchema = z.object({
@@ -32,6 +35,7 @@ const historySchema = z.object({
   orderLocated: zonedTime.nullable(),
   orderCleared: zonedTime,
   siteId: z.string(),
+  prevSeq,
 })
 
 const statusSchema = z.object({
@@ -47,6 +51,8 @@ const statusSchema = z.object({
   /** Sent by gateways that report their radio, and only while online (docs/fleet.md). */
   radioUp: z.boolean().optional(),
   radioKind: z.string().max(32).optional(),
+  /** Every change the site published with a seq above this can still be replayed (absent: an older gateway). */
+  replayAfter: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 })
 
 export type SiteEvent = Omit<z.infer<typeof eventSchema>, 'locationName'> & { kind: 'event'; locationName: string | null }

@@ -26,6 +26,30 @@ export const schemaStatements = [
   // Added after the table's first release, so existing databases gain them too.
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS radio_up boolean`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS radio_down_since timestamptz`,
+  // From the status, what the site can still replay (lib/hq/replay.ts); lost_*: the last
+  // range it could not replay (an alert, alerts.ts).
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS replay_after bigint`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_after bigint`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_through bigint`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_at timestamptz`,
+  // Is anything missing (lib/hq/chain.ts)? A table of its own: the apply never locks it, so
+  // storing the chains never holds up ingest. chain_seq: every change the site published up
+  // to it is here (null until its first message that names the change before it, prevSeq);
+  // chain_events: the (prevSeq, seq] spans of changes above it that arrived, chain_cleared
+  // and chain_history: the seqs of clearings and of summaries above it (a clearing is whole
+  // with its summary), as inclusive ranges '{[6,9],[12,12]}' (the arithmetic is chain.ts's);
+  // gap_since: since when something is missing without chain_seq moving;
+  // replay_requested_at, replay_requests: the last request to the site and how many.
+  `CREATE TABLE IF NOT EXISTS hq_site_chains (
+    site_id text PRIMARY KEY,
+    chain_seq bigint,
+    chain_events text NOT NULL DEFAULT '{}',
+    chain_cleared text NOT NULL DEFAULT '{}',
+    chain_history text NOT NULL DEFAULT '{}',
+    gap_since timestamptz,
+    replay_requested_at timestamptz,
+    replay_requests integer NOT NULL DEFAULT 0
+  )`,
   // Every order a site has open (and, as tombstones, the ones it cleared lately, so an older
   // change arriving after the clearing cannot bring the order back).
   `CREATE TABLE IF NOT EXISTS hq_live_orders (

@@ -1,13 +1,15 @@
 // Starts one headquarters instance: PostgreSQL (schema created when missing), the ingest
 // from the broker, the HTTP host serving HQ's manifest and chain board, the live updates,
-// and the alert timer. It serves with the broker down (the board shows what is stored) and
-// keeps trying; with PostgreSQL down, ingest waits (nothing is acknowledged) and the API
-// answers 503.
+// the alert timer and the replay timer (asking sites for what HQ missed). It serves with
+// the broker down (the board shows what is stored) and keeps trying; with PostgreSQL down,
+// ingest waits (nothing is acknowledged) and the API answers 503.
+import { fleetTopics } from '../../lib/fleet/config.ts'
 import { AlertWebhooks } from '../../lib/hq/alert-webhooks.ts'
 import { evaluateAlerts } from '../../lib/hq/alerts.ts'
 import type { HqConfig } from '../../lib/hq/config.ts'
 import { Ingest } from '../../lib/hq/ingest.ts'
 import { purgeTombstones } from '../../lib/hq/maintenance.ts'
+import { planReplays } from '../../lib/hq/replay.ts'
 import { ensureSchema } from '../../lib/hq/schema.ts'
 import { HqTokens } from '../../lib/hq/tokens.ts'
 import { createLogger, type Logger } from '../../lib/kernel/log.ts'
@@ -25,6 +27,8 @@ export interface HqInstance {
   live: HqLive
   /** Runs one alert evaluation and delivery round now (the timer does it every checkIntervalMs). */
   checkAlerts(): Promise<void>
+  /** Runs one round of replay requests now (the timer does it every replay.checkIntervalMs). */
+  checkReplays(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -68,6 +72,28 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     })())
   const alertTimer = setInterval(() => void checkAlerts(), config.alerts.checkIntervalMs)
   alertTimer.unref()
+  let replaying: Promise<void> | undefined
+  const checkReplays = () =>
+    (replaying ??= (async () => {
+      try {
+        const plan = await db.transaction((tx) => planReplays(tx, config.replay, config.alerts.lostHours))
+        for (const lost of plan.lost) log.warn({ ...lost }, 'hq replay: changes the site can no longer replay are lost')
+        // Published after the commit: a request that does not get out is sent again after retrySeconds.
+        for (const request of plan.requests) {
+          await ingest
+            .publish(fleetTopics(config.topicPrefix, request.siteId).replay, JSON.stringify({ from: request.from, to: request.to }))
+            .then(() => log.info({ ...request }, 'hq replay: asked the site for what is missing'))
+            .catch((error: unknown) => log.warn({ err: error, ...request }, 'hq replay: request not sent'))
+        }
+        if (plan.lost.length) await checkAlerts()
+      } catch (error) {
+        log.warn({ err: error }, 'hq replay: check failed')
+      } finally {
+        replaying = undefined
+      }
+    })())
+  const replayTimer = config.replay.enabled ? setInterval(() => void checkReplays(), config.replay.checkIntervalMs) : undefined
+  replayTimer?.unref()
   const purgeTimer = setInterval(() => void purgeTombstones(db).catch((error: unknown) => log.warn({ err: error }, 'hq: tombstone purge failed')), 10 * 60_000)
   purgeTimer.unref()
   log.info({ port, instanceId: config.instanceId, broker: config.broker.url }, 'hq listening')
@@ -78,8 +104,11 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     ingest,
     live,
     checkAlerts,
+    checkReplays,
     async stop() {
       clearInterval(alertTimer)
+      clearInterval(replayTimer)
+      await replaying
       clearInterval(purgeTimer)
       await checking
       await ingest.stop()

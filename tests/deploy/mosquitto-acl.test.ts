@@ -1,6 +1,7 @@
 // deploy/mosquitto/ as shipped, on a real Mosquitto (only its file paths and port changed):
 // TLS only, one account per site, a site publishes only under its own siteId, headquarters
-// only reads. A gateway's own fleet bridge, with its site's account, gets through.
+// only reads and asks for replays, a site reads only the replay requests to it. A gateway's
+// own fleet bridge, with its site's account, gets through, and replays when HQ asks.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -90,7 +91,31 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   await until(() => retained.length >= 1, 'paris\'s retained status')
   t.notOk(retained.some((m) => m.includes('forged')), 'no forged retained status')
 
-  // A site reads nothing, not even another site's retained status.
+  // HQ asks Paris's bridge for a replay: allowed both ways, and the change comes again.
+  const before = received.filter((m) => m.startsWith(`${prefix}/paris-11/events `)).length
+  await hq.publishAsync(`${prefix}/paris-11/replay`, JSON.stringify({ from: 1, to: 1 }), { qos: 1 })
+  await until(() => received.filter((m) => m.startsWith(`${prefix}/paris-11/events `)).length > before, 'the bridge replays for HQ')
+
+  // A site cannot ask another (nor itself) for a replay, nor read another's requests.
+  const lyonRequests: string[] = []
+  const lyonReader = await as('lyon-2', accounts['lyon-2'])
+  lyonReader.on('message', (topic, payload) => lyonRequests.push(`${topic} ${payload}`))
+  await lyonReader.subscribeAsync(`${prefix}/lyon-2/replay`, { qos: 1 })
+  const parisSpy: string[] = []
+  const parisReader = await as('paris-11', accounts['paris-11'])
+  parisReader.on('message', (topic) => parisSpy.push(topic))
+  await parisReader.subscribeAsync(`${prefix}/lyon-2/replay`, { qos: 1 })
+  const forger = await as('paris-11', accounts['paris-11'])
+  let forgerClosed = false
+  forger.once('close', () => (forgerClosed = true))
+  forger.publish(`${prefix}/lyon-2/replay`, '{"from":1,"to":99,"forged":true}', { qos: 1 })
+  await until(() => forgerClosed || lyonRequests.length > 0, 'the broker\'s answer to paris asking lyon for a replay')
+  await hq.publishAsync(`${prefix}/lyon-2/replay`, '{"from":1,"to":2}', { qos: 1 })
+  await until(() => lyonRequests.length > 0, 'HQ\'s request reaches lyon')
+  t.same(lyonRequests, [`${prefix}/lyon-2/replay {"from":1,"to":2}`], 'lyon gets HQ\'s request only, not the forged one')
+  t.same(parisSpy, [], 'paris cannot read lyon\'s requests')
+
+  // A site reads nothing else, not even another site's retained status.
   const spyReceived: string[] = []
   lyon.on('message', (topic) => spyReceived.push(topic))
   await lyon.subscribeAsync(`${prefix}/#`, { qos: 1 })

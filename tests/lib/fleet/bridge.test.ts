@@ -2,6 +2,7 @@
 // and recovery, refused credentials.
 import t from 'tap'
 import net from 'node:net'
+import { connect } from 'mqtt'
 import { makePasswordFile, startBroker } from './mosquitto.ts'
 import { until } from '../../helpers/until.ts'
 import { fleetService, firstArrivals, order, subscriber } from './fixtures.ts'
@@ -185,4 +186,58 @@ t.test('a link cut mid-burst: in-flight changes come again with their seq, never
     bySeq.set(message.body.seq, text)
   }
   t.comment(`${hq.received.length - 60} duplicates after the cut`)
+})
+
+t.test('headquarters asks for a replay: the same bytes again, within the window and the budget', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  // Headquarters' side: raw payloads, and the replay requests it sends.
+  const hq = connect(broker.url, { clientId: 'hq-replay', protocolVersion: 4, reconnectPeriod: 0 })
+  t.teardown(() => hq.endAsync(true))
+  const raw: { topic: string; payload: string }[] = []
+  hq.on('message', (topic, payload) => raw.push({ topic, payload: payload.toString() }))
+  await new Promise<void>((resolve) => hq.once('connect', () => resolve()))
+  await hq.subscribeAsync(`${prefix}/site-r/#`, { qos: 1 })
+  const { service, changes, clock } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-r', topicPrefix: prefix, replayWindow: 6, replayPerMinute: 5 })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => service.status().state === 'connected', 'connected')
+  for (let name = 1; name <= 5; name++) {
+    await changes.record('ORDER_CREATED', order(name))
+    await changes.record('ORDER_CLEARED', order(name, { state: 'cleared' }))
+  }
+  const onTopic = (suffix: string) => raw.filter((m) => m.topic.endsWith(suffix))
+  await until(() => onTopic('/events').length === 10 && onTopic('/history').length === 5 && service.status().backlog === 0, 'published')
+  const events = onTopic('/events').map((m) => JSON.parse(m.payload))
+  t.same(
+    events.map((e) => [e.prevSeq, e.seq]),
+    Array.from({ length: 10 }, (_, i) => [i === 0 ? null : i, i + 1]),
+    'each change names the one before it',
+  )
+  t.same(onTopic('/history').map((m) => JSON.parse(m.payload).prevSeq), [1, 3, 5, 7, 9])
+  const firstCopies = new Map(raw.filter((m) => /\/(events|history)$/.test(m.topic)).map((m) => [`${m.topic} ${JSON.parse(m.payload).seq}`, m.payload]))
+  // Window 6 (pruned one at a time, the slack for 6 is 1): seqs 5..10 are held. The next
+  // periodic status says so.
+  await clock.advance(60_000)
+  await until(() => JSON.parse(onTopic('/status').at(-1)!.payload).replayAfter === 4, 'the status says what can be replayed')
+
+  raw.length = 0
+  await hq.publishAsync(`${prefix}/site-r/replay`, JSON.stringify({ from: 2, to: 7 }), { qos: 1 })
+  // Budget 5 a minute: the request costs one, so 4 changes: 5, 6, 7 (2..4 are gone), and the history of 6.
+  await until(() => onTopic('/events').length === 3 && onTopic('/history').length === 1, 'the replay')
+  for (const m of raw.filter((m) => /\/(events|history)$/.test(m.topic))) t.equal(m.payload, firstCopies.get(`${m.topic} ${JSON.parse(m.payload).seq}`), `replayed ${m.topic} byte for byte`)
+  t.same(onTopic('/events').map((m) => JSON.parse(m.payload).seq), [5, 6, 7])
+  await until(() => onTopic('/status').length > 0, 'a status right after the replay')
+  t.match(JSON.parse(onTopic('/status').at(-1)!.payload), { online: true, replayAfter: 4, lastPublishedSeq: 10 })
+
+  // The budget is spent: a further request (or a malformed one) publishes nothing, and the
+  // gateway goes on publishing its own changes.
+  raw.length = 0
+  await hq.publishAsync(`${prefix}/site-r/replay`, JSON.stringify({ from: 8, to: 10 }), { qos: 1 })
+  await hq.publishAsync(`${prefix}/site-r/replay`, 'not json', { qos: 1 })
+  await changes.record('ORDER_CREATED', order(6))
+  await until(() => onTopic('/events').length === 1, 'the new change')
+  t.match(JSON.parse(onTopic('/events')[0]!.payload), { seq: 11, prevSeq: 10 })
+  await until(() => service.status().backlog === 0, 'drained')
+  t.same(onTopic('/events').length, 1, 'nothing replayed beyond the budget')
 })

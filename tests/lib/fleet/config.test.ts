@@ -44,6 +44,7 @@ t.test('topics', async (t) => {
     events: 'chain/site-7/events',
     history: 'chain/site-7/history',
     status: 'chain/site-7/status',
+    replay: 'chain/site-7/replay',
   })
 })
 
@@ -60,4 +61,13 @@ t.test('connection secrets read the PEM files, relative to the working directory
   t.equal(connectionSecrets(fleet, dir).ca?.toString(), 'CA2', 'read again at each connect, so a renewed file is used')
   t.throws(() => connectionSecrets(fleetConfigSchema.parse({ ca: 'missing.pem' }), dir), FleetTlsFileError)
   t.throws(() => connectionSecrets(fleetConfigSchema.parse({ ca: 'missing.pem' }), dir), { message: /fleet\.ca file .*missing\.pem: ENOENT/ })
+})
+
+t.test('the replay window and its rate: defaults and bounds', async (t) => {
+  const fleet = parseConfig({}).fleet
+  t.equal(fleet.replayWindow, 2000)
+  t.equal(fleet.replayPerMinute, 6000)
+  t.equal(parseConfig({ fleet: { replayWindow: 0 } }).fleet.replayWindow, 0, '0: no window')
+  for (const replayWindow of [-1, 1.5, 100_001]) t.throws(() => parseConfig({ fleet: { replayWindow } }), { message: /fleet\.replayWindow/ }, String(replayWindow))
+  t.throws(() => parseConfig({ fleet: { replayPerMinute: 0 } }), { message: /fleet\.replayPerMinute/ })
 })

@@ -60,3 +60,12 @@ t.test('other change types have no history message', async (t) => {
     t.equal(fleetMessages({ seq: 1, type, order: order(1), at }, { siteId: 's', timezone: 'UTC' }).length, 1, type)
   }
 })
+
+t.test('prevSeq: the change rendered before, on both messages, last; null for the first; absent when not given', async (t) => {
+  const cleared: OrderChange = { seq: 50, type: 'ORDER_CLEARED', order: order(9, { state: 'cleared' }), at }
+  const chained = fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC', prevSeq: 47 })
+  t.same(chained.map((m) => JSON.parse(m.payload).prevSeq), [47, 47])
+  t.ok(chained.every((m) => m.payload.endsWith(',"prevSeq":47}')), 'appended after siteId: the rest of each message is as before')
+  t.same(fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC', prevSeq: null }).map((m) => JSON.parse(m.payload).prevSeq), [null, null])
+  t.notOk(fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC' }).some((m) => m.payload.includes('prevSeq')))
+})

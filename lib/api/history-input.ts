@@ -66,8 +66,26 @@ export interface HistoryListInput {
   page: PageRequest
 }
 
+/**
+ * The input of a request without parameters (a poll of the first page, the usual request),
+ * per version, for the timezone it was read in: it is the defaults, the same every time
+ * (issue 30: reading seven absent parameters and building the objects cost per request).
+ * Frozen, since every such request shares it.
+ */
+const withoutParameters: Partial<Record<ApiVersion, { timezone: string; input: HistoryListInput }>> = {}
+
 /** Every parameter of GET /api/vN/orders, checked in a fixed order (first problem wins). */
 export function historyListInput(query: URLSearchParams, version: ApiVersion, timezone: string): HistoryListInput {
+  if (query.size > 0) return readHistoryListInput(query, version, timezone)
+  const known = withoutParameters[version]
+  if (known?.timezone === timezone) return known.input
+  const { filter, page } = readHistoryListInput(query, version, timezone)
+  const input = Object.freeze({ filter: Object.freeze(filter), page: Object.freeze(page) })
+  withoutParameters[version] = { timezone, input }
+  return input
+}
+
+function readHistoryListInput(query: URLSearchParams, version: ApiVersion, timezone: string): HistoryListInput {
   const input = historyQuery[version].parse(query)
   const filter: HistoryFilter = {}
   const time = (key: 'created_after' | 'created_before') => {

@@ -43,6 +43,9 @@ export class HistoryPages {
   /** In the order eviction passes them: oldest first. */
   readonly #pages = new Map<string, Kept>()
   #size = 0
+  /** The parts of the last key and the key: a poll asks for the same page again and again. */
+  #lastParts: unknown[] = []
+  #lastKey = ''
 
   constructor(history: Pick<HistoryStore, 'list' | 'highWater'>, budget = defaultBudget) {
     this.#history = history
@@ -52,7 +55,7 @@ export class HistoryPages {
   presented(filter: HistoryFilter, page: PageRequest, timezone: string): PresentedPage {
     const highWater = this.#history.highWater()
     const asOf = page.asOf === undefined ? highWater : Math.min(page.asOf, highWater)
-    const key = JSON.stringify([timezone, asOf, page.offset, page.limit, filter.createdAfter, filter.createdBefore, filter.orderType, filter.locationName])
+    const key = this.#keyOf([timezone, asOf, page.offset, page.limit, filter.createdAfter, filter.createdBefore, filter.orderType, filter.locationName])
     const kept = this.#pages.get(key)
     if (kept) {
       // Marked, not moved to the end of the Map: deleting and re-adding on every hit made
@@ -65,6 +68,15 @@ export class HistoryPages {
     const presented = { count: result.count, asOf: result.asOf, items: new RawJson(JSON.stringify(result.items.map((summary) => orderSummary(summary, timezone)))) }
     this.#remember(key, presented)
     return presented
+  }
+
+  /** The page's key, the last one again when its parts are (building and hashing it cost per request: issue 30). */
+  #keyOf(parts: unknown[]): string {
+    const last = this.#lastParts
+    if (parts.length === last.length && parts.every((part, index) => part === last[index])) return this.#lastKey
+    this.#lastParts = parts
+    this.#lastKey = JSON.stringify(parts)
+    return this.#lastKey
   }
 
   /** Times in history were moved (a clock step mended): no kept page is true any more. */

@@ -172,6 +172,11 @@ export class TokenService implements Subscribable<TokenEvents> {
    * value sent, and a stored token cannot be had from its hash (192 random bits).
    */
   async verifyToken(token: string, ip: string): Promise<TokenIdentity | null> {
+    return this.verifyTokenNow(token, ip)
+  }
+
+  /** verifyToken() without a promise, for the router's check of every request (issue 30). */
+  verifyTokenNow(token: string, ip: string): TokenIdentity | null {
     // A token that verified before skips the hash (a revoked one is no longer in #entries).
     const knownId = this.#verified.get(token)
     let found = knownId === undefined ? undefined : this.#entries.get(knownId)

@@ -94,12 +94,14 @@ async function writeOtherResponse(res: http.ServerResponse, response: Response):
 }
 
 function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): void {
-  const { text, bytes, headers } = response.wireParts()
+  const json = response.wireJson
+  const headers = response.wireHeaders
   // The header object is the response's own (built for it in respond.ts): no copy needed.
   const out: Record<string, string> = headers instanceof Headers ? Object.fromEntries(headers) : headers
-  out['content-length'] = String(bytes ? bytes.length : Buffer.byteLength(text))
+  const bytes = json.bytes
+  out['content-length'] = json.contentLength ?? String(bytes ? bytes.length : Buffer.byteLength(json.text))
   res.writeHead(response.status, out)
-  res.end(bytes ?? text)
+  res.end(bytes ?? json.text)
 }
 
 /**
@@ -112,21 +114,49 @@ function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): vo
  */
 const maxBatch = 16
 
+/** Answers waiting for the end of the turn, in arrays of maxBatch places kept from batch to batch. */
+class Pending {
+  readonly responses: (http.ServerResponse | undefined)[] = new Array(maxBatch).fill(undefined)
+  readonly answers: (JsonResponse | undefined)[] = new Array(maxBatch).fill(undefined)
+  count = 0
+}
+
 class AnswerBatch {
-  #pending: [http.ServerResponse, JsonResponse][] = []
+  // Nothing is allocated per answer: emptying an array (length = 0) gave its storage back,
+  // and the next push allocated it again (issue 30).
+  #pending = new Pending()
+  #spare: Pending | undefined = new Pending()
   #scheduled = false
   readonly #flush = () => {
     this.#scheduled = false
-    const pending = this.#pending
-    this.#pending = []
-    for (const [res, response] of pending) {
-      if (!res.headersSent && !res.destroyed) writeJsonResponse(res, response)
+    const batch = this.#pending
+    if (batch.count === 0) return
+    // Answers queued meanwhile go to the next batch (the spare, or a new one if it is in use).
+    this.#pending = this.#spare ?? new Pending()
+    this.#spare = undefined
+    const { responses, answers } = batch
+    try {
+      for (let index = 0; index < batch.count; index++) {
+        const res = responses[index]!
+        const answer = answers[index]!
+        responses[index] = undefined
+        answers[index] = undefined
+        if (!res.headersSent && !res.destroyed) writeJsonResponse(res, answer)
+      }
+    } finally {
+      responses.fill(undefined)
+      answers.fill(undefined)
+      batch.count = 0
+      this.#spare = batch
     }
   }
 
   write(res: http.ServerResponse, response: JsonResponse): void {
-    this.#pending.push([res, response])
-    if (this.#pending.length >= maxBatch) this.#flush()
+    const batch = this.#pending
+    batch.responses[batch.count] = res
+    batch.answers[batch.count] = response
+    batch.count++
+    if (batch.count >= maxBatch) this.#flush()
     else if (!this.#scheduled) {
       this.#scheduled = true
       setImmediate(this.#flush)

@@ -14,6 +14,23 @@ type RawHeaders = IncomingMessage['headers']
 // A Host header is only trusted as the URL's authority when it looks like one.
 const plausibleHost = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
 
+/**
+ * Header names in lower case, remembered: the names asked for are the code's own few
+ * constants, nearly all lower case already, and lowering one on every get() was a visible
+ * cost per request (issue 30). Bounded, in case a caller asks for names it was sent.
+ */
+const lowerNames = new Map<string, string>()
+
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name)
+  if (lower === undefined) {
+    lower = name.toLowerCase()
+    if (lowerNames.size >= 256) lowerNames.clear()
+    lowerNames.set(name, lower)
+  }
+  return lower
+}
+
 /** Headers over node's already-parsed header object; anything beyond get/has copies them once. */
 export class NodeHeaders {
   readonly #raw: RawHeaders
@@ -25,13 +42,13 @@ export class NodeHeaders {
 
   get(name: string): string | null {
     if (this.#real) return this.#real.get(name)
-    const value = this.#raw[name.toLowerCase()]
+    const value = this.#raw[lowerName(name)]
     if (value === undefined) return null
     return Array.isArray(value) ? value.join(', ') : value
   }
 
   has(name: string): boolean {
-    return this.#real ? this.#real.has(name) : this.#raw[name.toLowerCase()] !== undefined
+    return this.#real ? this.#real.has(name) : this.#raw[lowerName(name)] !== undefined
   }
 
   /** The equivalent real Headers; later reads and writes go to it. */
@@ -51,7 +68,6 @@ export interface NodeHeaders extends Headers {}
 
 export class NodeRequest {
   readonly method: string
-  readonly url: string
   /** The path part of the request target, as sent (no query). */
   readonly pathname: string
   /** The query part including "?", or "". */
@@ -64,6 +80,7 @@ export class NodeRequest {
   #real: Request | undefined
   #signal: AbortController | undefined
   #bodyTaken = false
+  #url: string | undefined
 
   constructor(raw: IncomingMessage, response: ServerResponse) {
     this.raw = raw
@@ -71,11 +88,18 @@ export class NodeRequest {
     this.method = raw.method ?? 'GET'
     let target = raw.url ?? '/'
     if (target[0] !== '/') target = originFormOf(target)
-    const host = raw.headers.host
-    this.url = `http://${host !== undefined && plausibleHost.test(host) ? host : 'localhost'}${target}`
     const q = target.indexOf('?')
     this.pathname = q < 0 ? target : target.slice(0, q)
     this.search = q < 0 ? '' : target.slice(q)
+  }
+
+  /** The absolute URL, built when asked for: the router and the usual routes never need it. */
+  get url(): string {
+    if (this.#url === undefined) {
+      const host = this.raw.headers.host
+      this.#url = `http://${host !== undefined && plausibleHost.test(host) ? host : 'localhost'}${this.pathname}${this.search}`
+    }
+    return this.#url
   }
 
   get headers(): NodeHeaders {

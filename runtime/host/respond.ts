@@ -10,15 +10,13 @@ const jsonType = 'application/json; charset=utf-8'
 
 export class JsonResponse {
   readonly status: number
-  readonly #text: string
-  readonly #bytes: Buffer | undefined
+  readonly #json: EncodedJson
   readonly #headerObject: Record<string, string>
   #headers: Headers | undefined
   #real: Response | undefined
 
   constructor(json: EncodedJson, status: number, headers: Record<string, string>) {
-    this.#text = json.text
-    this.#bytes = json.bytes
+    this.#json = json
     this.status = status
     this.#headerObject = headers
   }
@@ -36,16 +34,16 @@ export class JsonResponse {
   }
 
   text(): Promise<string> {
-    return this.#real ? this.#real.text() : Promise.resolve(this.#text)
+    return this.#real ? this.#real.text() : Promise.resolve(this.#json.text)
   }
 
   json(): Promise<unknown> {
-    return this.#real ? this.#real.json() : Promise.resolve(JSON.parse(this.#text))
+    return this.#real ? this.#real.json() : Promise.resolve(JSON.parse(this.#json.text))
   }
 
   /** The real Response, built once: the escape hatch for every member not kept above. */
   toResponse(): Response {
-    return (this.#real ??= new Response(this.#text, { status: this.status, headers: this.headers }))
+    return (this.#real ??= new Response(this.#json.text, { status: this.status, headers: this.headers }))
   }
 
   /**
@@ -53,7 +51,16 @@ export class JsonResponse {
    * headers as given, or the Headers object when someone took it (it may have changed since).
    */
   wireParts(): { text: string; bytes: Buffer | undefined; headers: Record<string, string> | Headers } {
-    return { text: this.#text, bytes: this.#bytes, headers: this.#headers ?? this.#headerObject }
+    return { text: this.#json.text, bytes: this.#json.bytes, headers: this.wireHeaders }
+  }
+
+  /** wireParts() one by one, for the host's hot path (no object per answer). */
+  get wireJson(): EncodedJson {
+    return this.#json
+  }
+
+  get wireHeaders(): Record<string, string> | Headers {
+    return this.#headers ?? this.#headerObject
   }
 }
 export interface JsonResponse extends Response {}

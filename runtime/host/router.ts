@@ -10,9 +10,9 @@ import { type Presenter, presenter } from '../../lib/api/request-presenter.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'
 import { isCanonicalPath } from '../../lib/api/request-path.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import { authorize } from './auth.ts'
+import { authorizeNow } from './auth.ts'
 import { markAuthenticated } from './connection-limits.ts'
-import { createDispatcher } from './dispatch.ts'
+import { answersAlways, createDispatcher } from './dispatch.ts'
 import { type FunctionServices, functionServices } from './function-services.ts'
 import type { Caller, GatewayContext, ManifestEntry, OkOptions } from './function-types.ts'
 import { NodeRequest } from './node-request.ts'
@@ -168,17 +168,26 @@ class RequestContext implements GatewayContext {
 
 function invoke(entry: ManifestEntry, services: Services, forFunctions: FunctionServices) {
   const version: ApiVersion = entry.path.startsWith('/api/v1') ? 'v1' : 'v2'
-  return async (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
-    const caller = callerOf(serverContext, request)
-    await authorize(entry, request, services, caller)
-    // Its connection is a known client's now: never shed to make room (connection-limits.ts).
-    if (caller.token) markAuthenticated(serverContext?.req?.socket as Duplex | undefined)
-    const response = await entry.handler(request, new RequestContext(entry, version, forFunctions, request, caller))
+  const checked = (response: Response): Response => {
     if (!(response && typeof response === 'object' && 'status' in response)) {
       throw new Error(`${entry.file} returned no Response`)
     }
     return response
   }
+  // Not an async function: with the checks synchronous, one promise (the function's, then
+  // checked) is all a request needs here (issue 30). A refusal still arrives as a rejection.
+  const handler = (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
+    try {
+      const caller = callerOf(serverContext, request)
+      authorizeNow(entry, request, services, caller)
+      // Its connection is a known client's now: never shed to make room (connection-limits.ts).
+      if (caller.token) markAuthenticated(serverContext?.req?.socket as Duplex | undefined)
+      return Promise.resolve(entry.handler(request, new RequestContext(entry, version, forFunctions, request, caller))).then(checked)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+  return answersAlways(handler)
 }
 
 export function buildRouter(manifest: ManifestEntry[], services: Services, hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts)): GatewayRouter {

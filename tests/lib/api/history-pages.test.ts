@@ -117,3 +117,15 @@ t.test('a budget of 0 keeps nothing', async (t) => {
   ask({})
   t.equal(counting.lists, 2)
 })
+
+t.test('asking for the same page again and again, then another, then the first (issue 30)', async (t) => {
+  const { counting, ask } = cacheOver(30, 1_000_000)
+  const first = ask({})
+  t.equal(ask({}), first)
+  t.equal(ask({}), first)
+  const second = ask({}, 5)
+  t.not(second, first, 'another offset: another page')
+  t.not(ask({ locationName: 3 }), first, 'a filter: another page')
+  t.equal(ask({}), first, 'the first again')
+  t.equal(counting.lists, 3)
+})

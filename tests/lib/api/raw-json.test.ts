@@ -37,3 +37,33 @@ t.test('bytes come only with a kept answer, and are UTF-8', async (t) => {
   t.equal(answer.text, '{"items":["Zürich"]}')
   t.equal(answer.bytes?.length, Buffer.byteLength(answer.text), 'ü is two bytes')
 })
+
+t.test('an envelope with the same plain values is known again before any text is built (issue 30)', async (t) => {
+  const items = new RawJson('[1]')
+  const first = encodeEnvelope({ status: 200, returnCode: 5, count: '1', skipped: undefined, items })
+  t.equal(first.contentLength, String(first.bytes!.length), 'the length is kept with the bytes')
+  t.equal(items.keptFor({ status: 200, returnCode: 5, count: '1', items }), first, 'same values in the same order: the kept answer')
+  t.equal(encodeEnvelope({ status: 200, returnCode: 5, count: `${1}`, items }), first, 'equal strings made anew count as the same')
+  t.equal(items.keptFor({ status: 200, returnCode: 5, count: '2', items }), undefined, 'a changed value')
+  t.equal(items.keptFor({ returnCode: 5, status: 200, count: '1', items }), undefined, 'another order')
+  t.equal(items.keptFor({ status: 200, returnCode: 5, count: '1', items, more: null }), undefined, 'one more value')
+  t.equal(items.keptFor({ status: 200, returnCode: 5, items }), undefined, 'one value less')
+  t.equal(items.keptFor({ status: 200, returnCode: 5, count: '1', other: items }), undefined, 'the list under another key')
+  t.equal(encodeEnvelope({ status: 200, returnCode: 5, count: '2', items }).text, '{"status":200,"returnCode":5,"count":"2","items":[1]}', 'a changed value: built again')
+})
+
+t.test('an envelope holding an object beside the RawJson is always framed from its text', async (t) => {
+  const items = new RawJson('[]')
+  const meta = { page: 1 }
+  const first = encodeEnvelope({ meta, items })
+  t.equal(items.keptFor({ meta, items }), undefined, 'no shortcut: the object may have changed')
+  meta.page = 2
+  t.equal(encodeEnvelope({ meta, items }).text, '{"meta":{"page":2},"items":[]}')
+  t.not(encodeEnvelope({ meta, items }), first)
+  const answer = new RawJson('[]')
+  t.equal(answer.keptFor({ items: answer }), undefined, 'never framed: nothing kept')
+  t.equal(answer.framed('{"items":', '}').text, '{"items":[]}')
+  t.equal(answer.keptFor({ items: answer }), undefined, 'framed without its envelope: nothing to compare with')
+  t.equal(encodeEnvelope({ items: answer }).text, '{"items":[]}')
+  t.ok(answer.keptFor({ items: answer }), 'the same frame framed with its envelope: known from now on')
+})

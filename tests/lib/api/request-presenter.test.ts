@@ -21,3 +21,17 @@ t.test('a presenter is bound to its version, the clock and the timezone', async 
     { orderCleared: '2026-11-22T14:00:00+02:00' },
   )
 })
+
+t.test('members are made on first use, kept, and work detached (issue 30)', async (t) => {
+  const now = Date.UTC(2026, 10, 22, 12, 0, 0)
+  const present = presenter('v2', { clock: { now: () => now }, settings: { timezone: 'UTC' } })
+  t.equal(present.activeOrder, present.activeOrder, 'the same function each time')
+  t.equal(present.time, present.time)
+  const { time, orderSummary, token, tracker } = present
+  t.equal(time(now), '2026-11-22T12:00:00+00:00')
+  t.equal(orderSummary, present.orderSummary)
+  t.equal(token, present.token)
+  t.equal(tracker, present.tracker)
+  t.match([sampleOrder(3, now - 1_000)].map(present.activeOrder), [{ name: '3', elapsedTime: 1 }])
+  t.match(presenter('v1', { clock: { now: () => now }, settings: { timezone: 'UTC' } }).activeOrder(sampleOrder(4, now)), { name: '4', paged: 'No' })
+})

@@ -141,3 +141,22 @@ t.test('no token reaches the logs, valid or not', async (t) => {
   t.notOk(text.includes(unknownToken), 'no guessed token')
   t.notOk(text.includes(token.slice(0, 12)), 'not even a long piece of one')
 })
+
+t.test('the Bearer header read last is remembered, and every request is still checked (issue 30)', async (t) => {
+  const gw = await testGateway()
+  const token = await gw.issueToken('pos')
+  const sequence: [Record<string, string>, number][] = [
+    [{ authorization: `Bearer ${token}` }, 200],
+    [{ authorization: `Bearer ${token}` }, 200],
+    [{ authorization: '' }, 401],
+    [{ authorization: `Bearer ${token}` }, 200],
+    [{ authorization: 'Bearer tok$n' }, 400],
+    [{ authorization: 'Bearer tok$n' }, 400],
+    [{ authorization: `Bearer ${token}` }, 200],
+  ]
+  for (const [index, [headers, status]] of sequence.entries()) {
+    t.equal((await gw.json('GET /api/v2/accesstoken', { headers, ip: `10.8.0.${index}` })).status, status, `request ${index}`)
+  }
+  await gw.services.tokens.revoke(gw.services.tokens.list()[0].id)
+  t.equal((await gw.json('GET /api/v2/accesstoken', { headers: { authorization: `Bearer ${token}` } })).status, 401, 'the same header after a revocation: refused')
+})

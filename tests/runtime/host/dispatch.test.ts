@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Router } from 'itty-router'
 import t from 'tap'
-import { createDispatcher, routingPath } from '../../../runtime/host/dispatch.ts'
+import { answersAlways, createDispatcher, routingPath } from '../../../runtime/host/dispatch.ts'
 import { NodeRequest } from '../../../runtime/host/node-request.ts'
 
 function table() {
@@ -60,4 +60,36 @@ t.test('the raw path is used only where URL parsing could not change it', async 
   t.equal(routingPath(node('/api/v2/./orders')), '/api/v2/orders')
   t.equal(routingPath(node('/a b')), '/a%20b')
   t.equal(routingPath(new Request('http://gateway.test/api/v2/../v1')), '/api/v1')
+})
+
+t.test('a route whose one handler always answers: its promise is the answer (issue 30)', async (t) => {
+  const router = Router()
+  const answer = new Response('answered')
+  router.get('/always', answersAlways(async () => answer))
+  router.get('/refuses', answersAlways(() => Promise.reject(new Error('refused'))))
+  router.get('/twice', answersAlways(async () => new Response('first')), async () => new Response('second'))
+  router.all('*', () => new Response('fallback'))
+  const dispatch = createDispatcher(router.routes)
+  t.equal(await dispatch(new Request('http://gateway.test/always')), answer)
+  t.equal(await dispatch(new Request('http://gateway.test/always/')), answer, 'trailing slash as itty tolerates it')
+  await t.rejects(dispatch(new Request('http://gateway.test/refuses')), /refused/, 'a refusal is the rejection')
+  t.equal(await (await dispatch(new Request('http://gateway.test/twice')))!.text(), 'first', 'more than one handler: run in turn')
+  t.equal(await (await dispatch(new Request('http://gateway.test/other')))!.text(), 'fallback')
+})
+
+t.test('handlers that pass the request on: promises and plain values, null counts as nothing', async (t) => {
+  const router = Router()
+  router.get('/chain', () => Promise.resolve(null), () => undefined, async () => new Response('third'))
+  router.get('/thenable', () => ({ then: (resolve: (value: unknown) => void) => resolve(undefined) }), () => new Response('after a thenable'))
+  router.get('/none', () => null)
+  const dispatch = createDispatcher(router.routes)
+  t.equal(await (await dispatch(new Request('http://gateway.test/chain')))!.text(), 'third')
+  t.equal(await (await dispatch(new Request('http://gateway.test/thenable')))!.text(), 'after a thenable')
+  t.equal(await dispatch(new Request('http://gateway.test/none')), undefined)
+})
+
+t.test('a request whose URL cannot be parsed is a rejection, not a throw', async (t) => {
+  const dispatch = createDispatcher(Router().routes)
+  const broken = { method: 'GET', url: 'not a url' } as Request
+  await t.rejects(dispatch(broken), TypeError)
 })

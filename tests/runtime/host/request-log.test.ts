@@ -36,3 +36,20 @@ t.test('a logger not made by createLogger gets its lines at once', async (t) => 
   t.equal(writes.length, 1)
   t.match(JSON.parse(writes[0]), { service: 'x', method: 'GET', path: '/p', status: 204, msg: 'request' })
 })
+
+t.test('lines in the same millisecond with other methods and paths are each right (issue 30)', async (t) => {
+  const { writes, log } = logger('info')
+  const requests = new RequestLog(log)
+  const sent: [string, string, number][] = [
+    ['GET', '/api/v2/orders', 200],
+    ['GET', '/api/v2/orders', 200],
+    ['GET', '/api/v2/activeorders', 200],
+    ['POST', '/api/v2/activeorders', 201],
+    ['GET', '/a "quoted" \\ path', 404],
+  ]
+  for (const [method, path, status] of sent) requests.request(method, path, status, 1)
+  log.flush()
+  const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
+  t.same(lines.map((line) => [line.method, line.path, line.status]), sent)
+  t.ok(lines.every((line) => line.level === 30 && line.service === 'tracker-gateway' && line.msg === 'request'))
+})

@@ -170,7 +170,7 @@ async function silentEmber() {
 function machine() {
   return {
     name: process.env.BENCH_MACHINE ?? os.hostname(),
-    nproc: os.availableParallelism(),
+    nproc: os.cpus().length,
     cpu: os.cpus()[0]?.model ?? 'unknown',
     memoryMB: Math.round(os.totalmem() / 1048576),
     node: process.version,

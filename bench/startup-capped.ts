@@ -93,7 +93,7 @@ export async function startupBench(): Promise<boolean> {
     process.stderr.write(` ${restartMs.map(Math.round).join(', ')} ms\n`)
     const results = { firstStartMs: Math.round(firstMs), restartMedianMs: Math.round(median(restartMs)), restartsMs: restartMs.map(Math.round) }
     const pass = { firstStart: results.firstStartMs < startupTargetMs, restart: results.restartMedianMs < startupTargetMs }
-    const machine = { name: process.env.BENCH_MACHINE ?? os.hostname(), nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100 }
+    const machine = { name: process.env.BENCH_MACHINE ?? os.hostname(), nproc: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100 }
     const report = { date: new Date().toISOString(), machine, cap: { ...cap, cgroup: `v${group.version}` }, flags: startFlags(), targetMs: startupTargetMs, results, pass }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, 'bench/results/startup.json'), `${JSON.stringify(report, null, 2)}\n`)

@@ -39,7 +39,13 @@ export class Store {
     this.health = new StorageHealth(options.dataDir, options.log)
     this.#syncIntervalMs = options.syncIntervalMs ?? 0
     this.#compactAfterLines = options.compactAfterLines
-    if (this.dataDir) privateDataDir(this.dataDir)
+    const foreign = this.dataDir ? privateDataDir(this.dataDir) : []
+    if (foreign.length) {
+      options.log?.warn(
+        { count: foreign.length, files: foreign.slice(0, 10) },
+        "files in the data dir that another user owns keep their mode (the data dir is 0700: no other user reaches them); chown them to the gateway's user",
+      )
+    }
   }
 
   /**

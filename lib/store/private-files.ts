@@ -13,18 +13,35 @@ export function restrictNewFiles(): void {
   process.umask(0o077)
 }
 
-/** Creates the data dir if needed and makes it, and everything under it, owner-only. */
-export function privateDataDir(dir: string): void {
+/**
+ * Creates the data dir if needed and makes it, and everything under it, owner-only. Returns
+ * the files and folders it could not change because another user owns them (a file copied in
+ * as root, say): those keep their mode and the gateway starts anyway, because the data dir
+ * itself is 0700 and no other user gets past it. The data dir must be the gateway's own.
+ */
+export function privateDataDir(dir: string, chmod: (file: string, mode: number) => void = chmodSync): string[] {
   mkdirSync(dir, { recursive: true, mode: privateDirMode })
-  makePrivate(dir)
+  chmod(dir, privateDirMode)
+  const foreign: string[] = []
+  makePrivate(dir, chmod, foreign)
+  return foreign
 }
 
-function makePrivate(dir: string): void {
-  chmodSync(dir, privateDirMode)
+function makePrivate(dir: string, chmod: (file: string, mode: number) => void, foreign: string[]): void {
+  const change = (file: string, mode: number) => {
+    try {
+      chmod(file, mode)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error
+      foreign.push(file)
+    }
+  }
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name)
     // Symlinks are left alone: their targets may be anywhere (and chmod would follow them).
-    if (entry.isDirectory()) makePrivate(file)
-    else if (entry.isFile() && (lstatSync(file).mode & 0o777) !== privateFileMode) chmodSync(file, privateFileMode)
+    if (entry.isDirectory()) {
+      change(file, privateDirMode)
+      makePrivate(file, chmod, foreign)
+    } else if (entry.isFile() && (lstatSync(file).mode & 0o777) !== privateFileMode) change(file, privateFileMode)
   }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { fleetMessages } from '../lib/fleet/messages.ts'
 import type { ActiveOrder, ChangeType } from '../lib/orders/types.ts'
+import { sampleOrder } from '../tests/helpers/orders.ts'
 
 export interface SiteMessageOut {
   topic: string
@@ -47,21 +48,7 @@ export class SimulatedSite {
 
   /** A new order waiting for its table. */
   create(at = Date.now(), name = this.#nextName++): { order: ActiveOrder; messages: SiteMessageOut[] } {
-    const order: ActiveOrder = {
-      uuid: randomUUID(),
-      name: name % 1000 || 1000,
-      orderType: 'ON_PREMISE',
-      state: 'started',
-      locationName: null,
-      created: at,
-      stateChanged: at,
-      located: null,
-      tracker: null,
-      hadTracker: false,
-      paged: false,
-      tracking: false,
-      pagedAt: null,
-    }
+    const order = sampleOrder(name % 1000 || 1000, at, { uuid: randomUUID(), tracking: false })
     this.open.set(order.uuid, order)
     return { order, messages: this.#render('ORDER_CREATED', order, at) }
   }

@@ -50,6 +50,37 @@ function lastStatuses(statuses: SiteStatus[]): SiteStatus[] {
   return [...last.values()].sort(byKey((s) => s.siteId))
 }
 
+/**
+ * One figures table's share of the history rows a batch inserted (the CTE `inserted` below):
+ * the same four sums at each grain, added to what the table holds. `day` and `hour` are the
+ * site's own.
+ */
+function figuresUpsert(cte: string, table: string, keys: ('day' | 'site_id' | 'hour')[]): string {
+  const source = { day: 'local_day', site_id: 'site_id', hour: 'local_hour' }
+  const grouped = keys.map((key) => source[key]).join(', ')
+  return `${cte} AS (
+         INSERT INTO ${table} AS f (${keys.join(', ')}, orders, located, to_table_seconds, late)
+         SELECT ${grouped}, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
+         FROM inserted GROUP BY ${grouped} ORDER BY ${grouped}
+         ON CONFLICT (${keys.join(', ')}) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
+           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
+       )`
+}
+
+// The history rows of a batch and, in the same statement, the figures they add to. The
+// summary's times carry the site's offset, so its own day and hour are in the text.
+const insertHistoryWithFigures = `WITH inserted AS (
+         INSERT INTO hq_history (site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared, local_day, local_hour)
+         SELECT site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared,
+                substr(started_text, 1, 10)::date, substr(started_text, 12, 2)::smallint
+         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[])
+           AS h(site_id, uuid, seq, name, order_type, location_name, started_text, order_started, order_located, order_cleared)
+         ORDER BY site_id, uuid
+         ON CONFLICT DO NOTHING
+         RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table
+       ), ${figuresUpsert('site_hours', 'hq_site_hours', ['day', 'site_id', 'hour'])}, ${figuresUpsert('site_days', 'hq_site_days', ['day', 'site_id'])}, ${figuresUpsert('chain_hours', 'hq_chain_hours', ['day', 'hour'])}
+       SELECT count(*)::int AS inserted FROM inserted`
+
 export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options: ApplyOptions): Promise<ApplyResult> {
   const events = latestEvents(messages.filter((m): m is SiteEvent => m.kind === 'event'))
   const history = uniqueHistory(messages.filter((m): m is SiteHistory => m.kind === 'history'))
@@ -93,37 +124,8 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
 
   let historyCount = 0
   if (history.length) {
-    // The summary's times carry the site's offset, so its own day and hour are in the text.
     const result = await tx.query(
-      `WITH inserted AS (
-         INSERT INTO hq_history (site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared, local_day, local_hour)
-         SELECT site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared,
-                substr(started_text, 1, 10)::date, substr(started_text, 12, 2)::smallint
-         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[])
-           AS h(site_id, uuid, seq, name, order_type, location_name, started_text, order_started, order_located, order_cleared)
-         ORDER BY site_id, uuid
-         ON CONFLICT DO NOTHING
-         RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table
-       ), site_hours AS (
-         INSERT INTO hq_site_hours AS f (day, site_id, hour, orders, located, to_table_seconds, late)
-         SELECT local_day, site_id, local_hour, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
-         FROM inserted GROUP BY local_day, site_id, local_hour ORDER BY local_day, site_id, local_hour
-         ON CONFLICT (day, site_id, hour) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
-           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
-       ), site_days AS (
-         INSERT INTO hq_site_days AS f (day, site_id, orders, located, to_table_seconds, late)
-         SELECT local_day, site_id, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
-         FROM inserted GROUP BY local_day, site_id ORDER BY local_day, site_id
-         ON CONFLICT (day, site_id) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
-           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
-       ), chain_hours AS (
-         INSERT INTO hq_chain_hours AS f (day, hour, orders, located, to_table_seconds, late)
-         SELECT local_day, local_hour, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
-         FROM inserted GROUP BY local_day, local_hour ORDER BY local_day, local_hour
-         ON CONFLICT (day, hour) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
-           to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
-       )
-       SELECT count(*)::int AS inserted FROM inserted`,
+      insertHistoryWithFigures,
       [
         history.map((h) => h.siteId),
         history.map((h) => h.uuid),

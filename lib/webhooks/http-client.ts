@@ -1,8 +1,7 @@
 // The only way the gateway talks to webhook receivers: every connection goes through the
 // target guard, redirects are answers (never followed), each request has a deadline, and
 // at most maxResponseBytes of a response are read before the socket is dropped.
-import http from 'node:http'
-import https from 'node:https'
+import { nodeHttp, nodeHttps } from '../kernel/node-http.ts'
 import { portOf, type TargetGuard } from './target.ts'
 
 export const maxResponseBytes = 64 * 1024
@@ -25,8 +24,8 @@ export interface SendResult {
 export class WebhookClient {
   readonly #guard: TargetGuard
   // Keep-alive: a receiver catching up on a backlog gets one POST after another on one socket.
-  readonly #httpAgent = new http.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 2, timeout: 30_000 })
-  readonly #httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 2, timeout: 30_000 })
+  readonly #httpAgent = new nodeHttp.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 2, timeout: 30_000 })
+  readonly #httpsAgent = new nodeHttps.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 2, timeout: 30_000 })
 
   constructor(guard: TargetGuard) {
     this.#guard = guard
@@ -41,7 +40,7 @@ export class WebhookClient {
     return new Promise<SendResult>((resolve, reject) => {
       const deadline = AbortSignal.timeout(request.timeoutMs)
       const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline
-      const req = (secure ? https : http).request(url, {
+      const req = (secure ? nodeHttps : nodeHttp).request(url, {
         method: request.method,
         headers,
         agent: secure ? this.#httpsAgent : this.#httpAgent,

@@ -30,7 +30,7 @@ export interface GatewayAdapterOptions {
  * (whatwg-node would stream it chunked, with an empty reason phrase).
  */
 function forWire(response: Response): Response {
-  if (!(response instanceof JsonResponse)) return response
+  if (!JsonResponse.is(response)) return response
   const { text, bytes, headers } = response.wireParts()
   const body: BodyInit = bytes ? (bytes as unknown as Uint8Array<ArrayBuffer>) : text
   const out = new Headers(headers)

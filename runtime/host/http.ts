@@ -1,10 +1,12 @@
 // The HTTP host: node:http with tight limits and timeouts in front of the fetch-style router.
 // Each request becomes a NodeRequest (a Request that is built lazily) and the router's
-// JsonResponses are written straight to the socket; other Responses are copied out. This
+// JsonResponses and BytesResponses are written straight to the socket; other Responses are
+// copied out. None of this reads Node's Request, Response or Headers (undici). This
 // replaces @whatwg-node/server's adapter, which cost about 70% of a core per request here
 // (docs/architecture.md, "Performance of the HTTP host"). Stopping finishes in-flight requests.
-import http from 'node:http'
-import https from 'node:https'
+import type http from 'node:http'
+import type https from 'node:https'
+import { nodeHttp, nodeHttps } from '../../lib/kernel/node-http.ts'
 import type { Socket } from 'node:net'
 import type tls from 'node:tls'
 import type { Duplex } from 'node:stream'
@@ -14,6 +16,7 @@ import type { Logger } from '../../lib/kernel/log.ts'
 import { ConnectionGuard, type ConnectionLimits, shareConnectionState } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
 import { answerRaw } from './raw-answer.ts'
+import { BytesResponse } from './bytes-response.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
 import { type GatewayRouter, maxBodyBytes, type ServerContext, versionOfPath } from './router.ts'
 
@@ -74,7 +77,7 @@ export interface HttpHostOptions {
 /** A TLS client must finish its handshake within this, like a slow header block (slowloris). */
 export const tlsHandshakeTimeoutMs = 10_000
 
-/** Copies any other fetch Response (static files, @whatwg-node's) out to node. */
+/** Copies any other fetch Response (a function's own) out to node. */
 async function writeOtherResponse(res: http.ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
@@ -93,11 +96,15 @@ async function writeOtherResponse(res: http.ServerResponse, response: Response):
   res.end(body)
 }
 
+function writeBytesResponse(res: http.ServerResponse, response: BytesResponse): void {
+  res.writeHead(response.status, response.wireHeaders)
+  res.end(response.wireBody ?? undefined)
+}
+
 function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): void {
   const json = response.wireJson
-  const headers = response.wireHeaders
   // The header object is the response's own (built for it in respond.ts): no copy needed.
-  const out: Record<string, string> = headers instanceof Headers ? Object.fromEntries(headers) : headers
+  const out = response.wireHeaders
   const bytes = json.bytes
   out['content-length'] = json.contentLength ?? String(bytes ? bytes.length : Buffer.byteLength(json.text))
   res.writeHead(response.status, out)
@@ -185,7 +192,8 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     if (closing || (!req.complete && !(Number(req.headers['content-length']) <= maxBodyBytes))) {
       res.setHeader('connection', 'close')
     }
-    if (response instanceof JsonResponse) answers.write(res, response)
+    if (JsonResponse.is(response)) answers.write(res, response)
+    else if (BytesResponse.is(response)) writeBytesResponse(res, response)
     else await writeOtherResponse(res, response)
   }
 
@@ -207,7 +215,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
   }
   // Pipelined requests of one connection wait while its earlier answers are unwritten.
   const onRequest: http.RequestListener = (req, res) => connections.schedule(req, res)
-  const server = http.createServer(serverOptions, onRequest)
+  const server = nodeHttp.createServer(serverOptions, onRequest)
   server.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return
     log.debug({ ip: socket.remoteAddress }, 'connection refused: too many')
@@ -290,7 +298,7 @@ interface SecureServerParts {
  * to the same answers. Its certificate comes later, through setSecureContext.
  */
 function createSecureServer({ serverOptions, onRequest, onClientError, connections, log }: SecureServerParts): https.Server {
-  const secureServer = https.createServer({ ...serverOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
+  const secureServer = nodeHttps.createServer({ ...serverOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
   secureServer.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return
     log.debug({ ip: socket.remoteAddress }, 'TLS connection refused: too many')

@@ -154,12 +154,10 @@ export class NodeRequest {
 export interface NodeRequest extends Omit<Request, 'headers'> {}
 
 // Every other Request member (body, json(), text(), clone(), ...) answers from the real one.
-delegateToReal(NodeRequest, Request, (request) => request.toRequest(), { getters: true })
-Object.setPrototypeOf(NodeRequest.prototype, Request.prototype)
+delegateToReal(NodeRequest, 'Request', (request) => request.toRequest(), { getters: true })
 
 // Same for Headers: get/has are native above, the rest goes through the copied real Headers.
-delegateToReal(NodeHeaders, Headers, (headers) => headers.materialize(), { getters: false })
-Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype)
+delegateToReal(NodeHeaders, 'Headers', (headers) => headers.materialize(), { getters: false })
 
 /** "http://host/x?y" (absolute-form) → "/x?y"; anything unparsable → "/" (then a 404). */
 function originFormOf(target: string): string {

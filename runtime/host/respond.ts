@@ -21,6 +21,14 @@ export class JsonResponse {
     this.#headerObject = headers
   }
 
+  /**
+   * Whether a value is one of these, without walking its prototype chain: `instanceof` on
+   * another stand-in would reach its lazy link to the real Response and load undici.
+   */
+  static is(value: unknown): value is JsonResponse {
+    return typeof value === 'object' && value !== null && #json in value
+  }
+
   get ok(): boolean {
     return this.status >= 200 && this.status < 300
   }
@@ -48,9 +56,10 @@ export class JsonResponse {
 
   /**
    * What the host writes: the text (and its bytes, when kept with a cached answer) and the
-   * headers as given, or the Headers object when someone took it (it may have changed since).
+   * headers as given, or a copy of the Headers object when someone took it (it may have
+   * changed since). The host never reads `Headers` itself: that would load undici.
    */
-  wireParts(): { text: string; bytes: Buffer | undefined; headers: Record<string, string> | Headers } {
+  wireParts(): { text: string; bytes: Buffer | undefined; headers: Record<string, string> } {
     return { text: this.#json.text, bytes: this.#json.bytes, headers: this.wireHeaders }
   }
 
@@ -59,14 +68,13 @@ export class JsonResponse {
     return this.#json
   }
 
-  get wireHeaders(): Record<string, string> | Headers {
-    return this.#headers ?? this.#headerObject
+  get wireHeaders(): Record<string, string> {
+    return this.#headers ? Object.fromEntries(this.#headers) : this.#headerObject
   }
 }
 export interface JsonResponse extends Response {}
 
-delegateToReal(JsonResponse, Response, (response) => response.toResponse(), { getters: true })
-Object.setPrototypeOf(JsonResponse.prototype, Response.prototype)
+delegateToReal(JsonResponse, 'Response', (response) => response.toResponse(), { getters: true })
 
 // Header names are case-insensitive; one spelling keeps a later value from duplicating an earlier one.
 function addLowercased(target: Record<string, string>, source: Record<string, string>): void {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { buildOpenApiDocument, type DocumentedRoute } from '../../lib/openapi/document.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
 import { simulatedTables } from '../../lib/radio/simulated.ts'
+import { BytesResponse } from './bytes-response.ts'
 
 export const defaultWebRoot = fileURLToPath(new URL('../../web/', import.meta.url))
 
@@ -86,9 +87,9 @@ function answer(request: Request, body: Uint8Array<ArrayBuffer>, etag: string, c
     ...extra,
   }
   if (request.headers.get('if-none-match') === etag) {
-    return new Response(null, { status: 304, headers })
+    return new BytesResponse(304, headers, null)
   }
-  return new Response(body, { status: 200, headers: { 'content-type': contentType, ...headers } })
+  return new BytesResponse(200, { 'content-type': contentType, ...headers }, body)
 }
 
 /** The numbers of the simulated restaurant a config runs (undefined with a Zigbee radio). */
@@ -161,6 +162,7 @@ export function headRoutes(get: StaticHandler): StaticHandler {
   return async (request) => {
     const response = await get(request)
     if (!response) return undefined
+    if (BytesResponse.is(response)) return new BytesResponse(response.status, response.wireHeaders, null)
     const headers = new Headers(response.headers)
     if (response.body !== null && !headers.has('content-length')) headers.set('content-length', String((await response.arrayBuffer()).byteLength))
     return new Response(null, { status: response.status, headers })

@@ -1,5 +1,13 @@
 // Gateway-local time. The gateway's timezone is a setting (an IANA zone or a fixed "+HH:MM"),
 // so every formatted timestamp and every "today" goes through these helpers.
+//
+// A zone's offsets come from the system's zone files (lib/kernel/zone-rules.ts), not from
+// Intl: the first Intl.DateTimeFormat makes ICU page in its zone and locale data, about
+// 8 MB of resident memory for an answer the files give directly. Intl stays as the
+// fallback for a zone the files cannot answer for (no tzdata installed, a name with no file
+// such as a legacy alias on a system without tzdata-legacy, an unreadable file), so such a
+// machine still works, at ICU's memory cost.
+import { zoneRulesFor } from './zone-rules.ts'
 
 const fixedOffsetPattern = /^([+-])(\d{2}):(\d{2})$/
 const formatters = new Map<string, Intl.DateTimeFormat>()
@@ -26,6 +34,7 @@ export function isValidTimezone(zone: string): boolean {
   const fixed = fixedOffsetPattern.exec(zone)
   if (fixed) return Number(fixed[2]) <= 14 && Number(fixed[3]) < 60
   if (zone.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(zone)) return false
+  if (zone === 'UTC' || zone === 'Etc/UTC' || zoneRulesFor(zone)) return true
   try {
     formatterFor(zone)
     return true
@@ -90,6 +99,9 @@ function zoneOffsetMinutes(ms: number, zone: string): number {
   const fixed = fixedOffsetPattern.exec(zone)
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]))
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0
+  const rules = zoneRulesFor(zone)
+  // Rounded as the Intl path rounds (its local time has seconds): the same minutes either way.
+  if (rules) return Math.round(rules.offsetSecondsAt(Math.floor(ms / 1000)) / 60)
   return intlOffsetMinutes(ms, zone)
 }
 

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { hostZoneSources, systemZoneName, zoneNameOf, type SystemZoneSources } from '../../../lib/kernel/system-zone.ts'
@@ -8,7 +8,7 @@ const known = new Set(['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pac
 const isValid = (zone: string) => known.has(zone)
 
 /** Sources in a temp dir: `localtime` a link to `target` (or absent), `timezone` holding `content` (or absent). */
-function sources(t: Tap.Test, options: { tz?: string; target?: string; timezone?: string; intl?: string | Error }): SystemZoneSources & { intlAsked: () => number } {
+function sources(t: Test, options: { tz?: string; target?: string; timezone?: string; intl?: string | Error }): SystemZoneSources & { intlAsked: () => number } {
   const dir = t.testdir({})
   const etc = path.join(dir, 'etc')
   mkdirSync(etc)

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { isZoneFileName, ZoneRuleBook, zoneRulesFor } from '../../../lib/kernel/zone-rules.ts'
@@ -7,7 +7,7 @@ import { buildTzif } from '../../helpers/tzif.ts'
 const at = (iso: string) => Date.parse(iso) / 1000
 
 /** A zoneinfo directory with files made for the test; returns its path. */
-function zoneinfo(t: Tap.Test, files: Record<string, Uint8Array | string>): string {
+function zoneinfo(t: Test, files: Record<string, Uint8Array | string>): string {
   const root = t.testdir({})
   const dir = path.join(root, 'zoneinfo')
   for (const [name, bytes] of Object.entries(files)) {

@@ -47,8 +47,9 @@ export function isValidTimezone(zone: string): boolean {
  * Zone offsets only change at transitions, and every real zone's transitions and offsets
  * fall on quarter hours. So within one UTC quarter hour the offset is fixed, and the local
  * date, hour and first minute are too: they are worked out once per (zone, quarter hour),
- * and a timestamp is formatted from them with a little arithmetic. Asking Intl costs far
- * more than formatting, and a history page formats 75 distinct timestamps.
+ * and a timestamp is formatted from them with a little arithmetic. Finding the offset (a
+ * search in the zone's transitions, or Intl for a zone without a file) costs more than
+ * formatting, and a history page formats 75 distinct timestamps.
  */
 const quarterHourMs = 15 * 60_000
 

@@ -101,8 +101,12 @@ function zoneOffsetMinutes(ms: number, zone: string): number {
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]))
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0
   const rules = zoneRulesFor(zone)
-  // Rounded as the Intl path rounds (its local time has seconds): the same minutes either way.
-  if (rules) return Math.round(rules.offsetSecondsAt(Math.floor(ms / 1000)) / 60)
+  if (rules) {
+    // Not a time a Date can hold: refused as Intl refused it.
+    if (!(Math.abs(ms) <= 8.64e15)) throw new RangeError('Invalid time value')
+    // Rounded as the Intl path rounds (its local time has seconds): the same minutes either way.
+    return Math.round(rules.offsetSecondsAt(Math.floor(ms / 1000)) / 60)
+  }
   return intlOffsetMinutes(ms, zone)
 }
 

@@ -34,6 +34,12 @@ export function zoneNameOf(value: string): string {
   return name
 }
 
+/**
+ * The zone files' names for UTC, which Intl (the previous source of the default) reports as
+ * "UTC": a UTC machine's /etc/localtime links to Etc/UTC. TZ is taken as it is written, as before.
+ */
+const utcNames = new Set(['Etc/UTC', 'Etc/UCT', 'UCT', 'Universal', 'Etc/Universal', 'Zulu', 'Etc/Zulu', 'Etc/GMT', 'GMT', 'Etc/GMT0', 'GMT0', 'Etc/GMT+0', 'Etc/GMT-0', 'Greenwich', 'Etc/Greenwich'])
+
 function attempt(read: () => string | undefined): string | undefined {
   try {
     return read()
@@ -43,16 +49,16 @@ function attempt(read: () => string | undefined): string | undefined {
 }
 
 export function systemZoneName(isValid: (zone: string) => boolean, sources: SystemZoneSources = hostZoneSources): string {
-  const candidates: Array<() => string | undefined> = [
-    () => sources.env.TZ || undefined,
-    () => readlinkSync(sources.localtime),
-    () => readFileSync(sources.timezoneFile, 'utf8'),
+  const candidates: Array<{ read: () => string | undefined; fromFile: boolean }> = [
+    { read: () => sources.env.TZ || undefined, fromFile: false },
+    { read: () => readlinkSync(sources.localtime), fromFile: true },
+    { read: () => readFileSync(sources.timezoneFile, 'utf8'), fromFile: true },
   ]
-  for (const candidate of candidates) {
-    const value = attempt(candidate)
+  for (const { read, fromFile } of candidates) {
+    const value = attempt(read)
     if (value === undefined) continue
     const name = zoneNameOf(value)
-    if (name !== '' && isValid(name)) return name
+    if (name !== '' && isValid(name)) return fromFile && utcNames.has(name) ? 'UTC' : name
   }
   const reported = attempt(sources.intl)
   return reported && isValid(reported) ? reported : 'UTC'

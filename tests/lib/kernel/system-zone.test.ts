@@ -4,7 +4,7 @@ import path from 'node:path'
 import { hostZoneSources, systemZoneName, zoneNameOf, type SystemZoneSources } from '../../../lib/kernel/system-zone.ts'
 
 // A validator with a fixed list, so the test does not depend on the machine's tzdata.
-const known = new Set(['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC'])
+const known = new Set(['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC', 'Etc/UTC', 'Zulu'])
 const isValid = (zone: string) => known.has(zone)
 
 /** Sources in a temp dir: `localtime` a link to `target` (or absent), `timezone` holding `content` (or absent). */
@@ -57,6 +57,13 @@ t.test('then /etc/timezone, then Intl, then UTC', async (t) => {
   t.equal(systemZoneName(isValid, sources(t, { timezone: 'Not/AZone', intl: 'Etc/Unknown' })), 'UTC', 'nothing valid anywhere: UTC')
   t.equal(systemZoneName(isValid, sources(t, { intl: new Error('no ICU') })), 'UTC', 'Intl failing: UTC')
   t.equal(systemZoneName(isValid, sources(t, { timezone: '' })), 'UTC')
+})
+
+t.test("a file naming UTC by another name gives \"UTC\", as Intl reported it; TZ is kept as written", async (t) => {
+  t.equal(systemZoneName(isValid, sources(t, { target: '/usr/share/zoneinfo/Etc/UTC' })), 'UTC')
+  t.equal(systemZoneName(isValid, sources(t, { timezone: 'Etc/UTC\n' })), 'UTC')
+  t.equal(systemZoneName(isValid, sources(t, { target: '/usr/share/zoneinfo/Zulu' })), 'UTC')
+  t.equal(systemZoneName(isValid, sources(t, { tz: 'Etc/UTC', target: '/usr/share/zoneinfo/Europe/Berlin' })), 'Etc/UTC')
 })
 
 t.test('zone names from TZ values and paths', async (t) => {

@@ -6,6 +6,7 @@ import type { Logger } from '../kernel/log.ts'
 import type { RadioEvents } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
 import { formatLocal } from '../kernel/time.ts'
+import { byCodeUnits } from '../kernel/text-order.ts'
 
 export interface RepeaterRecord {
   extendedAddress: string
@@ -118,7 +119,7 @@ export class RepeaterInventory {
     const up = this.#deps.radioUp()
     const zone = this.#deps.timezone()
     return [...this.#records.values()]
-      .sort((a, b) => a.extendedAddress.localeCompare(b.extendedAddress))
+      .sort((a, b) => byCodeUnits(a.extendedAddress, b.extendedAddress))
       .map(({ firstSeen: _first, lastSeen, ...rest }) => ({
         ...rest,
         status: up && now - lastSeen <= window ? 'ACTIVE' : 'INACTIVE',

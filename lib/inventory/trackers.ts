@@ -3,6 +3,7 @@
 // an order (docs/api.md, "Active orders"); GET/DELETE /api/v2/trackers serve it. Kept in memory for fast
 // reads, persisted in NeDB before any change is acknowledged.
 import type { Collection, Durability } from '../store/db.ts'
+import { byCodeUnits } from '../kernel/text-order.ts'
 
 export interface TrackerBinding {
   uuid: string
@@ -44,7 +45,7 @@ export class TrackerInventory {
   }
 
   list(): TrackerRecord[] {
-    return [...this.#byAddress.values()].sort((a, b) => a.number - b.number || a.address.localeCompare(b.address)).map(copy)
+    return [...this.#byAddress.values()].sort((a, b) => a.number - b.number || byCodeUnits(a.address, b.address)).map(copy)
   }
 
   byNumber(number: number): TrackerRecord | undefined {

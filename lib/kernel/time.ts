@@ -1,5 +1,13 @@
 // Gateway-local time. The gateway's timezone is a setting (an IANA zone or a fixed "+HH:MM"),
 // so every formatted timestamp and every "today" goes through these helpers.
+//
+// A zone's offsets come from the system's zone files (lib/kernel/zone-rules.ts), not from
+// Intl: the first Intl.DateTimeFormat makes ICU page in its zone and locale data, about
+// 8 MB of resident memory for an answer the files give directly. Intl stays as the
+// fallback for a zone the files cannot answer for (no tzdata installed, a name with no file
+// such as a legacy alias on a system without tzdata-legacy, an unreadable file), so such a
+// machine still works, at ICU's memory cost.
+import { zoneRulesFor } from './zone-rules.ts'
 
 const fixedOffsetPattern = /^([+-])(\d{2}):(\d{2})$/
 const formatters = new Map<string, Intl.DateTimeFormat>()
@@ -26,6 +34,7 @@ export function isValidTimezone(zone: string): boolean {
   const fixed = fixedOffsetPattern.exec(zone)
   if (fixed) return Number(fixed[2]) <= 14 && Number(fixed[3]) < 60
   if (zone.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(zone)) return false
+  if (zone === 'UTC' || zone === 'Etc/UTC' || zoneRulesFor(zone)) return true
   try {
     formatterFor(zone)
     return true
@@ -38,8 +47,9 @@ export function isValidTimezone(zone: string): boolean {
  * Zone offsets only change at transitions, and every real zone's transitions and offsets
  * fall on quarter hours. So within one UTC quarter hour the offset is fixed, and the local
  * date, hour and first minute are too: they are worked out once per (zone, quarter hour),
- * and a timestamp is formatted from them with a little arithmetic. Asking Intl costs far
- * more than formatting, and a history page formats 75 distinct timestamps.
+ * and a timestamp is formatted from them with a little arithmetic. Finding the offset (a
+ * search in the zone's transitions, or Intl for a zone without a file) costs more than
+ * formatting, and a history page formats 75 distinct timestamps.
  */
 const quarterHourMs = 15 * 60_000
 
@@ -90,6 +100,13 @@ function zoneOffsetMinutes(ms: number, zone: string): number {
   const fixed = fixedOffsetPattern.exec(zone)
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]))
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0
+  const rules = zoneRulesFor(zone)
+  if (rules) {
+    // Not a time a Date can hold: refused as Intl refused it.
+    if (!(Math.abs(ms) <= 8.64e15)) throw new RangeError('Invalid time value')
+    // Rounded as the Intl path rounds (its local time has seconds): the same minutes either way.
+    return Math.round(rules.offsetSecondsAt(Math.floor(ms / 1000)) / 60)
+  }
   return intlOffsetMinutes(ms, zone)
 }
 

@@ -8,6 +8,7 @@ import type { Logger } from '../kernel/log.ts'
 import { deviceRole, type ZigbeeDevice } from './zigbee-device-kinds.ts'
 import { addressToIeee, ieeeToAddress } from './zigbee-profile.ts'
 import { deviceNotFound, type InterviewResult, type InterviewStatus, type MapLink, type MapNode, type NetworkMap, type RadioDevice } from './upkeep.ts'
+import { byCodeUnits } from '../kernel/text-order.ts'
 
 /** How long one router may take to give its whole neighbour table. */
 export const neighbourTableTimeoutMs = 15_000
@@ -46,7 +47,7 @@ export function listDevices(controller: Controller): RadioDevice[] {
     .getDevices()
     .filter((device) => device.type !== 'Coordinator')
     .map(describeDevice)
-    .sort((a, b) => order(a) - order(b) || a.address.localeCompare(b.address))
+    .sort((a, b) => order(a) - order(b) || byCodeUnits(a.address, b.address))
 }
 
 export function findDevice(controller: Controller, address: string): ZigbeeDevice {

@@ -5,6 +5,7 @@ import { EventBus, type Listener, type Subscribable, type Unsubscribe } from '..
 import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import { isValidTimezone } from '../kernel/time.ts'
+import { systemZoneName } from '../kernel/system-zone.ts'
 
 export interface Settings {
   zigbeePreset: string
@@ -44,10 +45,9 @@ export function defaultSettings(zigbeePreset = newNetworkPreset): Settings {
   return { zigbeePreset, targetTimeDefault: 300, timezone: systemTimezone() }
 }
 
-/** The host's zone (TZ, else the system's), the default of the timezone setting. */
+/** The host's zone (TZ, else the system's; lib/kernel/system-zone.ts), the default of the timezone setting. */
 export function systemTimezone(): string {
-  const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-  return isValidTimezone(zone) ? zone : 'UTC'
+  return systemZoneName(isValidTimezone)
 }
 
 type SettingsDoc = Settings & { key: 'settings' }

@@ -10,6 +10,7 @@ import type { ButtonWindow } from './button.ts'
 import { AuthFailureLimiter } from './limiter.ts'
 import { hashToken, newTokenSecret, sameHash, tokenPattern, tokenPrefix } from './secret.ts'
 import { UsageBuffer } from './usage.ts'
+import { byLettersAndDigits } from '../kernel/text-order.ts'
 
 /** What the datastore holds: never the token itself. */
 export interface TokenDoc {
@@ -212,7 +213,7 @@ export class TokenService implements Subscribable<TokenEvents> {
   list(): TokenRecord[] {
     return [...this.#entries.values()]
       .map((entry) => this.#record(entry))
-      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+      .sort((a, b) => a.createdAt - b.createdAt || byLettersAndDigits(a.id, b.id))
   }
 
   /** Revokes one token by id; false when it does not exist (any more). */

@@ -78,3 +78,9 @@ t.test('offsets off the quarter hour format every minute of the hour right', asy
   t.equal(formatWithOffset(Date.parse('2026-06-01T23:59:59Z'), '-00:07'), '2026-06-01T23:52:59-00:07')
   t.equal(formatLocal(Date.parse('1969-12-31T23:59:59Z'), 'UTC'), '1969-12-31T23:59:59', 'before 1970 too')
 })
+
+t.test('an instant no Date can hold is refused in a named zone', async (t) => {
+  for (const bad of [Number.NaN, 9e15, -Infinity]) {
+    t.throws(() => formatLocal(bad, 'Europe/Berlin'), RangeError, String(bad))
+  }
+})

@@ -7,6 +7,8 @@ import path from 'node:path'
 import type { TlsStatus } from '../../../lib/gateway/tls-status.ts'
 import { describeCertificate } from './certificate-info.ts'
 import { expectedAltNames, type LocalNames } from './local-names.ts'
+import type { KeyAndCertificate } from './self-signed.ts'
+import { makeSelfSignedInChild } from './self-signed-process.ts'
 
 export interface CertificatePair {
   cert: string
@@ -68,7 +70,7 @@ export interface SelfSigned {
 }
 
 /** Stores a new pair; what went wrong when it cannot (it is served all the same). */
-function store(dataDir: string, made: { certPem: string; keyPem: string }): string | undefined {
+function store(dataDir: string, made: KeyAndCertificate): string | undefined {
   try {
     writePair(dataDir, 'self-signed', { cert: made.certPem, key: made.keyPem })
     return undefined
@@ -95,16 +97,13 @@ export async function ensureSelfSigned(dataDir: string, local: LocalNames, now: 
   }
   if (current && reason === undefined) return { pair: { ...current, source: 'self-signed' }, reissued: undefined }
   const keyPem = current && reason !== 'unreadable' ? current.key : undefined
-  // Loaded only to make one: the ASN.1 modules cost about 10 MB of memory (measured), and
-  // most starts find the certificate made at the first.
-  const { makeSelfSigned } = await import('./self-signed.ts')
-  let made: { certPem: string; keyPem: string }
+  let made: KeyAndCertificate
   try {
-    made = makeSelfSigned({ ...local, keyPem, now })
+    made = await makeSelfSignedInChild({ ...local, keyPem, now })
   } catch (error) {
     if (keyPem === undefined) throw error
     // A key node cannot read: start over with a new one.
-    made = makeSelfSigned({ ...local, now })
+    made = await makeSelfSignedInChild({ ...local, now })
     reason = 'its key was unreadable'
   }
   const unstored = store(dataDir, made)

@@ -1,0 +1,36 @@
+// Makes the box's certificate in a short-lived process. The ASN.1 modules that build it
+// (@peculiar/asn1-x509 and its kin, about 80 modules) stay loaded for the life of whatever
+// process imports them: about 3 MB of the gateway's memory for the rest of its first run,
+// for a certificate made once in the box's life (and again only when its names change).
+// Made in a child, they go when it exits; the gateway is answering on HTTP meanwhile.
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import type { KeyAndCertificate, SelfSignedRequest } from './self-signed.ts'
+
+const childFile = fileURLToPath(new URL('./self-signed-child.ts', import.meta.url))
+
+/** Longer than any key generation takes on a Raspberry Pi; a hung child is killed. */
+export const selfSignedTimeoutMs = 60_000
+
+export function makeSelfSignedInChild(request: SelfSignedRequest, timeoutMs = selfSignedTimeoutMs): Promise<KeyAndCertificate> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', childFile], { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      if (code === 0) {
+        try {
+          return resolve(JSON.parse(stdout) as KeyAndCertificate)
+        } catch {
+          // falls through to the error below
+        }
+      }
+      const why = /^\w*Error\b.*$/m.exec(stderr)?.[0] ?? (signal ? `killed by ${signal}` : `exit code ${code}`)
+      reject(new Error(`making the certificate failed: ${why}`))
+    })
+    child.stdin.end(JSON.stringify({ ...request, now: request.now.getTime() }))
+  })
+}

@@ -5,7 +5,8 @@
 //      settled (target ≤ 70 MB)
 //   2. idle RSS of the gateway and its radio process with herdsman's Controller up on the
 //      tests' fake coordinator (loaded into the radio process only, by
-//      bench/fake-coordinator-preload.ts) (target ≤ 150 MB together)
+//      bench/fake-coordinator-preload.ts, compiled to JavaScript as the radio process is)
+//      (target ≤ 150 MB together)
 //   3. peak RSS (VmHWM) while herdsman's ember adapter starts on a silent pseudo-terminal
 //      stick until it gives up (or BENCH_MEMORY_EMBER_SECONDS, default 60), gateway + radio
 //      process, beside zigbee2mqtt 2.14.1 (the same herdsman in one process) on its own
@@ -13,10 +14,11 @@
 //
 // Every process is started as `npm start` starts it (bench/memory-gateway.ts), one at a time,
 // and ended before the next. Results: bench/results/memory.json.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
+import { compileFakeCoordinator, fakeCoordinatorSources } from '../tests/helpers/compiled-fake-coordinator.ts'
 import { PseudoTerminal } from '../tests/helpers/pty.ts'
 import { FakeRemote } from '../tests/helpers/zigbee-fake-remote.ts'
 import { freePort } from './free-port.ts'
@@ -27,10 +29,24 @@ import { memoryRow, memoryTargets } from './memory-table.ts'
 import { installZigbee2mqtt, zigbee2mqttConfiguration, zigbee2mqttEnv, zigbee2mqttVersion } from './zigbee2mqtt.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
-const preload = path.join(root, 'bench/fake-coordinator-preload.ts')
+/**
+ * The fake coordinator's preload as JavaScript, in node_modules/.cache (its lib/ a link to
+ * build/lib, which the gateway's first start builds). A .ts preload would load Node's type
+ * stripping into both processes and keep the radio process out of lite mode
+ * (lib/radio/zigbee-process-flags.ts): not the radio process a box runs.
+ */
+const compiledPreload = () => compileFakeCoordinator(path.join(root, 'node_modules/.cache/bench-fake-coordinator'), root, [fakeCoordinatorSources.gatewayPreload])[0]
 const emberSeconds = () => Number(process.env.BENCH_MEMORY_EMBER_SECONDS ?? 60)
 
 const rssOf = (pid: number | undefined) => (pid === undefined ? 0 : (residentOf(pid)?.rss ?? 0))
+/** Whether a radio process was given --lite-mode (lib/radio/zigbee-process-flags.ts); null once it is gone. */
+function liteModeOf(pid: number | undefined): boolean | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--lite-mode')
+  } catch {
+    return null
+  }
+}
 
 async function idleGateway() {
   process.stderr.write('memory 1/3: idle gateway, simulated radio …')
@@ -49,13 +65,13 @@ async function idleGateway() {
  * both fill Node's compile cache as any start after the first finds it (a cold cache costs
  * the first start's type stripping and compiling, about 30 MB more in each process).
  */
-async function warmUp(): Promise<void> {
+async function warmUp(preload: string): Promise<void> {
   process.stderr.write('memory: a first start to fill the compile cache …')
-  await idleWithRadio(false)
+  await idleWithRadio(preload, false)
   process.stderr.write(' done\n')
 }
 
-async function idleWithRadio(report = true) {
+async function idleWithRadio(preload: string, report = true) {
   if (report) process.stderr.write('memory 2/3: idle gateway + radio process, herdsman up on the fake coordinator …')
   const { remote, close } = await FakeRemote.listen()
   let gateway: MemoryGateway | undefined
@@ -81,7 +97,7 @@ async function idleWithRadio(report = true) {
     const sharing = [sharingOf(started.pid), sharingOf(radioPid)].filter((one) => one !== undefined)
     const countedOnceMB = sharing.length === 2 ? megabytes(countedOnce(sharing)) : null
     if (report) process.stderr.write(` ${gatewayMB} + ${radioMB} MB\n`)
-    return { gatewayMB, radioMB, togetherMB: megabytes(reading.bytes), sharedCountedOnceMB: countedOnceMB, settled: reading.settled, fakeCoordinatorChildren: remote.children.length }
+    return { gatewayMB, radioMB, togetherMB: megabytes(reading.bytes), sharedCountedOnceMB: countedOnceMB, settled: reading.settled, fakeCoordinatorChildren: remote.children.length, radioLiteMode: remote.current?.webAssembly === false }
   } finally {
     await gateway?.stop()
     await close()
@@ -100,6 +116,7 @@ async function gatewayOnSilentStick(seconds: number) {
     watch = new PeakWatch(started.pid)
     const firstRadio = () => started.radioPids[0]
     await started.until(() => firstRadio() !== undefined, 'a radio process', 30_000)
+    const radioLiteMode = liteModeOf(firstRadio())
     // Until the first radio process has ended (the adapter gave up) or the time is up.
     const deadline = began + seconds * 1000
     while (Date.now() < deadline && residentOf(firstRadio()) !== undefined) await new Promise((resolve) => setTimeout(resolve, 100))
@@ -113,6 +130,7 @@ async function gatewayOnSilentStick(seconds: number) {
       togetherMB: megabytes(peaks.peak + radioPeak),
       seconds: Math.round((Date.now() - began) / 100) / 10,
       radioProcesses: radios.length,
+      radioLiteMode,
       bytesWrittenToStick: stick.received.length,
     }
   } finally {
@@ -180,9 +198,10 @@ function machine() {
 }
 
 export async function memoryBench(): Promise<boolean> {
-  await warmUp()
+  const preload = compiledPreload()
+  await warmUp(preload)
   const idle = await idleGateway()
-  const withRadio = await idleWithRadio()
+  const withRadio = await idleWithRadio(preload)
   const ember = await silentEmber()
   const pass = {
     idleGateway: idle.gatewayMB <= memoryTargets.idleGatewayMB,
@@ -198,11 +217,11 @@ export async function memoryBench(): Promise<boolean> {
   console.log(`${'figure'.padEnd(66)} ${'measured'.padStart(9)}  ${'target'.padEnd(22)} ${'ratio'.padStart(5)}`)
   console.log(memoryRow('idle RSS, gateway, simulated radio, empty data dir', idle.gatewayMB, memoryTargets.idleGatewayMB))
   console.log(memoryRow(`idle RSS, gateway ${withRadio.gatewayMB} + radio process ${withRadio.radioMB} (fake coordinator)`, withRadio.togetherMB, memoryTargets.idleWithRadioMB))
-  console.log(`  (the two with the pages they share, such as Node's own code, counted once: ${withRadio.sharedCountedOnceMB} MB)`)
+  console.log(`  (the two with the pages they share, such as Node's own code, counted once: ${withRadio.sharedCountedOnceMB} MB; radio process ${withRadio.radioLiteMode ? 'under' : 'NOT under'} --lite-mode)`)
   const g = ember.gateway
   const z = ember.zigbee2mqtt
   console.log(memoryRow(`peak RSS, ember on a silent stick: gateway ${g.gatewayPeakMB} + radio ${g.radioPeakMB}`, g.togetherMB, z.peakMB, `≤ zigbee2mqtt ${z.peakMB} MB`))
-  console.log(`  (gateway: ${g.seconds} s, ${g.radioProcesses} radio process(es); zigbee2mqtt ${z.version}: ${z.seconds} s, ${z.gaveUp ? 'gave up' : 'still trying when stopped'})`)
+  console.log(`  (gateway: ${g.seconds} s, ${g.radioProcesses} radio process(es)${g.radioLiteMode ? ' under --lite-mode' : ''}; zigbee2mqtt ${z.version}: ${z.seconds} s, ${z.gaveUp ? 'gave up' : 'still trying when stopped'})`)
   console.log('written to bench/results/memory.json')
   return Object.values(pass).every(Boolean)
 }

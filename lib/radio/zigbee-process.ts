@@ -43,7 +43,7 @@ export interface ZigbeeProcessOptions extends ZigbeeRadioSettings {
   stopTimeoutMs?: number
   /** How long a call into the radio process may take. */
   callTimeoutMs?: number
-  /** Extra Node flags for the radio process (appended to this process's own and radioProcessNodeFlags). */
+  /** Extra Node flags for the radio process (after this process's own and radioProcessNodeFlags'). */
   execArgv?: string[]
   env?: NodeJS.ProcessEnv
 }
@@ -152,9 +152,12 @@ export class ZigbeeProcessRadio implements Radio, RadioUpkeep {
     const channel = this.#options.channel.channel()
     const settings = Object.fromEntries(zigbeeRadioSettingKeys.map((key) => [key, this.#options[key]])) as unknown as ZigbeeRadioSettings
     const childOptions: ZigbeeChildOptions = { ...settings, channel, logLevel: this.#log.level }
+    const given = this.#options.execArgv ?? []
+    const env = this.#options.env ?? process.env
+    const own = radioProcessNodeFlags(childModule, [...process.execArgv, ...given], env.NODE_OPTIONS)
     const child = fork(childModule, [JSON.stringify(childOptions)], {
-      execArgv: [...process.execArgv, ...radioProcessNodeFlags, ...(this.#options.execArgv ?? [])],
-      env: this.#options.env ?? process.env,
+      execArgv: [...process.execArgv, ...own, ...given],
+      env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     let settle!: () => void

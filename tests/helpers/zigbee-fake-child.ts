@@ -23,7 +23,8 @@ export type RemoteCommand =
   | { type: 'command'; device: FakeDevice; cluster: string; command: string; payload: Record<string, unknown> }
 
 export type ChildReport =
-  | { type: 'hello'; pid: number }
+  /** webAssembly: whether the process has it (not under --lite-mode: lib/radio/zigbee-process-flags.ts). */
+  | { type: 'hello'; pid: number; webAssembly: boolean }
   | { type: 'created'; channel: number; serialPort: Record<string, unknown> }
   | { type: 'sent'; frame: FakeAdapter['sent'][number] }
   | { type: 'permitJoin'; seconds: number }
@@ -43,7 +44,7 @@ const custom = { trkTracker: trackerCluster(0xfff1) } as never
 const socket = net.createConnection(process.env.ZIGBEE_FAKE_CONTROL!)
 socket.unref()
 const report = (message: ChildReport) => void socket.write(`${JSON.stringify(message)}\n`)
-report({ type: 'hello', pid: process.pid })
+report({ type: 'hello', pid: process.pid, webAssembly: typeof WebAssembly !== 'undefined' })
 
 const fake = installFakeAdapter()
 let adapter: FakeAdapter | undefined

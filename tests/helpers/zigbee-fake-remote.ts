@@ -13,6 +13,8 @@ import type { FakeDevice, SentFrame } from './zigbee-fake-adapter.ts'
 /** One radio process as the fake coordinator sees it. */
 export class FakeChild {
   pid = 0
+  /** Whether the process has WebAssembly (none under --lite-mode). */
+  webAssembly: boolean | undefined
   created = false
   channel: number | undefined
   serialPort: Record<string, unknown> | undefined
@@ -118,7 +120,7 @@ export class FakeRemote {
       while ((end = buffer.indexOf('\n')) >= 0) {
         const message = JSON.parse(buffer.slice(0, end)) as ChildReport
         buffer = buffer.slice(end + 1)
-        if (message.type === 'hello') child.pid = message.pid
+        if (message.type === 'hello') Object.assign(child, { pid: message.pid, webAssembly: message.webAssembly })
         else if (message.type === 'created') Object.assign(child, { created: true, channel: message.channel, serialPort: message.serialPort })
         else if (message.type === 'sent') child.sent.push(message.frame)
         else if (message.type === 'frame') child.frames.push(message.frame)

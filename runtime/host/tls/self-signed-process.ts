@@ -4,10 +4,14 @@
 // for a certificate made once in the box's life (and again only when its names change).
 // Made in a child, they go when it exits; the gateway is answering on HTTP meanwhile.
 import { spawn } from 'node:child_process'
+import { getPriority, setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { KeyAndCertificate, SelfSignedRequest } from './self-signed.ts'
 
 const childFile = fileURLToPath(new URL('./self-signed-child.ts', import.meta.url))
+
+/** How much nicer than the gateway the child runs (niceness caps at 19). */
+export const childNiceness = 10
 
 /** Longer than any key generation takes on a Raspberry Pi; a hung child is killed. */
 export const selfSignedTimeoutMs = 60_000
@@ -15,6 +19,15 @@ export const selfSignedTimeoutMs = 60_000
 export function makeSelfSignedInChild(request: SelfSignedRequest, timeoutMs = selfSignedTimeoutMs): Promise<KeyAndCertificate> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', childFile], { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs })
+    // Background work: on a first start the API is already answering, and on a Pi's few
+    // cores it should not wait for the certificate (only HTTPS does).
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + childNiceness))
+      } catch {
+        // Not allowed here (a sandbox): it runs at the gateway's priority.
+      }
+    }
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))

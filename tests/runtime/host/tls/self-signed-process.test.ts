@@ -2,10 +2,11 @@
 // the key kept when given, a failure reported with its reason, and the ASN.1 modules never
 // imported by a module the gateway loads (only by the child).
 import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { getPriority } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { describeCertificate } from '../../../../runtime/host/tls/certificate-info.ts'
-import { makeSelfSignedInChild } from '../../../../runtime/host/tls/self-signed-process.ts'
+import { childNiceness, makeSelfSignedInChild } from '../../../../runtime/host/tls/self-signed-process.ts'
 
 const now = new Date('2026-11-25T12:00:00Z')
 const root = path.resolve(import.meta.dirname, '../../../..')
@@ -18,6 +19,36 @@ t.test('the child makes the certificate for the names, with the key it is given'
   const again = await makeSelfSignedInChild({ names: ['pass-box'], addresses: ['10.0.0.7'], keyPem: first.keyPem, now })
   t.equal(describeCertificate(again.certPem).spkiSha256, info.spkiSha256, 'the same key')
 })
+
+t.test('the child runs below the priority of the process that starts it', async (t) => {
+  const seen: number[] = []
+  // Watch the child's niceness while it runs (it lives a few hundred ms).
+  const made = makeSelfSignedInChild({ names: ['box'], addresses: [], now })
+  for (let i = 0; i < 200 && seen.length === 0; i++) {
+    const pids = readChildPids()
+    for (const pid of pids) {
+      try {
+        seen.push(getPriority(pid))
+      } catch {
+        // gone already
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  await made
+  t.ok(seen.length > 0, 'saw the child')
+  const expected = Math.min(19, getPriority() + childNiceness)
+  t.ok(seen.every((nice) => nice === expected), `niceness ${seen.join(', ')}, expected ${expected}`)
+})
+
+/** This process's children, from /proc (Linux). */
+function readChildPids(): number[] {
+  try {
+    return readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
 
 t.test('a key the child cannot read is an error that says why', async (t) => {
   await t.rejects(makeSelfSignedInChild({ names: ['box'], addresses: [], keyPem: 'not a key', now }), /^making the certificate failed: \w*Error/)

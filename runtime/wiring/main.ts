@@ -142,8 +142,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       stop: () => http.close(),
     },
-    // HTTPS beside it (stopped by http.close() too): same answers, limits and WebSocket feed.
-    tlsPart(tls),
     // After http, so it stops first: upgraded WebSocket sockets keep http.close() waiting
     // until the hub has closed them (the server's closeAllConnections does not see them).
     wsHubPart(http.secureServer ? [http.server, http.secureServer] : http.server, services),
@@ -157,7 +155,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     announcePart({ lock, port: () => port, log, host: config.host }),
     backupSchedulePart({ backups, record: services.backupRecord, clock, log, directory: config.backup.directory, at: config.backup.at, timezone: () => services.settings.timezone }),
     ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
-    // Advertised last, once the HTTP port is known (port 0 → the chosen one).
+    // HTTPS beside it (stopped by http.close() too): same answers, limits and WebSocket feed
+    // (the hub above listens on both servers). After the WebSocket hub and the control
+    // socket, which need not wait for it: on a first start its certificate is made by a
+    // child process.
+    tlsPart(tls),
+    // Advertised last, once the HTTP port is known (port 0 → the chosen one) and the HTTPS
+    // certificate (its public-key pin) is.
     mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, tls: () => services.tlsStatus.get(), deviceId: services.identity.deviceId, version: services.identity.version, log }),
   ]
   const stopAll = await startParts(parts, log)

@@ -102,11 +102,25 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
     dataDir: flags['data-dir'] as string | undefined,
     port: flags.port !== undefined ? parsePort(String(flags.port)) : undefined,
   })
+  // A stop asked for while starting (systemd stopping a box that is still coming up, a
+  // script killing it right after its first answer) waits for the start to finish, then
+  // stops as any other: without a handler, the signal killed the process mid-start (a first
+  // start's certificate, made by a child process, was then never stored). A second signal
+  // while starting ends it at once.
+  let stopWhenStarted: string | undefined
+  const duringStart = (signal: string) => {
+    if (stopWhenStarted !== undefined) process.exit(1)
+    stopWhenStarted = signal
+  }
+  process.on('SIGTERM', duringStart)
+  process.on('SIGINT', duringStart)
   const gateway = await startGateway({
     config,
     watchFunctionsDir: dev ? functionsDir : undefined,
     httpHost: flags['reference-host'] ? 'reference' : 'fast',
   })
+  process.off('SIGTERM', duringStart)
+  process.off('SIGINT', duringStart)
   if (flags.demo === true) console.log(await startDemo(gateway.services))
   // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts).
   trimAfterStartUp(({ heapBefore, heapAfter, pauseMs }) =>
@@ -121,6 +135,7 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
+  if (stopWhenStarted !== undefined) await stop(stopWhenStarted)
 }
 
 function parsePort(text: string): number {

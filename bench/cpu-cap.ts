@@ -107,12 +107,29 @@ export class CappedGroup {
     return spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', procs, command, ...args], options)
   }
 
-  /** Removes the cgroup (every process in it must have ended). */
-  remove(): void {
+  /**
+   * Removes the cgroup once every process in it has ended (waiting up to 5 s: a gateway's
+   * short-lived children may end just after it). One still there after that is something the
+   * gateway left behind: named in the error, as a finding of the bench.
+   */
+  async remove(): Promise<void> {
+    const procs = path.join(this.dir, 'cgroup.procs')
+    const left = () => readFileSync(procs, 'utf8').split('\n').filter(Boolean)
+    for (let waited = 0; left().length > 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+    const remaining = left().map((pid) => `${pid} (${commandLineOf(pid)})`)
+    if (remaining.length > 0) throw new Error(`processes the gateway left behind in ${this.dir}: ${remaining.join(', ')}`)
     rmdirSync(this.dir)
   }
 
   get version(): 1 | 2 {
     return this.#controller.version
+  }
+}
+
+function commandLineOf(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
+  } catch {
+    return 'gone'
   }
 }

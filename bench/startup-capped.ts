@@ -104,7 +104,7 @@ export async function startupBench(): Promise<boolean> {
     console.log('written to bench/results/startup.json')
     return pass.firstStart && pass.restart
   } finally {
-    group.remove()
+    await group.remove()
     rmSync(scratch, { recursive: true, force: true })
   }
 }

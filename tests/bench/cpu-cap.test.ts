@@ -47,7 +47,9 @@ t.test('a capped cgroup: the program runs inside it from the start, and the cgro
     t.match((error as Error).message, /cgroup/)
     return
   }
-  t.teardown(() => existsSync(group.dir) && group.remove())
+  t.teardown(async () => {
+    if (existsSync(group.dir)) await group.remove()
+  })
   const quota = group.version === 2 ? readFileSync(`${group.dir}/cpu.max`, 'utf8').trim() : readFileSync(`${group.dir}/cpu.cfs_quota_us`, 'utf8').trim()
   t.equal(quota, group.version === 2 ? '5000 10000' : '5000')
   const child = group.start('/bin/cat', ['/proc/self/cgroup'], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -56,6 +58,26 @@ t.test('a capped cgroup: the program runs inside it from the start, and the cgro
   await once(child, 'exit')
   const name = group.dir.split('/').at(-1)!
   t.ok(output.split('\n').some((line) => (group.version === 2 ? line.startsWith('0::') : /:cpu[,:]/.test(line)) && line.endsWith(`/${name}`)), `cat ran inside ${name}: ${output}`)
-  group.remove()
+  await group.remove()
   t.notOk(existsSync(group.dir))
+})
+
+t.test('a process left in the group is named, not hidden', async (t) => {
+  let group: CappedGroup
+  try {
+    group = CappedGroup.create(0.5)
+  } catch {
+    return t.pass('no writable cpu controller here (the test above checks the message)')
+  }
+  const sleeper = group.start('/bin/sleep', ['30'], { stdio: 'ignore' })
+  t.teardown(async () => {
+    sleeper.kill('SIGKILL')
+    await once(sleeper, 'exit').catch(() => {})
+    if (existsSync(group.dir)) await group.remove()
+  })
+  // The shell joins the group, then becomes sleep.
+  while (!readFileSync(`${group.dir}/cgroup.procs`, 'utf8').split('\n').includes(String(sleeper.pid)) || !readFileSync(`/proc/${sleeper.pid}/cmdline`, 'utf8').startsWith('/bin/sleep')) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  await t.rejects(group.remove(), new RegExp(`processes the gateway left behind in .*: ${sleeper.pid} \\(/bin/sleep 30\\)`))
 })

@@ -46,13 +46,12 @@ const inspectCustom = Symbol.for('nodejs.util.inspect.custom')
 const realPrototypeOf = (name: FetchClass): object => (globalThis[name] as { prototype: object }).prototype
 
 /**
- * Stands for the real prototype in the stand-in's chain. The real prototypes hold the
- * interface's members, `constructor`, `Symbol.toStringTag` and util.inspect's symbol (and
- * on Node 24 an undocumented `attribute` on Request's, left unreachable until the real
- * prototype is linked), and inherit from
- * Object.prototype (checked by the tests): any other key (such as the `then` every `await` of
- * an answer looks for) is answered from Object.prototype without loading the real class.
- * Once the real prototype is needed, it replaces this proxy in the chain.
+ * Stands for the real prototype in the stand-in's chain. A real prototype holds the
+ * interface's members, `constructor`, `Symbol.toStringTag` and util.inspect's symbol (on
+ * Node 24 also an undocumented `attribute` on Request's, unreachable here until the real
+ * prototype is linked) and inherits from Object.prototype (both checked by the tests): any
+ * other key, such as `toJSON`, is answered from Object.prototype without loading the real
+ * class. Once the real prototype is needed, it replaces this proxy in the chain.
  */
 function lazyPrototype(name: FetchClass, standInPrototype: object): object {
   const { methods, getters } = fetchMembers[name]

@@ -12,12 +12,15 @@ export interface Resident {
 
 /** VmRSS and VmHWM from the text of /proc/<pid>/status (the kernel writes them in kB). */
 export function parseStatusMemory(status: string): Resident {
-  const kib = (field: string) => {
-    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)
-    if (!match) throw new Error(`no ${field} line in /proc/<pid>/status (a kernel thread, or not Linux)`)
-    return Number(match[1]) * 1024
-  }
+  const kib = (field: string) => kibibytesField(status, field, '/proc/<pid>/status (a kernel thread, or not Linux)')
   return { rss: kib('VmRSS'), peak: kib('VmHWM') }
+}
+
+/** A "Field:  N kB" line of a /proc file, in bytes; `file` names it in the error when absent. */
+function kibibytesField(text: string, field: string, file: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(text)
+  if (!match) throw new Error(`no ${field} line in ${file}`)
+  return Number(match[1]) * 1024
 }
 
 /** The process's memory now, or undefined once it is gone. */
@@ -38,11 +41,7 @@ export interface Sharing {
 }
 
 export function parseRollupSharing(rollup: string): Sharing {
-  const kib = (field: string) => {
-    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(rollup)
-    if (!match) throw new Error(`no ${field} line in /proc/<pid>/smaps_rollup`)
-    return Number(match[1]) * 1024
-  }
+  const kib = (field: string) => kibibytesField(rollup, field, '/proc/<pid>/smaps_rollup')
   return { private: kib('Private_Clean') + kib('Private_Dirty'), shared: kib('Shared_Clean') + kib('Shared_Dirty') }
 }
 

@@ -2,6 +2,7 @@
 // cache), so the benchmarks measure the process as it is deployed.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { parseStatusMemory, type Resident } from './process-memory.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 
@@ -26,9 +27,7 @@ export function startEnv(): NodeJS.ProcessEnv {
   return { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(root, 'node_modules/.cache/node-compile-cache') }
 }
 
-/** Resident and peak resident memory of a process, from /proc (bytes). */
-export function residentBytes(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
-  return { rss: kib('VmRSS'), peak: kib('VmHWM') }
+/** Resident and peak resident memory of a running process, from /proc (bytes). */
+export function residentBytes(pid: number): Resident {
+  return parseStatusMemory(readFileSync(`/proc/${pid}/status`, 'utf8'))
 }

@@ -1,19 +1,10 @@
 // zigbee-herdsman (its serial bindings, its module-global state) is imported by one module,
 // lib/radio/herdsman.ts, and its code is taken from there by one module only,
 // lib/radio/zigbee.ts (which runs in the radio process); the others take its types.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-
-const root = path.resolve(import.meta.dirname, '../../..')
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name)
-    if (statSync(full).isDirectory()) return sources(full)
-    return name.endsWith('.ts') ? [full] : []
-  })
-}
+import { productSources, projectRoot as root } from '../../helpers/source-files.ts'
 
 /** Imports, re-exports and dynamic imports of zigbee-herdsman that are not type-only. */
 function runtimeHerdsmanImports(text: string): string[] {
@@ -29,7 +20,7 @@ t.test('the detector sees runtime imports and lets type-only ones through', asyn
   t.equal(runtimeHerdsmanImports("const m = await import('zigbee-herdsman')").length, 1)
 })
 
-const productFiles = () => ['lib', 'runtime', 'functions'].flatMap((dir) => sources(path.join(root, dir)))
+const productFiles = productSources
 
 t.test('only lib/radio/herdsman.ts imports zigbee-herdsman, types included', async (t) => {
   const importers = productFiles()

@@ -35,6 +35,8 @@ t.test('a stand-in keeps its own members, hands the others to the real one, and 
   t.equal(standIn.status, 201, 'its own member')
   t.equal(standIn.realCalls, 0)
   t.equal((standIn as unknown as { then?: unknown }).then, undefined, 'not a thenable, as a real Response')
+  t.notOk('toJSON' in standIn, 'a key no Response has: answered without the real class')
+  t.ok(Symbol.toStringTag in standIn, "a key only the real prototype has: asked of it")
   t.equal(standIn.realCalls, 0, 'looking for then builds nothing')
   t.equal(standIn.headers.get('x-a'), '1', 'a getter it does not keep')
   t.equal(await standIn.text(), 'body text', 'a method it does not keep')

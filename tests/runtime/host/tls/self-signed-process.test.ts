@@ -1,15 +1,15 @@
 // The certificate made in a short-lived process: the same certificate makeSelfSigned makes,
 // the key kept when given, a failure reported with its reason, and the ASN.1 modules never
 // imported by a module the gateway loads (only by the child).
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { describeCertificate } from '../../../../runtime/host/tls/certificate-info.ts'
 import { childNiceness, makeSelfSignedInChild } from '../../../../runtime/host/tls/self-signed-process.ts'
+import { productSources, projectRoot as root } from '../../../helpers/source-files.ts'
 
 const now = new Date('2026-11-25T12:00:00Z')
-const root = path.resolve(import.meta.dirname, '../../../..')
 
 t.test('the child makes the certificate for the names, with the key it is given', async (t) => {
   const first = await makeSelfSignedInChild({ names: ['pass-box', 'localhost'], addresses: ['127.0.0.1', '192.168.1.20'], now })
@@ -59,26 +59,16 @@ t.test('a child that hangs is killed at the deadline', async (t) => {
   await t.rejects(makeSelfSignedInChild({ names: ['box'], addresses: [], now }, 1), /making the certificate failed: killed by SIGTERM/)
 })
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name)
-    if (statSync(full).isDirectory()) return sources(full)
-    return name.endsWith('.ts') ? [full] : []
-  })
-}
-
 t.test('only the child takes the code of self-signed.ts (and with it the ASN.1 modules)', async (t) => {
   // Statements start a line with import/export (the sources use no semicolons).
   const takesCode = (text: string) =>
     text.split(/\n(?=import|export)/).some((statement) => /^(?:import|export)\s(?!type\s)[\s\S]*?from\s+'\.\/self-signed\.ts'/.test(statement)) ||
     /import\(\s*'[^']*self-signed\.ts'\s*\)/.test(text)
-  const importers = ['lib', 'runtime', 'functions']
-    .flatMap((dir) => sources(path.join(root, dir)))
+  const importers = productSources()
     .filter((file) => takesCode(readFileSync(file, 'utf8')))
     .map((file) => path.relative(root, file))
   t.same(importers, ['runtime/host/tls/self-signed-child.ts'])
-  const asn1 = ['lib', 'runtime', 'functions']
-    .flatMap((dir) => sources(path.join(root, dir)))
+  const asn1 = productSources()
     .filter((file) => /from\s+['"]@peculiar\//.test(readFileSync(file, 'utf8')))
     .map((file) => path.relative(root, file))
   t.same(asn1, ['runtime/host/tls/self-signed.ts'])

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { isFresh, sourceFolders, stampName } from '../../../bin/compiled-tree.js'
 import { copyForBuild } from '../../helpers/built-project.ts'
@@ -39,6 +40,17 @@ t.test('every source becomes a .js file whose relative imports name .js files', 
   t.equal(realpathSync(path.join(build, 'web')), realpathSync(path.join(copy.root, 'web')))
   t.equal(realpathSync(path.join(build, 'package.json')), realpathSync(path.join(copy.root, 'package.json')))
   t.ok(isFresh(copy.root), 'the stamp matches the sources')
+})
+
+t.test('the compiled manifest generator writes the manifests the sources do (types imported from .ts)', async (t) => {
+  const compiled = (await import(pathToFileURL(path.join(copy.root, 'build/runtime/manifest/manifest-gen.js')).href)) as typeof import('../../../runtime/manifest/manifest-gen.ts')
+  for (const target of [compiled.gatewayTarget, compiled.hqTarget]) {
+    const file = path.join(copy.root, 'functions', target.fileName)
+    const before = readFileSync(file, 'utf8')
+    t.equal(await compiled.ensureFreshManifest(path.join(copy.root, 'functions'), target), '', `${target.fileName}: nothing to regenerate`)
+    t.equal(readFileSync(file, 'utf8'), before)
+    t.match(before, /^import type \{ \w+ \} from '\.\.\/runtime\/\w+\/function-types\.ts'$/m)
+  }
 })
 
 t.test('a source that does not compile is named; the earlier build stays', async (t) => {

@@ -22,6 +22,7 @@ import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
 import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 import { trimAfterStartUp } from './wiring/memory-trim.ts'
+import { keepTickShape } from './wiring/tick-shape.ts'
 
 const usage = `usage: gateway <command> [options]
 
@@ -122,7 +123,9 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
   process.off('SIGTERM', duringStart)
   process.off('SIGINT', duringStart)
   if (flags.demo === true) console.log(await startDemo(gateway.services))
-  // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts).
+  // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts),
+  // without losing the map Node's nextTick entries share (tick-shape.ts).
+  keepTickShape()
   trimAfterStartUp(({ heapBefore, heapAfter, pauseMs }) =>
     gateway.services.log.debug({ heapBefore, heapAfter, pauseMs: Math.round(pauseMs) }, 'start-up garbage collected'))
   let stopping = false

@@ -20,6 +20,10 @@ export async function hqCliCommand(args: string[], flags: Record<string, string 
     const { startHq } = await import('../hq/main.ts')
     process.title = 'tracker-hq'
     const hq = await startHq({ config })
+    // A long-running HTTP service as the gateway is: V8's memory reducer must not cost it
+    // nextTick's fast path either (runtime/wiring/tick-shape.ts).
+    const { keepTickShape } = await import('../wiring/tick-shape.ts')
+    keepTickShape()
     let stopping = false
     const stop = async () => {
       if (stopping) return

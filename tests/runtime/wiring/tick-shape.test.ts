@@ -1,0 +1,54 @@
+// keepTickShape: with one nextTick entry kept, a memory-reducing collection no longer sends
+// Node's nextTick to V8's slow path. Each case runs in a child process (V8's feedback is
+// per process), asks V8 for the state of nextTick's object-literal sites with
+// --allow-natives-syntax, and compares a child that keeps an entry with one that does not.
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import t from 'tap'
+import { keepTickShape } from '../../../runtime/wiring/tick-shape.ts'
+
+const moduleUrl = pathToFileURL(path.join(import.meta.dirname, '../../../runtime/wiring/tick-shape.ts')).href
+
+/** The states of nextTick's computed-key literal sites after ticks and trim-like collections. */
+function literalSiteStates(keep: boolean): string[] {
+  const script = `
+    const { keepTickShape } = await import(${JSON.stringify(moduleUrl)})
+    if (${keep}) keepTickShape()
+    const ticks = (n) => new Promise((resolve) => { let left = n; const done = () => { if (--left === 0) resolve() }; for (let i = 0; i < n; i++) process.nextTick(done) })
+    const states = () => (%GetFeedback(process.nextTick) ?? []).filter((slot) => slot && slot[0] === 'DefineKeyedOwnPropertyInLiteral').map((slot) => slot[1].split('\\n')[0])
+    // Rounds of ticks and a trim-like collection between them: whether an entry happens to be
+    // alive at a collection varies, and one that finds none is enough.
+    for (let round = 0; round < 5 && !states().includes('MEGAMORPHIC'); round++) {
+      for (let i = 0; i < 50; i++) await ticks(100)
+      await new Promise((resolve) => setImmediate(resolve))
+      gc({ type: 'major', execution: 'sync', flavor: 'last-resort' })
+      for (let i = 0; i < 50; i++) await ticks(100)
+    }
+    console.log(JSON.stringify(states()))
+  `
+  // --fuzzing lets %GetFeedback run in a release build of V8.
+  const flags = ['--allow-natives-syntax', '--fuzzing', '--expose-gc', '--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script]
+  // Without the test runner's NODE_OPTIONS: its preloads keep objects of their own alive.
+  return JSON.parse(execFileSync(process.execPath, flags, { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })) as string[]
+}
+
+t.test('without a kept entry, the collection leaves nextTick megamorphic (what this works around)', async (t) => {
+  const states = literalSiteStates(false)
+  t.ok(states.length >= 2, `nextTick still builds its entry as a literal with computed keys: ${states}`)
+  t.ok(states.includes('MEGAMORPHIC'), `if this fails, Node or V8 no longer needs keepTickShape: ${states}`)
+})
+
+t.test('with one entry kept, every literal site of nextTick stays monomorphic', async (t) => {
+  const states = literalSiteStates(true)
+  t.ok(states.length >= 2)
+  t.same(new Set(states), new Set(['MONOMORPHIC']), String(states))
+})
+
+t.test('captures one entry, once', async (t) => {
+  const kept = keepTickShape()
+  t.type(kept, 'object')
+  t.equal(keepTickShape(), kept, 'the same entry on a second call')
+  const symbols = Object.getOwnPropertySymbols(kept).map(String)
+  t.ok(symbols.includes('Symbol(async_id_symbol)'), String(symbols))
+})

@@ -23,6 +23,11 @@ function kibibytesField(text: string, field: string, file: string): number {
   return Number(match[1]) * 1024
 }
 
+/** The memory of a process that must be running (bytes); throws when it is gone. */
+export function residentBytes(pid: number): Resident {
+  return parseStatusMemory(readFileSync(`/proc/${pid}/status`, 'utf8'))
+}
+
 /** The process's memory now, or undefined once it is gone. */
 export function residentOf(pid: number): Resident | undefined {
   try {

@@ -45,7 +45,8 @@ import { generateHistory } from './history-data.ts'
 import { memoryBench } from './memory-bench.ts'
 import { startupBench } from './startup-capped.ts'
 import { pacedLoadInWorker } from './paced-worker.ts'
-import { residentBytes, startEntry, startEnv, startFlags } from './start-flags.ts'
+import { residentBytes } from './process-memory.ts'
+import { startEntry, startEnv, startFlags } from './start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const quick = process.env.BENCH_QUICK === '1'

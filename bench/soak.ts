@@ -22,7 +22,8 @@ import { parseArgs } from 'node:util'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control/control.ts'
 import { freePort } from './free-port.ts'
-import { residentBytes, startEntry, startEnv, startFlags } from './start-flags.ts'
+import { residentBytes } from './process-memory.ts'
+import { startEntry, startEnv, startFlags } from './start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } })

@@ -2,7 +2,6 @@
 // cache), so the benchmarks measure the process as it is deployed.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { parseStatusMemory, type Resident } from './process-memory.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 
@@ -25,9 +24,4 @@ export function startFlags(): string[] {
 /** The environment `npm start` adds: Node's compile cache (about 30 MB less memory). */
 export function startEnv(): NodeJS.ProcessEnv {
   return { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(root, 'node_modules/.cache/node-compile-cache') }
-}
-
-/** Resident and peak resident memory of a running process, from /proc (bytes). */
-export function residentBytes(pid: number): Resident {
-  return parseStatusMemory(readFileSync(`/proc/${pid}/status`, 'utf8'))
 }

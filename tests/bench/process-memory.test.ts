@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
-import { childPids, countedOnce, isSettled, megabytes, parseRollupSharing, parseStatusMemory, PeakWatch, residentOf, sharingOf, settledReading, type Resident } from '../../bench/process-memory.ts'
+import { childPids, countedOnce, isSettled, megabytes, parseRollupSharing, parseStatusMemory, PeakWatch, residentBytes, residentOf, sharingOf, settledReading, type Resident } from '../../bench/process-memory.ts'
 
 const status = ['Name:\tnode', 'VmPeak:\t 1200000 kB', 'VmHWM:\t   90112 kB', 'VmRSS:\t   71680 kB', 'RssAnon:\t   30000 kB', ''].join('\n')
 
@@ -37,6 +37,9 @@ t.test('a live process has a resident figure and children; a gone one has neithe
   await once(child, 'exit')
   t.notOk(childPids(process.pid).includes(child.pid!), 'an ended child is not')
   t.equal(residentOf(2 ** 22 + 7), undefined, 'no such process')
+  const { rss, peak } = residentBytes(process.pid)
+  t.ok(rss > 0 && peak >= rss)
+  t.throws(() => residentBytes(2 ** 22 + 7), 'residentBytes: the process must be running')
   t.same(childPids(2 ** 22 + 7), [])
 })
 

@@ -3,12 +3,14 @@
 // (lib/radio/zigbee-process-flags.ts) Node cannot load a .ts module, and a TypeScript preload
 // would also keep lite mode off. Each module is compiled with the build's own compileSource
 // (runtime/build/compile.ts) into a folder inside node_modules/.cache, at the path it has in
-// the checkout, so its bare imports (zigbee-herdsman) resolve to the project's packages; the
-// compiled folders (lib/, runtime/, functions/) are links to a built tree's, so the fake and
-// the radio process share one copy of each module. Used by the memory benchmark and tests.
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+// the checkout, so its bare imports (zigbee-herdsman) resolve to the project's packages; its
+// imports of the compiled folders (lib/, runtime/, functions/) name a built tree's files by
+// their absolute URLs, so the fake and the radio process share one copy of each module (also
+// under --preserve-symlinks, which the start flags pass: links would have made two). Used by
+// the memory benchmark and tests.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { sourceFolders } from '../../bin/compiled-tree.js'
 import { compileSource } from '../../runtime/build/compile.ts'
 
@@ -28,29 +30,31 @@ const relativeSpecifier = /(['"`])(\.{1,2}\/[^'"`\s]*?\.js)\1/g
 
 /**
  * Compiles each entry (a source path relative to the checkout) and every relative .ts module
- * it imports, outside the compiled folders, into `into`; links those folders to
- * builtRoot/build/<folder>. Returns the compiled entries' paths, in the order given.
+ * it imports, outside the compiled folders, into `into`; its imports of those folders become
+ * URLs of builtRoot/build/<folder>. Returns the compiled entries' paths, in the order given.
  */
 export function compileFakeCoordinator(into: string, builtRoot: string, entries: readonly string[]): string[] {
   rmSync(into, { recursive: true, force: true })
   mkdirSync(into, { recursive: true })
   // The cache is inside node_modules, where Node looks for no package.json of ours.
   writeFileSync(path.join(into, 'package.json'), '{"type": "module"}\n')
-  for (const folder of sourceFolders) symlinkSync(path.join(builtRoot, 'build', folder), path.join(into, folder))
   const done = new Set<string>()
   const queue = [...entries]
   while (queue.length > 0) {
     const source = queue.shift()!
     if (done.has(source)) continue
     done.add(source)
-    const code = compileSource(readFileSync(path.join(sourceRoot, source), 'utf8'))
+    const code = compileSource(readFileSync(path.join(sourceRoot, source), 'utf8')).replace(relativeSpecifier, (whole, quote: string, specifier: string) => {
+      const imported = path.join(path.dirname(source), specifier.replace(/\.js$/, '.ts'))
+      if (!sourceFolders.includes(imported.split(path.sep)[0])) {
+        queue.push(imported)
+        return whole
+      }
+      return `${quote}${pathToFileURL(path.join(builtRoot, 'build', imported.replace(/\.ts$/, '.js'))).href}${quote}`
+    })
     const target = path.join(into, source.replace(/\.ts$/, '.js'))
     mkdirSync(path.dirname(target), { recursive: true })
     writeFileSync(target, code)
-    for (const [, , specifier] of code.matchAll(relativeSpecifier)) {
-      const imported = path.join(path.dirname(source), specifier.replace(/\.js$/, '.ts'))
-      if (!sourceFolders.includes(imported.split(path.sep)[0])) queue.push(imported)
-    }
   }
   return entries.map((entry) => path.join(into, entry.replace(/\.ts$/, '.js')))
 }

@@ -3,6 +3,7 @@
 // OpenAPI parameter or body property, so the document says exactly what the parser takes.
 // Fields are checked in the order they are declared; the first problem is the answer.
 import { z } from 'zod'
+import { lazyRecord } from './lazy-record.ts'
 import type { JsonSchema, ParamDoc } from './function-config.ts'
 import { DomainError, type ErrorKind } from '../kernel/errors.ts'
 
@@ -101,14 +102,13 @@ export class QueryInput<F extends Fields> {
     return values as Values<F>
   }
 
-  /** The OpenAPI parameters (config.query). */
+  /** The OpenAPI parameters (config.query), each made when first read. */
   params(): Record<string, ParamDoc> {
-    const docs: Record<string, ParamDoc> = {}
-    for (const [key, field] of Object.entries(this.fields)) {
+    return lazyRecord(Object.keys(this.fields), (key) => {
+      const field = this.fields[key]
       const { description, ...schema } = jsonSchemaOf(field)
-      docs[key] = { description: description as string, schema, ...(field.missing ? { required: true } : {}) }
-    }
-    return docs
+      return { description: description as string, schema, ...(field.missing ? { required: true } : {}) }
+    })
   }
 }
 
@@ -140,21 +140,17 @@ export class BodyInput<F extends Fields> {
     return values as Values<F>
   }
 
-  /** The request body's JSON Schema (config.body). */
+  /** The request body's JSON Schema (config.body); each property's made when first read. */
   schema(): JsonSchema {
-    const properties: Record<string, JsonSchema> = {}
-    const requiredKeys: string[] = []
-    for (const [key, field] of Object.entries(this.fields)) {
+    const requiredKeys = Object.keys(this.fields).filter((key) => this.fields[key].missing)
+    const properties = lazyRecord(Object.keys(this.fields), (key) => {
+      const field = this.fields[key]
       const schema = jsonSchemaOf(field)
-      if (field.missing) requiredKeys.push(key)
-      else if (this.#nullIsAbsent) {
-        // null is read as absent.
-        const { description, default: fallback, ...accepted } = schema
-        properties[key] = { anyOf: [accepted, { type: 'null' }], description, ...(fallback === undefined ? {} : { default: fallback }) }
-        continue
-      }
-      properties[key] = schema
-    }
+      if (field.missing || !this.#nullIsAbsent) return schema
+      // null is read as absent.
+      const { description, default: fallback, ...accepted } = schema
+      return { anyOf: [accepted, { type: 'null' }], description, ...(fallback === undefined ? {} : { default: fallback }) }
+    })
     return {
       type: 'object',
       ...(requiredKeys.length ? { required: requiredKeys } : {}),

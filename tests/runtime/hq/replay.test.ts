@@ -6,13 +6,13 @@
 // (prevSeq, the status), asks each site to replay, and ends with every change once.
 import { randomUUID } from 'node:crypto'
 import net from 'node:net'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { ChangeLog } from '../../../lib/changes/change-log.ts'
 import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
 import { fleetMessages } from '../../../lib/fleet/messages.ts'
 import { FleetService } from '../../../lib/fleet/service.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
-import { hqConfigSchema } from '../../../lib/hq/config.ts'
+import { hqConfigSchema, type HqConfig } from '../../../lib/hq/config.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
 import { Partitions } from '../../../lib/hq/schema.ts'
 import { SystemClock } from '../../../lib/kernel/clock.ts'
@@ -97,20 +97,34 @@ async function gateway(siteId: string, brokerUrl: string, fleetOptions: Record<s
   }
 }
 
-t.test('a broker restart under shared subscriptions: what no one received is replayed, every change lands once', async (t) => {
+/** Replaying on, with short waits: HQ asks for a hole after a second, again after three. */
+const replayOn = { enabled: true, graceSeconds: 1, retrySeconds: 3, checkIntervalMs: 200 }
+
+/**
+ * What the broker-restart tests share: a broker (torn down with the test), HQ's way to it
+ * through a gate the test can close, a fresh database, a count of its history rows, and a way
+ * to start HQ instances on them with replaying on.
+ */
+async function replaySetting(t: Test) {
   const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
   t.teardown(() => broker.stop())
   const hqLink = await gate(broker.port)
   t.teardown(() => hqLink.stop())
   const { url: postgresUrl, db } = await freshDatabase(pg)
   t.teardown(() => db.close())
-  const start = (instanceId: string) =>
+  const history = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n
+  const startReplayingHq = (instanceId: string, more: Partial<HqConfig> = {}) =>
     startHq({
-      config: hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId, port: 0, host: '127.0.0.1', replay: { enabled: true, graceSeconds: 1, retrySeconds: 3, checkIntervalMs: 200 } }),
+      config: hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId, port: 0, host: '127.0.0.1', replay: replayOn, ...more }),
       log: memoryLogger('error').log,
     })
-  const a = await start('ra')
-  const b = await start('rb')
+  return { broker, hqLink, postgresUrl, db, history, startReplayingHq }
+}
+
+t.test('a broker restart under shared subscriptions: what no one received is replayed, every change lands once', async (t) => {
+  const { broker, hqLink, postgresUrl, db, history, startReplayingHq } = await replaySetting(t)
+  const a = await startReplayingHq('ra')
+  const b = await startReplayingHq('rb')
   t.teardown(() => Promise.all([a.stop(), b.stop()]))
   await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'both subscribed')
   t.ok(hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId: 'x' }).shared, 'a shared subscription')
@@ -118,7 +132,6 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   const sites = await Promise.all(['north', 'south', 'east'].map((id) => gateway(id, broker.url)))
   for (const site of sites) site.fleet.start()
   t.teardown(() => Promise.all(sites.map((site) => site.fleet.stop())))
-  const history = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n
   await Promise.all(sites.map((site) => site.orders(4)))
   await until(async () => (await history()) === 12, 'the first orders at HQ')
 
@@ -158,21 +171,9 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
 t.test('a site that can no longer replay all of it: HQ raises a lost alert naming the range, signed, and takes the rest', async (t) => {
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
-  const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
-  t.teardown(() => broker.stop())
-  const hqLink = await gate(broker.port)
-  t.teardown(() => hqLink.stop())
-  const { url: postgresUrl, db } = await freshDatabase(pg)
-  t.teardown(() => db.close())
+  const { broker, hqLink, db, history, startReplayingHq } = await replaySetting(t)
   const secret = 'whsec_' + Buffer.alloc(32, 3).toString('base64')
-  const hq = await startHq({
-    config: hqConfig({
-      postgresUrl, brokerUrl: hqLink.url, instanceId: 'la', port: 0, host: '127.0.0.1',
-      replay: { enabled: true, graceSeconds: 1, retrySeconds: 3, checkIntervalMs: 200 },
-      alerts: hqConfigSchema.shape.alerts.parse({ webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true }),
-    }),
-    log: memoryLogger('error').log,
-  })
+  const hq = await startReplayingHq('la', { alerts: hqConfigSchema.shape.alerts.parse({ webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true }) })
   t.teardown(() => hq.stop())
   await until(() => hq.ingest.status().subscribed, 'subscribed')
   // A window of 6 published changes: 2 orders.
@@ -180,7 +181,6 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   site.fleet.start()
   t.teardown(() => site.fleet.stop())
   await site.orders(2)
-  const history = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n
   await until(async () => (await history()) === 2, 'the first orders')
   hqLink.close()
   await broker.stop()

@@ -2,8 +2,8 @@
 // POS and kitchen-display apps find the gateway without typing an address, and, with HTTPS on,
 // `_tracker-https._tcp` on the HTTPS port with the certificate's public-key pin, so a client
 // can go straight to HTTPS and check what it is talking to. Off with config mdns.enabled = false. A failing advertisement is logged, never fatal: the API works
-// without it.
-import { Bonjour } from 'bonjour-service'
+// without it. bonjour-service (and multicast-dns, dns-packet: about 20 modules) is imported
+// when advertising starts, so a gateway with mDNS off (or on loopback) never loads it.
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { TlsStatus } from '../../lib/gateway/tls-status.ts'
 import type { Part } from '../wiring/lifecycle.ts'
@@ -102,7 +102,8 @@ export function guardResponder(mdns: MulticastDns, log: Logger): void {
   mdns.on('warning', (error) => log.debug({ err: error }, 'mDNS warning'))
 }
 
-export function bonjourPublisher(log: Logger, bonjourOptions?: Record<string, unknown>): MdnsPublisher {
+export async function bonjourPublisher(log: Logger, bonjourOptions?: Record<string, unknown>): Promise<MdnsPublisher> {
+  const { Bonjour } = await import('bonjour-service')
   const bonjour = new Bonjour(bonjourOptions as never, (error: unknown) => log.warn({ err: error }, 'mDNS error'))
   guardResponder((bonjour as unknown as { server: { mdns: MulticastDns } }).server.mdns, log)
   return {
@@ -124,7 +125,7 @@ export function mdnsPart(options: MdnsOptions): Part {
     start: async () => {
       if (!options.enabled) return
       try {
-        publisher = (options.publisher ?? (() => bonjourPublisher(options.log, options.bonjourOptions)))()
+        publisher = options.publisher ? options.publisher() : await bonjourPublisher(options.log, options.bonjourOptions)
         for (const ad of advertisements(options)) {
           publisher.publish(ad)
           options.log.info({ type: `_${ad.type}._tcp`, port: ad.port }, 'advertised over mDNS')

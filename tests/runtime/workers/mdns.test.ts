@@ -149,3 +149,27 @@ t.test('a send that throws reaches its callback, and the failure is logged once 
   listeners.warning(new Error('EADDRNOTAVAIL'))
   t.ok(memory.lines().some((line) => line.msg === 'mDNS warning'))
 })
+
+t.test('bonjour-service is imported only when advertising starts: not with mDNS off', async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const mdnsModule = new URL('../../../runtime/workers/mdns.ts', import.meta.url).href
+  const loggerModule = new URL('../../helpers/memory-logger.ts', import.meta.url).href
+  const mdnsPort = 55535 + (process.pid % 1000)
+  // A child process (a fresh module cache) reports whether bonjour-service was resolved.
+  const loaded = (enabled: boolean) => {
+    const script = `
+      import { registerHooks } from 'node:module'
+      let resolved = false
+      registerHooks({ resolve(specifier, context, next) { if (specifier === 'bonjour-service') resolved = true; return next(specifier, context) } })
+      const { mdnsPart } = await import(${JSON.stringify(mdnsModule)})
+      const { memoryLogger } = await import(${JSON.stringify(loggerModule)})
+      const part = mdnsPart({ enabled: ${enabled}, port: () => 8767, deviceId: 'TG-LAZY', version: '1', log: memoryLogger('fatal').log, bonjourOptions: { port: ${mdnsPort} } })
+      await part.start()
+      await part.stop()
+      console.log(resolved)
+    `
+    return execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }).trim()
+  }
+  t.equal(loaded(false), 'false', 'mDNS off: not imported')
+  t.equal(loaded(true), 'true', 'mDNS on: imported when it starts')
+})

@@ -7,7 +7,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
-import { buildOpenApiDocument, type DocumentedRoute } from '../../lib/openapi/document.ts'
+import type { DocumentedRoute } from '../../lib/openapi/document.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
 import { simulatedTables } from '../../lib/radio/simulated.ts'
 import { BytesResponse } from './bytes-response.ts'
@@ -142,9 +142,11 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
     if (pathname === '/' || pathname === '/index.html') return serveFile(request, 'index.html')
     if (pathname === '/docs' || pathname === '/docs/') return serveFile(request, 'docs.html')
     if (pathname === '/api/openapi.json') {
-      // The manifest is fixed for the life of the process: build the document once.
+      // The manifest is fixed for the life of the process: build the document once. Its
+      // builder is imported then, not with the host (a gateway that is never asked skips it).
       if (!openapi) {
-        const document = options.openApiDocument?.() ?? buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })
+        const gatewayDocument = async () => (await import('../../lib/openapi/document.ts')).buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })
+        const document = options.openApiDocument?.() ?? (await gatewayDocument())
         const body = new TextEncoder().encode(JSON.stringify(document))
         openapi = { body, etag: etagOf(body) }
       }

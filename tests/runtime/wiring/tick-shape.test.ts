@@ -29,8 +29,12 @@ function literalSiteStates(keep: boolean): string[] {
   `
   // --fuzzing lets %GetFeedback run in a release build of V8.
   const flags = ['--allow-natives-syntax', '--fuzzing', '--expose-gc', '--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script]
-  // Without the test runner's NODE_OPTIONS: its preloads keep objects of their own alive.
-  return JSON.parse(execFileSync(process.execPath, flags, { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })) as string[]
+  // Without the test runner's preloads (NODE_OPTIONS: they keep objects of their own alive)
+  // and its coverage (NODE_V8_COVERAGE: V8 collecting coverage gathers feedback from a
+  // function's first call, and these sites start megamorphic, collection or not; measured).
+  // The runner adds both to every child it sees spawned, so env(1) takes them out.
+  const clean = ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', process.execPath, ...flags]
+  return JSON.parse(execFileSync('env', clean, { encoding: 'utf8' })) as string[]
 }
 
 t.test('without a kept entry, the collection leaves nextTick megamorphic (what this works around)', async (t) => {

@@ -77,3 +77,13 @@ export function startGatewayProcess(dataDir: string, env: Record<string, string>
     })
   })
 }
+
+/**
+ * A node command line (program and arguments) to run without the test runner's preloads and
+ * coverage, which it adds to every child it sees spawned (NODE_OPTIONS, NODE_V8_COVERAGE):
+ * for a child whose V8 feedback a test reads (collecting coverage gathers feedback from a
+ * function's first call, which a gateway never does). Spawn it as `spawn(command, args)`.
+ */
+export function withoutRunnerHooks(nodeArgs: string[]): { command: string; args: string[] } {
+  return { command: 'env', args: ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', process.execPath, ...nodeArgs] }
+}

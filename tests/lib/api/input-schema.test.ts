@@ -50,3 +50,22 @@ t.test('query values: over 256 characters is invalid; params document the schema
   t.match(failure(() => needed.parse(new URLSearchParams(`n=${'x'.repeat(300)}`))), { kind: 'CALLBACK_INVALID' })
   t.same(jsonSchemaOf({ schema: z.literal('a'), description: 'd', fallback: 'a' }), { type: 'string', const: 'a', description: 'd', default: 'a' })
 })
+
+t.test("a route's query and body docs are made when the document reads them, not when the config is built", async (t) => {
+  // Each field's JSON Schema reads its description once; counting reads tells when it is made.
+  const reads: string[] = []
+  const counted = <F extends object>(key: string, field: F) =>
+    Object.defineProperty({ ...field }, 'description', { get: () => (reads.push(key), key), enumerable: true })
+  const query = new QueryInput({ a: counted('a', optional(z.string(), { invalid: 'LIMIT_INVALID', description: '' })), b: counted('b', optional(z.string(), { invalid: 'LIMIT_INVALID', description: '' })) })
+  const params = query.params()
+  t.same(reads, [], 'nothing made with the config')
+  t.same(params.a, { description: 'a', schema: { type: 'string' } })
+  t.same(reads, ['a'], 'only the parameter read')
+  t.same(Object.keys(params), ['a', 'b'])
+  const lazyBody = new BodyInput({ c: counted('c', required(positiveInt, { missing: 'ORDER_NAME_MISSING', invalid: 'ORDER_NAME_INVALID', description: '' })) })
+  const schema = lazyBody.schema() as { required: string[]; properties: Record<string, unknown> }
+  t.same(schema.required, ['c'], 'required keys known at once')
+  t.same(reads, ['a'], 'no property made with the config')
+  t.match(schema.properties.c, { description: 'c' })
+  t.same(reads, ['a', 'c'])
+})

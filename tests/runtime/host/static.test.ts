@@ -129,3 +129,21 @@ t.test('HEAD answers like GET without a body, over real HTTP', async (t) => {
   t.equal(conditional.status, 304)
   t.equal((await fetch(`http://127.0.0.1:${gateway.port}/nothing-here`, { method: 'HEAD' })).status, 404)
 })
+
+t.test("the OpenAPI document's builder is imported on the first GET /api/openapi.json, not with the host", async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const staticModule = new URL('../../../runtime/host/static.ts', import.meta.url).href
+  // A child process (a fresh module cache) reports when lib/openapi/document.ts is loaded.
+  const script = `
+    import { registerHooks } from 'node:module'
+    let loaded = false
+    registerHooks({ load(url, context, next) { if (url.endsWith('/lib/openapi/document.ts')) loaded = true; return next(url, context) } })
+    const { staticRoutes } = await import(${JSON.stringify(staticModule)})
+    const serve = staticRoutes([])
+    const before = loaded
+    const answer = await serve(new Request('http://gateway.test/api/openapi.json'))
+    console.log(JSON.stringify({ before, after: loaded, status: answer.status, openapi: JSON.parse(await answer.text()).openapi }))
+  `
+  const out = execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { encoding: 'utf8' })
+  t.match(JSON.parse(out), { before: false, after: true, status: 200, openapi: /^3\./ })
+})

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { keepTickShape } from '../../../runtime/wiring/tick-shape.ts'
+import { withoutRunnerHooks } from '../../helpers/process.ts'
 
 const moduleUrl = pathToFileURL(path.join(import.meta.dirname, '../../../runtime/wiring/tick-shape.ts')).href
 
@@ -29,12 +30,10 @@ function literalSiteStates(keep: boolean): string[] {
   `
   // --fuzzing lets %GetFeedback run in a release build of V8.
   const flags = ['--allow-natives-syntax', '--fuzzing', '--expose-gc', '--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script]
-  // Without the test runner's preloads (NODE_OPTIONS: they keep objects of their own alive)
-  // and its coverage (NODE_V8_COVERAGE: V8 collecting coverage gathers feedback from a
-  // function's first call, and these sites start megamorphic, collection or not; measured).
-  // The runner adds both to every child it sees spawned, so env(1) takes them out.
-  const clean = ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', process.execPath, ...flags]
-  return JSON.parse(execFileSync('env', clean, { encoding: 'utf8' })) as string[]
+  // Without the runner's preloads (they keep objects of their own alive) and its coverage
+  // (under which these sites start megamorphic, collection or not; measured).
+  const { command, args } = withoutRunnerHooks(flags)
+  return JSON.parse(execFileSync(command, args, { encoding: 'utf8' })) as string[]
 }
 
 t.test('without a kept entry, the collection leaves nextTick megamorphic (what this works around)', async (t) => {

@@ -21,9 +21,18 @@ export interface Comparison {
   bare: Load
   throughputRatio: number
   cpuRatio: number
+  /** The gateway at half its saturated rate: its round with the median p99 (halfRate()). */
   atHalfRate?: Load
-  /** The bare server at the same paced rate: the floor this machine and client give. */
+  /** The bare server at the same paced rate, its median round: the floor this machine and client give. */
   bareAtHalfRate?: Load
+  /** Every paced round in the order run (which of the two went first alternates). */
+  halfRateRounds?: PacedRound[]
+}
+
+/** One paced round: the gateway and the bare server at the same rate, one after the other. */
+export interface PacedRound {
+  gateway: Load
+  bare: Load
 }
 
 export function compared(gateway: Load, bare: Load): Comparison {
@@ -33,6 +42,29 @@ export function compared(gateway: Load, bare: Load): Comparison {
     throughputRatio: round(gateway.rps / bare.rps),
     cpuRatio: round(bare.cpuMicrosPerRequest / gateway.cpuMicrosPerRequest),
   }
+}
+
+/**
+ * The paced rounds summed up: for each side the round with the median p99 (with an even
+ * count, the higher of the middle two). One 10 s window's p99 on a shared VM moves by 2×
+ * from run to run, mostly through the load generator's own pauses; the middle of several
+ * alternating windows is steadier than any one of them.
+ */
+export function halfRate(rounds: PacedRound[]): Pick<Comparison, 'atHalfRate' | 'bareAtHalfRate' | 'halfRateRounds'> {
+  if (rounds.length === 0) throw new Error('halfRate: no paced round')
+  const median = (loads: Load[]) => [...loads].sort((a, b) => a.p99Ms - b.p99Ms)[Math.floor(loads.length / 2)]
+  return {
+    atHalfRate: median(rounds.map((round) => round.gateway)),
+    bareAtHalfRate: median(rounds.map((round) => round.bare)),
+    halfRateRounds: rounds,
+  }
+}
+
+/** Each round's p99, gateway then bare, when there was more than one round. */
+function roundsNote(c: Comparison): string {
+  const rounds = c.halfRateRounds ?? []
+  if (rounds.length < 2) return ''
+  return ` [rounds ${rounds.map((round) => round.gateway.p99Ms).join('/')}, bare ${rounds.map((round) => round.bare.p99Ms).join('/')}]`
 }
 
 /** The paced client's longest pauses, when any was long enough to weigh on a p99 of a few ms. */
@@ -48,7 +80,7 @@ export function row(name: string, c: Comparison): string {
   return (
     `${name.padEnd(34)} ${String(b.rps).padStart(8)} ${String(g.rps).padStart(8)} ${c.throughputRatio.toFixed(2).padStart(6)}  ` +
     `${b.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${g.cpuMicrosPerRequest.toFixed(0).padStart(5)} ${c.cpuRatio.toFixed(2).padStart(6)}  ` +
-    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s (bare ${c.bareAtHalfRate?.p99Ms})${stallNote(c)}` : ''}` +
+    `${String(g.p99Ms).padStart(6)} ${c.atHalfRate ? `${c.atHalfRate.p99Ms} @ ${c.atHalfRate.rps}/s (bare ${c.bareAtHalfRate?.p99Ms})${roundsNote(c)}${stallNote(c)}` : ''}` +
     (g.non2xx || g.errors ? `  (gateway non-2xx ${g.non2xx}, errors ${g.errors})` : '')
   )
 }

@@ -9,7 +9,8 @@
 // Reads: saturated throughput (autocannon, 50 connections) and the ratio to the bare server;
 // then p99 at half the gateway's own saturated rate, from a paced open-loop client
 // (bench/paced-client.ts, in a worker thread: evenly spaced requests, latency from when each
-// was due; the bare server is measured at the same pace). Writes: throughput (target
+// was due; the bare server is measured at the same pace), in rounds that alternate which of
+// the two goes first, each side's median round reported. Writes: throughput (target
 // 2,000/s).
 // Server CPU per request (from /proc) is printed as well: it is steadier than throughput on
 // a shared machine. Real processes on loopback; on a machine with 2+ cores the servers are
@@ -25,20 +26,22 @@
 //    (bench/startup-capped.ts).
 //
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
-// measurement, default 10), BENCH_HISTORY_ROWS (default
+// measurement, default 10), BENCH_PACED_ROUNDS (paced rounds at half rate, default 3),
+// BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
-// 3 s, 50,000 rows and 100 events for a quick look; BENCH_ONLY (see below) runs some parts.
+// 3 s, 50,000 rows, 100 events and one paced round for a quick look; BENCH_ONLY (see below) runs some parts.
 // Results: bench/results/http.json.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import type { Writable } from 'node:stream'
 import autocannon, { type Result } from 'autocannon'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
-import { compared, row, type Comparison, type Load } from './comparison.ts'
+import { compared, halfRate, row, type Comparison, type Load, type PacedRound } from './comparison.ts'
 import { fanout } from './fanout.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
@@ -54,6 +57,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 10))
 const historyRows = Number(process.env.BENCH_HISTORY_ROWS ?? (quick ? 50_000 : 1_000_000))
 const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
+const pacedRounds = Math.max(1, Number(process.env.BENCH_PACED_ROUNDS ?? (quick ? 1 : 3)))
 const connections = 50
 const fanoutSize = { subscribers: subscriberCount, events: eventCount }
 /** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing (memory, startup: those benchmarks, recorded). */
@@ -74,11 +78,22 @@ function hasTaskset(): boolean {
   }
 }
 
-function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}, stdout: 'pipe' | Writable = 'pipe'): ChildProcess {
   if (args[0] === startEntry()) args = [...startFlags(), ...args]
   const command = canPin ? 'taskset' : process.execPath
   const argv = canPin ? ['-c', '0', process.execPath, ...args] : args
-  return spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+  return spawn(command, argv, { stdio: ['ignore', stdout, 'inherit'], env: { ...process.env, ...env } })
+}
+
+/**
+ * A reader for the gateway's log, as journald is on a box: a process of its own, on the
+ * servers' CPU, so what reading the lines costs falls on the gateway's side. Read by this
+ * process instead (on the load generator's CPU), each chunk took time from the paced client
+ * in the gateway's windows only (the bare server logs nothing), and those pauses counted as
+ * the gateway's latency.
+ */
+function logReader(): ChildProcess {
+  return canPin ? spawn('taskset', ['-c', '0', 'cat'], { stdio: ['pipe', 'ignore', 'inherit'] }) : spawn('cat', { stdio: ['pipe', 'ignore', 'inherit'] })
 }
 
 /** utime + stime of a process, in microseconds. */
@@ -131,6 +146,9 @@ async function load(pid: number, options: Parameters<typeof autocannon>[0], warm
 async function paced(pid: number, port: number, path: string, headers: Record<string, string>, rate: number): Promise<Load> {
   let cpuBefore = 0
   const warmSeconds = Math.min(2, seconds)
+  // What the saturated runs left in this process is collected now (npm run bench passes
+  // --expose-gc), not on the load generator's CPU during a paced window.
+  globalThis.gc?.()
   const result = await pacedLoadInWorker({ port, path, headers, rate, seconds, warmSeconds, connections, onMeasuring: () => (cpuBefore = cpuMicros(pid)) })
   const cpu = cpuMicros(pid) - cpuBefore
   const { latencies } = result
@@ -153,13 +171,20 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   const bareLoad = await load(bare.pid, { url: `http://127.0.0.1:${bare.port}${target}`, connections, headers })
   process.stderr.write(` gateway …`)
   const gatewayLoad = await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}${target}`, connections, headers })
-  process.stderr.write(` gateway at half its rate …`)
-  const halfRate = Math.max(1, Math.round(gatewayLoad.rps / 2))
-  const atHalfRate = await paced(gateway.pid, gateway.port, target, headers, halfRate)
-  process.stderr.write(' bare at that rate …')
-  const bareAtHalfRate = await paced(bare.pid, bare.port, target, headers, halfRate)
+  const rate = Math.max(1, Math.round(gatewayLoad.rps / 2))
+  const pacedAt = (server: Server) => paced(server.pid, server.port, target, headers, rate)
+  const rounds: PacedRound[] = []
+  for (let i = 0; i < pacedRounds; i++) {
+    // Which goes first alternates, so neither always meets the machine a window later.
+    process.stderr.write(` half rate ${i + 1}/${pacedRounds} …`)
+    if (i % 2 === 0) rounds.push({ gateway: await pacedAt(gateway), bare: await pacedAt(bare) })
+    else {
+      const bareFirst = await pacedAt(bare)
+      rounds.push({ gateway: await pacedAt(gateway), bare: bareFirst })
+    }
+  }
   process.stderr.write(' done\n')
-  return { ...compared(gatewayLoad, bareLoad), atHalfRate, bareAtHalfRate }
+  return { ...compared(gatewayLoad, bareLoad), ...halfRate(rounds) }
 }
 
 async function compareWrite(gateway: Server, bare: Server, headers: Record<string, string>, firstName: number): Promise<Comparison> {
@@ -202,10 +227,12 @@ async function startGateway(dataDir: string, extraArgs: string[] = []): Promise<
   const port = await freePort()
   const configFile = path.join(dataDir, 'gateway.config.json')
   writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, tls: { port: 0 } })) // HTTPS on as in production, on any free port
-  // Logs at info go to stdout, which this process reads and drops: their cost is measured.
+  // Logs at info go to stdout, a pipe to a reader that drops them: their cost is measured.
   // With the flags and compile cache of `npm start` (heap ceiling, young generation size).
-  const child = spawnServer([startEntry(), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
-  child.stdout!.resume()
+  const reader = logReader()
+  const child = spawnServer([startEntry(), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, reader.stdin!)
+  // The reader ends when the gateway's end of the pipe closes, once this process lets go of its own.
+  reader.stdin!.destroy()
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)
     const answer = await request(port, 'GET', '/api/v2').catch(() => undefined)
@@ -246,7 +273,8 @@ function machine() {
 }
 
 async function main(): Promise<void> {
-  if (canPin) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
+  // Every thread of this process (-a: V8's and libuv's helpers started before this line too).
+  if (canPin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'))
   const servers: Server[] = []
   try {
@@ -312,7 +340,7 @@ async function main(): Promise<void> {
     }
     const resident = residentBytes(gateway.pid)
     const memory = { rssMB: round(resident.rss / 1048576, 1), peakRssMB: round(resident.peak / 1048576, 1), flags: startFlags() }
-    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, historyRows, targets, results, memory, pass }
+    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, pacedRounds, historyRows, targets, results, memory, pass }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, 'bench/results/http.json'), `${JSON.stringify(report, null, 2)}\n`)
 

@@ -9,9 +9,9 @@
 // Reads: saturated throughput (autocannon, 50 connections) and the ratio to the bare server;
 // then p99 at half the gateway's own saturated rate, from a paced open-loop client
 // (bench/paced-client.ts, in a worker thread: evenly spaced requests, latency from when each
-// was due; the bare server is measured at the same pace), in rounds that alternate which of
-// the two goes first, each side's median round reported. Writes: throughput (target
-// 2,000/s).
+// was due; the bare server is measured at the same pace). Both in rounds that alternate
+// which of the two goes first: the round with the median ratio, and each side's median p99
+// at half rate, are reported. Writes: throughput (target 2,000/s).
 // Server CPU per request (from /proc) is printed as well: it is steadier than throughput on
 // a shared machine. Real processes on loopback; on a machine with 2+ cores the servers are
 // pinned to CPU 0 and this process (the load) to CPU 1.
@@ -26,10 +26,10 @@
 //    (bench/startup-capped.ts).
 //
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
-// measurement, default 10), BENCH_PACED_ROUNDS (paced rounds at half rate, default 3),
+// measurement, default 10), BENCH_ROUNDS (rounds of each read comparison, default 3),
 // BENCH_HISTORY_ROWS (default
 // 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
-// 3 s, 50,000 rows, 100 events and one paced round for a quick look; BENCH_ONLY (see below) runs some parts.
+// 3 s, 50,000 rows, 100 events and one round for a quick look; BENCH_ONLY (see below) runs some parts.
 // Results: bench/results/http.json.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -41,7 +41,7 @@ import autocannon, { type Result } from 'autocannon'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
-import { compared, halfRate, row, type Comparison, type Load, type PacedRound } from './comparison.ts'
+import { compared, halfRate, row, saturated, type Comparison, type Load, type LoadPair } from './comparison.ts'
 import { fanout } from './fanout.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
@@ -57,7 +57,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 10))
 const historyRows = Number(process.env.BENCH_HISTORY_ROWS ?? (quick ? 50_000 : 1_000_000))
 const subscriberCount = Number(process.env.BENCH_SUBSCRIBERS ?? 500)
 const eventCount = Number(process.env.BENCH_EVENTS ?? (quick ? 100 : 200))
-const pacedRounds = Math.max(1, Number(process.env.BENCH_PACED_ROUNDS ?? (quick ? 1 : 3)))
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3)))
 const connections = 50
 const fanoutSize = { subscribers: subscriberCount, events: eventCount }
 /** BENCH_ONLY=activeorders,orders,writes,reference: run only those comparisons, print them, record nothing (memory, startup: those benchmarks, recorded). */
@@ -167,24 +167,37 @@ async function paced(pid: number, port: number, path: string, headers: Record<st
 }
 
 async function compareRead(name: string, gateway: Server, bare: Server, target: string, headers: Record<string, string>): Promise<Comparison> {
-  process.stderr.write(`${name}: bare server …`)
-  const bareLoad = await load(bare.pid, { url: `http://127.0.0.1:${bare.port}${target}`, connections, headers })
-  process.stderr.write(` gateway …`)
-  const gatewayLoad = await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}${target}`, connections, headers })
-  const rate = Math.max(1, Math.round(gatewayLoad.rps / 2))
+  process.stderr.write(`${name}:`)
+  const saturatedAt = (server: Server) => load(server.pid, { url: `http://127.0.0.1:${server.port}${target}`, connections, headers })
+  const saturatedRounds: LoadPair[] = []
+  for (let i = 0; i < rounds; i++) {
+    process.stderr.write(` saturated ${i + 1}/${rounds} …`)
+    saturatedRounds.push(await inTurn(i, () => saturatedAt(gateway), () => saturatedAt(bare)))
+  }
+  const comparison = saturated(saturatedRounds)
+  const rate = Math.max(1, Math.round(comparison.gateway.rps / 2))
   const pacedAt = (server: Server) => paced(server.pid, server.port, target, headers, rate)
-  const rounds: PacedRound[] = []
-  for (let i = 0; i < pacedRounds; i++) {
-    // Which goes first alternates, so neither always meets the machine a window later.
-    process.stderr.write(` half rate ${i + 1}/${pacedRounds} …`)
-    if (i % 2 === 0) rounds.push({ gateway: await pacedAt(gateway), bare: await pacedAt(bare) })
-    else {
-      const bareFirst = await pacedAt(bare)
-      rounds.push({ gateway: await pacedAt(gateway), bare: bareFirst })
-    }
+  const pacedRounds: LoadPair[] = []
+  for (let i = 0; i < rounds; i++) {
+    process.stderr.write(` half rate ${i + 1}/${rounds} …`)
+    pacedRounds.push(await inTurn(i, () => pacedAt(gateway), () => pacedAt(bare)))
   }
   process.stderr.write(' done\n')
-  return { ...compared(gatewayLoad, bareLoad), ...halfRate(rounds) }
+  return { ...comparison, ...halfRate(pacedRounds) }
+}
+
+/**
+ * One round of a comparison: the bare server first in even rounds, the gateway first in odd
+ * ones, so neither always meets the machine a window later (or right after the other's
+ * saturated run).
+ */
+async function inTurn(round: number, gatewayLoad: () => Promise<Load>, bareLoad: () => Promise<Load>): Promise<LoadPair> {
+  if (round % 2 === 0) {
+    const bare = await bareLoad()
+    return { gateway: await gatewayLoad(), bare }
+  }
+  const gateway = await gatewayLoad()
+  return { gateway, bare: await bareLoad() }
 }
 
 async function compareWrite(gateway: Server, bare: Server, headers: Record<string, string>, firstName: number): Promise<Comparison> {
@@ -340,7 +353,7 @@ async function main(): Promise<void> {
     }
     const resident = residentBytes(gateway.pid)
     const memory = { rssMB: round(resident.rss / 1048576, 1), peakRssMB: round(resident.peak / 1048576, 1), flags: startFlags() }
-    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, pacedRounds, historyRows, targets, results, memory, pass }
+    const report = { date: new Date().toISOString(), machine: machine(), seconds, connections, rounds, historyRows, targets, results, memory, pass }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, 'bench/results/http.json'), `${JSON.stringify(report, null, 2)}\n`)
 

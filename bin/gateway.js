@@ -15,10 +15,8 @@ if (existsSync(projectNode) && realpathSync(projectNode) !== realpathSync(proces
   // Node keeps compiled modules here, so a restart skips compiling them again.
   const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? `${root}node_modules/.cache/node-compile-cache` }
   // The heap ceiling and young generation fitted to a 1 GB box (docs/operations.md, "Limits"),
-  // the collection after start-up (runtime/wiring/memory-trim.ts), and no Maglev (V8's middle
-  // compiler): 3 MB less idle, 8-12 MB less under load, the same CPU per request and start-up
-  // (docs/performance.md, "Without Maglev").
-  const memoryFlags = ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc', '--no-maglev']
+  // and the collection after start-up (runtime/wiring/memory-trim.ts).
+  const memoryFlags = ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc']
   // Modules are found by the paths they are imported by, without a realpath of each: about
   // 18 ms of a restart's 350 ms of CPU (docs/architecture.md, "The compiled tree"). The project
   // links no module (npm install, no workspaces), so no module can load twice under two paths.

@@ -1,4 +1,4 @@
-// The memory, compiler and module-loading flags are written in four places (npm start, npm run gateway, bin/gateway.js,
+// The memory and module-loading flags are written in four places (npm start, npm run gateway, bin/gateway.js,
 // the systemd unit); the benchmarks read them from npm start. They must agree.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -7,11 +7,11 @@ import { startEntry, startEnv, startFlags } from '../../bench/start-flags.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
-const pinnedFlags = (text: string) => [...text.matchAll(/--max-(?:old|semi)-space-size=\d+|--expose-gc|--no-maglev|--preserve-symlinks/g)].map((m) => m[0])
+const pinnedFlags = (text: string) => [...text.matchAll(/--max-(?:old|semi)-space-size=\d+|--expose-gc|--preserve-symlinks/g)].map((m) => m[0])
 
 t.test('npm start, npm run gateway, bin/gateway.js and the systemd unit set the same heap limits and module loading', async (t) => {
   const flags = startFlags()
-  t.same(pinnedFlags(flags.join(' ')), ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc', '--no-maglev', '--preserve-symlinks'])
+  t.same(pinnedFlags(flags.join(' ')), ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc', '--preserve-symlinks'])
   t.ok(flags.includes('--disable-warning=ExperimentalWarning'))
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
   t.same(pinnedFlags(scripts.gateway), pinnedFlags(flags.join(' ')), 'npm run gateway')

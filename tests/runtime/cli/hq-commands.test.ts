@@ -1,5 +1,5 @@
-// `gateway hq token create|list|revoke` against a real PostgreSQL, and the errors of
-// `gateway hq` itself, through the real CLI.
+// `gateway hq token create|list|revoke` against a real PostgreSQL, the errors of `gateway hq`
+// itself, and a running `gateway hq` keeping nextTick's fast path, through the real CLI.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
@@ -7,6 +7,8 @@ import { HqTokens } from '../../../lib/hq/tokens.ts'
 import { openDatabase } from '../../../lib/store/postgres.ts'
 import { runCli } from '../../helpers/process.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
+import { tickShapeAfterCollections } from '../../helpers/tick-shape-run.ts'
+import { startBroker } from '../../lib/fleet/mosquitto.ts'
 
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
@@ -45,4 +47,18 @@ t.test('a missing or wrong hq.config.json says what is wrong', async (t) => {
   t.match(await runCli(['hq', '--config', path.join(dir, 'broken.json')]), { code: 1, stderr: /not valid JSON/ })
   t.match(await runCli(['hq'], { HQ_CONFIG: '' }, { cwd: dir }), { code: 1 })
   t.match(await runCli(['--help']), { stdout: /hq token create <name>/ })
+})
+
+t.test("a running HQ keeps nextTick's literal sites monomorphic through memory-reducing collections", async (t) => {
+  // What V8's memory reducer does to a service gone idle after a rush, the probe does at once
+  // (tests/helpers/tick-shape-probe.ts); without the entry hq-commands.ts keeps, the sites go
+  // megamorphic (tests/runtime/wiring/tick-shape.test.ts shows that part).
+  const dir = t.testdir()
+  const broker = await startBroker({ dir })
+  t.teardown(() => broker.stop())
+  const config = path.join(dir, 'hq.config.json')
+  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: await pg.createDatabase('hq_tick_shape'), broker: { url: broker.url }, instanceId: 'tick' }))
+  const { states } = await tickShapeAfterCollections(t, ['hq', '--config', config], 'hq ingest: subscribed', dir)
+  t.ok(states.length >= 2, `nextTick still builds its entry as a literal with computed keys: ${states}`)
+  t.same(new Set(states), new Set(['MONOMORPHIC']), String(states))
 })

@@ -27,10 +27,9 @@
 //
 // Environment: BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default info), BENCH_SECONDS (per
 // measurement, default 10), BENCH_ROUNDS (rounds of each read comparison, default 3),
-// BENCH_HISTORY_ROWS (default
-// 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS (default 200). BENCH_QUICK=1 sets
-// 3 s, 50,000 rows, 100 events and one round for a quick look; BENCH_ONLY (see below) runs some parts.
-// Results: bench/results/http.json.
+// BENCH_HISTORY_ROWS (default 1000000), BENCH_SUBSCRIBERS (default 500), BENCH_EVENTS
+// (default 200). BENCH_QUICK=1 sets 3 s, 50,000 rows, 100 events and one round for a quick
+// look; BENCH_ONLY (see below) runs some parts. Results: bench/results/http.json.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'

@@ -1,5 +1,5 @@
 // What `npm run bench` compares and how it prints a row: a load's figures for the gateway
-// beside the bare server's, and their ratios.
+// beside the bare server's, their ratios, and the rounds they come from.
 import type { PacedResult } from './paced-client.ts'
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits))
@@ -35,6 +35,20 @@ export interface Comparison {
 export interface LoadPair {
   gateway: Load
   bare: Load
+}
+
+/**
+ * One round of a comparison: the bare server first in even rounds, the gateway first in odd
+ * ones, so neither always meets the machine a window later (or right after the other's
+ * saturated run).
+ */
+export async function inTurn(round: number, gatewayLoad: () => Promise<Load>, bareLoad: () => Promise<Load>): Promise<LoadPair> {
+  if (round % 2 === 0) {
+    const bare = await bareLoad()
+    return { gateway: await gatewayLoad(), bare }
+  }
+  const gateway = await gatewayLoad()
+  return { gateway, bare: await bareLoad() }
 }
 
 export function compared(gateway: Load, bare: Load): Comparison {

@@ -40,7 +40,7 @@ import autocannon, { type Result } from 'autocannon'
 import { WebSocket } from 'ws'
 import { sendControl } from '../runtime/control/control.ts'
 import type { BareAnswers, RecordedAnswer } from './bare-server.ts'
-import { compared, halfRate, row, saturated, type Comparison, type Load, type LoadPair } from './comparison.ts'
+import { compared, halfRate, inTurn, row, saturated, type Comparison, type Load, type LoadPair } from './comparison.ts'
 import { fanout } from './fanout.ts'
 import { freePort } from './free-port.ts'
 import { generateHistory } from './history-data.ts'
@@ -183,20 +183,6 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   }
   process.stderr.write(' done\n')
   return { ...comparison, ...halfRate(pacedRounds) }
-}
-
-/**
- * One round of a comparison: the bare server first in even rounds, the gateway first in odd
- * ones, so neither always meets the machine a window later (or right after the other's
- * saturated run).
- */
-async function inTurn(round: number, gatewayLoad: () => Promise<Load>, bareLoad: () => Promise<Load>): Promise<LoadPair> {
-  if (round % 2 === 0) {
-    const bare = await bareLoad()
-    return { gateway: await gatewayLoad(), bare }
-  }
-  const gateway = await gatewayLoad()
-  return { gateway, bare: await bareLoad() }
 }
 
 async function compareWrite(gateway: Server, bare: Server, headers: Record<string, string>, firstName: number): Promise<Comparison> {

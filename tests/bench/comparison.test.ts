@@ -1,8 +1,8 @@
-// How `npm run bench` sums up its rounds: saturated, the round with the median throughput
-// ratio; at half rate, each side's median round by p99; every round kept, and the row that
-// prints them.
+// How `npm run bench` orders and sums up its rounds: which server goes first alternates;
+// saturated, the round with the median throughput ratio; at half rate, each side's median
+// round by p99; every round kept, and the row that prints them.
 import t from 'tap'
-import { compared, halfRate, row, saturated, type Load } from '../../bench/comparison.ts'
+import { compared, halfRate, inTurn, row, saturated, type Load } from '../../bench/comparison.ts'
 
 const load = (p99Ms: number, rps = 1000): Load => ({ rps, p50Ms: p99Ms / 4, p99Ms, cpuMicrosPerRequest: 15, requests: rps * 10, non2xx: 0, errors: 0 })
 
@@ -52,4 +52,13 @@ t.test('the row prints the median figures and, for several rounds, each round', 
   const both = { ...saturated([{ gateway: load(1, 900), bare: load(1, 1000) }, { gateway: load(1, 950), bare: load(1, 1000) }]), ...halfRate([{ gateway: load(2.4), bare: load(0.5) }]) }
   t.match(row('GET /x', both), /; ratio by round 0\.90\/0\.95$/)
   t.notMatch(row('GET /x', single), /ratio by round/)
+})
+
+t.test('rounds alternate which server goes first: the bare server in even rounds, the gateway in odd ones', async (t) => {
+  const order: string[] = []
+  const measuring = (server: string, p99Ms: number) => async () => (order.push(server), load(p99Ms))
+  const pairs = []
+  for (let round = 0; round < 3; round++) pairs.push(await inTurn(round, measuring('gateway', 1), measuring('bare', 2)))
+  t.same(order, ['bare', 'gateway', 'gateway', 'bare', 'bare', 'gateway'])
+  t.same(pairs.map((pair) => [pair.gateway.p99Ms, pair.bare.p99Ms]), [[1, 2], [1, 2], [1, 2]], 'each load kept on its own side')
 })

@@ -10,25 +10,16 @@ import { keepTickShape } from '../../../runtime/wiring/tick-shape.ts'
 import { withoutRunnerHooks } from '../../helpers/process.ts'
 
 const moduleUrl = pathToFileURL(path.join(import.meta.dirname, '../../../runtime/wiring/tick-shape.ts')).href
+const sitesUrl = pathToFileURL(path.join(import.meta.dirname, '../../helpers/tick-shape-sites.ts')).href
 
 /** The states of nextTick's computed-key literal sites after ticks and trim-like collections. */
 function literalSiteStates(keep: boolean): string[] {
   const script = `
     const { keepTickShape } = await import(${JSON.stringify(moduleUrl)})
+    const { nextTickSitesAfterCollections } = await import(${JSON.stringify(sitesUrl)})
     if (${keep}) keepTickShape()
-    const ticks = (n) => new Promise((resolve) => { let left = n; const done = () => { if (--left === 0) resolve() }; for (let i = 0; i < n; i++) process.nextTick(done) })
-    const states = () => (%GetFeedback(process.nextTick) ?? []).filter((slot) => slot && slot[0] === 'DefineKeyedOwnPropertyInLiteral').map((slot) => slot[1].split('\\n')[0])
-    // Rounds of ticks and a trim-like collection between them: whether an entry happens to be
-    // alive at a collection varies, and one that finds none is enough.
-    for (let round = 0; round < 5 && !states().includes('MEGAMORPHIC'); round++) {
-      for (let i = 0; i < 50; i++) await ticks(100)
-      await new Promise((resolve) => setImmediate(resolve))
-      gc({ type: 'major', execution: 'sync', flavor: 'last-resort' })
-      for (let i = 0; i < 50; i++) await ticks(100)
-    }
-    console.log(JSON.stringify(states()))
+    console.log(JSON.stringify(await nextTickSitesAfterCollections()))
   `
-  // --fuzzing lets %GetFeedback run in a release build of V8.
   const flags = ['--allow-natives-syntax', '--fuzzing', '--expose-gc', '--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script]
   // Without the runner's preloads (they keep objects of their own alive) and its coverage
   // (under which these sites start megamorphic, collection or not; measured).

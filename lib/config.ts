@@ -2,7 +2,7 @@
 // a message naming the key. Environment variables and CLI flags override the file.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from './kernel/schema/index.ts'
 import { fleetConfigDefault, fleetConfigSchema } from './fleet/config.ts'
 
 const port = z.number().int().min(0).max(65535)
@@ -209,6 +209,8 @@ export function loadConfig(
       else if (error instanceof SyntaxError) fail(`${configPath}: not valid JSON (${error.message})`)
       else throw error
     }
+    // JSON's null would read as no config at all; a file that says nothing says {}.
+    if (raw === null) fail(`${configPath}: not a JSON object (null)`)
   }
   const config = parseConfig(raw, configPath)
   const envPort = env.PORT !== undefined ? parseEnvPort(env.PORT) : undefined

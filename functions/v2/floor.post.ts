@@ -1,4 +1,4 @@
-import { zodBodySchema } from '../../lib/api/input-schema.ts'
+import { bodySchemaOf } from '../../lib/api/input-schema.ts'
 import { planSchema } from '../../lib/settings/floor.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
@@ -9,9 +9,9 @@ export const config = {
   code: 22,
   summary:
     'Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid; 400/-21 naming the field otherwise); answers with it inside `floor`',
-  // The plan's own zod schema (lib/settings/floor.ts) is the document: the cross-field rules
+  // The plan's own schema (lib/settings/floor.ts) is the document: the cross-field rules
   // (every table once, one table per cell, cells inside the grid) are in the summary only.
-  body: zodBodySchema(planSchema),
+  body: bodySchemaOf(planSchema),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_VALUE_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 

@@ -1,5 +1,5 @@
 // The body of POST /api/v2/gateway/clock: the board's time, as it reads it from its device.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { BodyInput, required } from './input-schema.ts'
 
 const timeField = z.union([

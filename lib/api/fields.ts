@@ -1,6 +1,6 @@
-// The zod schemas of values many endpoints share: positive integers (JSON number or digit
+// The schemas of values many endpoints share: positive integers (JSON number or digit
 // text), order references, UUIDs, booleans. Each parses and documents (lib/api/input-schema.ts).
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import type { OrderRef } from '../orders/types.ts'
 import { maxInt32, positiveIntText, uuidPattern } from './patterns.ts'
 

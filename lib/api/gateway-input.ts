@@ -1,7 +1,7 @@
 // Inputs of the gateway's own endpoints (connection check, repeaters, pairing). Each is one
-// zod schema (lib/api/input-schema.ts): it parses with the endpoint's error kinds and it is what the
+// schema (lib/api/input-schema.ts): it parses with the endpoint's error kinds and it is what the
 // OpenAPI document shows, so the patterns below are exactly what is accepted.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { defaultCheckTimeoutSeconds } from '../gateway/check.ts'
 import { deviceCodePattern } from '../gateway/cloud.ts'
 import { BodyInput, QueryInput, required, withDefault } from './input-schema.ts'

@@ -1,8 +1,8 @@
 // Query parameters of the history and statistics endpoints (docs/api.md, "History and statistics"), shared by the
 // v1 and v2 functions. Only the date form differs between the versions. Each parameter is
-// one zod schema (lib/api/input-schema.ts): it parses, and the OpenAPI document shows it, so the
+// one schema (lib/api/input-schema.ts): it parses, and the OpenAPI document shows it, so the
 // patterns below are exactly what is accepted.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import type { ParamDoc } from './function-config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { HistoryFilter, PageRequest } from '../history/query.ts'

@@ -1,8 +1,8 @@
-// One schema per input. Each field is a zod schema that both parses the value (with the
+// One schema per input. Each field is a schema (lib/kernel/schema) that both parses the value (with the
 // error kind of the endpoint for each failure) and documents it: z.toJSONSchema gives the
 // OpenAPI parameter or body property, so the document says exactly what the parser takes.
 // Fields are checked in the order they are declared; the first problem is the answer.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { lazyRecord } from './lazy-record.ts'
 import type { JsonSchema, ParamDoc } from './function-config.ts'
 import { DomainError, type ErrorKind } from '../kernel/errors.ts'
@@ -71,13 +71,13 @@ function read<T>(field: Field<T>, value: unknown): T | undefined {
 
 /** The JSON Schema of what a field accepts (its input side), for the document. */
 export function jsonSchemaOf(field: Pick<Field<unknown>, 'schema' | 'description' | 'fallback'>): JsonSchema {
-  const { $schema: _, ...schema } = z.toJSONSchema(field.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+  const { $schema: _, ...schema } = z.toJSONSchema(field.schema, { io: 'input' }) as JsonSchema
   return { ...schema, description: field.description, ...(field.fallback === undefined ? {} : { default: field.fallback }) }
 }
 
 /** The JSON Schema of a whole body a domain schema parses (its input side, for the document). */
-export function zodBodySchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+export function bodySchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema
   return json
 }
 

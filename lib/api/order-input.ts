@@ -1,7 +1,7 @@
 // Request bodies of the active-order endpoints (docs/api.md, "Active orders"), shared by v1 and v2 so both
 // read `name`, `orderType`, `locationName` and `tracking` the same way. Each field is one
-// zod schema: it parses (lib/api/input-schema.ts) and it is what the OpenAPI document shows.
-import { z } from 'zod'
+// schema: it parses (lib/api/input-schema.ts) and it is what the OpenAPI document shows.
+import * as z from '../kernel/schema/index.ts'
 import { booleanLike, positiveInt } from './fields.ts'
 import { BodyInput, optional, required, withDefault } from './input-schema.ts'
 import type { OrderType } from '../orders/types.ts'

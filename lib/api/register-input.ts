@@ -1,8 +1,8 @@
-// The callback URL (`http_client`) of the register endpoints, one zod schema (lib/api/input-schema.ts)
+// The callback URL (`http_client`) of the register endpoints, one schema (lib/api/input-schema.ts)
 // that parses and documents it. The URL rules are the webhook target's (lib/webhooks/target.ts,
 // the WHATWG URL parser): JSON Schema can only say `format: uri`, so the description says the
 // rest, and a refused URL keeps the target's own words in the message.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { maxUrlLength, parseTarget } from '../webhooks/target.ts'
 import { BodyInput, QueryInput, required } from './input-schema.ts'

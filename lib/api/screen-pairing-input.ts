@@ -1,6 +1,6 @@
 // Inputs of the screen sign-in endpoints (functions/v2/board.pairing.*): the name a screen
 // suggests for its token, the code and name an approver sends, and the handle a screen polls.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { BodyInput, optional, required } from './input-schema.ts'
 

@@ -2,7 +2,7 @@
 // moves the Zigbee network at once, so it keeps the rule of `gateway radio channel`
 // (lib/radio/channel-move.ts): refused (-45) once devices are paired, or while the radio is
 // down and cannot tell, unless the request says ?force=true.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { channelOfPreset, type Settings } from '../settings/service.ts'
 import { QueryInput, withDefault } from './input-schema.ts'

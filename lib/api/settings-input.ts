@@ -1,12 +1,12 @@
-// The body of POST /api/v2/gateway/settings, one zod schema (lib/api/input-schema.ts) that parses
+// The body of POST /api/v2/gateway/settings, one schema (lib/api/input-schema.ts) that parses
 // and documents it. Unlike other bodies, every key must be a setting: the body's keys are
 // read in order and the first unknown key (-20) or bad value (-21) is the answer, naming it.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import type { JsonSchema } from './function-config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { isValidTimezone } from '../kernel/time.ts'
 import { type Settings, zigbeePresets } from '../settings/service.ts'
-import { zodBodySchema } from './input-schema.ts'
+import { bodySchemaOf } from './input-schema.ts'
 
 const settingFields = {
   zigbeePreset: z.enum(Object.keys(zigbeePresets) as [string, ...string[]]).describe('Radio channel preset (A 11, B 15, C 20, D 25)'),
@@ -26,4 +26,4 @@ export function settingsChanges(body: Record<string, unknown>): Partial<Settings
   return settingsSchema.parse(body)
 }
 
-export const settingsBodySchema: JsonSchema = zodBodySchema(settingsSchema)
+export const settingsBodySchema: JsonSchema = bodySchemaOf(settingsSchema)

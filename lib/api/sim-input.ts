@@ -1,6 +1,6 @@
-// Bodies of the simulator endpoints (extension: simulator). Each field is one zod schema
+// Bodies of the simulator endpoints (extension: simulator). Each field is one schema
 // (lib/api/input-schema.ts): it parses, and it is what the OpenAPI document shows.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import type { JsonSchema } from './function-config.ts'
 import { booleanLike, positiveInt } from './fields.ts'
 import { BodyInput, required, withDefault } from './input-schema.ts'

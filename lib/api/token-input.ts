@@ -1,6 +1,6 @@
-// The `name` query parameter of the access-token endpoints, one zod schema (lib/api/input-schema.ts)
+// The `name` query parameter of the access-token endpoints, one schema (lib/api/input-schema.ts)
 // that parses and documents it.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { defaultTokenName } from '../tokens/names.ts'
 import { optional, QueryInput, withDefault } from './input-schema.ts'
 

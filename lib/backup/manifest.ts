@@ -1,6 +1,6 @@
 // The manifest: the last entry of every backup, naming what the file holds and a SHA-256 of
 // each part, so a reader knows the file is whole (a file cut short has none) and unchanged.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 
 export const manifestName = 'manifest.json'
 export const backupFormat = 'tracker-gateway-backup'

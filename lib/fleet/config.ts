@@ -2,7 +2,7 @@
 // whom, and under which topics. Off by default: a gateway works on its own.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 
 /** A topic level: no MQTT wildcards, no separator, no NUL (they would break subscriptions). */
 const topicLevel = z.string().min(1).max(64).regex(/^[^/+#\u0000]+$/, 'must not contain "/", "+", "#" or NUL')

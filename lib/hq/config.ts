@@ -3,7 +3,7 @@
 // gateway.config.json: HQ is a different program on a different machine.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { brokerUrlSchema, topicPrefixSchema } from '../fleet/config.ts'
 import { isValidTimezone } from '../kernel/time.ts'
 

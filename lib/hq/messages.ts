@@ -2,7 +2,7 @@
 // names the site; a payload naming another site, or that is not the bridge's form, is
 // rejected (counted and logged, then acknowledged: keeping it would block nothing but would
 // come back forever).
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 
 const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/)
 const zonedTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/)

@@ -2,7 +2,7 @@
 // rows with each table in one cell, arranged by the manager and kept on the gateway in NeDB,
 // so every screen shows the same floor. A new plan is validated whole (distinct tables,
 // distinct cells, every cell inside the grid) before anything is written.
-import { z } from 'zod'
+import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
 

@@ -1,7 +1,7 @@
 // Reads the import graph of the product code (lib/, functions/, runtime/) and checks it
 // against the layer map in tests/architecture/layers.ts. Static `import`/`export ... from`
 // (type-only included) and dynamic `import('./relative')` with a literal path count as edges;
-// packages (`node:*`, `zod`, ...) are not part of the graph.
+// packages (`node:*`, `ws`, ...) are not part of the graph.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, sep } from 'node:path'
 

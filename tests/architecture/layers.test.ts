@@ -50,7 +50,7 @@ t.test('the reader finds static, type-only, multi-line and dynamic relative impo
     "export type { F } from './f.ts'",
     "import './side-effect.ts'",
     "const g = await import('./g.ts')",
-    "import { z } from 'zod'",
+    "import { WebSocketServer } from 'ws'",
     "// import { no } from './commented.ts'",
     "/* import { no } from './block.ts' */",
     "const url = 'http://x/y' // import('./after-url.ts')",

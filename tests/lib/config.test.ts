@@ -64,6 +64,8 @@ t.test('no config file at all is fine', async (t) => {
   t.equal(loadConfig({}, {}, dir).port, 8000)
   writeFileSync(path.join(dir, 'gateway.config.json'), JSON.stringify({ mdns: { enabled: 'yes' } }))
   t.throws(() => loadConfig({}, {}, dir), { message: /"mdns\.enabled"/ })
+  writeFileSync(path.join(dir, 'gateway.config.json'), 'null')
+  t.throws(() => loadConfig({}, {}, dir), { name: 'ConfigError', message: /gateway\.config\.json: not a JSON object \(null\)$/ }, 'a file holding null: a clear error, not a crash')
 })
 
 t.test('a relative dataDir in a config file is relative to that file; the installed config is the last resort', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { z } from 'zod'
+import * as z from '../../../lib/kernel/schema/index.ts'
 import { BodyInput, jsonSchemaOf, optional, QueryInput, required, withDefault } from '../../../lib/api/input-schema.ts'
 import { positiveInt } from '../../../lib/api/fields.ts'
 import type { DomainError } from '../../../lib/kernel/errors.ts'

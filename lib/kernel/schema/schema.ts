@@ -1,0 +1,279 @@
+// A schema parses an unknown value into a typed one, or says what is wrong with it, and
+// describes what it accepts as JSON Schema (for the OpenAPI document). The API is the part
+// of zod 4's that the gateway used, with the same results: zod cost the gateway a fifth of
+// its modules and about 5 MB (docs/performance.md, "Without zod").
+//
+// Parsing follows zod's rules: a value is first checked for its type, then by the schema's
+// checks in the order they were added (min, max, regex, refine); a check is skipped once an
+// issue that does not continue was found (a wrong type, an unknown key), so a refinement
+// only ever sees a value of the right shape. A transform runs only on a value without issues.
+import { aborted, custom, type Issue, type Payload, type PathSegment, type RawIssue } from './issues.ts'
+
+export type JsonSchema = Record<string, unknown>
+
+/** Whether the JSON Schema describes what a schema takes (input) or gives (output). */
+export type Io = 'input' | 'output'
+
+/** Thrown by parse(); safeParse() returns the same issues. */
+export class SchemaError extends Error {
+  readonly issues: Issue[]
+  constructor(issues: Issue[]) {
+    super(issues.map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; '))
+    this.name = 'SchemaError'
+    this.issues = issues
+  }
+}
+
+export type SafeParseResult<T> = { success: true; data: T; error?: undefined } | { success: false; data?: undefined; error: SchemaError }
+
+export interface RefinementContext {
+  addIssue(issue: { code: 'custom'; message: string; path?: PathSegment[] }): void
+}
+
+/** A check; one with `when` runs whenever that says so, even after an issue that stops the others. */
+type Check = ((payload: Payload) => void) & { when?: (payload: Payload) => boolean }
+
+/** How a key holding this schema may be absent: optional (absent stays absent) or defaulted. */
+export type Optin = 'optional' | 'defaulted' | undefined
+
+export abstract class ZodType<Out = unknown, In = unknown> {
+  declare readonly _output: Out
+  declare readonly _input: In
+  protected readonly checks: Check[] = []
+  /** What the JSON Schema says besides the type (a description, a format): describe(), meta(). */
+  metadata: JsonSchema | undefined
+
+  get description(): string | undefined {
+    return this.metadata?.description as string | undefined
+  }
+
+  /** The value's own parse (type, elements, keys), before the checks. */
+  protected abstract parseOwn(payload: Payload): Payload
+
+  /** What a JSON Schema says of this schema alone (no description). */
+  abstract jsonSchema(io: Io): JsonSchema
+
+  /** Whether an object's key holding this schema may be absent from the input. */
+  get optin(): Optin {
+    return undefined
+  }
+
+  /** Whether an object's key holding this schema may be absent from the output. */
+  get optout(): 'optional' | undefined {
+    return undefined
+  }
+
+  run(payload: Payload): Payload {
+    const parsed = this.parseOwn(payload)
+    let stopped = aborted(parsed)
+    for (const check of this.checks) {
+      if (check.when ? !check.when(payload) : stopped) continue
+      const before = parsed.issues.length
+      check(parsed)
+      if (!stopped && parsed.issues.length > before) stopped = aborted(parsed, before)
+    }
+    return parsed
+  }
+
+  safeParse(input: unknown): SafeParseResult<Out> {
+    const result = this.run({ value: input, issues: [] })
+    if (result.issues.length === 0) return { success: true, data: result.value as Out }
+    return { success: false, error: new SchemaError(result.issues.map(({ continue: _, ...issue }) => issue)) }
+  }
+
+  parse(input: unknown): Out {
+    const result = this.safeParse(input)
+    if (!result.success) throw result.error
+    return result.data
+  }
+
+  /** A copy with one more check (schemas are immutable, as zod's are: a base is shared). */
+  protected withCheck(check: (payload: Payload) => void, when?: (payload: Payload) => boolean): this {
+    if (when) (check as Check).when = when
+    const copy = Object.create(Object.getPrototypeOf(this)) as this
+    Object.assign(copy, this)
+    ;(copy as unknown as { checks: Check[] }).checks = [...this.checks, check]
+    return copy
+  }
+
+  describe(description: string): this {
+    return this.meta({ description })
+  }
+
+  meta(metadata: JsonSchema): this {
+    const copy = Object.create(Object.getPrototypeOf(this)) as this
+    Object.assign(copy, this)
+    copy.metadata = { ...this.metadata, ...metadata }
+    return copy
+  }
+
+  refine(test: (value: Out) => unknown, options?: string | { message?: string; path?: PathSegment[] }): this {
+    const message = typeof options === 'string' ? options : options?.message
+    const path = typeof options === 'string' ? [] : (options?.path ?? [])
+    return this.withCheck((payload) => {
+      if (!test(payload.value as Out)) payload.issues.push(custom(message, path))
+    })
+  }
+
+  superRefine(refinement: (value: Out, context: RefinementContext) => void): this {
+    return this.withCheck((payload) => {
+      refinement(payload.value as Out, { addIssue: ({ message, path }) => payload.issues.push(custom(message, path ?? [])) })
+    })
+  }
+
+  optional(): ZodOptional<Out, In> {
+    return new ZodOptional(this)
+  }
+
+  nullable(): ZodNullable<Out, In> {
+    return new ZodNullable(this)
+  }
+
+  default(value: NoUndefined<Out>): ZodDefault<Out, In> {
+    return new ZodDefault(this, value)
+  }
+
+  /** Absent: this input instead, parsed as any other (unlike default()). */
+  prefault(value: In): ZodPrefault<Out, In> {
+    return new ZodPrefault(this, value)
+  }
+
+  transform<Next>(transform: (value: Out) => Next): ZodPipe<In, Out, Next> {
+    return new ZodPipe(this, transform)
+  }
+}
+
+type NoUndefined<T> = T extends undefined ? never : T
+
+export type AnySchema = ZodType<any, any>
+export type output<T extends AnySchema> = T['_output']
+export type input<T extends AnySchema> = T['_input']
+
+/** The schema's JSON Schema with its metadata (a description, a format), as the document shows it. */
+export function describedJson(schema: AnySchema, io: Io): JsonSchema {
+  const json = schema.jsonSchema(io)
+  return schema.metadata === undefined ? json : { ...json, ...schema.metadata }
+}
+
+export class ZodOptional<Out, In> extends ZodType<Out | undefined, In | undefined> {
+  readonly inner: ZodType<Out, In>
+  constructor(inner: ZodType<Out, In>) {
+    super()
+    this.inner = inner
+  }
+  override get optin(): Optin {
+    return 'optional'
+  }
+  override get optout(): 'optional' {
+    return 'optional'
+  }
+  protected parseOwn(payload: Payload): Payload {
+    return payload.value === undefined ? payload : this.inner.run(payload)
+  }
+  jsonSchema(io: Io): JsonSchema {
+    return describedJson(this.inner, io)
+  }
+}
+
+export class ZodNullable<Out, In> extends ZodType<Out | null, In | null> {
+  readonly inner: ZodType<Out, In>
+  constructor(inner: ZodType<Out, In>) {
+    super()
+    this.inner = inner
+  }
+  override get optin(): Optin {
+    return this.inner.optin
+  }
+  override get optout(): 'optional' | undefined {
+    return this.inner.optout
+  }
+  protected parseOwn(payload: Payload): Payload {
+    return payload.value === null ? payload : this.inner.run(payload)
+  }
+  jsonSchema(io: Io): JsonSchema {
+    return { anyOf: [describedJson(this.inner, io), { type: 'null' }] }
+  }
+}
+
+/** Absent (undefined): the default value, not parsed (zod 4's rule); a copy of it when an object or array. */
+export class ZodDefault<Out, In> extends ZodType<NoUndefined<Out>, In | undefined> {
+  readonly inner: ZodType<Out, In>
+  /** Schemas are copied with Object.assign (withCheck, describe), so no private fields. */
+  readonly fallback: unknown
+  constructor(inner: ZodType<Out, In>, value: unknown) {
+    super()
+    this.inner = inner
+    this.fallback = value
+  }
+  get defaultValue(): unknown {
+    const value = this.fallback
+    if (Array.isArray(value)) return [...value]
+    return value !== null && typeof value === 'object' ? { ...value } : value
+  }
+  override get optin(): Optin {
+    return 'defaulted'
+  }
+  protected parseOwn(payload: Payload): Payload {
+    if (payload.value === undefined) {
+      payload.value = this.defaultValue
+      return payload
+    }
+    return this.inner.run(payload)
+  }
+  jsonSchema(io: Io): JsonSchema {
+    // The default first: zod wrote a wrapper's own keys before its inner schema's.
+    return { default: this.fallback, ...describedJson(this.inner, io) }
+  }
+}
+
+export class ZodPrefault<Out, In> extends ZodType<Out, In | undefined> {
+  readonly inner: ZodType<Out, In>
+  readonly fallback: In
+  constructor(inner: ZodType<Out, In>, value: In) {
+    super()
+    this.inner = inner
+    this.fallback = value
+  }
+  override get optin(): Optin {
+    return 'defaulted'
+  }
+  protected parseOwn(payload: Payload): Payload {
+    if (payload.value === undefined) payload.value = this.fallback
+    return this.inner.run(payload)
+  }
+  jsonSchema(io: Io): JsonSchema {
+    // What an absent value stands for, as input; the output is always the parsed one.
+    return io === 'input' ? { default: this.fallback, ...describedJson(this.inner, io) } : describedJson(this.inner, io)
+  }
+}
+
+/** A schema, then a function of its value: the function runs only on a value without issues. */
+export class ZodPipe<In, Mid, Out> extends ZodType<Out, In> {
+  readonly inner: ZodType<Mid, In>
+  // any: a function's parameter would make the class invariant in Mid (a pipe of a
+  // string is then not a schema of unknown input), which no caller needs.
+  readonly transformer: (value: any) => Out
+  constructor(inner: ZodType<Mid, In>, transform: (value: Mid) => Out) {
+    super()
+    this.inner = inner
+    this.transformer = transform
+  }
+  override get optin(): Optin {
+    return this.inner.optin
+  }
+  protected parseOwn(payload: Payload): Payload {
+    const left = this.inner.run(payload)
+    if (left.issues.some((issue) => issue.code !== 'unrecognized_keys')) {
+      left.aborted = true
+      return left
+    }
+    left.value = this.transformer(left.value as Mid)
+    return left
+  }
+  jsonSchema(io: Io): JsonSchema {
+    // What a transform gives cannot be described; what it takes is its schema's.
+    return io === 'input' ? describedJson(this.inner, io) : {}
+  }
+}
+
+export type { Issue, PathSegment, RawIssue }

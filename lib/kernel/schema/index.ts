@@ -5,7 +5,7 @@ import { ZodBoolean, ZodNumber, ZodString, ZodValues } from './primitives.ts'
 import { compactTypeUnions } from './compact.ts'
 import { type AnySchema, describedJson, type Io, type JsonSchema } from './schema.ts'
 
-export { ZodType, SchemaError, type SafeParseResult, type input, type output } from './schema.ts'
+export { ZodType, SchemaError } from './schema.ts'
 export type { Issue } from './issues.ts'
 export type { output as infer } from './schema.ts'
 

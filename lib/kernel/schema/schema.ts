@@ -1,13 +1,14 @@
 // A schema parses an unknown value into a typed one, or says what is wrong with it, and
 // describes what it accepts as JSON Schema (for the OpenAPI document). The API is the part
-// of zod 4's that the gateway used, with the same results: zod cost the gateway a fifth of
-// its modules and about 5 MB (docs/performance.md, "Without zod").
+// of zod 4's that the gateway used, with the same results: zod was a fifth of the gateway's
+// modules and about 6 MB of its idle memory (docs/performance.md, "Without zod").
 //
 // Parsing follows zod's rules: a value is first checked for its type, then by the schema's
 // checks in the order they were added (min, max, regex, refine); a check is skipped once an
-// issue that does not continue was found (a wrong type, an unknown key), so a refinement
-// only ever sees a value of the right shape. A transform runs only on a value without issues.
-import { aborted, custom, type Issue, type Payload, type PathSegment, type RawIssue } from './issues.ts'
+// issue that does not continue was found (a wrong type, a value not in an enum), so a
+// refinement only ever sees a value of the right shape, except that a length check measures
+// anything with a length. A transform runs only on a value without issues.
+import { aborted, custom, type Issue, type Payload, type PathSegment } from './issues.ts'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -50,7 +51,7 @@ export abstract class ZodType<Out = unknown, In = unknown> {
   /** The value's own parse (type, elements, keys), before the checks. */
   protected abstract parseOwn(payload: Payload): Payload
 
-  /** What a JSON Schema says of this schema alone (no description). */
+  /** What a JSON Schema says of this schema alone (without its metadata). */
   abstract jsonSchema(io: Io): JsonSchema
 
   /** Whether an object's key holding this schema may be absent from the input. */
@@ -67,7 +68,7 @@ export abstract class ZodType<Out = unknown, In = unknown> {
     const parsed = this.parseOwn(payload)
     let stopped = aborted(parsed)
     for (const check of this.checks) {
-      if (check.when ? !check.when(payload) : stopped) continue
+      if (check.when ? !check.when(parsed) : stopped) continue
       const before = parsed.issues.length
       check(parsed)
       if (!stopped && parsed.issues.length > before) stopped = aborted(parsed, before)
@@ -276,4 +277,3 @@ export class ZodPipe<In, Mid, Out> extends ZodType<Out, In> {
   }
 }
 
-export type { Issue, PathSegment, RawIssue }

@@ -209,7 +209,7 @@ export function loadConfig(
       else if (error instanceof SyntaxError) fail(`${configPath}: not valid JSON (${error.message})`)
       else throw error
     }
-    // JSON's null would read as no config at all; a file that says nothing says {}.
+    // A file holding JSON's null is a mistake, not an empty config (that is {}).
     if (raw === null) fail(`${configPath}: not a JSON object (null)`)
   }
   const config = parseConfig(raw, configPath)

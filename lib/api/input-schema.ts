@@ -1,6 +1,7 @@
-// One schema per input. Each field is a schema (lib/kernel/schema) that both parses the value (with the
-// error kind of the endpoint for each failure) and documents it: z.toJSONSchema gives the
-// OpenAPI parameter or body property, so the document says exactly what the parser takes.
+// One schema per input. Each field is a schema (lib/kernel/schema) that both parses the
+// value (with the error kind of the endpoint for each failure) and documents it:
+// z.toJSONSchema gives the OpenAPI parameter or body property, so the document says exactly
+// what the parser takes.
 // Fields are checked in the order they are declared; the first problem is the answer.
 import * as z from '../kernel/schema/index.ts'
 import { lazyRecord } from './lazy-record.ts'

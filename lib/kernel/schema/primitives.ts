@@ -2,7 +2,7 @@
 import { hasLength, invalidFormat, invalidType, invalidValue, lengthOrigin, tooBig, tooSmall, type Payload } from './issues.ts'
 import { type JsonSchema, ZodType } from './schema.ts'
 
-/** Bounds as JSON Schema states them: the tightest of each (a maximum of maxima, a minimum of minima). */
+/** Bounds as JSON Schema states them: the tightest of each (the largest minimum, the smallest maximum). */
 interface Bounds {
   minimum?: number
   maximum?: number

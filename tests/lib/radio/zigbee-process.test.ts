@@ -91,6 +91,26 @@ t.test('a radio process killed with SIGKILL comes back after the first delay and
   await stuck
 })
 
+t.test('with --expose-gc (as the gateway runs), the radio process collects the garbage of loading herdsman before it starts it', async (t) => {
+  const remote = await FakeRemote.open(t)
+  const logs = memoryLogger('debug')
+  const radio = new ZigbeeProcessRadio({
+    dataDir: t.testdir(),
+    clock: new ManualClock(),
+    channel: new TestChannel(),
+    log: logs.log,
+    ...remote.processOptions,
+    execArgv: ['--expose-gc', ...remote.processOptions.execArgv],
+  })
+  t.teardown(() => radio.stop())
+  await radio.start()
+  const messages = logs.lines().map((line) => line.msg)
+  const collected = messages.indexOf('garbage of loading herdsman collected')
+  t.ok(collected >= 0, messages.join(', '))
+  t.ok(collected < messages.indexOf('zigbee coordinator connected'), 'before herdsman starts')
+  t.match(logs.lines()[collected], { heapBefore: Number, heapAfter: Number, pauseMs: Number })
+})
+
 t.test('a failed start restarts with backoff; an adapter disconnect ends the process and it comes back', async (t) => {
   const { remote, clock, radio, status } = await setup(t)
   remote.failStarts = 2

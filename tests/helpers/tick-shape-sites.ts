@@ -26,10 +26,11 @@ async function manyTicks(): Promise<void> {
 /**
  * Rounds of ticks with a last-resort collection between them, then the sites' states.
  * Whether an entry happens to be alive at a collection varies, and one collection that finds
- * none is enough: the rounds stop once a site is megamorphic.
+ * none is enough: the rounds stop once a site is megamorphic. Five rounds once all found an
+ * entry alive (one CI run in about twenty), so there are twenty.
  */
 export async function nextTickSitesAfterCollections(): Promise<string[]> {
-  for (let round = 0; round < 5 && !nextTickLiteralSites().includes('MEGAMORPHIC'); round++) {
+  for (let round = 0; round < 20 && !nextTickLiteralSites().includes('MEGAMORPHIC'); round++) {
     await manyTicks()
     await new Promise((resolve) => setImmediate(resolve))
     globalThis.gc!({ type: 'major', execution: 'sync', flavor: 'last-resort' })

@@ -88,13 +88,19 @@ export abstract class ZodType<Out = unknown, In = unknown> {
     return result.data
   }
 
-  /** A copy with one more check (schemas are immutable, as zod's are: a base is shared). */
+  /**
+   * A copy of this schema (same class, same fields) with some fields changed: schemas are
+   * immutable, as zod's are, since a base is shared. Its fields are public for that, no
+   * private ones (Object.assign cannot copy those).
+   */
+  protected copyWith(changes: object): this {
+    return Object.assign(Object.create(Object.getPrototypeOf(this)) as this, this, changes)
+  }
+
+  /** A copy with one more check. */
   protected withCheck(check: (payload: Payload) => void, when?: (payload: Payload) => boolean): this {
-    if (when) (check as Check).when = when
-    const copy = Object.create(Object.getPrototypeOf(this)) as this
-    Object.assign(copy, this)
-    ;(copy as unknown as { checks: Check[] }).checks = [...this.checks, check]
-    return copy
+    const added: Check = Object.assign(check, when ? { when } : {})
+    return this.copyWith({ checks: [...this.checks, added] })
   }
 
   describe(description: string): this {
@@ -102,10 +108,7 @@ export abstract class ZodType<Out = unknown, In = unknown> {
   }
 
   meta(metadata: JsonSchema): this {
-    const copy = Object.create(Object.getPrototypeOf(this)) as this
-    Object.assign(copy, this)
-    copy.metadata = { ...this.metadata, ...metadata }
-    return copy
+    return this.copyWith({ metadata: { ...this.metadata, ...metadata } })
   }
 
   refine(test: (value: Out) => unknown, options?: string | { message?: string; path?: PathSegment[] }): this {
@@ -156,12 +159,16 @@ export function describedJson(schema: AnySchema, io: Io): JsonSchema {
   return schema.metadata === undefined ? json : { ...json, ...schema.metadata }
 }
 
-export class ZodOptional<Out, In> extends ZodType<Out | undefined, In | undefined> {
-  readonly inner: ZodType<Out, In>
-  constructor(inner: ZodType<Out, In>) {
+/** A schema around another (optional, nullable, default, prefault, transform). */
+abstract class ZodWrapper<Out, In, InnerOut, InnerIn> extends ZodType<Out, In> {
+  readonly inner: ZodType<InnerOut, InnerIn>
+  constructor(inner: ZodType<InnerOut, InnerIn>) {
     super()
     this.inner = inner
   }
+}
+
+export class ZodOptional<Out, In> extends ZodWrapper<Out | undefined, In | undefined, Out, In> {
   override get optin(): Optin {
     return 'optional'
   }
@@ -176,12 +183,7 @@ export class ZodOptional<Out, In> extends ZodType<Out | undefined, In | undefine
   }
 }
 
-export class ZodNullable<Out, In> extends ZodType<Out | null, In | null> {
-  readonly inner: ZodType<Out, In>
-  constructor(inner: ZodType<Out, In>) {
-    super()
-    this.inner = inner
-  }
+export class ZodNullable<Out, In> extends ZodWrapper<Out | null, In | null, Out, In> {
   override get optin(): Optin {
     return this.inner.optin
   }
@@ -197,13 +199,10 @@ export class ZodNullable<Out, In> extends ZodType<Out | null, In | null> {
 }
 
 /** Absent (undefined): the default value, not parsed (zod 4's rule); a copy of it when an object or array. */
-export class ZodDefault<Out, In> extends ZodType<NoUndefined<Out>, In | undefined> {
-  readonly inner: ZodType<Out, In>
-  /** Schemas are copied with Object.assign (withCheck, describe), so no private fields. */
+export class ZodDefault<Out, In> extends ZodWrapper<NoUndefined<Out>, In | undefined, Out, In> {
   readonly fallback: unknown
   constructor(inner: ZodType<Out, In>, value: unknown) {
-    super()
-    this.inner = inner
+    super(inner)
     this.fallback = value
   }
   get defaultValue(): unknown {
@@ -227,12 +226,10 @@ export class ZodDefault<Out, In> extends ZodType<NoUndefined<Out>, In | undefine
   }
 }
 
-export class ZodPrefault<Out, In> extends ZodType<Out, In | undefined> {
-  readonly inner: ZodType<Out, In>
+export class ZodPrefault<Out, In> extends ZodWrapper<Out, In | undefined, Out, In> {
   readonly fallback: In
   constructor(inner: ZodType<Out, In>, value: In) {
-    super()
-    this.inner = inner
+    super(inner)
     this.fallback = value
   }
   override get optin(): Optin {
@@ -249,14 +246,12 @@ export class ZodPrefault<Out, In> extends ZodType<Out, In | undefined> {
 }
 
 /** A schema, then a function of its value: the function runs only on a value without issues. */
-export class ZodPipe<In, Mid, Out> extends ZodType<Out, In> {
-  readonly inner: ZodType<Mid, In>
+export class ZodPipe<In, Mid, Out> extends ZodWrapper<Out, In, Mid, In> {
   // any: a function's parameter would make the class invariant in Mid (a pipe of a
   // string is then not a schema of unknown input), which no caller needs.
   readonly transformer: (value: any) => Out
   constructor(inner: ZodType<Mid, In>, transform: (value: Mid) => Out) {
-    super()
-    this.inner = inner
+    super(inner)
     this.transformer = transform
   }
   override get optin(): Optin {

@@ -27,11 +27,12 @@ function alive(pid: number): boolean {
   }
 }
 
-async function setup(t: Test, options: Partial<ZigbeeProcessOptions> = {}) {
+/** nodeFlags: before the fake coordinator's preload; logLevel: the gateway's (the radio process logs at it). */
+async function setup(t: Test, options: Partial<ZigbeeProcessOptions> = {}, { nodeFlags = [] as string[], logLevel = 'info' } = {}) {
   const remote = await FakeRemote.open(t)
   const clock = new ManualClock()
   const channel = new TestChannel()
-  const logs = memoryLogger('info')
+  const logs = memoryLogger(logLevel)
   const radio = new ZigbeeProcessRadio({
     dataDir: t.testdir(),
     clock,
@@ -39,6 +40,7 @@ async function setup(t: Test, options: Partial<ZigbeeProcessOptions> = {}) {
     log: logs.log,
     restartDelaysMs: [1000, 5000],
     ...remote.processOptions,
+    execArgv: [...nodeFlags, ...remote.processOptions.execArgv],
     ...options,
   })
   const status: RadioEvents['status'][] = []
@@ -92,17 +94,7 @@ t.test('a radio process killed with SIGKILL comes back after the first delay and
 })
 
 t.test('with --expose-gc (as the gateway runs), the radio process collects the garbage of loading herdsman before it starts it', async (t) => {
-  const remote = await FakeRemote.open(t)
-  const logs = memoryLogger('debug')
-  const radio = new ZigbeeProcessRadio({
-    dataDir: t.testdir(),
-    clock: new ManualClock(),
-    channel: new TestChannel(),
-    log: logs.log,
-    ...remote.processOptions,
-    execArgv: ['--expose-gc', ...remote.processOptions.execArgv],
-  })
-  t.teardown(() => radio.stop())
+  const { radio, logs } = await setup(t, {}, { nodeFlags: ['--expose-gc'], logLevel: 'debug' })
   await radio.start()
   const messages = logs.lines().map((line) => line.msg)
   const collected = messages.indexOf('garbage of loading herdsman collected')

@@ -5,7 +5,7 @@
 // runtime/build/build.ts; docs/architecture.md, "The compiled tree".
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 /** The folders compiled into build/ (every .ts file under them). */
@@ -16,21 +16,25 @@ export const stampName = '.sources.json'
 /**
  * Every source file (relative paths, sorted) and a fingerprint of their names, sizes and
  * modification times: any edit, added or removed file (a dropped-in function) changes it,
- * also one that sets an older time (an archive unpacked over a checkout).
+ * also one that sets an older time (an archive unpacked over a checkout). Runs at every start:
+ * paths are joined as strings, not by path.join or a recursive readdir, whose normalizing is
+ * hot enough over ~1,000 entries for V8 to optimize it and so touch ~5 MB of its optimizing
+ * compiler's code at every start (docs/performance.md, "What a start leaves behind").
  */
 export function sourceFingerprint(root) {
   const files = []
-  for (const folder of sourceFolders) {
-    for (const entry of readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        files.push(path.relative(root, path.join(entry.parentPath, entry.name)))
-      }
+  const walk = (folder) => {
+    for (const entry of readdirSync(`${root}/${folder}`, { withFileTypes: true })) {
+      const file = `${folder}/${entry.name}`
+      if (entry.isDirectory()) walk(file)
+      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(file)
     }
   }
+  for (const folder of sourceFolders) walk(folder)
   files.sort()
   const hash = createHash('sha256')
   for (const file of files) {
-    const { size, mtimeMs } = statSync(path.join(root, file))
+    const { size, mtimeMs } = statSync(`${root}/${file}`)
     hash.update(`${file}\0${size}\0${mtimeMs}\n`)
   }
   return { files, fingerprint: hash.digest('base64url') }
@@ -62,7 +66,8 @@ export function runsFromSources(args) {
 }
 
 /**
- * The module of `gateway` commands to run: build/runtime/cli.js, built first when stale (in a
+ * The module of `gateway` commands to run: the compiled tree's bundle, build/bundle/cli.js
+ * (build/runtime/cli.js when the build could make none), built first when stale (in a
  * child process with Node's stripper; its output and errors go to this process's stderr).
  * When building is not possible (a read-only checkout, a source that does not compile), the
  * sources themselves, with a warning: slower to start and heavier, but the same gateway.
@@ -77,5 +82,6 @@ export function compiledCli(root, { execPath = process.execPath, warn = (line) =
       return sources
     }
   }
-  return path.join(root, 'build/runtime/cli.js')
+  const bundled = path.join(root, 'build/bundle/cli.js')
+  return existsSync(bundled) ? bundled : path.join(root, 'build/runtime/cli.js')
 }

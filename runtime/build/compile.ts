@@ -30,9 +30,10 @@ export function compileSource(code: string): string {
 
 /**
  * Compiles root's sources into root/build, replacing an earlier build as a whole (a
- * half-written tree is never what a gateway starts from). Returns the number of files.
+ * half-written tree is never what a gateway starts from). `finish` adds to the tree before it
+ * is placed (the bundle). Returns the number of files compiled.
  */
-export function buildTree(root: string): number {
+export async function buildTree(root: string, finish: (tree: string) => Promise<void> = async () => {}): Promise<number> {
   const { files, fingerprint } = sourceFingerprint(root)
   const partial = path.join(root, `build.partial-${process.pid}`)
   rmSync(partial, { recursive: true, force: true })
@@ -47,6 +48,12 @@ export function buildTree(root: string): number {
     }
   }
   for (const part of linkedParts) symlinkSync(path.join('..', part), path.join(partial, part))
+  try {
+    await finish(partial)
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true })
+    throw error
+  }
   writeFileSync(path.join(partial, stampName), `${JSON.stringify({ fingerprint, files: files.length, folders: sourceFolders })}\n`)
   const build = path.join(root, 'build')
   const old = path.join(root, `build.old-${process.pid}`)

@@ -1,7 +1,7 @@
 // bin/gateway.js, what `npm start`, the systemd unit and the installed `gateway` command run,
 // on a fresh copy of the project in a 0700 temporary directory: the first start builds the
-// compiled tree and serves from it without loading a single .ts module (nor Node's
-// TypeScript stripper); an edited source is rebuilt at the next start; the `gateway`
+// compiled tree and serves from its bundle (every module from build/bundle, none loaded one
+// by one) without loading a single .ts module (nor Node's TypeScript stripper); an edited source is rebuilt at the next start; the `gateway`
 // commands run compiled too.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -20,6 +20,7 @@ const stampTime = () => statSync(path.join(copy.root, 'build', stampName)).mtime
 
 interface Probe {
   main: string
+  files: string[]
   typescript: string[]
   amaro: boolean
 }
@@ -55,6 +56,14 @@ t.test('the first start builds the tree and answers from it, loading no TypeScri
   const loaded = probe()
   t.same(loaded.typescript, [], 'no .ts module loaded')
   t.equal(loaded.amaro, false, "Node's TypeScript stripper never loaded")
+  const bundle = path.join(copy.root, 'build/bundle/')
+  t.ok(loaded.files.some((file) => file.startsWith(bundle)), 'the gateway ran its bundle')
+  // The test runner's own hooks (NODE_OPTIONS) load modules too: only the project's count.
+  const dependencies = Object.keys((JSON.parse(readFileSync(path.join(copy.root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+  const projects = (file: string) => file.startsWith(copy.root) || dependencies.some((name) => file.includes(`/node_modules/${name}/`))
+  t.ok(loaded.files.some((file) => file.includes('/node_modules/@tapjs/')), "the runner's modules are seen (so would a package's be)")
+  const bin = path.join(copy.root, 'bin/')
+  t.same(loaded.files.filter((file) => projects(file) && !file.startsWith(bundle) && !file.startsWith(bin)), [], 'and no module outside it: neither the compiled tree nor a package')
 })
 
 t.test('an edited source is compiled again at the next start', async (t) => {

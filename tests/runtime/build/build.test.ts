@@ -1,13 +1,14 @@
 // `npm run build` on a fresh copy of the project in a 0700 temporary directory (as a fresh
 // clone run as root would be): a tree of .js files with no .ts import left, the files the
-// code reads beside itself linked back, a stale functions manifest regenerated first, and a
+// code reads beside itself linked back, the gateway's bundle in it (or, when none can be
+// made, a tree without one, said), a stale functions manifest regenerated first, and a
 // source that does not compile named, with the earlier build left as it was.
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
-import { isFresh, sourceFolders, stampName } from '../../../bin/compiled-tree.js'
+import { compiledCli, isFresh, sourceFolders, stampName } from '../../../bin/compiled-tree.js'
 import { copyForBuild } from '../../helpers/built-project.ts'
 import { build as buildProject, main } from '../../../runtime/build/build.ts'
 
@@ -24,11 +25,13 @@ t.test('every source becomes a .js file whose relative imports name .js files', 
   writeFileSync(path.join(copy.root, 'functions/_manifest.gen.ts'), '// stale\n')
   t.equal(statSync(copy.root).mode & 0o777, 0o700)
   const summary = await buildProject(copy.root)
-  t.match(summary, /^functions\/_manifest\.gen\.ts was stale .*: regenerated; .*\/build: \d+ files compiled$/)
+  t.match(summary, /^functions\/_manifest\.gen\.ts was stale .*: regenerated; .*\/build: \d+ files compiled, \d+ modules bundled into bundle\/$/)
   t.match(readFileSync(path.join(copy.root, 'functions/_manifest.gen.ts'), 'utf8'), "from './v2/activeorders.get.ts'")
   const build = path.join(copy.root, 'build')
   const sources = sourceFolders.flatMap((folder) => filesUnder(path.join(copy.root, folder)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => path.join(folder, f)))
   const compiled = sourceFolders.flatMap((folder) => filesUnder(path.join(build, folder)).map((f) => path.join(folder, f)))
+  t.ok(existsSync(path.join(build, 'bundle/cli.js')), 'the bundle beside the tree')
+  t.equal(compiledCli(copy.root), path.join(build, 'bundle/cli.js'), 'what bin/gateway.js runs')
   t.same(compiled.sort(), sources.map((f) => f.replace(/\.ts$/, '.js')).sort(), 'one .js file per .ts file, nothing else')
   for (const file of compiled) {
     const code = readFileSync(path.join(build, file), 'utf8')
@@ -70,7 +73,7 @@ t.test('a source that does not compile is named; the earlier build stays', async
 t.test('npm run build: a fresh tree is built again on request, and says so', async (t) => {
   const built = copy.build()
   t.equal(built.status, 0, built.stderr)
-  t.match(built.stderr, /^build: .*\/build: \d+ files compiled\n$/)
+  t.match(built.stderr, /^build: .*\/build: \d+ files compiled, \d+ modules bundled into bundle\/\n$/)
   t.ok(isFresh(copy.root))
 })
 
@@ -79,7 +82,7 @@ t.test('the command: quiet when there is nothing to say, the error and exit 1 ot
   t.equal(await main(['--quiet'], copy.root, (line) => lines.push(line)), 0)
   t.same(lines, [], 'quiet')
   t.equal(await main([], copy.root, (line) => lines.push(line)), 0)
-  t.match(lines, [/^build: .*files compiled$/])
+  t.match(lines, [/^build: .*files compiled, \d+ modules bundled into bundle\/$/])
   const broken = path.join(copy.root, 'functions/v2/broken.get.ts')
   writeFileSync(broken, 'export default (( => 1\n')
   t.teardown(() => rmSync(broken, { force: true }))
@@ -95,4 +98,18 @@ t.test('two builds at once (two starts of a stale tree): both succeed, one tree 
   t.same(results, [0, 0])
   t.ok(isFresh(copy.root))
   t.same(readdirSync(copy.root).filter((name) => name.startsWith('build')), ['build'], 'no partial or old tree left')
+})
+
+t.test('no bundle possible (esbuild missing for this machine): the tree without one, said even when quiet', async (t) => {
+  const lines: string[] = []
+  const noEsbuild = async () => {
+    throw new Error("Cannot find package 'esbuild'\n    at …")
+  }
+  t.equal(await main(['--quiet'], copy.root, (line) => lines.push(line), noEsbuild), 0)
+  t.match(lines, [/^build: .*\/build: \d+ files compiled; no bundle \(Cannot find package 'esbuild'\): the gateway runs the compiled tree$/])
+  t.ok(isFresh(copy.root))
+  t.notOk(existsSync(path.join(copy.root, 'build/bundle')))
+  t.equal(compiledCli(copy.root), path.join(copy.root, 'build/runtime/cli.js'), 'bin/gateway.js runs the compiled tree')
+  t.equal(await main(['--quiet'], copy.root, (line) => lines.push(line)), 0)
+  t.equal(compiledCli(copy.root), path.join(copy.root, 'build/bundle/cli.js'), 'and its bundle once one is made again')
 })

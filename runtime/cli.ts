@@ -22,6 +22,7 @@ import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
 import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 import { trimAfterStartUp } from './wiring/memory-trim.ts'
+import { trimMemory } from '../lib/kernel/memory-trim.ts'
 import { keepTickShape } from './wiring/tick-shape.ts'
 
 const usage = `usage: gateway <command> [options]
@@ -96,6 +97,13 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
   const regenerated = runsCompiled ? '' : await ensureFreshManifest()
   if (regenerated) console.error(`functions/_manifest.gen.ts was stale (${regenerated}): regenerated`)
   const { startGateway } = await import('./wiring/main.ts')
+  // The gateway's modules are loaded: what loading them left is collected before the stores
+  // and servers start, so that start-up never holds both (about 4 MB off the peak of a start,
+  // for at most a few tens of ms of a start under the Pi's CPU cap now that the gateway is
+  // one bundle; docs/performance.md, "The start-up peak"). The map Node's nextTick entries
+  // share is kept first (tick-shape.ts): such a collection would free it.
+  keepTickShape()
+  trimMemory()
   // Shown by ps, top and systemd instead of "MainThread" (15 characters: the kernel's limit).
   process.title = 'tracker-gateway'
   const config = loadConfig({
@@ -123,9 +131,7 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
   process.off('SIGTERM', duringStart)
   process.off('SIGINT', duringStart)
   if (flags.demo === true) console.log(await startDemo(gateway.services))
-  // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts),
-  // without losing the map Node's nextTick entries share (tick-shape.ts).
-  keepTickShape()
+  // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts).
   trimAfterStartUp(({ heapBefore, heapAfter, pauseMs }) =>
     gateway.services.log.debug({ heapBefore, heapAfter, pauseMs: Math.round(pauseMs) }, 'start-up garbage collected'))
   let stopping = false

@@ -2,10 +2,11 @@
 // every module it imports, the packages' too, joined by esbuild into a few files. A process
 // that loads ~400 modules one by one keeps a record, a compile-cache entry and a resolution
 // for each, and its start-up resolves enough paths for V8 to optimize Node's path functions
-// with both of its compilers: measured on an idle gateway, 79 → 68 MB, and 87 → 73 MB at the
-// start-up peak (docs/performance.md, "One bundle"). The compiled tree stays beside it: the
+// with its optimizing compiler: measured on an idle gateway, 79 → 74 MB, and 68 MB once
+// bin/compiled-tree.js's own walk of the sources no longer did the same (docs/performance.md,
+// "One bundle"). bin/compiled-tree.js runs bundle/cli.js when it is there. The tree stays: the
 // processes the gateway starts (the radio's child, the certificate child, the backup check's
-// worker) and the sources' tests run from there.
+// worker) run it.
 //
 // Each module keeps finding what it found next to itself: import.meta and a package's
 // __dirname are rewritten to name the module's own file in build/, so web/, package.json,

@@ -82,6 +82,8 @@ export function compiledCli(root, { execPath = process.execPath, warn = (line) =
       return sources
     }
   }
+  // Where runtime/build/bundle.ts writes it (bundleFolder, bundleEntry); this file is plain
+  // JavaScript and cannot import that one. tests/runtime/build/build.test.ts holds them equal.
   const bundled = path.join(root, 'build/bundle/cli.js')
   return existsSync(bundled) ? bundled : path.join(root, 'build/runtime/cli.js')
 }

@@ -3,7 +3,7 @@
 // compiled tree and serves from its bundle (every module from build/bundle, none loaded one
 // by one) without loading a single .ts module (nor Node's TypeScript stripper); an edited source is rebuilt at the next start; the `gateway`
 // commands run compiled too.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -52,6 +52,17 @@ t.test('the first start builds the tree and answers from it, loading no TypeScri
   const status = await runCli(['status', '--data-dir', path.join(dataDir, 'data')], { NODE_OPTIONS: '', GATEWAY_CONFIG: path.join(dataDir, 'none.json') }, { cli: gatewayJs })
   t.equal(status.code, 0, status.stderr)
   t.match(status.stdout, `PID ${gateway.child.pid}`, 'a gateway command, compiled, reaches it')
+  // A backup is checked in a worker thread started from its module's file
+  // (runtime/backup/verify-worker.ts), in the bundled gateway and in the bundled command.
+  const cliEnv = { NODE_OPTIONS: '', GATEWAY_CONFIG: path.join(dataDir, 'none.json') }
+  const backups = path.join(dataDir, 'backups')
+  mkdirSync(backups)
+  const backup = await runCli(['backup', '--data-dir', path.join(dataDir, 'data'), '--to', `${backups}/`], cliEnv, { cli: gatewayJs })
+  t.equal(backup.code, 0, backup.stderr)
+  const [file] = readdirSync(backups)
+  const verify = await runCli(['backup', 'verify', path.join(backups, file!)], cliEnv, { cli: gatewayJs })
+  t.equal(verify.code, 0, verify.stderr)
+  t.match(verify.stdout, 'is whole', 'a backup written and checked by the bundled gateway and command')
   t.equal(await gateway.stop(), 0)
   const loaded = probe()
   t.same(loaded.typescript, [], 'no .ts module loaded')

@@ -1,8 +1,8 @@
 // bin/gateway.js, what `npm start`, the systemd unit and the installed `gateway` command run,
 // on a fresh copy of the project in a 0700 temporary directory: the first start builds the
 // compiled tree and serves from its bundle (every module from build/bundle, none loaded one
-// by one) without loading a single .ts module (nor Node's TypeScript stripper); an edited source is rebuilt at the next start; the `gateway`
-// commands run compiled too.
+// by one) without loading a single .ts module (nor Node's TypeScript stripper); an edited
+// source is rebuilt at the next start; the `gateway` commands run compiled too.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

@@ -1,5 +1,8 @@
-// `npm run test:crash`: the full crash test (tests/crash/harness.ts). ROUNDS (default 30) and
-// SEED (default: random, printed first so a failing run can be repeated) from the environment.
+// `npm run test:crash`: the full crash test (tests/crash/harness.ts) on the gateway as a box
+// runs it: bin/gateway.js (the compiled tree's bundle) with npm start's node flags (the
+// collections at start included). ROUNDS (default 30) and SEED (default: random, printed
+// first so a failing run can be repeated) from the environment.
+import { startEntry, startFlags } from '../bench/start-flags.ts'
 import { runCrashTest } from '../tests/crash/harness.ts'
 
 const rounds = Number(process.env.ROUNDS ?? 30)
@@ -9,7 +12,7 @@ if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(seed)) {
   process.exit(2)
 }
 console.log(`crash test: ${rounds} rounds, seed ${seed} (repeat with SEED=${seed})`)
-const report = await runCrashTest({ rounds, seed, log: (line) => console.log(line) })
+const report = await runCrashTest({ rounds, seed, gateway: { cli: startEntry(), nodeFlags: startFlags() }, log: (line) => console.log(line) })
 const acknowledged = report.rounds.reduce((sum, r) => sum + r.acknowledged, 0)
 const restarts = report.rounds.map((r) => r.restartMs).sort((a, b) => a - b)
 console.log(

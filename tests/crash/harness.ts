@@ -13,7 +13,7 @@ import path from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { maxBacklog } from '../../lib/webhooks/outbox.ts'
 import { sendControl } from '../../runtime/control/control.ts'
-import { startGatewayProcess, type GatewayProcess } from '../helpers/process.ts'
+import { startGatewayProcess, type CliChoice, type GatewayProcess } from '../helpers/process.ts'
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts'
 import {
   type AckedOrder,
@@ -39,6 +39,8 @@ export interface CrashOptions {
   maxKillMs?: number
   /** Share of webhook POSTs the receiver refuses with 503 (exercises retries). */
   refuseShare?: number
+  /** How the gateway is started (default: the sources, runtime/cli.ts, without npm start's flags). */
+  gateway?: CliChoice
   log?: (line: string) => void
 }
 
@@ -151,7 +153,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   for (let w = 0; w < workers; w++) for (let k = 1; k <= 6; k++) workerNames[w]!.push(100 * (w + 1) + k)
   for (const list of workerNames) for (const name of list) names.add(name)
 
-  const start = () => startGatewayProcess(dataDir, env)
+  const start = () => startGatewayProcess(dataDir, env, [], options.gateway)
   let session: Session = { gateway: await start(), token: '', killed: false }
   const report: CrashReport = { seed: options.seed, rounds: [], problems, acknowledgedChanges: 0, deliveries: 0, duplicates: 0, refused: 0, drainMs: 0, durationMs: 0, inFlightApplied: 0, inFlightUnannounced: [] }
   const applied: ExpectedChange[] = []

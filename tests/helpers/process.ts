@@ -18,6 +18,8 @@ export interface GatewayProcess {
 export interface CliChoice {
   cli?: string
   command?: 'start' | 'dev'
+  /** Node flags before the entry (e.g. npm start's, bench/start-flags.ts). */
+  nodeFlags?: string[]
 }
 
 export function runCli(
@@ -41,7 +43,7 @@ export function runCli(
 
 export function startGatewayProcess(dataDir: string, env: Record<string, string> = {}, args: string[] = [], choice: CliChoice = {}): Promise<GatewayProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', choice.cli ?? cliPath, choice.command ?? 'start', ...args], {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...(choice.nodeFlags ?? []), choice.cli ?? cliPath, choice.command ?? 'start', ...args], {
       env: { ...process.env, PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

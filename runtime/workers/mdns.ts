@@ -103,7 +103,10 @@ export function guardResponder(mdns: MulticastDns, log: Logger): void {
 }
 
 export async function bonjourPublisher(log: Logger, bonjourOptions?: Record<string, unknown>): Promise<MdnsPublisher> {
-  const { Bonjour } = await import('bonjour-service')
+  // bonjour-service is CommonJS: its exports object is the namespace's default, in Node and
+  // in the gateway's bundle alike (esbuild gives a dynamically imported CommonJS module no
+  // named exports: runtime/build/bundle.ts).
+  const { Bonjour } = (await import('bonjour-service')).default
   const bonjour = new Bonjour(bonjourOptions as never, (error: unknown) => log.warn({ err: error }, 'mDNS error'))
   guardResponder((bonjour as unknown as { server: { mdns: MulticastDns } }).server.mdns, log)
   return {

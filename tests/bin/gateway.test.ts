@@ -11,6 +11,7 @@ import t, { type Test } from 'tap'
 import { stampName } from '../../bin/compiled-tree.js'
 import { copyForBuild } from '../helpers/built-project.ts'
 import { runCli, startGatewayProcess } from '../helpers/process.ts'
+import { until } from '../helpers/until.ts'
 
 const copy = copyForBuild()
 t.teardown(copy.remove)
@@ -75,6 +76,14 @@ t.test('the first start builds the tree and answers from it, loading no TypeScri
   t.ok(loaded.files.some((file) => file.includes('/node_modules/@tapjs/')), "the runner's modules are seen (so would a package's be)")
   const bin = path.join(copy.root, 'bin/')
   t.same(loaded.files.filter((file) => projects(file) && !file.startsWith(bundle) && !file.startsWith(bin)), [], 'and no module outside it: neither the compiled tree nor a package')
+})
+
+t.test('mDNS from the bundle: the gateway advertises itself (a CommonJS package imported when needed)', async (t) => {
+  const { gateway } = await startBuilt(t, { host: '0.0.0.0', mdns: { enabled: true } })
+  await until(() => gateway.output().includes('advertised over mDNS') || gateway.output().includes('mDNS advertisement unavailable'), 'mDNS advertising', 10_000)
+  t.notMatch(gateway.output(), 'mDNS advertisement unavailable')
+  t.match(gateway.output(), '"msg":"advertised over mDNS"')
+  t.equal(await gateway.stop(), 0)
 })
 
 t.test('an edited source is compiled again at the next start', async (t) => {

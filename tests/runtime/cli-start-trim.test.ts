@@ -2,14 +2,11 @@
 // starts the servers (runtime/cli.ts), so the young generation of start-up never holds both:
 // with --expose-gc, a memory-reducing collection comes before "gateway started" (the one
 // after start-up comes 2 s later; docs/performance.md, "The start-up peak").
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { freePort } from '../../bench/free-port.ts'
-import { cliPath } from '../helpers/process.ts'
-import { until } from '../helpers/until.ts'
+import { startGatewayProcess } from '../helpers/process.ts'
 
 /** Wraps gc: each memory-reducing collection's wall-clock time, one line each, in COLLECTIONS_OUT. */
 const preload = `
@@ -24,24 +21,17 @@ globalThis.gc = (options) => {
 t.test('a memory-reducing collection before the gateway has started', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cli-start-trim-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const port = await freePort()
   const configFile = path.join(dir, 'gateway.config.json')
-  await writeFile(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir: dir, mdns: { enabled: false }, tls: { enabled: false } }))
+  await writeFile(configFile, JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, tls: { enabled: false } }))
   await writeFile(path.join(dir, 'preload.mjs'), preload)
   const collections = path.join(dir, 'collections.txt')
   await writeFile(collections, '')
-  const child = spawn(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', '--import', path.join(dir, 'preload.mjs'), cliPath, 'start', '--config', configFile], {
-    env: { ...process.env, COLLECTIONS_OUT: collections },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const gateway = await startGatewayProcess(path.join(dir, 'data'), { GATEWAY_CONFIG: configFile, COLLECTIONS_OUT: collections }, [], {
+    nodeFlags: ['--expose-gc', '--import', path.join(dir, 'preload.mjs')],
   })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  t.teardown(() => child.kill('SIGKILL'))
-  await until(() => output.includes('"msg":"gateway started"') || child.exitCode !== null, 'gateway started', 60_000)
-  const started = output.split('\n').find((line) => line.includes('"msg":"gateway started"'))
-  t.ok(started, output)
-  const startedAt = Date.parse(JSON.parse(started!).time)
+  t.teardown(() => gateway.stop('SIGKILL'))
+  const started = gateway.output().split('\n').find((line) => line.includes('"msg":"gateway started"'))!
+  const startedAt = Date.parse((JSON.parse(started) as { time: string }).time)
   const times = (await readFile(collections, 'utf8')).split('\n').filter(Boolean).map(Number)
   t.ok(times.some((time) => time < startedAt), `collections at ${times.join(', ')}, started at ${startedAt}`)
 })

@@ -31,7 +31,7 @@ t.test('the cap comes from BENCH_CPU_CAP, else from sysbench; without either the
 t.test('npm run bench without sysbench: the capped part prints one line and the run does not fail', async (t) => {
   // PATH names an empty folder, so sysbench is not found whatever this machine has installed.
   const emptyPath = t.testdir({})
-  const env = { ...process.env, PATH: emptyPath, BENCH_ONLY: 'startup' }
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: emptyPath, BENCH_ONLY: 'startup' }
   delete env.BENCH_CPU_CAP
   const child = spawn(process.execPath, ['--expose-gc', 'bench/run.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -48,7 +48,7 @@ t.test('npm run bench without sysbench: the capped part prints one line and the 
 })
 
 t.test('npm run bench:startup alone without sysbench: the same line, and a failing exit code', async (t) => {
-  const env = { ...process.env, PATH: t.testdir({}) }
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: t.testdir({}) }
   delete env.BENCH_CPU_CAP
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'bench/startup.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''

@@ -19,7 +19,7 @@ export const stampName = '.sources.json'
  * also one that sets an older time (an archive unpacked over a checkout). Runs at every start:
  * paths are joined as strings, not by path.join or a recursive readdir, whose normalizing is
  * hot enough over ~1,000 entries for V8 to optimize it and so touch ~5 MB of its optimizing
- * compiler's code at every start (docs/performance.md, "What a start leaves behind").
+ * compiler's code at every start (docs/decisions/0004-one-bundle-built-on-the-box.md).
  */
 export function sourceFingerprint(root) {
   const files = []

@@ -100,7 +100,7 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
   // The gateway's modules are loaded: what loading them left is collected before the stores
   // and servers start, so that start-up never holds both (about 4 MB off the peak of a start,
   // for at most a few tens of ms of a start under the Pi's CPU cap now that the gateway is
-  // one bundle; docs/performance.md, "The start-up peak"). The map Node's nextTick entries
+  // one bundle; docs/decisions/0012-memory-trim-and-nextTick-entry.md). The map Node's nextTick entries
   // share is kept first (tick-shape.ts): such a collection would free it.
   keepTickShape()
   trimMemory()

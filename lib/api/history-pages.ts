@@ -60,7 +60,7 @@ export class HistoryPages {
     if (kept) {
       // Marked, not moved to the end of the Map: deleting and re-adding on every hit made
       // V8 rebuild the Map's table over and over, and under an even load that garbage
-      // brought a full collection every few seconds (docs/performance.md).
+      // brought a full collection every few seconds (docs/decisions/0005-history-in-node-sqlite.md).
       kept.used = true
       return kept.page
     }

@@ -99,7 +99,7 @@ async function addPart(pack: tarStream.Pack, part: BackupPart): Promise<Manifest
 
 /**
  * tar-stream and its streams, loaded with the first backup: about 5 MB that a gateway which
- * never backs up (or not yet) does not carry from its start (docs/performance.md, History).
+ * never backs up (or not yet) does not carry from its start (docs/decisions/0013-load-only-what-is-used.md).
  */
 export async function loadTar(): Promise<typeof tarStream> {
   return (await import('tar-stream')).default

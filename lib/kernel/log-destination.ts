@@ -3,7 +3,7 @@
 // Written every event-loop turn, each write was a trip through libuv's thread pool and back
 // (a thread woken, a write, the loop woken again); under an even load of single requests
 // that cost the gateway about as much kernel time as answering them did
-// (docs/performance.md). Held lines go out after at most heldMs, as soon as holdLimit
+// (docs/decisions/0007-request-log-line.md). Held lines go out after at most heldMs, as soon as holdLimit
 // characters wait, and before any line written the ordinary way, so the log keeps the order
 // in which things happened.
 import type { DestinationStream } from 'pino'

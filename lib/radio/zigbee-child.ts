@@ -33,7 +33,7 @@ async function fatal(reason: string): Promise<never> {
 async function main(): Promise<void> {
   // Loading herdsman (its ZCL definitions above all) leaves garbage the process would keep
   // for life: collected before the radio starts, about 5 MB less resident idle and 4 MB
-  // less at the peak of an adapter's start (docs/performance.md, "The radio process").
+  // less at the peak of an adapter's start (docs/decisions/0010-radio-process-flags.md).
   // Unlike the gateway, it keeps no nextTick entry first (runtime/wiring/tick-shape.ts):
   // the microseconds that saves a tick do not count at a few messages a second.
   const trimmed = trimMemory()

@@ -2,7 +2,7 @@
 // V8 flag wins). The radio process allocates little once herdsman is loaded, so the young
 // generation the gateway sizes for HTTP bursts (--max-semi-space-size=8) only keeps what
 // loading herdsman left behind: capped at 1 MB it holds about 8 MB less resident, idle and
-// on a stick that never answers (docs/performance.md, Memory). --optimize-for-size saved
+// on a stick that never answers (docs/decisions/0010-radio-process-flags.md). --optimize-for-size saved
 // 3 MB idle but cost 2 MB at the peak of an ember start; --single-threaded saved half a MB
 // for no concurrent GC: both left out.
 //

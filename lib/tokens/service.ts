@@ -89,7 +89,7 @@ export class TokenService implements Subscribable<TokenEvents> {
   #minting = 0
   /**
    * Presented token → id, for tokens that verified: hashing every request's token was a
-   * measurable part of a read's cost (docs/performance.md). Secrets held here are ones
+   * measurable part of a read's cost (docs/decisions/0003-fast-http-host.md). Secrets held here are ones
    * clients send in every request anyway; memory only, never stored.
    */
   readonly #verified = new Map<string, string>()

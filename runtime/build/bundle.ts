@@ -3,10 +3,10 @@
 // that loads ~400 modules one by one keeps a record, a compile-cache entry and a resolution
 // for each, and its start-up resolves enough paths for V8 to optimize Node's path functions
 // with its optimizing compiler: measured on an idle gateway, 79 → 74 MB, and 68 MB once
-// bin/compiled-tree.js's own walk of the sources no longer did the same (docs/performance.md,
-// "One bundle"). bin/compiled-tree.js runs bundle/cli.js when it is there. The tree stays: the
-// processes the gateway starts (the radio's child, the certificate child, the backup check's
-// worker) run it.
+// bin/compiled-tree.js's own walk of the sources no longer did the same
+// (docs/decisions/0004-one-bundle-built-on-the-box.md). bin/compiled-tree.js runs
+// bundle/cli.js when it is there. The tree stays: the processes the gateway starts (the
+// radio's child, the certificate child, the backup check's worker) run it.
 //
 // Each module keeps finding what it found next to itself: import.meta and a package's
 // __dirname are rewritten to name the module's own file in build/, so web/, package.json,

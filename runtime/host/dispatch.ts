@@ -2,7 +2,7 @@
 // syntax, `:params`, `*`, tolerated trailing slashes; first registered match wins, a handler
 // that returns nothing passes the request on). itty's own fetch() parses the whole URL and
 // tests every route's pattern for every request, about 20 µs here, as much as the rest of the
-// router together (docs/performance.md). Here the path the HTTP host already split off is
+// router together (docs/decisions/0003-fast-http-host.md). Here the path the HTTP host already split off is
 // used when parsing could not change it, and routes without parameters are looked up by
 // method and path in one step.
 import type { RouteEntry } from 'itty-router'

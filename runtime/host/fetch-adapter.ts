@@ -6,7 +6,7 @@
 // sends the contract and hostile-input requests through it and through the fast host
 // (runtime/host/http.ts, the default on port 8000) and requires the same answers, byte for byte.
 // It is not the default because its per-request Request/Response conversion costs several
-// times the fast host's CPU (docs/performance.md; `npm run bench` reports both).
+// times the fast host's CPU (docs/decisions/0003-fast-http-host.md; `npm run bench` reports both).
 import { STATUS_CODES } from 'node:http'
 import { createServerAdapter } from '@whatwg-node/server'
 import { errorEnvelope } from '../../lib/api/envelope.ts'

@@ -3,7 +3,7 @@
 // JsonResponses and BytesResponses are written straight to the socket; other Responses are
 // copied out. None of this reads Node's Request, Response or Headers (undici). This
 // replaces @whatwg-node/server's adapter, which cost about 70% of a core per request here
-// (docs/architecture.md, "Performance of the HTTP host"). Stopping finishes in-flight requests.
+// (docs/decisions/0003-fast-http-host.md). Stopping finishes in-flight requests.
 import type http from 'node:http'
 import type https from 'node:https'
 import { nodeHttp, nodeHttps } from '../../lib/kernel/node-http.ts'
@@ -113,7 +113,8 @@ function writeJsonResponse(res: http.ServerResponse, response: JsonResponse): vo
 
 /**
  * JSON answers are written together at the end of the event-loop turn that produced them
- * (setImmediate), not one by one as each is ready. Measured under load (docs/performance.md):
+ * (setImmediate), not one by one as each is ready. Measured under load
+ * (docs/decisions/0008-answers-at-the-end-of-the-turn.md):
  * about a fifth less CPU per request, as the sockets' writes, and the wake-ups of the clients
  * they cause, are no longer interleaved with reading and routing the next requests. The
  * wait is the rest of the current turn, and at most maxBatch answers: after a burst, the

@@ -5,7 +5,7 @@
 //
 // Node implements Request, Response and Headers in undici, which it loads the first time any
 // of the three globals is read: about 12 MB resident in the gateway, and a fifth of the
-// modules Node compiles at start-up (docs/performance.md, "## Memory"). So nothing here reads
+// modules Node compiles at start-up (docs/decisions/0013-load-only-what-is-used.md). So nothing here reads
 // a global before a stand-in is really asked for something it does not keep: the members come
 // from the fetch standard's interfaces below, and the prototype link goes through a proxy that
 // looks the real prototype up when the chain is walked past the stand-in's own members

@@ -89,7 +89,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const built = buildRouter(manifest, services)
   const router: GatewayRouter = dev ? new SwappableRouter(built) : built
   // The reference host's adapter (@whatwg-node/server) is loaded only when asked for: with
-  // mqtt.js it was 8.7 MB of the 120 MB start-up budget (docs/performance.md, "History").
+  // mqtt.js it was 8.7 MB of the 120 MB start-up budget (docs/decisions/0013-load-only-what-is-used.md).
   const listener = options.httpHost === 'reference' ? (await import('../host/fetch-adapter.ts')).fetchAdapter(router) : undefined
   const http = createHttpHost(router, log, { ...(listener ? { listener } : {}), tls: config.tls.enabled })
   const tls = config.tls.enabled ? new TlsService({ config, host: http, status: services.tlsStatus, log }) : undefined

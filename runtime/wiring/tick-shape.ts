@@ -9,9 +9,9 @@
 // live object uses, and between requests no entry is alive, so the next entry gets a new
 // map and every later `nextTick` goes through the runtime. Node's HTTP server calls it
 // about seven times a request: measured, about 4 µs more CPU a request on a 2-core VM
-// (17-20 µs against 13-15 for the same handler; docs/performance.md, "nextTick after a
-// memory-reducing collection"). One entry kept here keeps its map, and the maps it was
-// built through, alive.
+// (17-20 µs against 13-15 for the same handler;
+// docs/decisions/0012-memory-trim-and-nextTick-entry.md). One entry kept here keeps its map,
+// and the maps it was built through, alive.
 import { createHook } from 'node:async_hooks'
 
 let kept: object | undefined

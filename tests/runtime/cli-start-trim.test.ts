@@ -1,7 +1,7 @@
 // `gateway start` collects what loading its modules left before it opens the stores and
 // starts the servers (runtime/cli.ts), so the young generation of start-up never holds both:
 // with --expose-gc, a memory-reducing collection comes before "gateway started" (the one
-// after start-up comes 2 s later; docs/performance.md, "The start-up peak").
+// after start-up comes 2 s later; docs/decisions/0012-memory-trim-and-nextTick-entry.md).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'

@@ -1,7 +1,7 @@
 // `gateway start` keeps one nextTick entry (runtime/wiring/tick-shape.ts) before its trim
 // after start-up: in a real gateway process, after the trim and more collections of the same
 // kind, nextTick's object-literal sites are still monomorphic (without the kept entry they go
-// megamorphic for good, and Node's HTTP path pays about 4 µs a request; docs/performance.md).
+// megamorphic for good, and Node's HTTP path pays about 4 µs a request; docs/decisions/0012-memory-trim-and-nextTick-entry.md).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'

@@ -1,7 +1,7 @@
 // A schema parses an unknown value into a typed one, or says what is wrong with it, and
 // describes what it accepts as JSON Schema (for the OpenAPI document). The API is the part
 // of zod 4's that the gateway used, with the same results: zod was a fifth of the gateway's
-// modules and about 6 MB of its idle memory (docs/performance.md, "Without zod").
+// modules and about 6 MB of its idle memory (docs/decisions/0001-schemas-without-zod.md).
 //
 // Parsing follows zod's rules: a value is first checked for its type, then by the schema's
 // checks in the order they were added (min, max, regex, refine); a check is skipped once an

@@ -41,7 +41,7 @@ async function withManifest(file: Buffer, change: (manifest: Record<string, unkn
   extract.end(file)
   for await (const entry of extract) {
     const parts: Buffer[] = []
-    for await (const chunk of entry) parts.push(chunk)
+    for await (const chunk of entry as AsyncIterable<Buffer>) parts.push(chunk)
     const bytes = entry.header.name === 'manifest.json' ? Buffer.from(JSON.stringify(change(JSON.parse(Buffer.concat(parts).toString('utf8'))))) : Buffer.concat(parts)
     pack.entry({ name: entry.header.name }, bytes)
   }

@@ -47,14 +47,13 @@ t.test('a pinned HTTPS client trusts the box restored from a backup as it truste
   await original.stop()
 
   await restoreBackup({ file, dataDir: newDir })
+  t.equal(statSync(path.join(newDir, 'tls')).mode & 0o777, 0o700)
+  for (const name of ['self-signed.key', 'self-signed.crt', 'installed.key', 'installed.crt']) t.equal(statSync(path.join(newDir, 'tls', name)).mode & 0o777, 0o600, `tls/${name} is restored owner-only`)
   restored = await start(newDir)
   const again = await pinnedJson(restored.securePort!, installedPin, 'GET', '/api/v2/gateway/tls')
   t.equal(again.status, 200, 'the client that pinned the installed certificate trusts the restored box')
   t.match(again.body.tls, { source: 'installed', spkiSha256: installedPin })
   await t.rejects(pinnedJson(restored.securePort!, ownPin, 'GET', '/api/v2/gateway/tls'), PinMismatch, 'the pin is checked: another key is refused')
-  // As they were restored (the gateway started on them since: it changes no mode).
-  t.equal(statSync(path.join(newDir, 'tls')).mode & 0o777, 0o700)
-  for (const name of ['self-signed.key', 'self-signed.crt', 'installed.key', 'installed.crt']) t.equal(statSync(path.join(newDir, 'tls', name)).mode & 0o777, 0o600, `tls/${name} is owner-only`)
   // Back to the box's own certificate: the key of the original box, not a new one.
   await sendControl(newDir, 'tls.remove')
   const ownAgain = await pinnedJson(restored.securePort!, ownPin, 'GET', '/api/v2/gateway/tls')

@@ -3,7 +3,7 @@
 // JsonResponses and BytesResponses are written straight to the socket; other Responses are
 // copied out. None of this reads Node's Request, Response or Headers (undici). This
 // replaces @whatwg-node/server's adapter, which cost about 70% of a core per request here
-// (docs/architecture.md, "Performance of the HTTP host"). Stopping finishes in-flight requests.
+// (docs/architecture.md, "Request path"). Stopping finishes in-flight requests.
 import type http from 'node:http'
 import type https from 'node:https'
 import { nodeHttp, nodeHttps } from '../../lib/kernel/node-http.ts'

@@ -1,6 +1,6 @@
 // A fetch `Request` over node's IncomingMessage that costs almost nothing until it is used.
 // Building a real Request (undici or @whatwg-node's ponyfill) per call was most of the
-// host's time (docs/architecture.md, "Performance of the HTTP host"), yet the router and
+// host's time (docs/architecture.md, "Request path"), yet the router and
 // the auth gate only read the method, the URL and a header or two. So those are plain
 // fields; every other Request member builds the real Request on first use and answers
 // from it, so code written against the fetch API keeps working unchanged.

@@ -71,7 +71,7 @@ export abstract class ZodType<Out = unknown, In = unknown> {
   run(payload: Payload): Payload {
     const parsed = this.parseOwn(payload)
     let stopped = aborted(parsed)
-    const refused = refusedOutright(parsed)
+    const refused = this.checks.length > 0 && refusedOutright(parsed)
     for (const check of this.checks) {
       if (check.when ? refused || !check.when(parsed) : stopped) continue
       const before = parsed.issues.length

@@ -104,8 +104,9 @@ t.test('resume() re-arms tracking pages and the rest of single pages; a single p
 
 t.test('paging effects wait until their write is durable, and follow the operations in order', async (t) => {
   const dir = t.testdir()
-  // A group commit that waits 20 ms: each write stays appended and not yet durable a while.
-  const store = new Store({ dataDir: dir, syncIntervalMs: 20 })
+  // A group commit that waits 250 ms: each write stays appended and not yet durable a while
+  // (the cancel below is appended well within it, even on a loaded machine).
+  const store = new Store({ dataDir: dir, syncIntervalMs: 250 })
   const atCrashPoint: { point: FaultPoint; order: ActiveOrder; pagerCalls: string[] }[] = []
   const s: Awaited<ReturnType<typeof setup>> = await setup({
     store,

@@ -2,8 +2,12 @@
 // cut would (tests/runtime/fixtures/faulty-gateway.ts kills the process there), to prove
 // that a restart repairs what the crash interrupted. Production passes no fault hook, so
 // reaching a point does nothing.
+//  - crash-after-history-insert: a clear has put its summary into history, and the order
+//    is still in the active store.
+//  - crash-before-paging-is-durable: an operation that pages or stops a tracker has
+//    appended its writes; they are not yet known to be on disk.
 
-export const faultPoints = ['crash-after-history-insert'] as const
+export const faultPoints = ['crash-after-history-insert', 'crash-before-paging-is-durable'] as const
 
 export type FaultPoint = (typeof faultPoints)[number]
 

@@ -1,7 +1,10 @@
 // OrdersService: the active orders, driven by the API and by the radio through the one
 // state machine (machine.ts). Operations run one at a time, so the machine always sees the
-// state every earlier operation left. Each write is made durable, then recorded in the
-// change log (seq, webhooks, WebSocket), then its paging effects are applied.
+// state every earlier operation left. Each write is appended with the operation's SyncBatch
+// and recorded in the change log (seq; the webhook and fleet outboxes append with the same
+// batch; live listeners such as the WebSocket hub hear it at once); the caller is answered
+// once the batch is durable. Paging effects (the radio) wait for that too: a tracker is
+// never paged or stopped for a write a power cut could still take back (#serial).
 //
 // Clearing crosses two stores (docs/architecture.md, Storage): the summary goes into history first
 // (idempotent on uuid), then the order leaves NeDB. open() removes any active order whose
@@ -101,6 +104,8 @@ export class OrdersService {
   readonly #deps: OrdersDeps
   readonly #active: ActiveSet
   #queue: Promise<unknown> = Promise.resolve()
+  /** The paging effects applied last (each operation's wait for this and its own durability). */
+  #paging: Promise<void> = Promise.resolve()
   #revision = 0
   /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
   #recovered: ActiveOrder[]
@@ -160,12 +165,17 @@ export class OrdersService {
     return { ...order }
   }
 
-  /** Resolves once every operation queued so far has finished (tests, simulator answers). */
+  /**
+   * Resolves once every operation queued so far has finished and its paging effects are
+   * applied (tests, simulator answers).
+   */
   async idle(): Promise<void> {
     for (;;) {
       const tail = this.#queue
       await tail
-      if (tail === this.#queue) return
+      const paging = this.#paging
+      await paging
+      if (tail === this.#queue && paging === this.#paging) return
     }
   }
 
@@ -180,7 +190,7 @@ export class OrdersService {
   }
 
   create(input: CreateInput): Promise<OrderResult> {
-    return this.#serial(async (batch) => {
+    return this.#serial(async (batch, paging) => {
       const known = this.#deps.trackers.byNumber(input.name)?.address
       const tracker = known ?? (input.dummyTracker ? dummyTrackerAddress(input.name) : null)
       const result = await this.#run({
@@ -192,21 +202,21 @@ export class OrdersService {
         requireTracker: input.requireTracker,
         at: this.#deps.clock.now(),
         uuid: this.#newUuid(),
-      }, batch)
+      }, batch, paging)
       return { order: result.order!, outcome: result.outcome }
     })
   }
 
   clear(ref: OrderRef): Promise<ActiveOrder> {
-    return this.#serial(async (batch) => (await this.#run({ kind: 'clear', ref, at: this.#deps.clock.now() }, batch)).order!)
+    return this.#serial(async (batch, paging) => (await this.#run({ kind: 'clear', ref, at: this.#deps.clock.now() }, batch, paging)).order!)
   }
 
   clearAll(): Promise<ActiveOrder[]> {
-    return this.#serial(async (batch) => (await this.#run({ kind: 'clearAll', at: this.#deps.clock.now() }, batch)).writes.map((w) => w.order))
+    return this.#serial(async (batch, paging) => (await this.#run({ kind: 'clearAll', at: this.#deps.clock.now() }, batch, paging)).writes.map((w) => w.order))
   }
 
   page(ref: OrderRef, tracking: boolean): Promise<ActiveOrder> {
-    return this.#serial(async (batch) => (await this.#run({ kind: 'page', ref, tracking, at: this.#deps.clock.now() }, batch)).order!)
+    return this.#serial(async (batch, paging) => (await this.#run({ kind: 'page', ref, tracking, at: this.#deps.clock.now() }, batch, paging)).order!)
   }
 
   pagingStatus(ref: OrderRef): { paged: boolean } {
@@ -214,16 +224,16 @@ export class OrdersService {
   }
 
   cancelPage(ref: OrderRef): Promise<OrderResult> {
-    return this.#serial(async (batch) => {
-      const result = await this.#run({ kind: 'cancelPage', ref, at: this.#deps.clock.now() }, batch)
+    return this.#serial(async (batch, paging) => {
+      const result = await this.#run({ kind: 'cancelPage', ref, at: this.#deps.clock.now() }, batch, paging)
       return { order: result.order!, outcome: result.outcome }
     })
   }
 
   /** A single page ran its course (called by the scheduler). */
   pageLapsed(tracker: string): Promise<void> {
-    return this.#background('pageLapsed', async (batch) => {
-      await this.#run({ kind: 'pageLapsed', tracker, at: this.#deps.clock.now() }, batch)
+    return this.#background('pageLapsed', async (batch, paging) => {
+      await this.#run({ kind: 'pageLapsed', tracker, at: this.#deps.clock.now() }, batch, paging)
     })
   }
 
@@ -256,7 +266,7 @@ export class OrdersService {
    * remaining time).
    */
   resume(): Promise<void> {
-    return this.#serial(async (batch) => {
+    return this.#serial(async (batch, paging) => {
       for (const { change, order } of this.#unannounced.splice(0)) {
         await this.#deps.changes.record(change.type, order, { seq: change.seq, at: change.at }, batch)
       }
@@ -270,7 +280,7 @@ export class OrdersService {
         }
         const remaining = (order.pagedAt ?? 0) + this.#deps.pager.onceLeaseMs - now
         if (remaining > 0) this.#deps.pager.page(order.tracker, { tracking: false, leaseMs: remaining })
-        else await this.#run({ kind: 'pageLapsed', tracker: order.tracker, at: now }, batch)
+        else await this.#run({ kind: 'pageLapsed', tracker: order.tracker, at: now }, batch, paging)
       }
     })
   }
@@ -279,23 +289,23 @@ export class OrdersService {
   // by the location report that follows it.
 
   trackerStarted(event: RadioEvents['trackerStarted']): Promise<void> {
-    return this.#background('trackerStarted', async (batch) => {
+    return this.#background('trackerStarted', async (batch, paging) => {
       await this.#deps.trackers.captured({ address: event.address, number: event.number, at: event.at }, batch)
-      await this.#run({ kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() }, batch)
+      await this.#run({ kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() }, batch, paging)
     })
   }
 
   trackerLocated(event: RadioEvents['trackerLocated']): Promise<void> {
-    return this.#background('trackerLocated', async (batch) => {
+    return this.#background('trackerLocated', async (batch, paging) => {
       await this.#deps.trackers.seen({ address: event.address, at: event.at }, batch)
-      await this.#run({ kind: 'radioLocate', address: event.address, table: event.table, at: event.at }, batch)
+      await this.#run({ kind: 'radioLocate', address: event.address, table: event.table, at: event.at }, batch, paging)
     })
   }
 
   trackerCleared(event: RadioEvents['trackerCleared']): Promise<void> {
-    return this.#background('trackerCleared', async (batch) => {
+    return this.#background('trackerCleared', async (batch, paging) => {
       await this.#deps.trackers.seen({ address: event.address, at: event.at }, batch)
-      await this.#run({ kind: 'radioClear', address: event.address, at: event.at }, batch)
+      await this.#run({ kind: 'radioClear', address: event.address, at: event.at }, batch, paging)
     })
   }
 
@@ -320,33 +330,64 @@ export class OrdersService {
    * Operations run one at a time, but the next starts as soon as this one's writes are
    * appended: each operation writes with its own SyncBatch, and its caller is answered once
    * the batch is on disk. Concurrent requests so share fsyncs (group commit) instead of
-   * queueing behind each other's.
+   * queueing behind each other's. The operation's paging effects are collected meanwhile and
+   * applied once its batch is durable (#pageOnceDurable).
    */
-  #serial<T>(operation: (batch: SyncBatch) => Promise<T>): Promise<T> {
+  #serial<T>(operation: (batch: SyncBatch, paging: PagingEffect[]) => Promise<T>): Promise<T> {
     const batch = new SyncBatch()
-    const run = this.#queue.then(() => operation(batch))
+    const paging: PagingEffect[] = []
+    const run = this.#queue.then(() => operation(batch, paging))
     this.#queue = run.catch(() => undefined)
+    const paged = this.#pageOnceDurable(run, batch, paging)
     return run.then(async (value) => {
       await batch.durable()
+      await paged
       return value
     })
   }
 
+  /**
+   * Applies an operation's paging effects once every write it appended is durable, and after
+   * those of every earlier operation (batches on different files may become durable out of
+   * order; a stop must not overtake the page before it). A crash before then loses the write
+   * and the page together: the tracker never buzzes for an order the restarted gateway has
+   * not paged. The effects of writes appended by an operation that failed later, or whose
+   * fsync failed, are applied too: the running gateway serves those writes, and the radio
+   * follows what it serves.
+   */
+  #pageOnceDurable(run: Promise<unknown>, batch: SyncBatch, paging: PagingEffect[]): Promise<void> {
+    const settled = run.then(
+      () => {
+        if (paging.length > 0) this.#deps.fault?.('crash-before-paging-is-durable')
+        return batch.durable()
+      },
+      () => batch.durable(),
+    )
+    const earlier = this.#paging
+    this.#paging = Promise.all([earlier, settled.catch(() => undefined)]).then(() => {
+      for (const effect of paging) this.#apply(effect)
+    })
+    return this.#paging
+  }
+
   /** Radio and scheduler work: queued like requests, failures logged (nobody to answer). */
-  #background(what: string, operation: (batch: SyncBatch) => Promise<void>): Promise<void> {
+  #background(what: string, operation: (batch: SyncBatch, paging: PagingEffect[]) => Promise<void>): Promise<void> {
     return this.#serial(operation).catch((error: unknown) => {
       this.#deps.log.error({ err: error, event: what }, 'order update from the radio failed')
     })
   }
 
-  async #run(action: OrdersAction, batch: SyncBatch): Promise<StepResult> {
+  async #run(action: OrdersAction, batch: SyncBatch, paging: PagingEffect[]): Promise<StepResult> {
     const result = step(this.#active, action)
-    for (const write of result.writes) await this.#commit(write, batch)
+    for (const write of result.writes) await this.#commit(write, batch, paging)
     return result
   }
 
-  /** Durable first, then visible, then recorded as a change, then paging follows. */
-  async #commit(write: OrderWrite, batch: SyncBatch): Promise<void> {
+  /**
+   * Appended (its fsync joins the batch), then visible, then recorded as a change; its paging
+   * effects join the operation's, applied once the batch is durable (#pageOnceDurable).
+   */
+  async #commit(write: OrderWrite, batch: SyncBatch, paging: PagingEffect[]): Promise<void> {
     const { collection, history, changes, trackers } = this.#deps
     const previous = this.#active.byUuid(write.order.uuid)
     const reserved = await changes.reserve()
@@ -374,7 +415,7 @@ export class OrdersService {
         this.#deps.log.warn({ err: error, uuid: write.order.uuid }, 'removing a cleared order failed; it is removed at the next start')
       })
     }
-    for (const effect of write.effects) this.#apply(effect)
+    paging.push(...write.effects)
   }
 
   #apply(effect: PagingEffect): void {

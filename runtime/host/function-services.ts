@@ -1,8 +1,10 @@
 // What a function may call: the domain services, never the store, the radio, the change log
 // or the event bus. The type is the rule (ctx.services.store does not compile, see
-// tests/runtime/host/function-services.test.ts) and so is the object: functionServices() copies
-// only these, once per router, so nothing else is reachable at run time either.
-// A new function that needs another service adds it here (one line each).
+// tests/runtime/host/function-services.test.ts) and so is the object: functionServices()
+// (runtime/wiring/services-for-functions.ts) copies only these, once per router, so nothing
+// else is reachable at run time either. Typed by lib's own types, so a function file's types
+// never reach the composition root (tests/architecture/function-contract.test.ts).
+// A new function that needs another service adds it here and there (one line each).
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { ClockWatch } from '../../lib/kernel/clock-watch.ts'
 import type { GatewayIdentity } from '../../lib/identity.ts'
@@ -18,9 +20,14 @@ import type { ButtonWindow } from '../../lib/tokens/button.ts'
 import type { TokenService } from '../../lib/tokens/service.ts'
 import type { ScreenPairing } from '../../lib/tokens/screen-pairing.ts'
 import type { WebhookService } from '../../lib/webhooks/service.ts'
-import type { GatewayServices } from '../wiring/gateway-wiring.ts'
-import type { Services } from '../wiring/services.ts'
-import { RadioUpkeepService } from '../../lib/radio/upkeep.ts'
+import type { Capabilities } from '../../lib/api/capabilities.ts'
+import type { ConnectionCheck } from '../../lib/gateway/check.ts'
+import type { CloudActivation } from '../../lib/gateway/cloud.ts'
+import type { GatewayStatusService } from '../../lib/gateway/status.ts'
+import type { TlsStatusHolder } from '../../lib/gateway/tls-status.ts'
+import type { RepeaterInventory } from '../../lib/inventory/repeaters.ts'
+import type { RadioUpkeepService } from '../../lib/radio/upkeep.ts'
+import type { PairingScheduler } from '../workers/pairing.ts'
 
 export interface FunctionServices {
   orders: OrdersService
@@ -39,47 +46,18 @@ export interface FunctionServices {
   identity: GatewayIdentity
   trackers: TrackerInventory
   simulator: SimulatorService
-  gateway: GatewayServices['gateway']
+  gateway: GatewayStatusService
   /** What HTTPS serves (GET /api/v2/gateway/tls). */
-  tlsStatus: GatewayServices['tlsStatus']
-  capabilities: GatewayServices['capabilities']
-  cloud: GatewayServices['cloud']
-  check: GatewayServices['check']
-  pairing: GatewayServices['pairing']
+  tlsStatus: TlsStatusHolder
+  capabilities: Capabilities
+  cloud: CloudActivation
+  check: ConnectionCheck
+  pairing: PairingScheduler
   /** The repeater inventory; refresh() pings through the radio without handing it out. */
-  repeaters: { list(): ReturnType<GatewayServices['repeaters']['list']>; refresh(): ReturnType<GatewayServices['repeaters']['refresh']>; clear(): ReturnType<GatewayServices['repeaters']['clear']> }
+  repeaters: { list(): ReturnType<RepeaterInventory['list']>; refresh(): ReturnType<RepeaterInventory['refresh']>; clear(): ReturnType<RepeaterInventory['clear']> }
   clock: Pick<Clock, 'now'>
   /** Setting the gateway's clock from a board (POST /api/v2/gateway/clock); none for a test's hand-moved clock. */
   clockWatch: Pick<ClockWatch, 'setFromBoard' | 'state'> | undefined
   /** The Zigbee network's devices, interviews, removals and map; the channel-move rule. */
   radioUpkeep: RadioUpkeepService
-}
-
-export function functionServices(s: Services): FunctionServices {
-  const { repeaters, radio, clock, history, button } = s
-  return {
-    orders: s.orders,
-    activeList: s.activeList,
-    history: { get: (uuid) => history.get(uuid), statistics: (options) => history.statistics(options), hourly: (options) => history.hourly(options) },
-    historyPages: s.historyPages,
-    tokens: s.tokens,
-    screens: s.screens,
-    button: { isOpen: () => button.isOpen() },
-    settings: s.settings,
-    floor: s.floor,
-    webhooks: s.webhooks,
-    identity: s.identity,
-    trackers: s.trackers,
-    simulator: s.simulator,
-    gateway: s.gateway,
-    tlsStatus: s.tlsStatus,
-    capabilities: s.capabilities,
-    cloud: s.cloud,
-    check: s.check,
-    pairing: s.pairing,
-    repeaters: { list: () => repeaters.list(), refresh: () => repeaters.refresh(radio), clear: () => repeaters.clear() },
-    clock: { now: () => clock.now() },
-    clockWatch: s.clockWatch && { setFromBoard: (time, by) => s.clockWatch!.setFromBoard(time, by), state: () => s.clockWatch!.state() },
-    radioUpkeep: new RadioUpkeepService(radio),
-  }
 }

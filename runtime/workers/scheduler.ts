@@ -6,8 +6,8 @@
 //    runs out the orders service is told (the order is no longer paged).
 // Pages are chained per tracker (one page in flight per tracker), and a refresh that falls due
 // while the previous send is still out is skipped instead of piling up. A stop does not wait
-// for a page in flight: the radio sends each page once (no recovery retries,
-// docs/radio.md, "Paging"), so a stop sent later reaches the tracker later, and a stuck page
+// for a page in flight: the radio sends each page once (no recovery retries: docs/radio.md,
+// "Paging (gateway → tracker)"), so a stop sent later reaches the tracker later, and a stuck page
 // must not hold a cancel for as long as the radio's send timeout. stop() answers at once;
 // the radio gets a stop command a few times in the background (best effort: the lease ends
 // it anyway). All timers run on the injected Clock; a single page's end is held on its

@@ -33,6 +33,8 @@ t.test('the layer map places every lib folder and ranks the layers', async t => 
   t.equal(gatewayLayers.forbids('lib/orders/service.ts', 'lib/store/db.ts'), undefined)
   t.match(gatewayLayers.forbids('lib/radio/radio.ts', 'lib/orders/service.ts'), /radio may not import orders/)
   t.equal(gatewayLayers.forbids('lib/radio/radio.ts', 'lib/orders/types.ts'), undefined)
+  t.equal(gatewayLayers.forbids('lib/api/present-tracker.ts', 'lib/radio/zigbee-configure.ts'), 'api may not import radio (API_MAY_NOT_IMPORT)')
+  t.equal(gatewayLayers.forbids('lib/api/present-tracker.ts', 'lib/inventory/tracker-availability.ts'), undefined)
   for (const [part, targets] of Object.entries(DOMAIN_MAY_IMPORT)) {
     for (const target of targets) t.ok(DOMAIN_MAY_IMPORT[target], `${part} -> ${target}: ${target} is a part`)
   }

@@ -2,42 +2,17 @@
 // is removed. A real gateway process is killed (SIGKILL, at the crash point
 // crash-after-history-insert, tests/runtime/fixtures/faulty-gateway.ts) between the two steps; after a restart
 // the order is in history exactly once and no longer active.
-import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
+import { startFaultyGateway } from '../helpers/faulty-gateway.ts'
 import { startGateway } from '../../runtime/wiring/main.ts'
-
-const root = path.resolve(import.meta.dirname, '../..')
 
 t.test('a crash between history insert and active removal loses nothing and duplicates nothing', async (t) => {
   const dataDir = t.testdir()
-  const configFile = path.join(dataDir, 'gateway.config.json')
-  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', port: 0, mdns: { enabled: false } }))
-  const faulty = path.join(root, 'tests/runtime/fixtures/faulty-gateway.ts')
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', faulty, 'crash-after-history-insert', '--config', configFile, '--data-dir', dataDir], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
-  t.teardown(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! })
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; port?: number }
-        if (entry.msg === 'gateway started' && typeof entry.port === 'number') resolve(entry.port)
-      } catch {}
-    })
-    void exited.then(() => reject(new Error('gateway exited before it started')))
-  })
-  const base = `http://127.0.0.1:${port}`
+  const { base, exited } = await startFaultyGateway(t, 'crash-after-history-insert', dataDir)
   const created = await fetch(`${base}/api/v1/activeorders?dummy_tracker_address=true`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

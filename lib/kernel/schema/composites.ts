@@ -1,6 +1,6 @@
 // Objects, arrays, records and unions: schemas made of schemas.
 import { aborted, hasLength, invalidType, lengthOrigin, prefixed, tooBig, tooSmall, unrecognizedKeys, type Payload } from './issues.ts'
-import { type AnySchema, describedJson, type Io, type JsonSchema, type Optin, type output, ZodOptional, ZodType } from './schema.ts'
+import { type AnySchema, type Check, describedJson, type Io, type JsonSchema, type Optin, type output, ZodOptional, ZodType } from './schema.ts'
 
 export type Shape = Record<string, AnySchema>
 
@@ -76,6 +76,16 @@ export class ZodObject<S extends Shape> extends ZodType<ObjectOutput<S>, ObjectI
   }
 }
 
+/** The first max among the leading length checks (those before any other) that `length` exceeds. */
+function sizeCapExceeded(checks: readonly Check[], length: number): number | undefined {
+  for (const check of checks) {
+    if (!check.size) return undefined
+    const maximum = check.size.maximum
+    if (maximum !== undefined && length > maximum) return maximum
+  }
+  return undefined
+}
+
 export class ZodArray<Item extends AnySchema> extends ZodType<output<Item>[], Item['_input'][]> {
   readonly item: Item
   minItems: number | undefined
@@ -92,6 +102,13 @@ export class ZodArray<Item extends AnySchema> extends ZodType<output<Item>[], It
       payload.issues.push(invalidType('array', input))
       return payload
     }
+    // Over its size cap (zod 4.6's rule): refused before any item is parsed, and nothing
+    // after reads it. The cap is the max of the length checks added before any other check.
+    const cap = sizeCapExceeded(this.checks, input.length)
+    if (cap !== undefined) {
+      payload.issues.push({ ...tooBig('array', cap), continue: false })
+      return payload
+    }
     // Every index, holes too (map() would skip them).
     const value: unknown[] = []
     for (let index = 0; index < input.length; index++) {
@@ -106,7 +123,7 @@ export class ZodArray<Item extends AnySchema> extends ZodType<output<Item>[], It
   min(count: number): ZodArray<Item> {
     const copy = this.withCheck((payload) => {
       if ((payload.value as unknown[]).length < count) payload.issues.push(tooSmall(lengthOrigin(payload.value), count))
-    }, hasLength)
+    }, hasLength, {})
     copy.minItems = this.minItems === undefined ? count : Math.max(this.minItems, count)
     return copy
   }
@@ -114,7 +131,7 @@ export class ZodArray<Item extends AnySchema> extends ZodType<output<Item>[], It
   max(count: number): ZodArray<Item> {
     const copy = this.withCheck((payload) => {
       if ((payload.value as unknown[]).length > count) payload.issues.push(tooBig(lengthOrigin(payload.value), count))
-    }, hasLength)
+    }, hasLength, { maximum: count })
     copy.maxItems = this.maxItems === undefined ? count : Math.min(this.maxItems, count)
     return copy
   }
@@ -189,6 +206,8 @@ export class ZodUnion<Options extends readonly AnySchema[]> extends ZodType<outp
   }
 
   protected parseOwn(payload: Payload): Payload {
+    // One option: the union is that option, issues and all.
+    if (this.options.length === 1) return this.options[0]!.run(payload)
     const results = this.options.map((option) => option.run({ value: payload.value, issues: [] }))
     const taken = results.find((result) => result.issues.length === 0)
     if (taken) {

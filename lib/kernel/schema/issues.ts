@@ -14,7 +14,10 @@ export type Issue =
   | (IssueBase & { code: 'invalid_type' | 'invalid_value' | 'too_big' | 'too_small' | 'invalid_format' | 'invalid_key' | 'invalid_union' | 'custom' })
   | (IssueBase & { code: 'unrecognized_keys'; keys: string[] })
 
-/** An issue while parsing: `continue` issues let the schema's later checks still run. */
+/**
+ * An issue while parsing: `continue` issues let the schema's later checks still run; one with
+ * `continue: false` stops even the checks that run after other issues (length checks).
+ */
 export type RawIssue = Issue & { continue?: boolean }
 
 /** A value on its way through a schema, with what was found wrong so far. */
@@ -30,6 +33,11 @@ export function aborted(payload: Payload, from = 0): boolean {
   if (payload.aborted) return true
   for (let i = from; i < payload.issues.length; i++) if (payload.issues[i]!.continue !== true) return true
   return false
+}
+
+/** Whether an issue stopped the value outright (continue: false), so no check may read it. */
+export function refusedOutright(payload: Payload): boolean {
+  return payload.aborted === true || payload.issues.some((issue) => issue.continue === false)
 }
 
 export function prefixed(key: PathSegment, issues: RawIssue[]): RawIssue[] {

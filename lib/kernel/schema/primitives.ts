@@ -25,6 +25,17 @@ function dateTimePattern(offset: boolean): RegExp {
   return new RegExp(`^${dateSource}T(?:${secondsSource}(?:${zones}))$`)
 }
 
+/**
+ * A length as a length check counts it: a string in code points (an emoji is one character,
+ * as zod 4.6 counts it; a lone surrogate is one too), anything else by its `length`.
+ */
+function lengthOf(value: { length: number }): number {
+  if (typeof value !== 'string' || !/[\uD800-\uDBFF]/.test(value)) return value.length
+  let count = 0
+  for (const _ of value) count++
+  return count
+}
+
 type StringFormat = { format: 'url' } | { format: 'datetime'; pattern: RegExp }
 
 export class ZodString extends ZodType<string, string> {
@@ -38,11 +49,11 @@ export class ZodString extends ZodType<string, string> {
   }
 
   min(length: number, message?: string): ZodString {
-    return this.withLimits({ minimum: length }, (value) => (value.length < length ? tooSmall(lengthOrigin(value), length, message) : undefined))
+    return this.withLimits({ minimum: length }, (value) => (lengthOf(value) < length ? tooSmall(lengthOrigin(value), length, message) : undefined))
   }
 
   max(length: number, message?: string): ZodString {
-    return this.withLimits({ maximum: length }, (value) => (value.length > length ? tooBig(lengthOrigin(value), length, message) : undefined))
+    return this.withLimits({ maximum: length }, (value) => (lengthOf(value) > length ? tooBig(lengthOrigin(value), length, message) : undefined))
   }
 
   regex(pattern: RegExp, message?: string): ZodString {
@@ -89,7 +100,8 @@ export class ZodString extends ZodType<string, string> {
     if (this.bounds.maximum !== undefined) json.maxLength = this.bounds.maximum
     if (this.format?.format === 'url') json.format = 'uri'
     if (this.format?.format === 'datetime') json.format = 'date-time'
-    const patterns = [...this.patterns, ...(this.format?.format === 'datetime' ? [this.format.pattern] : [])]
+    // The same pattern added twice is stated once (zod keeps a set of them).
+    const patterns = [...new Set([...this.patterns, ...(this.format?.format === 'datetime' ? [this.format.pattern] : [])])]
     if (patterns.length === 1) json.pattern = patterns[0]!.source
     if (patterns.length > 1) json.allOf = patterns.map((pattern) => ({ pattern: pattern.source }))
     return json
@@ -109,7 +121,8 @@ export class ZodNumber extends ZodType<number, number> {
   int(): ZodNumber {
     const copy = this.withCheck((payload) => {
       const value = payload.value as number
-      if (!Number.isInteger(value)) payload.issues.push(invalidType('int', value))
+      // Not an integer stops even the length checks of the arrays around it (zod's continue: false).
+      if (!Number.isInteger(value)) payload.issues.push({ ...invalidType('int', value), continue: false })
       else if (value > Number.MAX_SAFE_INTEGER) payload.issues.push(tooBig('int', Number.MAX_SAFE_INTEGER))
       else if (value < Number.MIN_SAFE_INTEGER) payload.issues.push(tooSmall('int', Number.MIN_SAFE_INTEGER))
     })

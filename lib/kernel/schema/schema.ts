@@ -8,7 +8,7 @@
 // issue that does not continue was found (a wrong type, a value not in an enum), so a
 // refinement only ever sees a value of the right shape, except that a length check measures
 // anything with a length. A transform runs only on a value without issues.
-import { aborted, custom, type Issue, type Payload, type PathSegment } from './issues.ts'
+import { aborted, custom, refusedOutright, type Issue, type Payload, type PathSegment } from './issues.ts'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -31,8 +31,12 @@ export interface RefinementContext {
   addIssue(issue: { code: 'custom'; message: string; path?: PathSegment[] }): void
 }
 
-/** A check; one with `when` runs whenever that says so, even after an issue that stops the others. */
-type Check = ((payload: Payload) => void) & { when?: (payload: Payload) => boolean }
+/**
+ * A check; one with `when` runs whenever that says so, even after an issue that stops the
+ * others, unless an issue stopped the value outright (an array over its size cap: composites.ts).
+ * `size`: a length check (min or max); `maximum`: the length a max check allows.
+ */
+export type Check = ((payload: Payload) => void) & { when?: (payload: Payload) => boolean; size?: { maximum?: number } }
 
 /** How a key holding this schema may be absent: optional (absent stays absent) or defaulted. */
 export type Optin = 'optional' | 'defaulted' | undefined
@@ -67,8 +71,9 @@ export abstract class ZodType<Out = unknown, In = unknown> {
   run(payload: Payload): Payload {
     const parsed = this.parseOwn(payload)
     let stopped = aborted(parsed)
+    const refused = this.checks.length > 0 && refusedOutright(parsed)
     for (const check of this.checks) {
-      if (check.when ? !check.when(parsed) : stopped) continue
+      if (check.when ? refused || !check.when(parsed) : stopped) continue
       const before = parsed.issues.length
       check(parsed)
       if (!stopped && parsed.issues.length > before) stopped = aborted(parsed, before)
@@ -98,8 +103,8 @@ export abstract class ZodType<Out = unknown, In = unknown> {
   }
 
   /** A copy with one more check. */
-  protected withCheck(check: (payload: Payload) => void, when?: (payload: Payload) => boolean): this {
-    const added: Check = Object.assign(check, when ? { when } : {})
+  protected withCheck(check: (payload: Payload) => void, when?: (payload: Payload) => boolean, size?: { maximum?: number }): this {
+    const added: Check = Object.assign(check, when ? { when } : {}, size ? { size } : {})
     return this.copyWith({ checks: [...this.checks, added] })
   }
 
@@ -170,13 +175,18 @@ abstract class ZodWrapper<Out, In, InnerOut, InnerIn> extends ZodType<Out, In> {
 
 export class ZodOptional<Out, In> extends ZodWrapper<Out | undefined, In | undefined, Out, In> {
   override get optin(): Optin {
-    return 'optional'
+    return this.inner.optin === 'defaulted' ? 'defaulted' : 'optional'
   }
   override get optout(): 'optional' {
     return 'optional'
   }
+  /** Absent stays absent, unless the inner schema stands in a value (a default): then that, or absent if it fails. */
   protected parseOwn(payload: Payload): Payload {
-    return payload.value === undefined ? payload : this.inner.run(payload)
+    if (payload.value !== undefined) return this.inner.run(payload)
+    if (this.inner.optin !== 'defaulted') return payload
+    const result = this.inner.run({ value: undefined, issues: [] })
+    payload.value = result.issues.length ? undefined : result.value
+    return payload
   }
   jsonSchema(io: Io): JsonSchema {
     return describedJson(this.inner, io)
@@ -221,8 +231,9 @@ export class ZodDefault<Out, In> extends ZodWrapper<NoUndefined<Out>, In | undef
     return this.inner.run(payload)
   }
   jsonSchema(io: Io): JsonSchema {
-    // The default first: zod wrote a wrapper's own keys before its inner schema's.
-    return { default: this.fallback, ...describedJson(this.inner, io) }
+    // The default first: zod wrote a wrapper's own keys before its inner schema's; the
+    // outermost default is the one stated (an inner one never applies).
+    return { ...{ default: this.fallback }, ...describedJson(this.inner, io), default: this.fallback }
   }
 }
 
@@ -241,7 +252,7 @@ export class ZodPrefault<Out, In> extends ZodWrapper<Out, In | undefined, Out, I
   }
   jsonSchema(io: Io): JsonSchema {
     // What an absent value stands for, as input; the output is always the parsed one.
-    return io === 'input' ? { default: this.fallback, ...describedJson(this.inner, io) } : describedJson(this.inner, io)
+    return io === 'input' ? { ...{ default: this.fallback }, ...describedJson(this.inner, io), default: this.fallback } : describedJson(this.inner, io)
   }
 }
 

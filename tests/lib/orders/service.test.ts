@@ -7,21 +7,30 @@ import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { activeOrdersCollection, OrdersService, type Pager } from '../../../lib/orders/service.ts'
+import type { FaultHook, FaultPoint } from '../../../lib/orders/fault.ts'
 import type { ActiveOrder, ChangeType } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 
 const changeLogs = new WeakMap<Store, ChangeLog>()
 
-async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
+async function setup(options: { store?: Store; history?: HistoryStore; fault?: FaultHook } = {}) {
   const store = options.store ?? new Store()
   const history = options.history ?? new HistoryStore(':memory:')
   const clock = new ManualClock()
   const recorded: { type: ChangeType; order: ActiveOrder }[] = []
   const paging = new Map<string, boolean>()
+  /** Every call the pager got, in order. */
+  const pagerCalls: string[] = []
   const pager: Pager = {
     onceLeaseMs: 60_000,
-    page: (tracker, { tracking }) => void paging.set(tracker, tracking),
-    stop: (tracker) => void paging.delete(tracker),
+    page: (tracker, { tracking }) => {
+      pagerCalls.push(`page ${tracker}`)
+      paging.set(tracker, tracking)
+    },
+    stop: (tracker) => {
+      pagerCalls.push(`stop ${tracker}`)
+      paging.delete(tracker)
+    },
   }
   const collection = await activeOrdersCollection(store)
   // A restart on the same store: the previous run's change-log watermark is written first.
@@ -39,8 +48,9 @@ async function setup(options: { store?: Store; history?: HistoryStore } = {}) {
     pager,
     clock,
     log: memoryLogger().log,
+    fault: options.fault,
   })
-  return { store, history, clock, recorded, paging, collection, trackers, orders }
+  return { store, history, clock, recorded, paging, pagerCalls, collection, trackers, orders }
 }
 
 t.test('open() finishes a clear a crash interrupted; resume() records its ORDER_CLEARED', async (t) => {
@@ -90,6 +100,33 @@ t.test('resume() re-arms tracking pages and the rest of single pages; a single p
   t.same([...resumed.paging].sort(), [['A', true], ['C', false]])
   t.equal(resumed.orders.get({ name: 2 }).paged, false, 'B ran out while the gateway was down')
   t.match(resumed.recorded, [{ type: 'ORDER_MODIFIED', order: { name: 2, paged: false } }])
+})
+
+t.test('paging effects wait until their write is durable, and follow the operations in order', async (t) => {
+  const dir = t.testdir()
+  // A group commit that waits 250 ms: each write stays appended and not yet durable a while
+  // (the cancel below is appended well within it, even on a loaded machine).
+  const store = new Store({ dataDir: dir, syncIntervalMs: 250 })
+  const atCrashPoint: { point: FaultPoint; order: ActiveOrder; pagerCalls: string[] }[] = []
+  const s: Awaited<ReturnType<typeof setup>> = await setup({
+    store,
+    fault: (point) => atCrashPoint.push({ point, order: s.orders.get({ name: 1 }), pagerCalls: [...s.pagerCalls] }),
+  })
+  await s.orders.trackerStarted({ address: 'A', number: 1, orderType: 'TO_GO', at: s.clock.now() })
+  // Queued together: the cancel is appended before the page is durable.
+  const paged = s.orders.page({ name: 1 }, true)
+  const cancelled = s.orders.cancelPage({ name: 1 })
+  await Promise.all([paged, cancelled])
+  t.same(
+    atCrashPoint.map(({ point, order, pagerCalls }) => ({ point, paged: order.paged, pagerCalls })),
+    [
+      { point: 'crash-before-paging-is-durable', paged: true, pagerCalls: [] },
+      { point: 'crash-before-paging-is-durable', paged: false, pagerCalls: [] },
+    ],
+    'appended and visible, and the radio not yet told',
+  )
+  t.same(s.pagerCalls, ['page A', 'stop A'], 'once durable: the page, then the stop that followed it')
+  t.same([...s.paging], [])
 })
 
 t.test('a failed write changes nothing: not in memory, not recorded', async (t) => {

@@ -3,7 +3,7 @@
 // not at run time (functionServices copies only what a function may call).
 import t from 'tap'
 import type { GatewayFunction } from '../../../runtime/host/function-types.ts'
-import { functionServices } from '../../../runtime/host/function-services.ts'
+import { functionServices } from '../../../runtime/wiring/services-for-functions.ts'
 import { testGateway } from '../../helpers/gateway.ts'
 
 // Compile-time: each of these is an error in a function file.

@@ -5,9 +5,11 @@
 //  - A step: the system clock moved more than thresholdMs against the gateway's clock (which
 //    follows the monotonic clock, gateway-clock.ts). Checked on a timer and on every read of
 //    the gateway's clock; logged once per step; `mend(deltaMs)` then moves the gateway's
-//    clock and the stored timestamps it wrote by the same amount (lib/orders/clock-mend.ts).
-//    A step always makes the gateway follow the system clock again, also after a board set
-//    the time (the newest setting wins).
+//    clock and the stored timestamps this run took on a clock not known right by the same
+//    amount (lib/orders/clock-mend.ts, lib/orders/stamps.ts). A step makes the gateway
+//    follow the system clock again, also after a board set the time (the newest setting
+//    wins), except a step away from a clock the system said was synchronised in this run
+//    (held until it says so again) and one behind the high-water mark (stops at the mark).
 //  - Synchronisation: what the system says (`readSync`, lib/gateway/time-sync.ts), read at
 //    start-up, every syncCheckMs and after each step; 'unknown' where it cannot be asked.
 //  - Behind the high-water mark (clock-runs.ts): a system clock behind a time already

@@ -74,6 +74,6 @@ t.test('a row that ends before it starts (written before provenance was kept) co
   store.insertMany([cleared(1, '2026-11-22T08:00:00Z', 100), cleared(2, '2026-11-23T08:00:00Z', -86_318)])
   const statistics = store.statistics({ now: at('2026-11-22T12:00:00Z'), timezone: 'UTC', targetTime: 300 })
   t.match(statistics, { ordersToday: 2, averageSeconds: 50, exceededToday: 0 })
-  const hourly = store.hourly({ now: at('2026-11-22T12:00:00Z'), timezone: 'UTC', targetTime: 300, range: 'today' })
+  const hourly = store.hourly({ now: at('2026-11-22T12:00:00Z'), timezone: 'UTC', targetTime: 300, range: 'day' })
   t.notOk(JSON.stringify(hourly).includes('-'), 'no negative figure per hour')
 })

@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../../lib/api/envelope.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
-import { ConnectionGuard, type ConnectionLimits, shareConnectionState } from './connection-limits.ts'
+import { ConnectionGuard, type ConnectionLimits, type Credentialed, shareConnectionState } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
 import { answerRaw } from './raw-answer.ts'
 import { BytesResponse } from './bytes-response.ts'
@@ -70,6 +70,8 @@ export interface HttpHostOptions {
   listener?: http.RequestListener
   /** Connection caps and per-connection backpressure (runtime/host/connection-limits.ts). */
   limits?: Partial<ConnectionLimits>
+  /** Whether a request's token verifies: it then takes no share of its address (connection-limits.ts). */
+  credentialed?: Credentialed
   /** Also serve HTTPS (runtime/host/tls/): a second server feeding the same answers and connection guard. */
   tls?: boolean
 }
@@ -203,7 +205,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
       res.destroy()
     })
   }
-  const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits)
+  const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits, options.credentialed)
 
   const serverOptions = {
     maxHeaderSize: maxHeaderBytes,

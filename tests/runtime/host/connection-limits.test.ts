@@ -104,7 +104,8 @@ t.test('a full address makes room by shedding its idle connection, oldest first;
 })
 
 t.test('a full box sheds from the address holding most, first what never sent a request', async (t) => {
-  const { host, port } = await serve(t, { limits: { maxConnections: 4, maxPerAddress: 3 } })
+  // No grace for new connections here: the silent ones count as never sending at once.
+  const { host, port } = await serve(t, { limits: { maxConnections: 4, maxPerAddress: 3, newConnectionGraceMs: 0 } })
   const served = await answered(t, port, '127.0.0.2')
   const silent = [await client(t, port, '127.0.0.2'), await client(t, port, '127.0.0.2')]
   const other = await answered(t, port, '127.0.0.3')

@@ -15,6 +15,7 @@ import { DomainError } from '../../lib/kernel/errors.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { ConnectionGuard, type ConnectionLimits, type Credentialed, shareConnectionState } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
+import { tlsProtocolOptions } from './tls/cipher-suites.ts'
 import { answerRaw } from './raw-answer.ts'
 import { BytesResponse } from './bytes-response.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
@@ -277,7 +278,8 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     },
     setCertificate: (pair) => {
       if (!secureServer) throw new Error('this host was created without tls')
-      secureServer.setSecureContext(pair)
+      // A new context starts from these options only: the suites go with every certificate.
+      secureServer.setSecureContext({ ...tlsProtocolOptions, ...pair })
     },
     close: async (graceMs = 5_000) => {
       closing = true
@@ -300,7 +302,7 @@ interface SecureServerParts {
  * to the same answers. Its certificate comes later, through setSecureContext.
  */
 function createSecureServer({ serverOptions, onRequest, onClientError, connections, log }: SecureServerParts): https.Server {
-  const secureServer = nodeHttps.createServer({ ...serverOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
+  const secureServer = nodeHttps.createServer({ ...serverOptions, ...tlsProtocolOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
   secureServer.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return
     log.debug({ ip: socket.remoteAddress }, 'TLS connection refused: too many')

@@ -45,6 +45,8 @@ export interface LanGateway {
   dataDir: string
   /** The gateway's output (its log, LOG_LEVEL info) so far. */
   output: () => string
+  /** The HTTPS port, once the gateway says it listens there (its certificate is made after start). */
+  securePort: () => Promise<number>
   /** A token the way a person gets one: the button (control socket), then generate from `from`. */
   token: (client: LanClient, from: string, name: string) => Promise<string>
 }
@@ -69,6 +71,11 @@ export async function lanGateway(t: Test, addresses: string[], config: Record<st
     url,
     dataDir,
     output: gateway.output,
+    securePort: async () => {
+      const pattern = /"port":(\d+)[^\n]*"msg":"HTTPS listening"/
+      await until(() => pattern.test(gateway.output()), 'the gateway listening with HTTPS', 120_000)
+      return Number(pattern.exec(gateway.output())![1])
+    },
     token: async (client, from, name) => {
       await sendControl(dataDir, 'button.press')
       const answer = await client.send({ kind: 'http', url: `${url}/api/v2/accesstoken/generate?name=${name}`, from })

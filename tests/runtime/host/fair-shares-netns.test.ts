@@ -31,10 +31,11 @@ async function servedWithin(attempts: number, attempt: () => Promise<Result>): P
   return { tries }
 }
 
-t.test('eight addresses holding every connection they can with slow requests: a new client, boards and a WebSocket board are served', { skip }, async (t) => {
+t.test('eight addresses holding every connection they can with slow requests: a new client, boards (HTTP, HTTPS) and a WebSocket board are served', { skip }, async (t) => {
   const gw = await lanGateway(t, [gatewayAddress, ...attackers, newcomer, boardAddress])
   const client = lanClient(t, gw.ns)
   const token = await gw.token(client, boardAddress, 'board')
+  const securePort = await gw.securePort()
   // Each attacking address listens where its registrations point and never answers: every
   // probe of the gateway waits for its whole timeout. Each connection keeps two requests
   // outstanding (pipelined, one more a second after each answer), so none ever idles.
@@ -53,6 +54,8 @@ t.test('eight addresses holding every connection they can with slow requests: a 
   t.ok(behind.served, `a signed-in board behind an attacking address is served (${describe(behind.tries)})`)
   const ws = await client.send({ kind: 'ws', url: `ws://${gatewayAddress}:${gw.port}/api/v2/websocket`, from: newcomer, token })
   t.match(ws.frames, [{ type: 'ACTIVE_ORDERS' }], `a WebSocket board authenticates and gets the snapshot (${JSON.stringify(ws.frames)})`)
+  const secure = await servedWithin(5, () => client.send({ kind: 'http', url: `https://${gatewayAddress}:${securePort}/api/v2/activeorders`, from: newcomer, headers: auth }))
+  t.ok(secure.served, `a board over HTTPS is served (${describe(secure.tries)})`)
   t.ok(flood.mostOpen() >= 480, `the flood held ${flood.mostOpen()} connections at once (${JSON.stringify(flood.counts())})`)
 })
 

@@ -313,19 +313,24 @@ export class ConnectionGuard {
     if (left === 0) this.#activeByAddress.delete(key)
     else this.#activeByAddress.set(key, left)
     this.#activeUnauthenticated--
-    this.#startQueued(key)
+    if (this.#queued.size > 0) this.#startQueued()
   }
 
   /**
-   * Starts the request of one waiting connection: of the address `preferred` if it waits
-   * (a share of it was just freed), else of the address that has waited longest and may take
-   * a share now; that address then goes to the back of the line. A connection that cannot
-   * start after all (gone, or its client not reading) passes its turn on.
+   * Starts the request of one waiting connection: of the address that has waited longest
+   * and may take a share now; that address then goes to the back of the line, so addresses
+   * take turns. A connection that cannot start after all (gone, or its client not reading)
+   * passes the turn on.
    */
-  #startQueued(preferred: string): void {
+  #startQueued(): void {
     while (this.#queued.size > 0) {
-      let turnKey: string | undefined = this.#queued.has(preferred) && this.#shareFree(preferred) ? preferred : undefined
-      if (turnKey === undefined) for (const key of this.#queued.keys()) if (this.#shareFree(key)) { turnKey = key; break }
+      let turnKey: string | undefined
+      for (const key of this.#queued.keys()) {
+        if (this.#shareFree(key)) {
+          turnKey = key
+          break
+        }
+      }
       if (turnKey === undefined) return
       const connections = this.#queued.get(turnKey)!
       const next = connections.values().next().value!

@@ -105,7 +105,8 @@ class ConnectionState {
 
 type TrackedSocket = Duplex & { [state]?: ConnectionState; remoteAddress?: string }
 const share = Symbol('address share')
-type TrackedResponse = ServerResponse & { [state]?: ConnectionState; [share]?: string }
+const shareInAll = Symbol('counted in all')
+type TrackedResponse = ServerResponse & { [state]?: ConnectionState; [share]?: string; [shareInAll]?: boolean }
 
 /** The client's address, an IPv4-mapped IPv6 address as the IPv4 address it is. */
 export function addressOf(socket: { remoteAddress?: string }): string {
@@ -165,11 +166,21 @@ function sheddability(connection: ConnectionState, now: number, graceMs: number)
   return socket.writableLength > 0 ? 2 : 0
 }
 
+/**
+ * The request is all there: complete, or without a body (node marks a GET complete only
+ * after its 'request' event).
+ */
+function arrivedWhole(request: IncomingMessage): boolean {
+  if (request.complete) return true
+  const { headers } = request
+  return headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')
+}
+
 /** A response closed (sent, or its client gone): its connection may start the next request. */
 function responseClosed(this: TrackedResponse): void {
   const connection = this[state]!
   const key = this[share]
-  if (key !== undefined) connection.guard.shareFreed(key)
+  if (key !== undefined) connection.guard.shareFreed(key, this[shareInAll] === true)
   connection.active--
   connection.served++
   if (connection.active === 0) connection.current = undefined
@@ -184,6 +195,8 @@ export class ConnectionGuard {
   /** Requests without a credential being answered, by address key, and in all. */
   readonly #activeByAddress = new Map<string, number>()
   #activeUnauthenticated = 0
+  /** Shares taken so far: whether a queued connection started. */
+  #sharesTaken = 0
   /** Connections whose next request waits for a share, by address key, in turn order. */
   readonly #queued = new Map<string, Set<ConnectionState>>()
   /** Counted connections by client key, oldest first. */
@@ -289,30 +302,36 @@ export class ConnectionGuard {
   #takeShare(connection: ConnectionState, request: IncomingMessage, response: TrackedResponse): boolean {
     if (connection.authenticated || connection.exempt) return true
     const key = connection.key
-    if (!this.#shareFree(key)) {
+    // A request whose body is still arriving takes a share of its address only: while it
+    // arrives its connection may be shed (sheddability), so slow senders from many
+    // addresses cannot hold the shares in all that keep places for everyone else.
+    const inAll = arrivedWhole(request)
+    if (!this.#shareFree(key, inAll)) {
       if (!this.#credentialed?.(request)) return false
       connection.authenticated = true
       return true
     }
     this.#activeByAddress.set(key, (this.#activeByAddress.get(key) ?? 0) + 1)
-    this.#activeUnauthenticated++
+    if (inAll) this.#activeUnauthenticated++
     response[share] = key
+    response[shareInAll] = inAll
+    this.#sharesTaken++
     return true
   }
 
-  #shareFree(key: string): boolean {
+  #shareFree(key: string, inAll: boolean): boolean {
     return (
-      this.#activeUnauthenticated < this.#limits.maxActiveUnauthenticated &&
+      (!inAll || this.#activeUnauthenticated < this.#limits.maxActiveUnauthenticated) &&
       (this.#activeByAddress.get(key) ?? 0) < this.#limits.maxActivePerAddress
     )
   }
 
   /** A request that held a share of `key` is done: the next waiting connection, addresses taking turns, may start. */
-  shareFreed(key: string): void {
+  shareFreed(key: string, inAll: boolean): void {
     const left = this.#activeByAddress.get(key)! - 1
     if (left === 0) this.#activeByAddress.delete(key)
     else this.#activeByAddress.set(key, left)
-    this.#activeUnauthenticated--
+    if (inAll) this.#activeUnauthenticated--
     if (this.#queued.size > 0) this.#startQueued()
   }
 
@@ -326,7 +345,8 @@ export class ConnectionGuard {
     while (this.#queued.size > 0) {
       let turnKey: string | undefined
       for (const key of this.#queued.keys()) {
-        if (this.#shareFree(key)) {
+        // Whether its request has arrived whole is known once it starts: ask for both shares.
+        if (this.#shareFree(key, true)) {
           turnKey = key
           break
         }
@@ -339,9 +359,9 @@ export class ConnectionGuard {
         this.#queued.delete(turnKey)
         this.#queued.set(turnKey, connections)
       }
-      const before = this.#activeUnauthenticated
+      const before = this.#sharesTaken
       this.pump(next)
-      if (this.#activeUnauthenticated > before) return
+      if (this.#sharesTaken > before) return
     }
   }
 

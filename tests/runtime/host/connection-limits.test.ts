@@ -294,3 +294,12 @@ t.test('loopback takes no share unless told to', async (t) => {
   await until(() => held.length === 3, 'three slow requests of one loopback address in the handler at once')
   held.forEach((release) => release())
 })
+
+t.test('requests still arriving take a share of their address only: slow senders cannot hold the shares in all', async (t) => {
+  const { port, echoStarted } = await serve(t, { limits: { ...shares, maxActiveUnauthenticated: 1, maxConnections: 100, maxPerAddress: 10 } })
+  // Headers sent, the body never finishes: its handler waits for the body.
+  await client(t, port, '127.0.0.26', 'POST /api/v2/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":')
+  await until(() => echoStarted() === 1, 'the slow sender in its handler')
+  const other = await client(t, port, '127.0.0.27', get('/api/v2/small'))
+  await until(() => other.text().includes('"ok":true'), 'another address answered beside it although the cap in all is 1')
+})

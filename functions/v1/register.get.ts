@@ -8,14 +8,15 @@ export const config = {
   auth: 'none',
   summary: "Register a callback URL notified (signed POST) on every active-order change; idempotent. Without credentials, only a URL on the caller's own IP address",
   query: registerQuery.params(),
-  errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE'],
+  errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'CALLBACK_LIMIT_REACHED', 'SHARE_EXCEEDED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const url = registerQuery.parse(ctx.query).http_client
   // Checked before the target is probed: a page's <img> makes the gateway send nothing anywhere.
   checkV1Target(url, ctx.caller)
-  const { created } = await ctx.services.webhooks.register(url, 'v1')
+  // Without credentials the caller's address gets a share of the places, one probe at a time.
+  const { created } = await ctx.services.webhooks.register(url, 'v1', ctx.caller.token ? undefined : { ip: ctx.caller.ip })
   return ctx.ok({}, { message: created ? 'Callback URL registered' : 'Callback URL already registered' })
 }
 

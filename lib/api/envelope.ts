@@ -58,6 +58,9 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   CHECK_TIMEOUT_OUT_OF_RANGE: { status: 400, code: -34, message: fixed('timeout must be from 0 to 254') },
   BODY_TOO_LARGE: { status: 413, code: -35, message: fixed('Request body is larger than 16 KiB') },
   RATE_LIMITED: { status: 429, code: -36, message: fixed('Too many failed authentication attempts; retry later') },
+  // Ours (fair shares, issue 41; docs/api.md "Fair shares"): what one LAN address or one token may hold.
+  CALLBACK_LIMIT_REACHED: { status: 409, code: -52, message: withDetail('Too many callback URLs') },
+  SHARE_EXCEEDED: { status: 429, code: -53, message: withDetail('This client already holds its share; retry later') },
   STORAGE_UNAVAILABLE: { status: 503, code: -37, message: fixed('Storage is unavailable; nothing was changed') },
   // Ours (extension: simulator): a tracker or table the virtual restaurant does not have.
   SIM_INPUT_INVALID: { status: 400, code: -38, message: withDetail('Invalid simulator input') },

@@ -10,6 +10,7 @@ import type { Logger } from '../kernel/log.ts'
 import type { OrderChange } from '../orders/types.ts'
 import type { Collection } from '../store/collection.ts'
 import type { Durability, Store } from '../store/db.ts'
+import { canonicalAddress, classifyAddress } from './address.ts'
 import { WebhookClient } from './http-client.ts'
 import { Outbox, type OutboxEntry } from './outbox.ts'
 import { maxRegistrations, Registry, type Registration, type WebhookState } from './registry.ts'
@@ -18,6 +19,20 @@ import { type Endpoint, parseTarget, type Resolver, TargetGuard, TargetRefused }
 
 /** The HEAD probe at registration never waits longer than this. */
 const probeTimeoutMs = 5_000
+
+/**
+ * Registrations made without credentials (v1) on behalf of one LAN address (issue 41): it
+ * may hold this many of the maxRegistrations places, so one host cannot take them all; its
+ * registrations are probed one at a time, each for at most callerProbeTimeoutMs.
+ */
+export const maxRegistrationsPerCaller = 4
+export const callerProbeTimeoutMs = 2_000
+
+/** Who asks for an unauthenticated registration (its URL is on this address: lib/api/v1-register.ts). */
+export interface RegisteringCaller {
+  /** The caller's address (IPv4, or the IPv6 address). */
+  ip: string
+}
 
 export interface WebhookDeps {
   config: GatewayConfig
@@ -61,6 +76,8 @@ export class WebhookService implements Subscribable<WebhookEvents> {
   #ownEndpoint: () => Endpoint | null
   readonly #events: EventBus<WebhookEvents>
   #serial: Promise<unknown> = Promise.resolve()
+  /** Addresses whose unauthenticated registration is being probed: one at a time each. */
+  readonly #probing = new Set<string>()
 
   private constructor(deps: WebhookDeps, registry: Registry, outbox: Outbox, keys: Collection<SigningKeyDoc>) {
     this.#deps = deps
@@ -121,9 +138,26 @@ export class WebhookService implements Subscribable<WebhookEvents> {
    * its secret and backlog (and re-enables it after a 410); the secret is returned only
    * when the registration is new.
    */
-  async register(value: unknown, version: 'v1' | 'v2'): Promise<{ url: string; secret?: string; created: boolean }> {
+  async register(value: unknown, version: 'v1' | 'v2', caller?: RegisteringCaller): Promise<{ url: string; secret?: string; created: boolean }> {
     const url = parseTarget(value)
-    await this.#probe(url)
+    if (!caller) await this.#probe(url)
+    else {
+      const key = canonicalAddress(caller.ip)
+      if (this.#probing.has(key)) {
+        throw new DomainError('SHARE_EXCEEDED', 'a callback registration from this address is being checked; retry once it is answered', {
+          retryAfter: Math.ceil(callerProbeTimeoutMs / 1000),
+        })
+      }
+      // Refused before any probe when the address has its share already (a URL of its own
+      // that is registered is only confirmed again, below).
+      if (!this.registry.get(url.href)) this.#checkCallerShare(key)
+      this.#probing.add(key)
+      try {
+        await this.#probe(url, callerProbeTimeoutMs)
+      } finally {
+        this.#probing.delete(key)
+      }
+    }
     return this.#serialised(async () => {
       const existing = this.registry.get(url.href)
       if (existing) {
@@ -131,6 +165,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
         if (existing.state === 'disabled') await this.registry.patch(url.href, { state: 'active', fromSeq: this.#deps.lastSeq() + 1 })
         return { url: url.href, created: false }
       }
+      if (caller) this.#checkCallerShare(canonicalAddress(caller.ip))
       if (this.registry.size >= maxRegistrations) {
         throw new DomainError('CALLBACK_INVALID', `at most ${maxRegistrations} callback URLs may be registered`)
       }
@@ -151,13 +186,25 @@ export class WebhookService implements Subscribable<WebhookEvents> {
     })
   }
 
-  async #probe(url: URL): Promise<void> {
+  /** Refuses (-52) a new unauthenticated registration for an address holding its share of the places. */
+  #checkCallerShare(address: string): void {
+    let held = 0
+    for (const registration of this.registry.all()) if (hostAddress(registration.url) === address) held++
+    if (held >= maxRegistrationsPerCaller) {
+      throw new DomainError(
+        'CALLBACK_LIMIT_REACHED',
+        `at most ${maxRegistrationsPerCaller} callback URLs per address without credentials; remove one (DELETE /api/v2/register) or register with a v2 token`,
+      )
+    }
+  }
+
+  async #probe(url: URL, timeoutMs = probeTimeoutMs): Promise<void> {
     let status: number
     let location: string | undefined
     try {
       ;({ status, location } = await this.#client.send(url, {
         method: 'HEAD',
-        timeoutMs: Math.min(this.#deps.config.webhooks.timeoutMs, probeTimeoutMs),
+        timeoutMs: Math.min(this.#deps.config.webhooks.timeoutMs, timeoutMs),
       }))
     } catch (error) {
       if (error instanceof TargetRefused) throw new DomainError('CALLBACK_INVALID', error.message)
@@ -274,6 +321,12 @@ export class WebhookService implements Subscribable<WebhookEvents> {
   close(): void {
     this.#client.close()
   }
+}
+
+/** The canonical address a callback URL names, or undefined for a host name. */
+function hostAddress(url: string): string | undefined {
+  const host = new URL(url).hostname
+  return classifyAddress(host) === null ? undefined : canonicalAddress(host)
 }
 
 function describe(error: unknown): string {

@@ -13,8 +13,9 @@ import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../../lib/api/envelope.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
-import { ConnectionGuard, type ConnectionLimits, shareConnectionState } from './connection-limits.ts'
+import { ConnectionGuard, type ConnectionLimits, type Credentialed, shareConnectionState } from './connection-limits.ts'
 import { NodeRequest } from './node-request.ts'
+import { tlsProtocolOptions } from './tls/cipher-suites.ts'
 import { answerRaw } from './raw-answer.ts'
 import { BytesResponse } from './bytes-response.ts'
 import { JsonResponse, jsonResponse } from './respond.ts'
@@ -70,6 +71,8 @@ export interface HttpHostOptions {
   listener?: http.RequestListener
   /** Connection caps and per-connection backpressure (runtime/host/connection-limits.ts). */
   limits?: Partial<ConnectionLimits>
+  /** Whether a request's token verifies: it then takes no share of its address (connection-limits.ts). */
+  credentialed?: Credentialed
   /** Also serve HTTPS (runtime/host/tls/): a second server feeding the same answers and connection guard. */
   tls?: boolean
 }
@@ -204,7 +207,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
       res.destroy()
     })
   }
-  const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits)
+  const connections = new ConnectionGuard(options.listener ?? fastPath, options.limits, options.credentialed)
 
   const serverOptions = {
     maxHeaderSize: maxHeaderBytes,
@@ -276,7 +279,8 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
     },
     setCertificate: (pair) => {
       if (!secureServer) throw new Error('this host was created without tls')
-      secureServer.setSecureContext(pair)
+      // A new context starts from these options only: the suites go with every certificate.
+      secureServer.setSecureContext({ ...tlsProtocolOptions, ...pair })
     },
     close: async (graceMs = 5_000) => {
       closing = true
@@ -299,7 +303,7 @@ interface SecureServerParts {
  * to the same answers. Its certificate comes later, through setSecureContext.
  */
 function createSecureServer({ serverOptions, onRequest, onClientError, connections, log }: SecureServerParts): https.Server {
-  const secureServer = nodeHttps.createServer({ ...serverOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
+  const secureServer = nodeHttps.createServer({ ...serverOptions, ...tlsProtocolOptions, handshakeTimeout: tlsHandshakeTimeoutMs }, onRequest)
   secureServer.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return
     log.debug({ ip: socket.remoteAddress }, 'TLS connection refused: too many')

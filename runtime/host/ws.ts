@@ -12,7 +12,7 @@ import { hostname } from 'node:os'
 import { errorEnvelope, v2Errors } from '../../lib/api/envelope.ts'
 import { HostAllowList, refusal } from '../../lib/api/request-guard.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import { addressOf, clientKeyOf } from './connection-limits.ts'
+import { addressOf, clientKeyOf, isLoopback } from './connection-limits.ts'
 import { answerRaw } from './raw-answer.ts'
 import type { TimerHandle } from '../../lib/kernel/clock.ts'
 import type { ErrorKind } from '../../lib/kernel/errors.ts'
@@ -45,6 +45,13 @@ export interface WsLimits {
    * opening connections still gets its chance to authenticate.
    */
   maxUnauthenticatedPerAddress: number
+  /** Authenticated subscribers with one token (issue 41: one token holder took all 1,000 places); more get 429 -53. */
+  maxClientsPerToken: number
+  /**
+   * Authenticated subscribers from one address (IPv6: one /64), whatever their tokens; more
+   * get 429 -53. Not for loopback: the box's own programs (a proxy would make every client one).
+   */
+  maxClientsPerAddress: number
 }
 
 export const defaultWsLimits: WsLimits = {
@@ -55,6 +62,8 @@ export const defaultWsLimits: WsLimits = {
   maxClients: 1000,
   maxUnauthenticated: 256,
   maxUnauthenticatedPerAddress: 16,
+  maxClientsPerToken: 32,
+  maxClientsPerAddress: 48,
 }
 
 type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'config'>
@@ -71,9 +80,16 @@ interface Client {
   verifying: boolean
 }
 
-function errorFrame(kind: ErrorKind): string {
+function errorFrame(kind: ErrorKind, detail?: string): string {
   const mapping = v2Errors[kind]
-  return JSON.stringify({ status: mapping.status, returnCode: mapping.code, message: mapping.message() })
+  return JSON.stringify({ status: mapping.status, returnCode: mapping.code, message: mapping.message(detail) })
+}
+
+/** Adds `step` to the count of `key`; a count of 0 is removed. */
+function count(counts: Map<string, number>, key: string, step: 1 | -1): void {
+  const next = (counts.get(key) ?? 0) + step
+  if (next <= 0) counts.delete(key)
+  else counts.set(key, next)
 }
 
 export class WsHub {
@@ -88,6 +104,9 @@ export class WsHub {
   readonly #unauthenticated = new Map<string, Set<Client>>()
   #unauthenticatedCount = 0
   #authenticatedCount = 0
+  /** Authenticated subscribers by token id and by address key (their shares). */
+  readonly #byToken = new Map<string, number>()
+  readonly #byAddress = new Map<string, number>()
   readonly #orders = new Map<string, ActiveOrder>()
   #unsubscribe: (() => void)[] = []
   #pingTimer: TimerHandle | undefined
@@ -142,6 +161,10 @@ export class WsHub {
     }
     const ip = addressOf(request.socket)
     const key = clientKeyOf(request.socket)
+    if (this.#addressFull(key, ip)) {
+      const { status, body } = errorEnvelope('v2', new DomainError('SHARE_EXCEEDED', this.#addressShareDetail()))
+      return answerRaw(socket, status, 'Too Many Requests', body)
+    }
     const fromAddress = this.#unauthenticated.get(key)
     if (fromAddress && fromAddress.size >= this.#limits.maxUnauthenticatedPerAddress) this.#drop(fromAddress.values().next().value!)
     else if (this.#unauthenticatedCount >= this.#limits.maxUnauthenticated) this.#evictUnauthenticated()
@@ -199,8 +222,11 @@ export class WsHub {
     this.#services.clock.clearTimeout(client.authTimer)
     client.authTimer = undefined
     if (!this.#clients.delete(client)) return
-    if (client.token) this.#authenticatedCount--
-    else this.#waiting(client, false)
+    if (client.token) {
+      this.#authenticatedCount--
+      count(this.#byToken, client.token.id, -1)
+      count(this.#byAddress, client.key, -1)
+    } else this.#waiting(client, false)
   }
 
   async #onMessage(client: Client, data: RawData, isBinary: boolean): Promise<void> {
@@ -234,15 +260,40 @@ export class WsHub {
       client.socket.close(1013, 'too many clients')
       return
     }
+    const share = this.#shareRefusal(identity.id, client.key, client.ip)
+    if (share) {
+      this.#send(client, errorFrame('SHARE_EXCEEDED', share))
+      client.socket.close(1013, 'too many connections for this token or address')
+      return
+    }
     this.#services.clock.clearTimeout(client.authTimer)
     client.authTimer = undefined
     this.#waiting(client, false)
     client.token = identity
     this.#authenticatedCount++
+    count(this.#byToken, identity.id, 1)
+    count(this.#byAddress, client.key, 1)
     // Synchronous from here to the send: no change can slip between snapshot and feed.
     const options = this.#presentOptions()
     const items = [...this.#orders.values()].sort((a, b) => a.created - b.created).map((o) => activeOrderV2(o, options))
     this.#send(client, JSON.stringify({ type: 'ACTIVE_ORDERS', count: items.length, items, seq: this.#services.changes.lastSeq }))
+  }
+
+  /** Why a token or an address may not have one more subscriber, or undefined when it may. */
+  #shareRefusal(tokenId: string, key: string, ip: string): string | undefined {
+    if ((this.#byToken.get(tokenId) ?? 0) >= this.#limits.maxClientsPerToken) {
+      return `at most ${this.#limits.maxClientsPerToken} WebSocket connections per access token`
+    }
+    if (this.#addressFull(key, ip)) return this.#addressShareDetail()
+    return undefined
+  }
+
+  #addressFull(key: string, ip: string): boolean {
+    return (this.#byAddress.get(key) ?? 0) >= this.#limits.maxClientsPerAddress && !isLoopback(ip)
+  }
+
+  #addressShareDetail(): string {
+    return `at most ${this.#limits.maxClientsPerAddress} WebSocket connections per address`
   }
 
   #presentOptions() {

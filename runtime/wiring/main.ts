@@ -11,6 +11,7 @@ import { registerTokenCommands } from '../cli/token-commands.ts'
 import { registerRadioCommands } from '../cli/radio-commands.ts'
 import { ControlServer } from '../control/control.ts'
 import { fleetPart } from '../workers/fleet.ts'
+import { credentialedBy } from '../host/credentialed.ts'
 import { createHttpHost } from '../host/http.ts'
 import { TlsService, tlsPart } from '../host/tls/tls-service.ts'
 import { registerTlsCommands } from '../cli/tls-commands.ts'
@@ -91,7 +92,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // The reference host's adapter (@whatwg-node/server) is loaded only when asked for: with
   // mqtt.js it was 8.7 MB of the 120 MB start-up budget (docs/decisions/0013-load-only-what-is-used.md).
   const listener = options.httpHost === 'reference' ? (await import('../host/fetch-adapter.ts')).fetchAdapter(router) : undefined
-  const http = createHttpHost(router, log, { ...(listener ? { listener } : {}), tls: config.tls.enabled })
+  const http = createHttpHost(router, log, {
+    ...(listener ? { listener } : {}),
+    tls: config.tls.enabled,
+    credentialed: credentialedBy(services.tokens),
+  })
   const tls = config.tls.enabled ? new TlsService({ config, host: http, status: services.tlsStatus, log }) : undefined
   const control = new ControlServer(log)
   registerButtonCommands(control, services)

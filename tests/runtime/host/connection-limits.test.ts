@@ -104,7 +104,8 @@ t.test('a full address makes room by shedding its idle connection, oldest first;
 })
 
 t.test('a full box sheds from the address holding most, first what never sent a request', async (t) => {
-  const { host, port } = await serve(t, { limits: { maxConnections: 4, maxPerAddress: 3 } })
+  // No grace for new connections here: the silent ones count as never sending at once.
+  const { host, port } = await serve(t, { limits: { maxConnections: 4, maxPerAddress: 3, newConnectionGraceMs: 0 } })
   const served = await answered(t, port, '127.0.0.2')
   const silent = [await client(t, port, '127.0.0.2'), await client(t, port, '127.0.0.2')]
   const other = await answered(t, port, '127.0.0.3')
@@ -217,4 +218,88 @@ t.test('a connection with too many requests waiting is closed', async (t) => {
   socket.write('GET /api/v2/small HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(50))
   await new Promise((resolve) => socket.once('close', resolve))
   t.pass('closed by the server')
+})
+
+// Fair shares (issue 41). Loopback takes no share by default (the box's own programs); here
+// 127.x addresses stand in for LAN hosts, so loopbackShares is on.
+const shares = { loopbackShares: true, maxActivePerAddress: 2, maxActiveUnauthenticated: 3 }
+
+t.test('requests without a credential: a few per address at a time, the rest wait; a waiting connection is shed for a newcomer', async (t) => {
+  const { host, port, held } = await serve(t, { limits: { ...shares, maxConnections: 100, maxPerAddress: 3, newConnectionGraceMs: 0 } })
+  const slow = [await client(t, port, '127.0.0.20', get('/api/v2/slow')), await client(t, port, '127.0.0.20', get('/api/v2/slow'))]
+  await until(() => held.length === 2, 'two slow requests of the address in the handler')
+  const third = await client(t, port, '127.0.0.20', get('/api/v2/small'))
+  await openCount(host, 3)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.equal(third.text(), '', 'its third request waits for its share, even a quick one')
+  // The address is at its 3 connections: a fourth sheds the waiting one, not a busy one.
+  const fourth = await client(t, port, '127.0.0.20')
+  await third.closed
+  t.pass('the connection whose request waited was shed for the newcomer')
+  t.notOk(slow.some((c) => c.socket.destroyed), 'the ones being answered stay')
+  fourth.socket.write(get('/api/v2/small'))
+  held.shift()!()
+  await until(() => fourth.text().includes('"ok":true'), 'the newcomer answered once a share is free')
+  held.forEach((release) => release())
+})
+
+t.test('another address is answered while one holds its share; addresses take turns for the shares in all', async (t) => {
+  const { port, held } = await serve(t, { limits: { ...shares, maxConnections: 100, maxPerAddress: 10 } })
+  for (let i = 0; i < 2; i++) await client(t, port, '127.0.0.21', get('/api/v2/slow'))
+  await until(() => held.length === 2, 'the first address at its share')
+  const other = await client(t, port, '127.0.0.22', get('/api/v2/slow'))
+  await until(() => held.length === 3, 'another address answered beside it: 3 in all, the cap')
+  // Both addresses queue more; as shares free, they alternate.
+  const queued = [
+    await client(t, port, '127.0.0.22', get('/api/v2/small')),
+    await client(t, port, '127.0.0.22', get('/api/v2/small')),
+    await client(t, port, '127.0.0.23', get('/api/v2/small')),
+  ]
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.ok(queued.every((c) => c.text() === ''), 'all wait while the 3 shares are taken')
+  const order: number[] = []
+  queued.forEach((c, i) => c.socket.once('data', () => order.push(i)))
+  held.shift()!() // one of 127.0.0.21's: one share free, each quick answer passes it on
+  await until(() => order.length === 3, 'every waiting request answered')
+  t.same(order, [0, 2, 1], '127.0.0.22 waited longest, then 127.0.0.23 has its turn before 127.0.0.22 again')
+  t.notOk(other.socket.destroyed)
+  held.forEach((release) => release())
+})
+
+t.test('a request whose token verifies takes no share: a board behind a busy address is answered at once', async (t) => {
+  let asked = 0
+  const { gw, port, held } = await serve(t, {
+    limits: { ...shares, maxConnections: 100, maxPerAddress: 10 },
+    credentialed: (request) => {
+      asked++
+      return request.headers.authorization === `Bearer ${token}`
+    },
+  })
+  const token = await gw.issueToken()
+  for (let i = 0; i < 2; i++) await client(t, port, '127.0.0.24', get('/api/v2/slow'))
+  await until(() => held.length === 2, 'the address at its share')
+  const stranger = await client(t, port, '127.0.0.24', get('/api/v2/mine', 'Authorization: Bearer not-a-token\r\n'))
+  const board = await client(t, port, '127.0.0.24', get('/api/v2/mine', `Authorization: Bearer ${token}\r\n`))
+  await until(() => board.text().includes('"mine":true'), 'the board answered')
+  t.equal(stranger.text(), '', 'a request whose token does not verify waits its turn')
+  board.socket.write(get('/api/v2/small'))
+  await until(() => board.text().includes('"ok":true'), 'and its next request too, without a second check')
+  t.equal(asked, 2, 'asked only for the two requests that would have waited')
+  held.forEach((release) => release())
+})
+
+t.test('loopback takes no share unless told to', async (t) => {
+  const { port, held } = await serve(t, { limits: { maxActivePerAddress: 1, maxConnections: 100 } })
+  for (let i = 0; i < 3; i++) await client(t, port, '127.0.0.25', get('/api/v2/slow'))
+  await until(() => held.length === 3, 'three slow requests of one loopback address in the handler at once')
+  held.forEach((release) => release())
+})
+
+t.test('requests still arriving take a share of their address only: slow senders cannot hold the shares in all', async (t) => {
+  const { port, echoStarted } = await serve(t, { limits: { ...shares, maxActiveUnauthenticated: 1, maxConnections: 100, maxPerAddress: 10 } })
+  // Headers sent, the body never finishes: its handler waits for the body.
+  await client(t, port, '127.0.0.26', 'POST /api/v2/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":')
+  await until(() => echoStarted() === 1, 'the slow sender in its handler')
+  const other = await client(t, port, '127.0.0.27', get('/api/v2/small'))
+  await until(() => other.text().includes('"ok":true'), 'another address answered beside it although the cap in all is 1')
 })

@@ -1,6 +1,7 @@
 import { pino } from 'pino'
 import t from 'tap'
 import { createLogger } from '../../../lib/kernel/log.ts'
+import { BadRequestSampler } from '../../../runtime/host/bad-request-sampler.ts'
 import { RequestLog } from '../../../runtime/host/request-log.ts'
 
 function logger(level: string) {
@@ -52,4 +53,33 @@ t.test('lines in the same millisecond with other methods and paths are each righ
   const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
   t.same(lines.map((line) => [line.method, line.path, line.status]), sent)
   t.ok(lines.every((line) => line.level === 30 && line.service === 'tracker-gateway' && line.msg === 'request'))
+})
+
+t.test('bad requests are sampled per address, each line with the address and its count (issue 41)', async (t) => {
+  const { writes, log } = logger('info')
+  let now = 1_000_000
+  const requests = new RequestLog(log, new BadRequestSampler({ windowMs: 60_000, burst: 3 }, () => now))
+  for (let i = 0; i < 100; i++) requests.request('GET', '/nope', 404, 1, '10.0.0.9')
+  requests.request('GET', '/nope', 404, 1, '10.0.0.8')
+  requests.request('GET', '/api/v2', 200, 1, '10.0.0.9')
+  now += 60_000
+  requests.request('GET', '/nope', 404, 1, '10.0.0.9')
+  log.flush()
+  const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
+  const from9 = lines.filter((line) => line.ip === '10.0.0.9')
+  t.same(from9.map((line) => line.count), [1, 2, 3, 6, 12, 24, 48, 96, 1], 'the first three, then each doubling, then a new minute')
+  t.ok(from9.every((line) => line.status === 404 && line.path === '/nope'))
+  t.match(lines.find((line) => line.ip === '10.0.0.8'), { count: 1 }, 'another address has its own count')
+  t.match(lines.find((line) => line.status === 200), { path: '/api/v2' }, 'good requests are all written')
+  t.notOk('ip' in lines.find((line) => line.status === 200), 'without an address')
+})
+
+t.test('IPv6 clients are counted per /64', async (t) => {
+  const { writes, log } = logger('info')
+  const requests = new RequestLog(log, new BadRequestSampler({ burst: 2 }))
+  for (let i = 1; i <= 8; i++) requests.request('GET', '/nope', 404, 1, `fd00:1:2:3::${i}`)
+  log.flush()
+  const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
+  t.same(lines.map((line) => line.count), [1, 2, 4, 8], 'eight addresses of one /64 count as one client')
+  t.equal(lines[3].ip, 'fd00:1:2:3::8', 'each line names the address itself')
 })

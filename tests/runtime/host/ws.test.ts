@@ -168,8 +168,8 @@ t.test('a slow client is dropped instead of buffering without bound', async (t) 
 })
 
 t.test('200 subscribers all receive every event, in seq order', async (t) => {
-  // All from one address and all open before any authenticates: allowed here on purpose.
-  const { gw, connect } = await setup(t, { maxUnauthenticated: 200, maxUnauthenticatedPerAddress: 200 })
+  // All from one address with one token, all open before any authenticates: allowed here on purpose.
+  const { gw, connect } = await setup(t, { maxUnauthenticated: 200, maxUnauthenticatedPerAddress: 200, maxClientsPerToken: 200 })
   const token = await gw.issueToken()
   const clients: Awaited<ReturnType<typeof connect>>[] = []
   for (let i = 0; i < 200; i++) clients.push(await connect())

@@ -6,6 +6,7 @@ export const config = {
   method: 'GET',
   path: '/api/v1/register',
   auth: 'none',
+  scope: 'pos',
   summary: "Register a callback URL notified (signed POST) on every active-order change; idempotent. Without credentials, only a URL on the caller's own IP address",
   query: registerQuery.params(),
   errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE'],

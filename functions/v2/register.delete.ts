@@ -5,6 +5,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/register',
   auth: 'bearer',
+  scope: 'pos',
   code: 19,
   summary: 'Remove a registered callback URL and its undelivered backlog; http_client in the query (absent or empty -28; a request body is not read)',
   query: unregisterQuery.params(),

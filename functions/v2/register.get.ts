@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/register',
   auth: 'bearer',
+  scope: 'pos',
   code: 19,
   summary: 'List registered callback URLs with delivery state, last success, last error and backlog (never the secret)',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],

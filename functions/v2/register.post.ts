@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/register',
   auth: 'bearer',
+  scope: 'pos',
   code: 19,
   summary:
     'Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent',

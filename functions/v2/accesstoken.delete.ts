@@ -10,7 +10,8 @@ export const config = {
   scope: 'read',
   code: 1,
   summary: "Revoke the calling token (any scope: signing out), or with ?name= every token of that name (admin only, else 403/-51); effective at once",
-  query: revokeTokenQuery.params(),
+  // Revoking by name is managing tokens: admin, whatever the route lets in (checked below).
+  query: { name: { ...revokeTokenQuery.params().name!, scope: 'admin' } },
   outcomes: ['TOKEN_DELETED'],
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'TOKEN_NOT_FOUND', 'SCOPE_DENIED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
@@ -18,8 +19,8 @@ export const config = {
 const handler: GatewayFunction = async (_request, ctx) => {
   const { name } = revokeTokenQuery.parse(ctx.query)
   if (name !== undefined) {
-    // Revoking others is managing tokens (admin); a route opened by security.openRoutes has no caller token and stays as opened.
-    if (ctx.caller.token) requireScope(ctx.caller.token.scope, 'admin', 'revoking tokens by name')
+    // A route opened by security.openRoutes has no caller token and stays as opened.
+    if (ctx.caller.token) requireScope(ctx.caller.token.scope, config.query.name.scope, 'revoking tokens by name')
     const revoked = await ctx.services.tokens.revokeByName(name)
     return ctx.ok({ revoked }, { outcome: 'TOKEN_DELETED' })
   }

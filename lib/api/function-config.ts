@@ -20,6 +20,8 @@ export interface ParamDoc {
   description: string
   schema: JsonSchema
   required?: boolean
+  /** A parameter that asks for more than the route's scope (documented as x-scope; the function checks it). */
+  scope?: Scope
 }
 
 export interface FunctionConfig {

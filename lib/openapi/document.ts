@@ -152,7 +152,7 @@ function parameters(route: DocumentedRoute): unknown[] {
     list.push({ name, in: 'path', required: true, ...doc })
   }
   for (const [name, doc] of Object.entries(route.query ?? {})) {
-    list.push({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema })
+    list.push({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema, ...(doc.scope ? { 'x-scope': doc.scope } : {}) })
   }
   return list
 }

@@ -81,7 +81,7 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
   ['tls', { run: tlsCliCommand, options: tlsCliOptions }],
-  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } }, help: newEndpointHelp }],
+  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' }, scope: { type: 'string' } }, help: newEndpointHelp }],
   ['backup', { run: backupCliCommand, options: backupCliOptions }],
   ['restore', { run: restoreCliCommand, options: backupCliOptions }],
 ])

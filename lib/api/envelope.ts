@@ -83,7 +83,7 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   // Ours (issue 41, docs/api.md "Scopes"): the token is valid but its scope does not cover the
   // route (or would give out more than it holds); a scope that is not one of ours.
   SCOPE_DENIED: { status: 403, code: -51, message: withDetail("The access token's scope does not allow this") },
-  SCOPE_INVALID: { status: 400, code: -52, message: withDetail('Unknown scope: use read, screen, pos or admin') },
+  SCOPE_INVALID: { status: 400, code: -54, message: withDetail('Unknown scope: use read, screen, pos or admin') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -23,7 +23,7 @@ export function scopeAllows(held: Scope, needed: Scope): boolean {
   return scopes.indexOf(held) >= scopes.indexOf(needed)
 }
 
-/** The scope named, `fallback` when absent; -52 for anything else. */
+/** The scope named, `fallback` when absent; -54 for anything else. */
 export function scopeOf(value: string | undefined, fallback: Scope = defaultScope): Scope {
   if (value === undefined) return fallback
   if (!isScope(value)) throw new DomainError('SCOPE_INVALID', value)

@@ -93,7 +93,7 @@ t.test('a screen signed in by a code gets screen unless the approver chooses; ne
 
   const second = await ask()
   t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: wall, body: { code: second.code } })).body, { status: 403, returnCode: -51 }, 'a screen approves no other screen')
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'owner' } })).body, { status: 400, returnCode: -52 })
+  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'owner' } })).body, { status: 400, returnCode: -54 })
   t.match((await gw.json(`GET /api/v2/board/pairing/${second.id}`)).body.pairing, { state: 'waiting' }, 'refusals leave the code waiting')
   t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'pos', name: 'till' } })).body.screen, { name: 'till', scope: 'pos' })
   t.match((await gw.json(`GET /api/v2/board/pairing/${second.id}`)).body.token, { name: 'till', scope: 'pos' })

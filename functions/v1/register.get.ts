@@ -1,5 +1,6 @@
 import { registerQuery } from '../../lib/api/register-input.ts'
 import { checkV1Target } from '../../lib/api/v1-register.ts'
+import { webhookOwner } from '../../lib/api/webhook-owner.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -16,7 +17,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   const url = registerQuery.parse(ctx.query).http_client
   // Checked before the target is probed: a page's <img> makes the gateway send nothing anywhere.
   checkV1Target(url, ctx.caller)
-  const { created } = await ctx.services.webhooks.register(url, 'v1')
+  const { created } = await ctx.services.webhooks.register(url, 'v1', webhookOwner(ctx.caller.token))
   return ctx.ok({}, { message: created ? 'Callback URL registered' : 'Callback URL already registered' })
 }
 

@@ -155,13 +155,18 @@ t.test('a bump bar: select by position or number, clear, focus on the next card,
   t.equal(await focusedOrder(), third, 'undo brings the card back, selected')
   t.equal((await api('GET', `/api/v2/activeorders/${third}`)).status, 200, 'nothing was sent')
 
-  // By number: # 1 2 Enter; then a page with p.
+  // By the number the card shows: order 12 is on table 13, so # 1 3 Enter; then a page with p.
   await page.keyboard.press('#')
   await page.keyboard.press('1')
-  await page.keyboard.press('2')
-  await page.locator('#typed-number', { hasText: 'Order #12' }).waitFor()
+  await page.keyboard.press('3')
+  await page.locator('#typed-number', { hasText: '13' }).waitFor()
   await page.keyboard.press('Enter')
-  t.equal(await focusedOrder(), '12', '# 12 Enter selects order 12')
+  t.equal(await focusedOrder(), '12', '# 13 Enter selects the card headed 13 (order 12)')
+  t.equal(await page.locator('.card[data-order="12"]').getAttribute('data-callout'), '13')
+  // A number no card shows: the selection stays and a notice says so.
+  for (const key of ['n', '4', '4', 'Enter']) await page.keyboard.press(key)
+  await page.locator('#key-notice', { hasText: 'No table or order 44' }).waitFor({ timeout: 2000 })
+  t.equal(await focusedOrder(), '12', 'the selection stays')
   await page.keyboard.press('ArrowLeft')
   t.equal(await focusedOrder(), '11', 'arrows move the selection')
   await page.keyboard.press('ArrowRight')

@@ -16,6 +16,8 @@ const $ = (id) => document.getElementById(id)
 function fillWhere(card, order) {
   const where = order.locationName ? 'table' : order.orderType === 'TO_GO' ? 'togo' : 'none'
   card.dataset.where = where
+  // The one number the pass calls out, and what the search (n, digits, Enter) matches.
+  card.dataset.callout = where === 'table' ? String(order.locationName) : String(order.name)
   card.querySelector('.headline').textContent = where === 'table' ? String(order.locationName) : `#${order.name}`
   card.querySelector('.where-label').textContent = where === 'table' ? 'Table' : where === 'togo' ? 'To go' : 'No table'
   card.querySelector('.number').textContent = where === 'table' ? `#${order.name}` : ''
@@ -69,6 +71,9 @@ function fillCard(card, order, now, target, context) {
   card.querySelector('.paging').hidden = !order.paged
   const left = context.pending(order.uuid)
   card.dataset.pending = String(left !== null)
+  // A focused element that is hidden or disabled loses the focus to the page: the card
+  // takes it first, so the selection (and the next bump) stays on it.
+  if (left !== null) keepFocusOnCard(card, card.querySelector('.actions'))
   card.querySelector('.undo').hidden = left === null
   card.querySelector('.actions').hidden = left !== null
   if (left !== null) card.querySelector('.undo-text').textContent = `Clearing in ${left} s`
@@ -86,17 +91,24 @@ function fillCard(card, order, now, target, context) {
   }
   // While an action is in flight, or the gateway is out of reach, the buttons stay disabled.
   const off = context.disabled || card.dataset.busy === 'true'
+  if (off) keepFocusOnCard(card, card.querySelector('.actions'))
   for (const button of card.querySelectorAll('.actions button')) button.disabled = off
   card.querySelector('.undo-button').disabled = false
+}
+
+/** Moves the focus from inside `part` of a card to the card itself. */
+function keepFocusOnCard(card, part) {
+  if (part.contains(document.activeElement)) card.focus({ preventScroll: true })
 }
 
 export function renderCards(orders, now, target, context) {
   const container = $('cards')
   const template = $('card-template')
-  const seen = new Set()
+  const seen = new Set(orders.map((order) => order.uuid))
+  // Cards that left go first: moving the others past them would take the focus away.
+  for (const card of [...container.querySelectorAll('.card')]) if (!seen.has(card.dataset.uuid)) card.remove()
   let previous = null
   for (const order of orders) {
-    seen.add(order.uuid)
     let card = container.querySelector(`[data-uuid="${CSS.escape(order.uuid)}"]`)
     if (!card) {
       card = template.content.firstElementChild.cloneNode(true)
@@ -109,7 +121,6 @@ export function renderCards(orders, now, target, context) {
     if (expected !== card) container.insertBefore(card, expected)
     previous = card
   }
-  for (const card of [...container.children]) if (!seen.has(card.dataset.uuid)) card.remove()
   $('empty').hidden = orders.length > 0
 }
 

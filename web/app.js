@@ -5,7 +5,7 @@ import { ApiError, api, orderPath, tokenStore } from './board/api.js'
 import { setupBumpBar } from './board/bump-bar.js'
 import { drawOrders, drawTimes } from './board/charts.js'
 import { connectFeed } from './board/feed.js'
-import { chooseLayout, outOfView, overflowText, readDensity } from './board/fit.js'
+import { chooseLayout, outOfView, overflowText, readDensity, straddling } from './board/fit.js'
 import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
 import { backupNotice } from './board/backup-notice.js'
@@ -92,25 +92,36 @@ function fitCards() {
   const top = container.getBoundingClientRect().top + window.scrollY
   // A phone scrolls its one column: there, "auto" keeps the large cards.
   const preference = density === 'auto' && window.innerWidth <= 700 ? 'large' : density
+  for (const card of cardElements()) card.style.marginTop = ''
   const layout = chooseLayout({
-    count: container.children.length,
     width: container.clientWidth,
     height: window.innerHeight - top - remPx,
     gap,
     remPx,
     preference,
-    cardHeight: (size, count) => {
+    contentHeight: (size, count) => {
       container.dataset.size = size
       container.style.gridTemplateColumns = `repeat(${count}, minmax(0, 1fr))`
-      return Math.max(1, ...cardElements().map((card) => card.offsetHeight))
+      return container.getBoundingClientRect().height
     },
   })
   container.dataset.size = layout.size
   container.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`
   columns = layout.columns
+  updateOverflow()
+  if (!$('overflow').hidden) {
+    // The row cut by the bar goes below the screen: no half card with its buttons under it.
+    const fold = window.innerHeight - $('overflow').offsetHeight
+    const cards = cardElements()
+    const boxes = cards.map((card) => {
+      const { top, bottom } = card.getBoundingClientRect()
+      return { top: top + window.scrollY, bottom: bottom + window.scrollY }
+    })
+    for (const index of straddling(boxes, fold)) cards[index].style.marginTop = `${Math.ceil(window.innerHeight - boxes[index].top)}px`
+    updateOverflow()
+  }
   // For whoever waits for the layout after a resize (the browser tests).
   document.body.dataset.fitWidth = String(window.innerWidth)
-  updateOverflow()
 }
 
 /** The top of the band where cards can be seen: under the sticky header and banners. */
@@ -143,6 +154,7 @@ function updateOverflow() {
   bar.dataset.below = String(hidden.below.length)
   // Room under the page's end, so the bar never covers the last buttons.
   document.body.dataset.overflow = String(!bar.hidden)
+  $('app').style.paddingBottom = bar.hidden ? '' : `${bar.offsetHeight + 16}px`
 }
 
 /** Changes the text only when it differs: the bar is a live region, read out on change. */

@@ -129,7 +129,7 @@ function bandTop() {
   return Math.max(0, ...['.topbar', '#offline', '#sound-blocked'].map((selector) => document.querySelector(selector)).filter((el) => el && !el.hidden).map((el) => el.getBoundingClientRect().bottom))
 }
 
-const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.querySelector('.headline').textContent}` : `#${card.dataset.order}`)
+const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.dataset.callout}` : `#${card.dataset.order}`)
 
 /** Counts the orders not on screen and says where they are. */
 function updateOverflow() {

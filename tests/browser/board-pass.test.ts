@@ -151,12 +151,20 @@ t.test('readable from three metres: the identifier a runner needs is the headlin
       togoHeadline: togo.querySelector('.headline')!.textContent,
       togoOrder: (togo as HTMLElement).dataset.order,
       togoHeadlinePx: px(togo.querySelector('.headline')),
+      // Every number a card shows outside its timer: one per card, the one called out.
+      numbers: [...document.querySelectorAll<HTMLElement>('.card')].map((card) => {
+        const words = [...card.querySelectorAll<HTMLElement>('.head > :not(.timer), .meta > :not(.visually-hidden):not([hidden])')].map((el) => el.innerText).join(' ')
+        return { callout: card.dataset.callout, numbers: words.match(/\d+/g) ?? [] }
+      }),
+      tableCard: (document.querySelector('.card[data-where="table"] .headline') as HTMLElement).innerText,
     }
   })
   t.equal(sizes.size, 'large', '30 orders fit at the large size')
   t.ok(sizes.headline >= 48 && sizes.timer >= 43, `headline ${sizes.headline} px, timer ${sizes.timer} px`)
   t.ok(sizes.smallestSecondary >= 24, `every other word on a card at least 24 px (smallest ${sizes.smallestSecondary})`)
-  t.equal(sizes.togoHeadline, `#${sizes.togoOrder}`, 'to go: the order number is the headline')
+  t.equal(sizes.togoHeadline, `Order ${sizes.togoOrder}`, 'to go: the order number is the headline')
+  t.match(sizes.tableCard, /^Table \d+$/, 'on a table: the table, said so')
+  t.same(sizes.numbers.filter((card) => card.numbers.length !== 1 || card.numbers[0] !== card.callout), [], 'one number per card, the one called out')
   t.equal(sizes.togoHeadlinePx, sizes.headline, 'as big as a table number')
   // Compact (chosen to fit a bigger rush): smaller, still within what docs/api.md writes down.
   await page.locator('#density').selectOption('compact')

@@ -10,18 +10,20 @@ const stateLabel = { started: 'New', located: 'On table' }
 const $ = (id) => document.getElementById(id)
 
 /**
- * The headline is the identifier a runner needs: the table for an order on a table, else the
- * order (tracker) number the guest holds. The other identifier and where it is go below.
+ * One number per card, the one the pass calls out: the table for an order on a table, else
+ * the order (tracker) number the guest holds, headed by the word that says which ("Table 6",
+ * "Order 9"). No second number is shown beside it (a "Table #9" under a "6" was read as
+ * table 9); the order number of a table's card is in its accessible name.
  */
 function fillWhere(card, order) {
   const where = order.locationName ? 'table' : order.orderType === 'TO_GO' ? 'togo' : 'none'
   card.dataset.where = where
   // The one number the pass calls out, and what the search (n, digits, Enter) matches.
   card.dataset.callout = where === 'table' ? String(order.locationName) : String(order.name)
-  card.querySelector('.headline').textContent = where === 'table' ? String(order.locationName) : `#${order.name}`
-  card.querySelector('.where-label').textContent = where === 'table' ? 'Table' : where === 'togo' ? 'To go' : 'No table'
-  card.querySelector('.number').textContent = where === 'table' ? `#${order.name}` : ''
-  card.querySelector('.number').hidden = where !== 'table'
+  card.querySelector('.callout-label').textContent = where === 'table' ? 'Table' : 'Order'
+  card.querySelector('.callout').textContent = card.dataset.callout
+  card.querySelector('.where-label').textContent = where === 'togo' ? 'To go' : where === 'none' ? 'No table yet' : ''
+  card.querySelector('.where-label').hidden = where === 'table'
   return where
 }
 

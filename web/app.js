@@ -10,7 +10,7 @@ import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
 import { backupNotice } from './board/backup-notice.js'
 import { mountClockNotice } from './board/clock-notice.js'
-import { OrderBoard, lateNow, levelOf } from './board/orders.js'
+import { OrderBoard, isLate, lateNow, levelOf } from './board/orders.js'
 import { waitForApproval } from './board/pairing.js'
 import { RecentClears, recallBody, whereText } from './board/recent.js'
 import { LateReminders } from './board/reminders.js'
@@ -686,10 +686,13 @@ function start() {
   setInterval(() => {
     const now = Date.now()
     tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)
-    const late = activeOrders().filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red')
-    // Offline too: the late orders the board last saw are still waiting.
-    const due = reminders.due(late, now, screenSettings.reminderSeconds())
-    if (due.length && sound.beep('late')) reminders.played(due, now)
+    const levels = new Map(activeOrders().map((order) => [order.uuid, levelOf((now - order.startedAt) / 1000, targetSeconds)]))
+    const late = activeOrders().filter((order) => isLate(levels.get(order.uuid)))
+    // Offline too: the late orders the board last saw are still waiting. Very late is its
+    // own stage: reminded at once when reached, with its own sound.
+    const stage = (order) => (levels.get(order.uuid) === 'critical' ? { ...order, uuid: `${order.uuid} critical` } : order)
+    const due = reminders.due(late.map(stage), now, screenSettings.reminderSeconds())
+    if (due.length && sound.beep(due.some((key) => key.endsWith(' critical')) ? 'very-late' : 'late')) reminders.played(due, now)
     if ($('app').hidden) offlineAlarm.connection(true, now)
     else if (offlineAlarm.due(now, screenSettings.offlineAlarmSeconds()) && sound.beep('offline')) offlineAlarm.played(now)
     renderStatistics(lastStats, activeOrders().length, late.length)

@@ -270,7 +270,7 @@ t.test('random key sequences with orders changing from the API: the selection is
   await page.goto(`${base}/`)
   await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
   // From here the page's time moves only when a step says (installed, it follows the real one).
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 3000)
 
   const seed = Number(process.env.BUMP_SEED ?? Date.now() % 2 ** 31)
   const runs = Number(process.env.BUMP_RUNS ?? 40)

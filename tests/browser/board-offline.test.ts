@@ -54,7 +54,7 @@ t.test('back on the first poll after the gateway returns; an offline alarm after
   await page.goto(`${base}/`)
   await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
   // From here the page's time moves only when the test says (installed, it follows the real one).
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 3000)
   t.equal(await page.locator('#offline-alarm').inputValue(), '60', 'the alarm after a minute by default')
   await page.clock.runFor(1000)
   await page.locator('.card[data-order="41"][data-level="red"]').waitFor({ timeout: 5000 })

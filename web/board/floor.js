@@ -5,7 +5,7 @@ import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } 
 import { formatDuration, levelOf } from './orders.js'
 
 const $ = (id) => document.getElementById(id)
-const rank = { green: 0, amber: 1, red: 2 }
+const rank = { green: 0, amber: 1, red: 2, critical: 3 }
 
 function chip(order, now, target) {
   const item = document.createElement('li')

@@ -3,7 +3,7 @@
 // how long the guest has waited;
 // the whole card takes the colour of its state against the target, with a shape and a word.
 import { actionLabels, actionsFor, levelBadges } from './actions.js'
-import { formatDuration, levelOf } from './orders.js'
+import { formatDuration, isLate, levelOf } from './orders.js'
 
 const typeLabel = { ON_PREMISE: 'Dine-in', TO_GO: 'To go' }
 const stateLabel = { started: 'New', located: 'On table' }
@@ -136,7 +136,8 @@ export function tickCards(orders, now, target, context, lastLevels) {
     const level = fillLevel(card, order, now, target)
     const before = lastLevels.get(order.uuid)
     if (level !== before) card.setAttribute('aria-label', cardName(order, level))
-    if (level === 'red' && before && before !== 'red') {
+    // Turned late, or very late (twice the target): the card flashes and a tone sounds.
+    if (isLate(level) && before && before !== level && before !== 'critical') {
       turnedLate.push(order)
       card.classList.remove('turned-late')
       void card.offsetWidth // restarts the animation

@@ -285,6 +285,12 @@ t.test('signing out needs a second, deliberate step, and comes after the cards',
   await page.locator('#sign-out-no').click()
   t.ok(await page.locator('#app').isVisible(), 'Stay signed in: nothing happened')
   t.ok(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken') !== null))
+  // Escape backs out too.
+  await page.locator('#forget-token').click()
+  await page.locator('#sign-out-confirm').waitFor({ state: 'visible' })
+  await page.keyboard.press('Escape')
+  await page.locator('#sign-out-confirm').waitFor({ state: 'hidden' })
+  t.equal(await page.evaluate(() => document.activeElement?.id), 'forget-token', 'Escape: the question closes, the focus back on its button')
   await page.locator('#forget-token').click()
   await page.locator('#sign-out-yes').click()
   await page.locator('#login').waitFor({ state: 'visible' })

@@ -30,6 +30,13 @@ export function setupScreenSettings({ onDensity, onSignOut }) {
     confirm(false)
     $('forget-token').focus()
   })
+  // Escape backs out of the question, like "Stay signed in".
+  $('sign-out-confirm').addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return
+    event.preventDefault()
+    confirm(false)
+    $('forget-token').focus()
+  })
   $('sign-out-yes').addEventListener('click', () => {
     confirm(false)
     onSignOut()

@@ -5,20 +5,23 @@ import { ApiError, api, orderPath, tokenStore } from './board/api.js'
 import { setupBumpBar } from './board/bump-bar.js'
 import { drawOrders, drawTimes } from './board/charts.js'
 import { connectFeed } from './board/feed.js'
-import { chooseLayout, outOfView, overflowText, readDensity } from './board/fit.js'
+import { chooseLayout, outOfView, overflowText, readDensity, straddling } from './board/fit.js'
 import { setupFloor } from './board/floor.js'
 import { fleetPill } from './board/fleet.js'
 import { backupNotice } from './board/backup-notice.js'
 import { mountClockNotice } from './board/clock-notice.js'
-import { OrderBoard, lateNow, levelOf } from './board/orders.js'
+import { OrderBoard, isLate, lateNow, levelOf } from './board/orders.js'
 import { waitForApproval } from './board/pairing.js'
 import { RecentClears, recallBody, whereText } from './board/recent.js'
 import { LateReminders } from './board/reminders.js'
-import { renderCards, renderStatistics, showToast, tickCards } from './board/render.js'
+import { OfflineAlarm } from './board/offline-alarm.js'
+import { cardSubject, renderCards, renderStatistics, showToast, tickCards } from './board/render.js'
+import { actionsFor } from './board/actions.js'
 import { setupScreenSettings } from './board/screen-settings.js'
 import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
+import { afterBump, keepSelection } from './board/selection.js'
 import { deviceTokenName } from './board/token-name.js'
 import { radioPill, setupNetworkMap } from './board/network-map.js'
 import { showConnectionSecurity } from './board/connection-security.js'
@@ -27,6 +30,7 @@ const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
 const sound = createSound(localStorage, { onChange: () => showSound() })
 const reminders = new LateReminders()
+const offlineAlarm = new OfflineAlarm()
 const recent = new RecentClears()
 /** Orders whose clear this screen sent (their ORDER_CLEARED is marked "this screen"). */
 const sentHere = new Set()
@@ -47,6 +51,8 @@ let screenSettings = null
 let density = readDensity()
 let columns = 1
 let pairing = null
+/** The selected card's order (web/board/selection.js): what the bump bar's keys act on. */
+let selectedUuid = null
 
 const pending = new PendingClears({
   send: async (order, options) => {
@@ -65,11 +71,14 @@ const pending = new PendingClears({
 const visibleOrders = () => board.list()
 const cardContext = () => ({ pending: (uuid) => (pending.has(uuid) ? pending.secondsLeft(uuid) : null), disabled: !live })
 const activeOrders = () => board.list().filter((order) => !pending.has(order.uuid))
-const cardElements = () => [...$('cards').children]
+const cardElements = () => [...$('cards').querySelectorAll('.card')]
+const cardOf = (uuid) => (uuid === null ? null : $('cards').querySelector(`.card[data-uuid="${CSS.escape(uuid)}"]`))
 
 function redraw() {
   const now = Date.now()
+  const before = cardElements().map((card) => card.dataset.uuid)
   renderCards(visibleOrders(), now, targetSeconds, cardContext())
+  followSelection(before)
   renderStatistics(lastStats, activeOrders().length, lateNow(activeOrders(), now, targetSeconds))
   if (view === 'floor') floor.render(now)
   fitCards()
@@ -85,25 +94,36 @@ function fitCards() {
   const top = container.getBoundingClientRect().top + window.scrollY
   // A phone scrolls its one column: there, "auto" keeps the large cards.
   const preference = density === 'auto' && window.innerWidth <= 700 ? 'large' : density
+  for (const card of cardElements()) card.style.marginTop = ''
   const layout = chooseLayout({
-    count: container.children.length,
     width: container.clientWidth,
     height: window.innerHeight - top - remPx,
     gap,
     remPx,
     preference,
-    cardHeight: (size, count) => {
+    contentHeight: (size, count) => {
       container.dataset.size = size
       container.style.gridTemplateColumns = `repeat(${count}, minmax(0, 1fr))`
-      return Math.max(1, ...cardElements().map((card) => card.offsetHeight))
+      return container.getBoundingClientRect().height
     },
   })
   container.dataset.size = layout.size
   container.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`
   columns = layout.columns
+  updateOverflow()
+  if (!$('overflow').hidden) {
+    // The row cut by the bar goes below the screen: no half card with its buttons under it.
+    const fold = window.innerHeight - $('overflow').offsetHeight
+    const cards = cardElements()
+    const boxes = cards.map((card) => {
+      const { top, bottom } = card.getBoundingClientRect()
+      return { top: top + window.scrollY, bottom: bottom + window.scrollY }
+    })
+    for (const index of straddling(boxes, fold)) cards[index].style.marginTop = `${Math.ceil(window.innerHeight - boxes[index].top)}px`
+    updateOverflow()
+  }
   // For whoever waits for the layout after a resize (the browser tests).
   document.body.dataset.fitWidth = String(window.innerWidth)
-  updateOverflow()
 }
 
 /** The top of the band where cards can be seen: under the sticky header and banners. */
@@ -111,7 +131,7 @@ function bandTop() {
   return Math.max(0, ...['.topbar', '#offline', '#sound-blocked'].map((selector) => document.querySelector(selector)).filter((el) => el && !el.hidden).map((el) => el.getBoundingClientRect().bottom))
 }
 
-const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.querySelector('.headline').textContent}` : `#${card.dataset.order}`)
+const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.dataset.callout}` : `#${card.dataset.order}`)
 
 /** Counts the orders not on screen and says where they are. */
 function updateOverflow() {
@@ -136,6 +156,7 @@ function updateOverflow() {
   bar.dataset.below = String(hidden.below.length)
   // Room under the page's end, so the bar never covers the last buttons.
   document.body.dataset.overflow = String(!bar.hidden)
+  $('app').style.paddingBottom = bar.hidden ? '' : `${bar.offsetHeight + 16}px`
 }
 
 /** Changes the text only when it differs: the bar is a live region, read out on change. */
@@ -159,11 +180,56 @@ function cardsInView() {
   })
 }
 
-/** Focus on a card: its main button when it can take it, else the card itself. */
+/**
+ * Selects a card: it is marked, and takes the focus (the card itself, which is never
+ * disabled or hidden, so the focus stays while its buttons come and go).
+ */
 function selectCard(card) {
-  const primary = card.querySelector('.actions:not([hidden]) .primary:not(:disabled)') ?? card.querySelector('.undo:not([hidden]) .undo-button')
-  ;(primary ?? card).focus()
+  selectedUuid = card.dataset.uuid
+  markSelection()
+  if (!card.contains(document.activeElement)) card.focus({ preventScroll: true })
   card.scrollIntoView({ block: 'nearest' })
+}
+
+function markSelection() {
+  for (const card of cardElements()) {
+    const selected = card.dataset.uuid === selectedUuid
+    if ((card.dataset.selected === 'true') !== selected) card.dataset.selected = String(selected)
+  }
+}
+
+/**
+ * After the cards changed: the selection stays on its card, or moves to the next one when
+ * its card left; the focus, if it was on the cards and got lost to the page, comes back.
+ */
+function followSelection(before) {
+  const after = cardElements().map((card) => card.dataset.uuid)
+  selectedUuid = keepSelection(before, after, selectedUuid)
+  markSelection()
+  const card = cardOf(selectedUuid)
+  const lost = document.activeElement === null || document.activeElement === document.body
+  if (card && lost && !$('app').hidden && view === 'cards') card.focus({ preventScroll: true })
+}
+
+/** A key that could not act says why, briefly, where the eye is. */
+let sayTimer = null
+function say(message) {
+  const notice = $('key-notice')
+  notice.textContent = message
+  notice.hidden = false
+  clearTimeout(sayTimer)
+  sayTimer = setTimeout(() => {
+    notice.hidden = true
+  }, 2500)
+}
+
+/** The cards whose called-out number (the headline: table, else order) is `number`. */
+function findCard(number) {
+  const matches = cardElements().filter((card) => card.dataset.callout === number)
+  if (!matches.length) return null
+  // Typed again: the next card with that number (two orders on one table).
+  const at = matches.findIndex((card) => card.dataset.uuid === selectedUuid)
+  return matches[(at + 1) % matches.length]
 }
 
 function showSound() {
@@ -179,6 +245,7 @@ function showSound() {
 
 function setConnection(state, seconds) {
   live = state === 'live'
+  offlineAlarm.connection(live, Date.now())
   document.body.dataset.connection = state
   clearTimeout(offlineSoon)
   if (live) {
@@ -314,18 +381,25 @@ async function recall(uuid) {
   }
 }
 
-/** Undo: the newest clear still in its undo window, else recall the newest one sent from here. */
+/**
+ * Undo: the newest clear still in its undo window, else recall the newest one sent from
+ * here. Answers why nothing could be undone (null when something was).
+ */
 function undoLastClear() {
   while (clearedHere.length) {
     const uuid = clearedHere.pop()
     if (pending.undo(uuid)) {
-      const card = $('cards').querySelector(`[data-uuid="${CSS.escape(uuid)}"]`)
+      const card = cardOf(uuid)
       if (card) selectCard(card)
-      return
+      return null
     }
   }
   const last = recent.lastHere()
-  if (last) void recall(last.uuid)
+  if (!last) return 'Nothing to undo'
+  if (!live) return 'Offline: nothing can be recalled now'
+  if (board.list().some((order) => String(order.name) === last.name)) return `Order ${last.name} is on the board again: nothing to recall`
+  void recall(last.uuid)
+  return null
 }
 
 function refreshFigures() {
@@ -353,26 +427,51 @@ function afterChange(frame) {
   }
 }
 
-async function act(card, action) {
-  const order = board.list().find((o) => o.uuid === card.dataset.uuid)
-  if (!order) return
+/** Why `action` cannot be done on `order` now; null when it can. */
+function refusal(order, action) {
+  const subject = cardSubject(order)
+  if (action === 'undo') return pending.has(order.uuid) ? null : `Nothing to undo on ${subject}`
+  if (pending.has(order.uuid)) return `${capitalized(subject)} is being cleared: u to undo`
   // Undo sends nothing, so it works offline too; everything else needs the gateway.
-  if (action === 'undo') return pending.undo(order.uuid)
-  if (!live) return
+  if (!live) return 'Offline: nothing is sent until the gateway answers'
+  if ($('cards').querySelector(`.card[data-uuid="${CSS.escape(order.uuid)}"][data-busy="true"]`)) return `Still sending for ${subject}`
+  if (action === 'page' && order.paged) return `${capitalized(subject)} is already paging`
+  if (action === 'cancel' && !order.paged) return `${capitalized(subject)} is not paging`
+  return null
+}
+const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1)
+
+/** The card's main action (Enter on a selected card); answers why not, or null. */
+function primaryAction(card) {
+  const order = board.list().find((o) => o.uuid === card.dataset.uuid)
+  if (!order) return 'That order is gone'
+  return act(card, pending.has(order.uuid) ? 'undo' : actionsFor(order).primary)
+}
+
+/** Does `action` on the card's order; answers why it could not (null when it did). */
+function act(card, action) {
+  const order = board.list().find((o) => o.uuid === card.dataset.uuid)
+  if (!order) return 'That order is gone'
+  const refused = refusal(order, action)
+  if (refused) return refused
+  if (action === 'undo') {
+    pending.undo(order.uuid)
+    return null
+  }
   if (action === 'clear') {
-    if (pending.has(order.uuid)) return
-    // The focus goes on to the next card still waiting (else the one before).
-    const cards = cardElements()
-    const index = cards.indexOf(card)
-    const waiting = (candidate) => candidate !== card && candidate.dataset.pending !== 'true'
-    const next = cards.slice(index + 1).find(waiting) ?? cards.slice(0, index).reverse().find(waiting)
-    const hadFocus = card.contains(document.activeElement)
+    // The selection goes on to the next card still waiting (else the one before).
+    const wasSelected = selectedUuid === order.uuid
+    const next = afterBump(cardElements().map((element) => element.dataset.uuid), order.uuid, (uuid) => pending.has(uuid))
     clearedHere.push(order.uuid)
     pending.start(order)
-    if (next && (hadFocus || document.activeElement === document.body)) selectCard(next)
-    return
+    if (wasSelected && cardOf(next)) selectCard(cardOf(next))
+    return null
   }
-  if (action === 'page' && order.paged) return
+  void send(card, order, action)
+  return null
+}
+
+async function send(card, order, action) {
   card.dataset.busy = 'true'
   redraw()
   try {
@@ -541,13 +640,22 @@ function setupControls() {
       menu.hidden = true
       menu.previousElementSibling.setAttribute('aria-expanded', 'false')
     }
-    act(button.closest('.card'), button.dataset.action)
+    const refused = act(button.closest('.card'), button.dataset.action)
+    if (refused) say(refused)
+  })
+  // A tap or Tab into a card selects it.
+  $('cards').addEventListener('focusin', (event) => {
+    const card = event.target.closest('.card')
+    if (card && card.dataset.uuid !== selectedUuid) {
+      selectedUuid = card.dataset.uuid
+      markSelection()
+    }
   })
   $('recent-list').addEventListener('click', (event) => {
     const button = event.target.closest('button[data-recall]')
     if (button) void recall(button.dataset.recall)
   })
-  setupBumpBar({ cards: cardElements, inView: cardsInView, columns: () => columns, act, undo: undoLastClear, select: selectCard, closeMenus })
+  setupBumpBar({ cards: cardElements, inView: cardsInView, columns: () => columns, selected: () => cardOf(selectedUuid), act, primary: primaryAction, undo: undoLastClear, select: selectCard, find: findCard, closeMenus, say })
   window.addEventListener('resize', () => fitCards())
   window.addEventListener('scroll', () => updateOverflow(), { passive: true })
   // Closing the page sends the clears still in their undo window.
@@ -603,9 +711,15 @@ function start() {
   setInterval(() => {
     const now = Date.now()
     tickCards(visibleOrders(), now, targetSeconds, cardContext(), lastLevels)
-    const late = activeOrders().filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red')
-    const due = live ? reminders.due(late, now, screenSettings.reminderSeconds()) : []
-    if (due.length && sound.beep('late')) reminders.played(due, now)
+    const levels = new Map(activeOrders().map((order) => [order.uuid, levelOf((now - order.startedAt) / 1000, targetSeconds)]))
+    const late = activeOrders().filter((order) => isLate(levels.get(order.uuid)))
+    // Offline too: the late orders the board last saw are still waiting. Very late is its
+    // own stage: reminded at once when reached, with its own sound.
+    const stage = (order) => (levels.get(order.uuid) === 'critical' ? { ...order, uuid: `${order.uuid} critical` } : order)
+    const due = reminders.due(late.map(stage), now, screenSettings.reminderSeconds())
+    if (due.length && sound.beep(due.some((key) => key.endsWith(' critical')) ? 'very-late' : 'late')) reminders.played(due, now)
+    if ($('app').hidden) offlineAlarm.connection(true, now)
+    else if (offlineAlarm.due(now, screenSettings.offlineAlarmSeconds()) && sound.beep('offline')) offlineAlarm.played(now)
     renderStatistics(lastStats, activeOrders().length, late.length)
     if (view === 'floor') floor.render(now)
     updateOverflow()

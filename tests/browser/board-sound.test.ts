@@ -53,7 +53,8 @@ async function screen(t: Test, browser: Browser, options: { fakeClock?: boolean 
 
 t.test('a late order on a fresh screen without flags: a blocked-sound banner, one tap fixes it', async (t) => {
   await api('DELETE', '/api/v2/activeorders')
-  clock.offset = -600_000
+  // Late, not yet very late (twice the 5-minute target).
+  clock.offset = -400_000
   await api('POST', '/api/v2/activeorders', { name: 31, orderType: 'ON_PREMISE', locationName: 5 })
   clock.offset = 0
   const { page, errors } = await screen(t, plain)
@@ -95,7 +96,7 @@ t.test('the kiosk flags: the tone plays with no tap at all', async (t) => {
 t.test('late orders remind at the interval this screen sets until they are dealt with', async (t) => {
   await api('DELETE', '/api/v2/activeorders')
   // On a tracker, so it can be paged.
-  clock.offset = -600_000
+  clock.offset = -400_000
   await api('POST', '/api/v2/simulator/start', { tracker: 33 })
   clock.offset = 0
   // The kiosk browser (no tap needed) with the page's timers under the test's control.

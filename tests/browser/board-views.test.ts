@@ -121,6 +121,17 @@ t.test('the floor plan arranged on one screen is the floor on another', async (t
   await manager.page.locator('#floor .table-tile[data-table="1"][data-selected="true"]').waitFor({ timeout: 2000 })
   await manager.page.locator('#floor [data-x="6"][data-y="0"]').click()
   await manager.page.locator('#floor .table-tile[data-table="1"][data-x="6"]').waitFor({ timeout: 2000 })
+  // The grid is drawn again every second: a focused cell keeps the focus, and Enter picks it up.
+  const cell = manager.page.locator('#floor [data-x="2"][data-y="1"]')
+  await cell.focus()
+  await manager.page.evaluate(() => {
+    const seen = ((window as any).timerChanges = { count: 0 })
+    new MutationObserver(() => void (seen.count += 1)).observe(document.getElementById('floor')!, { childList: true })
+  })
+  await manager.page.waitForFunction(() => (window as any).timerChanges.count >= 2, undefined, { timeout: 10_000 })
+  t.same(await manager.page.evaluate(() => [(document.activeElement as HTMLElement).dataset.x, (document.activeElement as HTMLElement).dataset.y]), ['2', '1'], 'the focus stays on its cell through two redraws')
+  t.same(await manager.page.evaluate(() => [...document.querySelectorAll('#floor [data-x]')].filter((el) => !el.getAttribute('aria-label') && !(el.textContent ?? '').trim()).length), 0, 'each cell is named')
+  await manager.page.keyboard.press('Escape')
   await manager.page.locator('#floor-save').click()
   await manager.page.locator('#floor-editor').waitFor({ state: 'hidden' })
   const saved = (await api('GET', '/api/v2/floor')).body.floor

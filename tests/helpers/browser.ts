@@ -75,7 +75,7 @@ export async function openBoard(t: Test, browser: Browser, base: string, token: 
   const page = await context.newPage()
   const errors = watchErrors(page)
   await page.goto(`${base}/`)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
   return { context, page, errors }
 }
 

@@ -16,4 +16,5 @@ export const levelBadges = {
   green: { text: 'On time' },
   amber: { text: 'Due soon' },
   red: { text: 'Late' },
+  critical: { text: 'Very late' },
 }

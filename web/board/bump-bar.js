@@ -1,12 +1,16 @@
 // The keyboard side of the board: keys from a keyboard or a USB bump bar (web/board/keys.js
-// has the map) select cards, clear, page, undo and page through the screen. The selected
-// card is the one holding the focus, so Tab, clicks and keys agree on it.
+// has the map) select cards, clear, page, undo and page through the screen. They act on the
+// selected card (web/board/selection.js), which the focus follows, so Tab, clicks and keys
+// agree on it; a key that cannot act says why in a notice, never silently.
 import { commandFor, moveIndex } from './keys.js'
 
 /**
  * @param {{ cards: () => HTMLElement[], inView: () => HTMLElement[], columns: () => number,
- *   act: (card: HTMLElement, action: string) => void, undo: () => void, select: (card: HTMLElement) => void,
- *   closeMenus: () => boolean }} deps
+ *   selected: () => HTMLElement | null, act: (card: HTMLElement, action: string) => string | null,
+ *   primary: (card: HTMLElement) => string | null, undo: () => string | null,
+ *   select: (card: HTMLElement) => void, find: (number: string) => HTMLElement | null,
+ *   closeMenus: () => boolean, say: (message: string) => void }} deps
+ *   act, primary and undo answer why they could not act (null when they did).
  */
 export function setupBumpBar(deps) {
   let typed = null
@@ -16,7 +20,7 @@ export function setupBumpBar(deps) {
   const showTyped = () => {
     if (announce) {
       announce.hidden = typed === null
-      announce.textContent = typed === null ? '' : `Order #${typed}`
+      announce.textContent = typed === null ? '' : `Find table or order: ${typed}`
     }
   }
   const stopTyping = () => {
@@ -24,20 +28,35 @@ export function setupBumpBar(deps) {
     clearTimeout(typedTimer)
     showTyped()
   }
+  const tell = (refusal) => {
+    if (refusal) deps.say(refusal)
+  }
 
   document.addEventListener('keydown', (event) => {
     const target = event.target
-    if (target instanceof HTMLElement && target.closest('input, select, textarea, summary, [contenteditable="true"]')) return
+    if (target instanceof HTMLElement && target.closest('input, select, textarea, summary, dialog, [contenteditable="true"]')) return
     // Only on the orders view of a signed-in board.
     if (document.getElementById('app').hidden || document.getElementById('cards-view').hidden) return
+    // Enter and Space on a button or link keep their own meaning; on a card (or with the
+    // focus lost to the page) they are the selected card's main action.
+    const onControl = target instanceof HTMLElement && target.closest('button, a, [role="button"]')
+    if ((event.key === 'Enter' || event.key === ' ') && typed === null) {
+      if (onControl || event.ctrlKey || event.altKey || event.metaKey) return
+      const card = deps.selected()
+      tell(card ? deps.primary(card) : 'No order selected')
+      event.preventDefault()
+      return
+    }
     const command = commandFor(event, typed)
     if (!command) return
     const cards = deps.cards()
-    const current = cards.findIndex((card) => card.contains(document.activeElement))
+    const selected = deps.selected()
+    const current = selected ? cards.indexOf(selected) : -1
     switch (command.type) {
       case 'position': {
         const card = deps.inView()[command.position - 1]
         if (card) deps.select(card)
+        else deps.say(`No order at position ${command.position}`)
         break
       }
       case 'start-number':
@@ -54,32 +73,39 @@ export function setupBumpBar(deps) {
         showTyped()
         break
       case 'number': {
-        const card = cards.find((candidate) => candidate.dataset.order === typed)
+        const number = typed
         stopTyping()
+        if (number === '') break
+        const card = deps.find(number)
         if (card) deps.select(card)
+        else deps.say(`No table or order ${number} on the board`)
         break
       }
       case 'cancel-number':
         stopTyping()
         break
       case 'move': {
+        if (!cards.length) {
+          deps.say('No orders on the board')
+          break
+        }
         const next = moveIndex(current, command.by, cards.length, deps.columns())
-        if (next >= 0) deps.select(cards[next])
+        if (next === current) deps.say(command.by === 1 || command.by === 'row' ? 'No order after this one' : 'No order before this one')
+        else deps.select(cards[next])
         break
       }
       case 'first':
-        if (cards.length) deps.select(cards[0])
-        break
       case 'last':
-        if (cards.length) deps.select(cards[cards.length - 1])
+        if (cards.length) deps.select(command.type === 'first' ? cards[0] : cards[cards.length - 1])
+        else deps.say('No orders on the board')
         break
       case 'act':
-        // Backspace and Delete only act on a selected card; elsewhere they keep their meaning.
-        if (current < 0) return
-        deps.act(cards[current], command.action)
+        // Backspace and Delete keep their meaning on a control when no card is selected.
+        if (!selected && event.key !== 'b' && event.key !== 'B' && onControl) return
+        tell(selected ? deps.act(selected, command.action) : 'No order selected')
         break
       case 'undo':
-        deps.undo()
+        tell(deps.undo())
         break
       case 'page': {
         window.scrollBy({ top: command.by * Math.max(200, window.innerHeight - 200), behavior: 'instant' })

@@ -1,8 +1,22 @@
 // The live feed: /api/v2/websocket, token in the first frame, then a snapshot and one frame
-// per change. Reconnects by itself with exponential backoff and jitter, and at once when the
-// browser comes back online or the page becomes visible again.
-const minDelayMs = 500
-const maxDelayMs = 15_000
+// per change. While it is down the board polls the gateway every second with a cheap request
+// (a static asset: no token, no work) and reconnects on the first answer, so a screen is back
+// within a second or two of the gateway, not after a back-off grown to many seconds. Only
+// when the gateway answers but the socket still fails does the retry slow down (1 s doubling
+// to 10 s), so a struggling gateway is not hammered. Also reconnects at once when the browser
+// comes back online or the page becomes visible again.
+const pollMs = 1000
+const maxSocketDelayMs = 10_000
+
+/** Whether the gateway answers HTTP now. */
+async function reachable() {
+  try {
+    const response = await fetch('/assets/favicon.svg', { method: 'HEAD', cache: 'no-store' })
+    return response.ok
+  } catch {
+    return false
+  }
+}
 
 export function connectFeed({ token, onSnapshot, onChange, onState, onRejected }) {
   let socket = null
@@ -14,13 +28,22 @@ export function connectFeed({ token, onSnapshot, onChange, onState, onRejected }
 
   function schedule() {
     if (stopped || timer) return
-    const delay = Math.min(maxDelayMs, minDelayMs * 2 ** attempt) * (0.75 + Math.random() * 0.5)
-    attempt += 1
+    // Socket failures while the gateway answers: wait longer each time (reset by a snapshot).
+    const delay = Math.min(maxSocketDelayMs, pollMs * 2 ** Math.max(0, attempt - 1))
     onState('reconnecting', Math.round(delay / 1000))
-    timer = setTimeout(() => {
+    const mine = setTimeout(async () => {
+      const answered = await reachable()
+      // Stopped, or reconnected another way (online, visible) while the poll was out.
+      if (stopped || timer !== mine) return
       timer = null
+      if (!answered) {
+        attempt = 0
+        return schedule()
+      }
+      attempt += 1
       open()
     }, delay)
+    timer = mine
   }
 
   function open() {

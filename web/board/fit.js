@@ -29,22 +29,35 @@ export function columnsFor(size, width, gap, remPx = 16) {
 }
 
 /**
- * @param {{ count: number, width: number, height: number, gap: number, preference: string,
- *   cardHeight: (size: string, columns: number) => number, remPx?: number }} input
- *   cardHeight: the tallest card at that size and column count (measured by the caller)
- * @returns {{ size: string, columns: number, capacity: number }}
+ * @param {{ width: number, height: number, gap: number, preference: string,
+ *   contentHeight: (size: string, columns: number) => number, remPx?: number }} input
+ *   contentHeight: how tall every card together is at that size and column count, measured by
+ *   the caller with the rows as the browser sizes them (each row as tall as its own tallest
+ *   card, not every row as tall as the tallest card of all)
+ * @returns {{ size: string, columns: number, fits: boolean }}
  */
-export function chooseLayout({ count, width, height, gap, preference, cardHeight, remPx = 16 }) {
+export function chooseLayout({ width, height, gap, preference, contentHeight, remPx = 16 }) {
   const candidates = preference === 'auto' ? order : [preference]
-  let best = null
   for (const size of candidates) {
     const columns = columnsFor(size, width, gap, remPx)
-    const rows = Math.max(1, Math.floor((height + gap) / (cardHeight(size, columns) + gap)))
-    const layout = { size, columns, capacity: rows * columns }
-    if (layout.capacity >= count) return layout
-    if (!best || layout.capacity > best.capacity) best = layout
+    if (contentHeight(size, columns) <= height) return { size, columns, fits: true }
   }
-  return best
+  // Nothing fits: the smallest size shows the most; the overflow bar counts the rest.
+  const size = candidates[candidates.length - 1]
+  return { size, columns: columnsFor(size, width, gap, remPx), fits: false }
+}
+
+/**
+ * The cards of the row that straddles the fold (the top of the overflow bar): they are pushed
+ * below the screen, so no half-shown card has its buttons under the bar.
+ * @param {Array<{ top: number, bottom: number }>} boxes in page order
+ * @returns {number[]} the indexes of the cards to push down
+ */
+export function straddling(boxes, fold) {
+  const first = boxes.findIndex((box) => box.top < fold && box.bottom > fold)
+  if (first < 0) return []
+  const rowTop = boxes[first].top
+  return boxes.flatMap((box, index) => (Math.abs(box.top - rowTop) < 1 ? [index] : []))
 }
 
 /**

@@ -5,7 +5,7 @@ import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } 
 import { formatDuration, levelOf } from './orders.js'
 
 const $ = (id) => document.getElementById(id)
-const rank = { green: 0, amber: 1, red: 2 }
+const rank = { green: 0, amber: 1, red: 2, critical: 3 }
 
 function chip(order, now, target) {
   const item = document.createElement('li')
@@ -86,12 +86,24 @@ export function setupFloor({ api, onError, orders, target }) {
           cell.tabIndex = 0
           cell.setAttribute('role', 'button')
           if (placed && placed.table === selected) cell.dataset.selected = 'true'
+          // A table is named by what it shows; an empty cell by where it is.
+          if (!placed) cell.setAttribute('aria-label', `Empty cell, column ${x + 1}, row ${y + 1}`)
+          else cell.setAttribute('aria-pressed', String(placed.table === selected))
           cell.addEventListener('click', () => cellClicked(x, y))
+          cell.addEventListener('keydown', (event) => {
+            if (event.key !== 'Enter' && event.key !== ' ') return
+            event.preventDefault()
+            cellClicked(x, y)
+          })
         }
         cells.push(cell)
       }
     }
+    // The grid is drawn anew (every second for the timers): the cell that had the focus
+    // (a table being arranged) gets it back, so a keyboard or switch user is not thrown out.
+    const focused = grid.contains(document.activeElement) ? document.activeElement.closest('[data-x]') : null
     grid.replaceChildren(...cells)
+    if (focused) grid.querySelector(`[data-x="${focused.dataset.x}"][data-y="${focused.dataset.y}"]`)?.focus({ preventScroll: true })
     const onPlan = new Set(shown.tables.map((t) => String(t.table)))
     const unplaced = [...groups.entries()].filter(([key]) => !onPlan.has(key))
     $('floor-unplaced').replaceChildren(

@@ -49,8 +49,12 @@ export class OrderBoard {
   }
 }
 
-/** green below 75 % of the target, amber up to the target, red beyond it. */
+/** Twice the target: the second late stage, so a long wait stands out among the late ones. */
+export const criticalFactor = 2
+
+/** green below 75 % of the target, amber up to the target, red beyond it, critical from twice it. */
 export function levelOf(elapsedSeconds, targetSeconds) {
+  if (elapsedSeconds >= targetSeconds * criticalFactor) return 'critical'
   if (elapsedSeconds >= targetSeconds) return 'red'
   if (elapsedSeconds >= targetSeconds * 0.75) return 'amber'
   return 'green'
@@ -65,7 +69,9 @@ export function formatDuration(totalSeconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`
 }
 
+export const isLate = (level) => level === 'red' || level === 'critical'
+
 /** Active orders at or beyond the target: late now, not yet in today's cleared figures. */
 export function lateNow(orders, now, targetSeconds) {
-  return orders.filter((order) => levelOf((now - order.startedAt) / 1000, targetSeconds) === 'red').length
+  return orders.filter((order) => isLate(levelOf((now - order.startedAt) / 1000, targetSeconds))).length
 }

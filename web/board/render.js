@@ -3,23 +3,27 @@
 // how long the guest has waited;
 // the whole card takes the colour of its state against the target, with a shape and a word.
 import { actionLabels, actionsFor, levelBadges } from './actions.js'
-import { formatDuration, levelOf } from './orders.js'
+import { formatDuration, isLate, levelOf } from './orders.js'
 
 const typeLabel = { ON_PREMISE: 'Dine-in', TO_GO: 'To go' }
 const stateLabel = { started: 'New', located: 'On table' }
 const $ = (id) => document.getElementById(id)
 
 /**
- * The headline is the identifier a runner needs: the table for an order on a table, else the
- * order (tracker) number the guest holds. The other identifier and where it is go below.
+ * One number per card, the one the pass calls out: the table for an order on a table, else
+ * the order (tracker) number the guest holds, headed by the word that says which ("Table 6",
+ * "Order 9"). No second number is shown beside it (a "Table #9" under a "6" was read as
+ * table 9); the order number of a table's card is in its accessible name.
  */
 function fillWhere(card, order) {
   const where = order.locationName ? 'table' : order.orderType === 'TO_GO' ? 'togo' : 'none'
   card.dataset.where = where
-  card.querySelector('.headline').textContent = where === 'table' ? String(order.locationName) : `#${order.name}`
-  card.querySelector('.where-label').textContent = where === 'table' ? 'Table' : where === 'togo' ? 'To go' : 'No table'
-  card.querySelector('.number').textContent = where === 'table' ? `#${order.name}` : ''
-  card.querySelector('.number').hidden = where !== 'table'
+  // The one number the pass calls out, and what the search (n, digits, Enter) matches.
+  card.dataset.callout = where === 'table' ? String(order.locationName) : String(order.name)
+  card.querySelector('.callout-label').textContent = where === 'table' ? 'Table' : 'Order'
+  card.querySelector('.callout').textContent = card.dataset.callout
+  card.querySelector('.where-label').textContent = where === 'togo' ? 'To go' : where === 'none' ? 'No table yet' : ''
+  card.querySelector('.where-label').hidden = where === 'table'
   return where
 }
 
@@ -69,6 +73,9 @@ function fillCard(card, order, now, target, context) {
   card.querySelector('.paging').hidden = !order.paged
   const left = context.pending(order.uuid)
   card.dataset.pending = String(left !== null)
+  // A focused element that is hidden or disabled loses the focus to the page: the card
+  // takes it first, so the selection (and the next bump) stays on it.
+  if (left !== null) keepFocusOnCard(card, card.querySelector('.actions'))
   card.querySelector('.undo').hidden = left === null
   card.querySelector('.actions').hidden = left !== null
   if (left !== null) card.querySelector('.undo-text').textContent = `Clearing in ${left} s`
@@ -86,17 +93,24 @@ function fillCard(card, order, now, target, context) {
   }
   // While an action is in flight, or the gateway is out of reach, the buttons stay disabled.
   const off = context.disabled || card.dataset.busy === 'true'
+  if (off) keepFocusOnCard(card, card.querySelector('.actions'))
   for (const button of card.querySelectorAll('.actions button')) button.disabled = off
   card.querySelector('.undo-button').disabled = false
+}
+
+/** Moves the focus from inside `part` of a card to the card itself. */
+function keepFocusOnCard(card, part) {
+  if (part.contains(document.activeElement)) card.focus({ preventScroll: true })
 }
 
 export function renderCards(orders, now, target, context) {
   const container = $('cards')
   const template = $('card-template')
-  const seen = new Set()
+  const seen = new Set(orders.map((order) => order.uuid))
+  // Cards that left go first: moving the others past them would take the focus away.
+  for (const card of [...container.querySelectorAll('.card')]) if (!seen.has(card.dataset.uuid)) card.remove()
   let previous = null
   for (const order of orders) {
-    seen.add(order.uuid)
     let card = container.querySelector(`[data-uuid="${CSS.escape(order.uuid)}"]`)
     if (!card) {
       card = template.content.firstElementChild.cloneNode(true)
@@ -109,7 +123,6 @@ export function renderCards(orders, now, target, context) {
     if (expected !== card) container.insertBefore(card, expected)
     previous = card
   }
-  for (const card of [...container.children]) if (!seen.has(card.dataset.uuid)) card.remove()
   $('empty').hidden = orders.length > 0
 }
 
@@ -123,7 +136,8 @@ export function tickCards(orders, now, target, context, lastLevels) {
     const level = fillLevel(card, order, now, target)
     const before = lastLevels.get(order.uuid)
     if (level !== before) card.setAttribute('aria-label', cardName(order, level))
-    if (level === 'red' && before && before !== 'red') {
+    // Turned late, or very late (twice the target): the card flashes and a tone sounds.
+    if (isLate(level) && before && before !== level && before !== 'critical') {
       turnedLate.push(order)
       card.classList.remove('turned-late')
       void card.offsetWidth // restarts the animation

@@ -1,9 +1,10 @@
 // "This screen", below the orders (after them in tab order, far from Sound): the card size,
-// how often late orders remind, approving a new screen's code, and signing out, which asks
+// how often late orders remind, when the offline alarm sounds, approving a new screen's code, and signing out, which asks
 // first, so one stray tap cannot lock the pass out.
 import { api, ApiError } from './api.js'
 import { readDensity, saveDensity } from './fit.js'
 import { readReminderSeconds, saveReminderSeconds } from './reminders.js'
+import { readOfflineAlarmSeconds, saveOfflineAlarmSeconds } from './offline-alarm.js'
 
 const $ = (id) => document.getElementById(id)
 
@@ -16,6 +17,8 @@ export function setupScreenSettings({ onDensity, onSignOut }) {
   })
   $('reminder').value = String(readReminderSeconds())
   $('reminder').addEventListener('change', () => saveReminderSeconds(Number($('reminder').value)))
+  $('offline-alarm').value = String(readOfflineAlarmSeconds())
+  $('offline-alarm').addEventListener('change', () => saveOfflineAlarmSeconds(Number($('offline-alarm').value)))
 
   const confirm = (open) => {
     $('sign-out-confirm').hidden = !open
@@ -24,6 +27,13 @@ export function setupScreenSettings({ onDensity, onSignOut }) {
   }
   $('forget-token').addEventListener('click', () => confirm(true))
   $('sign-out-no').addEventListener('click', () => {
+    confirm(false)
+    $('forget-token').focus()
+  })
+  // Escape backs out of the question, like "Stay signed in".
+  $('sign-out-confirm').addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return
+    event.preventDefault()
     confirm(false)
     $('forget-token').focus()
   })
@@ -45,5 +55,5 @@ export function setupScreenSettings({ onDensity, onSignOut }) {
       $('approve-result').textContent = error instanceof ApiError ? error.message : String(error.message ?? error)
     }
   })
-  return { reminderSeconds: () => readReminderSeconds() }
+  return { reminderSeconds: () => readReminderSeconds(), offlineAlarmSeconds: () => readOfflineAlarmSeconds() }
 }

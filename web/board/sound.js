@@ -71,12 +71,23 @@ export function createSound(storage = localStorage, { onChange = () => {}, grace
       return status()
     },
     unlock,
-    /** @param {'late' | 'failed'} kind  @returns {boolean} whether a tone was played */
+    /**
+     * late: two high tones; very-late (the second stage): three higher, faster ones; offline:
+     * a falling two-note siren; failed: one low tone.
+     * @param {'late' | 'very-late' | 'offline' | 'failed'} kind  @returns {boolean} whether a tone was played
+     */
     beep(kind) {
       if (!enabled || !running()) return false
       if (kind === 'late') {
         tone(988, 0, 0.18)
         tone(988, 0.25, 0.18)
+      } else if (kind === 'very-late') {
+        for (const at of [0, 0.16, 0.32]) tone(1319, at, 0.12)
+      } else if (kind === 'offline') {
+        for (const at of [0, 0.8]) {
+          tone(660, at, 0.35)
+          tone(440, at + 0.38, 0.35)
+        }
       } else {
         tone(330, 0, 0.45)
       }

@@ -8,5 +8,5 @@ t.test('one primary action per state, the rest one tap away', async (t) => {
   t.same(actionsFor({ state: 'started', paged: true }), { primary: 'clear', others: ['cancel'] })
   t.same(actionsFor({ state: 'located', paged: true }), { primary: 'clear', others: ['cancel'] })
   for (const action of ['page', 'cancel', 'clear']) t.type(actionLabels[action], 'string')
-  t.same(Object.keys(levelBadges), ['green', 'amber', 'red'])
+  t.same(Object.keys(levelBadges), ['green', 'amber', 'red', 'critical'])
 })

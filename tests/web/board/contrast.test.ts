@@ -32,7 +32,7 @@ t.test('the contrast formula matches known pairs', async (t) => {
 })
 
 t.test('every card colour pair passes WCAG AA (4.5:1)', async (t) => {
-  for (const level of ['green', 'amber', 'red']) {
+  for (const level of ['green', 'amber', 'red', 'critical']) {
     const background = variable(`card-${level}-bg`)
     for (const role of ['fg', 'muted']) {
       const ratio = contrast(variable(`card-${level}-${role}`), background)
@@ -45,6 +45,7 @@ t.test('the three levels differ in lightness too, not only in hue', async (t) =>
   const [green, amber, red] = ['green', 'amber', 'red'].map((level) => luminance(variable(`card-${level}-bg`)))
   t.ok(contrast(variable('card-amber-bg'), variable('card-green-bg')) >= 3, 'amber stands out from green')
   t.ok(amber! > green! && amber! > red!, 'amber is the light one: dark text')
+  t.ok(contrast(variable('card-red-bg'), variable('card-critical-bg')) >= 1.8, 'very late is darker than late, not only another hue')
 })
 
 t.test('the selected tab and every accent button: white on the accent at 4.5:1 or more', async (t) => {

@@ -1,20 +1,42 @@
 import t from 'tap'
 // @ts-expect-error: a plain browser ES module without types
-import { chooseLayout, columnsFor, outOfView, overflowText, readDensity, saveDensity } from '../../../web/board/fit.js'
+import { chooseLayout, columnsFor, outOfView, overflowText, readDensity, saveDensity, straddling } from '../../../web/board/fit.js'
 
-const heights: Record<string, number> = { large: 150, medium: 130, compact: 116 }
-const cardHeight = (size: string) => heights[size]!
+/**
+ * Cards of `heights` (px, in board order) laid out in rows of `columns` at a size's scale:
+ * each row as tall as its own tallest card, as the browser's grid does.
+ */
+function measured(heights: number[], scales: Record<string, number> = { large: 1, medium: 0.84, compact: 0.66 }, gap = 9) {
+  return (size: string, columns: number) => {
+    let total = 0
+    for (let at = 0; at < heights.length; at += columns) total += Math.max(...heights.slice(at, at + columns)) * scales[size]! + (at ? gap : 0)
+    return total
+  }
+}
 
-t.test('the largest size at which every order fits, else the one that shows the most', async (t) => {
-  // The pass: 1888 x 880 px for cards.
-  t.match(chooseLayout({ count: 30, width: 1888, height: 880, gap: 9, preference: 'auto', cardHeight }), { size: 'large', columns: 6, capacity: 30 })
-  t.match(chooseLayout({ count: 31, width: 1888, height: 880, gap: 9, preference: 'auto', cardHeight }), { size: 'medium', columns: 7, capacity: 42 })
-  t.match(chooseLayout({ count: 45, width: 1888, height: 880, gap: 9, preference: 'auto', cardHeight }), { size: 'compact', columns: 9, capacity: 63 })
-  // Short and wide (1366 x 768): height decides, not only width.
-  const tv = chooseLayout({ count: 31, width: 1334, height: 642, gap: 9, preference: 'auto', cardHeight })
-  t.match(tv, { size: 'compact', columns: 6, capacity: 30 }, 'cannot fit 31: the most it can show')
-  t.equal(chooseLayout({ count: 40, width: 1888, height: 880, gap: 9, preference: 'large', cardHeight }).size, 'large', 'a fixed density is kept')
+t.test('the largest size at which every order fits, rows sized each by its own cards', async (t) => {
+  // The pass: 1888 x 880 px for cards; cards 150 px at large, a few taller (paging, long names).
+  const thirty = Array.from({ length: 30 }, () => 150)
+  t.match(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'auto', contentHeight: measured(thirty) }), { size: 'large', columns: 6, fits: true })
+  // 40 orders, three of them 200 px tall, all in the first row: sized by the tallest card
+  // every row would be 168 px at medium (6 rows: 1053 px), sized per row it is 845 px.
+  const forty = Array.from({ length: 40 }, (_, i) => (i < 3 ? 200 : 150))
+  t.match(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'auto', contentHeight: measured(forty) }), { size: 'medium', columns: 7, fits: true })
+  t.match(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'auto', contentHeight: measured(Array.from({ length: 100 }, () => 150)) }), { size: 'compact', columns: 9, fits: false }, 'nothing fits: the smallest')
+  t.equal(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'large', contentHeight: measured(forty) }).size, 'large', 'a fixed density is kept')
   t.equal(columnsFor('large', 300, 9), 1, 'at least one column')
+})
+
+t.test('the row cut by the fold is pushed below it', async (t) => {
+  const boxes = [
+    { top: 0, bottom: 100 },
+    { top: 0, bottom: 90 },
+    { top: 110, bottom: 210 },
+    { top: 110, bottom: 190 },
+    { top: 220, bottom: 320 },
+  ]
+  t.same(straddling(boxes, 200), [2, 3], 'the whole row, also its card that ends above the fold')
+  t.same(straddling(boxes, 215), [], 'the fold between rows: nothing to push')
 })
 
 t.test('what is out of view, and the bar that says so', async (t) => {

@@ -19,6 +19,8 @@ t.test('colour against the target: green, amber from 75 %, red from the target',
   t.equal(levelOf(225, 300), 'amber')
   t.equal(levelOf(299, 300), 'amber')
   t.equal(levelOf(300, 300), 'red')
+  t.equal(levelOf(599, 300), 'red')
+  t.equal(levelOf(600, 300), 'critical', 'twice the target: the second late stage')
 })
 
 t.test('durations read as m:ss or h:mm:ss', async (t) => {

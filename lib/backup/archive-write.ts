@@ -33,7 +33,7 @@ export async function writeBackupFile(parts: BackupPart[], options: WriteBackupO
   const produce = async (): Promise<BackupManifest> => {
     for (const part of parts) listed.push(await addPart(pack, part))
     const manifest: BackupManifest = { ...options.manifest, parts: listed }
-    await addPart(pack, { name: manifestName, bytes: Buffer.from(JSON.stringify(manifest, null, 2) + '\n') })
+    await addPart(pack, { name: manifestName, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) })
     pack.finalize()
     return manifest
   }

@@ -8,7 +8,7 @@
  * @returns {{ hidden: boolean, text: string, canSet: boolean }}
  */
 export function clockNotice(clock) {
-  if (!clock || clock.synchronized !== false) return { hidden: true, text: '', canSet: false }
+  if (clock?.synchronized !== false) return { hidden: true, text: '', canSet: false }
   if (clock.setFromBoardAt !== null && clock.setFromBoardAt !== undefined) {
     return { hidden: false, text: "The gateway's clock was set from a board; it has no time source of its own.", canSet: true }
   }

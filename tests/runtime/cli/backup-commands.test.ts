@@ -16,7 +16,7 @@ t.test('backup, verify and restore from the command line', async (t) => {
   t.equal(made.code, 0, made.stderr)
   t.match(made.stdout, /backup written: .*plain\.tar \(\d+ bytes\)\ntaken .* at seq 0\n0 active orders, 0 history rows/)
   const status = await runCli(['status'], env)
-  t.match(status.stdout, /backups: none scheduled[^]*\nlast backup: \d{4}-.*plain\.tar \(\d+ bytes\)/)
+  t.match(status.stdout, /backups: none scheduled[\s\S]*\nlast backup: \d{4}-.*plain\.tar \(\d+ bytes\)/)
   const verified = await runCli(['backup', 'verify', plain])
   t.equal(verified.code, 0, verified.stderr)
   t.match(verified.stdout, /is whole: taken/)
@@ -36,7 +36,7 @@ t.test('backup, verify and restore from the command line', async (t) => {
 
   const restored = await runCli(['restore', sealed, '--data-dir', path.join(root, 'new'), '--passphrase-file', path.join(root, 'pass.txt')])
   t.equal(restored.code, 0, restored.stderr)
-  t.match(restored.stdout, /restored .*sealed\.tar\.enc into .*new\n[^]*change numbers \(seq\) continue above \d{16}[^]*no order was active/)
+  t.match(restored.stdout, /restored .*sealed\.tar\.enc into .*new\n[\s\S]*change numbers \(seq\) continue above \d{16}[\s\S]*no order was active/)
 })
 
 t.test('gateway status words every backup state', async (t) => {

@@ -35,7 +35,7 @@ async function serve(t: Test, options: HttpHostOptions) {
   const host = createHttpHost(buildRouter(manifest, gw.services), gw.services.log, options)
   const port = await host.listen(0, '127.0.0.1')
   t.teardown(() => {
-    held.forEach((release) => release())
+    for (const release of held) release()
     return host.close(100)
   })
   return { gw, host, port, answered: () => answered, held, echoStarted: () => echoStarted }
@@ -98,7 +98,7 @@ t.test('a full address makes room by shedding its idle connection, oldest first;
   const fourth = await answered(t, port, '127.0.0.1')
   t.equal(status(fourth.text()), '503', 'refused when every place of the address is busy')
   t.match(fourth.text(), /"message":"Too many connections"/)
-  held.forEach((release) => release())
+  for (const release of held) release()
   await until(() => second.text().includes('"slow":true') && third.text().includes('"slow":true'), 'both answered')
   t.notOk(second.socket.destroyed || third.socket.destroyed, 'busy connections were never shed')
 })

@@ -32,7 +32,7 @@ for (let i = 0; i < sites; i++) {
 }
 await Promise.all(restaurants.map((r) => (r.client.connected ? undefined : new Promise((resolve) => r.client.once('connect', resolve)))))
 await Promise.all(restaurants.map((r) => r.client.publishAsync(r.site.status(true).topic, r.site.status(true).payload, { qos: 1, retain: true })))
-process.stdout.write(JSON.stringify({ ready: true }) + '\n')
+process.stdout.write(`${JSON.stringify({ ready: true })}\n`)
 
 let changes = 0
 let messages = 0
@@ -63,7 +63,7 @@ const catchUp = (async () => {
     }
     await Promise.all(batch.map((m) => client.publishAsync(m.topic, m.payload, { qos: 1 })))
   }
-  process.stdout.write(JSON.stringify({ backlogPublished: true, changes: back.seq, ms: Date.now() - startedAt }) + '\n')
+  process.stdout.write(`${JSON.stringify({ backlogPublished: true, changes: back.seq, ms: Date.now() - startedAt })}\n`)
   await client.endAsync()
 })()
 
@@ -98,6 +98,6 @@ await catchUp
 const waitStarted = Date.now()
 while (inFlight > 0 && Date.now() - waitStarted < 60_000) await new Promise((resolve) => setTimeout(resolve, 50))
 const totalSeq = restaurants.reduce((sum, r) => sum + r.site.seq, 0)
-process.stdout.write(JSON.stringify({ done: true, changes, messages, totalSeq, seconds: (Date.now() - started) / 1000, unacked: inFlight }) + '\n')
+process.stdout.write(`${JSON.stringify({ done: true, changes, messages, totalSeq, seconds: (Date.now() - started) / 1000, unacked: inFlight })}\n`)
 await Promise.all(restaurants.map((r) => r.client.endAsync()))
 process.exit(0)

@@ -186,7 +186,7 @@ try {
     // Ingest only (HISTORY_ROWS=0): bench/results/hq-ingest.json.
     const result = { when: new Date().toISOString(), machine: machineNow(), targets, ingest, pass: { ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond, lag: ingest.lagMs.p99 < targets.lagP99Ms } }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
-    writeFileSync(path.join(root, `bench/results/${backlog ? 'hq-backlog' : 'hq-ingest'}.json`), JSON.stringify(result, null, 2) + '\n')
+    writeFileSync(path.join(root, `bench/results/${backlog ? 'hq-backlog' : 'hq-ingest'}.json`), `${JSON.stringify(result, null, 2)}\n`)
     console.log(JSON.stringify(result, null, 2))
     await db.close()
     process.exitCode = 0
@@ -289,7 +289,7 @@ try {
     },
   }
   mkdirSync(path.join(root, 'bench/results'), { recursive: true })
-  writeFileSync(path.join(root, 'bench/results/hq.json'), JSON.stringify(result, null, 2) + '\n')
+  writeFileSync(path.join(root, 'bench/results/hq.json'), `${JSON.stringify(result, null, 2)}\n`)
   console.log(JSON.stringify(result, null, 2))
   await db.close()
   }

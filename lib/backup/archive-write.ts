@@ -41,7 +41,7 @@ export async function writeBackupFile(parts: BackupPart[], options: WriteBackupO
     for (const part of parts) listed.push(await addPart(pack, part))
     const body = { ...options.manifest, parts: listed }
     const manifest: BackupManifest = { ...body, manifestSha256: manifestDigest(body) }
-    await addPart(pack, { name: manifestName, bytes: Buffer.from(JSON.stringify(manifest, null, 2) + '\n') })
+    await addPart(pack, { name: manifestName, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) })
     pack.finalize()
     return manifest
   }

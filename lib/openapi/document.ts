@@ -95,7 +95,7 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
   const catalogue = errorCatalogue()
   const version = versionOf(route.path)
   const errorCodes = new Set<number>(commonErrorCodes)
-  if (route.auth === 'bearer') [-1, -2].forEach((c) => errorCodes.add(c))
+  if (route.auth === 'bearer') for (const c of [-1, -2]) errorCodes.add(c)
   if (takesToken(route)) errorCodes.add(v2Errors.SCOPE_DENIED.code)
   if (version === 'v2' && route.method === 'POST') errorCodes.add(-31)
   if (route.method !== 'GET') errorCodes.add(-40)
@@ -119,7 +119,7 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
     // v1 bodies carry no returnCode: document each error kind by the status v1 gives it.
     if (route.method === 'POST') errorCodes.add(-31)
     const kinds = new Set<ErrorKind>((route.errors ?? []).filter((k): k is ErrorKind => k in v2Errors))
-    for (const code of errorCodes) catalogue.get(code)?.kinds.forEach((k) => kinds.add(k))
+    for (const code of errorCodes) for (const k of catalogue.get(code)?.kinds ?? []) kinds.add(k)
     for (const kind of kinds) {
       const envelope = errorEnvelope('v1', new DomainError(kind))
       add(envelope.status, undefined, `- ${String(envelope.body.message)}`)

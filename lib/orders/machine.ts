@@ -219,7 +219,7 @@ function cancelPage(active: ActiveOrders, action: Extract<OrdersAction, { kind: 
 function pageLapsed(active: ActiveOrders, action: Extract<OrdersAction, { kind: 'pageLapsed' }>): StepResult {
   const order = findByTracker(active, action.tracker)
   // Tracking pages never lapse; a lapse report for them is stale.
-  if (!order || !order.paged || order.tracking) return { writes: [] }
+  if (!order?.paged || order.tracking) return { writes: [] }
   const next = unpaged(order)
   return { writes: [{ type: 'ORDER_MODIFIED', order: next, effects: [] }], order: next }
 }

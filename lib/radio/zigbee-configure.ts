@@ -34,7 +34,7 @@ function trackerEndpoint(device: ZigbeeDevice): Endpoint | undefined {
 export function isConfigured(device: ZigbeeDevice, role: DeviceRole, coordinator: Endpoint): boolean {
   if (role === 'repeater') return true
   const endpoint = trackerEndpoint(device)
-  if (!endpoint || !endpoint.hasBind(trackerClusterId, coordinator)) return false
+  if (!endpoint?.hasBind(trackerClusterId, coordinator)) return false
   if (role === 'unit') return true
   return endpoint.configuredReportings.some((r) => r.cluster.ID === trackerClusterId && r.attribute.ID === tableIdAttribute.ID)
 }

@@ -104,7 +104,7 @@ export function loadOrCreateCredentials(dir: string): NetworkCredentials {
   }
   // Written whole then renamed, so a power cut never leaves half a key behind.
   const temporary = `${file}.tmp`
-  writeFileSync(temporary, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 })
+  writeFileSync(temporary, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 })
   renameSync(temporary, file)
   return credentials
 }

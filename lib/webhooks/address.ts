@@ -31,7 +31,7 @@ export function ipv6Bytes(text: string): number[] | null {
   const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)
   if (tail) {
     const o = tail[1]!.split('.').map(Number)
-    address = address.slice(0, -tail[1]!.length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`
+    address = `${address.slice(0, -tail[1]!.length)}${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`
   }
   const [head, rest] = address.includes('::') ? address.split('::') : [address, undefined]
   const headGroups = head ? head.split(':') : []

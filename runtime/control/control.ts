@@ -105,11 +105,11 @@ export class ControlServer {
         try {
           request = superjson.parse<ControlRequest>(line)
         } catch {
-          socket.write(superjson.stringify({ id: -1, ok: false, error: 'malformed message' }) + '\n')
+          socket.write(`${superjson.stringify({ id: -1, ok: false, error: 'malformed message' })}\n`)
           continue
         }
         this.#log.info({ command: request.command }, 'control command')
-        void this.handle(request).then((reply) => socket.write(superjson.stringify(reply) + '\n'))
+        void this.handle(request).then((reply) => socket.write(`${superjson.stringify(reply)}\n`))
       }
     })
   }
@@ -142,7 +142,7 @@ export async function sendControl(dataDir: string, command: string, args: Record
       reject(new Error(`no answer from the gateway on ${socketPath}`))
     }, timeoutMs)
     socket.setEncoding('utf8')
-    socket.on('connect', () => socket.write(superjson.stringify({ id: 1, command, args }) + '\n'))
+    socket.on('connect', () => socket.write(`${superjson.stringify({ id: 1, command, args })}\n`))
     socket.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer)
       const hint = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? ` (is the gateway running with data dir ${dataDir}?)` : ''

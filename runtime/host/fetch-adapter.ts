@@ -47,7 +47,7 @@ export async function createGatewayAdapter(services: Services, options: GatewayA
   const router = options.router ?? buildRouter(options.manifest ?? (await import('../../functions/_manifest.gen.ts')).manifest, services)
   const prefix = options.prefix?.replace(/\/+$/, '')
   if (!prefix) return fetchAdapter(router)
-  if (!/^\/[A-Za-z0-9._~\/-]+$/.test(prefix)) throw new Error(`prefix "${options.prefix}" must be a plain path such as /gateway`)
+  if (!/^\/[A-Za-z0-9._~/-]+$/.test(prefix)) throw new Error(`prefix "${options.prefix}" must be a plain path such as /gateway`)
   return createServerAdapter<ServerContext>(async (request, serverContext) => {
     const url = new URL(request.url)
     if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {

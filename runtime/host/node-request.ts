@@ -12,7 +12,7 @@ import { delegateToReal } from '../wiring/lazy-delegate.ts'
 type RawHeaders = IncomingMessage['headers']
 
 // A Host header is only trusted as the URL's authority when it looks like one.
-const plausibleHost = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
+const plausibleHost = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
 
 /**
  * Header names in lower case, remembered: the names asked for are the code's own few

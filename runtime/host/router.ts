@@ -114,7 +114,7 @@ function decodedParams(params: Record<string, string> | undefined): Record<strin
   return params
 }
 
-function callerOf(serverContext: ServerContext | undefined, request: Request): Caller {
+function callerOf(serverContext: ServerContext | undefined): Caller {
   // Without a socket (router.fetch called in-process) the caller is the local host; tests
   // that need another address pass a server context naming it, as the HTTP host does.
   const ip = serverContext?.req?.socket?.remoteAddress ?? '127.0.0.1'
@@ -179,7 +179,7 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   // checked) is all a request needs here (issue 30). A refusal still arrives as a rejection.
   const handler = (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
     try {
-      const caller = callerOf(serverContext, request)
+      const caller = callerOf(serverContext)
       authorizeNow(entry, request, services, caller)
       // Its connection is a known client's now: never shed to make room (connection-limits.ts).
       if (caller.token) markAuthenticated(serverContext?.req?.socket as Duplex | undefined)

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { readFile, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { readFileSync } from 'node:fs'
+import { readFileSync, type Stats } from 'node:fs'
 import type { DocumentedRoute } from '../../lib/openapi/document.ts'
 import type { GatewayConfig } from '../../lib/config.ts'
 import { simulatedTables } from '../../lib/radio/simulated.ts'
@@ -113,7 +113,7 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
   let openapi: { body: Uint8Array<ArrayBuffer>; etag: string } | undefined
 
   async function readCached(file: string): Promise<CachedFile | undefined> {
-    let info
+    let info: Stats
     try {
       info = await stat(file)
     } catch {

@@ -1,7 +1,6 @@
 // The contract between a headquarters endpoint (functions/hq/*.ts) and the runtime that
 // hosts it: what the gateway's functions get (runtime/host/function-types.ts), over HQ's
 // services. The route description is the same FunctionConfig (lib/api/function-config.ts).
-import type { FunctionConfig } from '../../lib/api/function-config.ts'
 import type { FunctionModule, ManifestEntry, OkOptions } from '../host/function-types.ts'
 import type { HqServices } from './services.ts'
 

@@ -7,7 +7,7 @@
 // SQLite also refuses a second connection within the same process. Node has no flock();
 // node:sqlite is built in, so this needs nothing native. docs/architecture.md, "One gateway
 // per data dir", compares the other ways considered.
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, type Stats, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { ConfigError } from '../../lib/config.ts'
@@ -34,7 +34,7 @@ export interface DataDirLock {
 
 /** Creates the data dir (0700) if missing; a file in its place, or no write access, is a configuration error. */
 export function prepareDataDir(dataDir: string): void {
-  let info
+  let info: Stats
   try {
     info = statSync(dataDir)
   } catch (error) {
@@ -77,7 +77,7 @@ function writeOwner(dataDir: string, owner: DataDirOwner): void {
   const file = path.join(dataDir, ownerFileName)
   const temporary = `${file}.${process.pid}.tmp`
   try {
-    writeFileSync(temporary, JSON.stringify(owner) + '\n', { mode: 0o600 })
+    writeFileSync(temporary, `${JSON.stringify(owner)}\n`, { mode: 0o600 })
     renameSync(temporary, file)
   } catch {
     rmSync(temporary, { force: true })

@@ -32,7 +32,7 @@ export function registerGateway(entry: RegisteredGateway, dir = registryDir()): 
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const file = entryFile(dir, entry.dataDir)
   const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, JSON.stringify(entry) + '\n', { mode: 0o600 })
+  writeFileSync(temporary, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
   renameSync(temporary, file)
   return () => {
     // Only our own entry: a later gateway on the same data dir may have replaced it.

@@ -28,10 +28,10 @@ function sectionsOf(text: string): string[] {
   return [...headings, ...leadIns]
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 function hasSection(sections: string[], cited: string): boolean {
   const name = cited.replace(/^#+\s*/, '').replace(/[.\s]+$/, '')
-  const pattern = new RegExp(`(^|[^\\w])${escape(name)}($|[^\\w])`, 'i')
+  const pattern = new RegExp(`(^|[^\\w])${escapeRegex(name)}($|[^\\w])`, 'i')
   return sections.some((section) => pattern.test(section.replace(/`/g, '')))
 }
 

@@ -12,7 +12,7 @@ import { repositoryFiles, repositoryRoot } from './repository-files.ts'
 const rulings = 'decision' + 's'
 const outside: Array<[string, RegExp]> = [
   ['the spec folder', new RegExp(['shared', 'spec'].join('/'), 'i')],
-  ['the shared folder', new RegExp(String.raw`\bshared` + String.raw`/(notes|DESIGN)`, 'i')],
+  ['the shared folder', new RegExp([String.raw`\bshared`, '(notes|DESIGN)'].join('/'), 'i')],
   ['the rulings file', new RegExp(String.raw`\b${rulings}(\.md|\s*§|\s*\(?§)|\(${rulings}[:)]`, 'i')],
   ['the design document', new RegExp(['DESIGN', 'md'].join(String.raw`\.`))],
   ['a notes file', new RegExp(String.raw`\bnotes` + String.raw`/[\w-]+\.md`, 'i')],
@@ -44,12 +44,12 @@ t.test('no file in the repository refers to a document outside it', async (t) =>
 
 t.test('the check finds each kind of outside reference', async (t) => {
   const samples = [
-    '// see ' + ['shared', 'spec', 'x.md'].join('/'),
-    `// (${rulings} ` + '§5)',
-    `// (${rulings}` + ': a ruling)',
-    '// ' + ['DESIGN', 'md'].join('.') + ', Storage',
-    '// ' + ['notes', 'radio.md'].join('/') + ' §5',
-    '// ' + ['routes', 'tsv'].join('.'),
+    `// see ${['shared', 'spec', 'x.md'].join('/')}`,
+    `// (${rulings} §5)`,
+    `// (${rulings}: a ruling)`,
+    `// ${['DESIGN', 'md'].join('.')}, Storage`,
+    `// ${['notes', 'radio.md'].join('/')} §5`,
+    `// ${['routes', 'tsv'].join('.')}`,
   ]
   const dir = t.testdir(Object.fromEntries(samples.map((text, index) => [`f${index}.ts`, `ok line\n${text}\n`])))
   const found = outsideReferences(dir, samples.map((_, index) => `f${index}.ts`))

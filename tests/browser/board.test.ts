@@ -19,7 +19,7 @@ async function boardGateway(t: Test) {
 }
 
 t.test('the board: live orders from the simulator, paging, and a clear that can be undone', async (t) => {
-  const { dataDir, gateway, base, token, api } = await boardGateway(t)
+  const { base, token, api } = await boardGateway(t)
   const { page, errors } = await openBoard(t, browser, base, token)
 
   await page.locator('#radio').waitFor({ state: 'visible', timeout: 5000 })
@@ -82,7 +82,7 @@ t.test('the board: live orders from the simulator, paging, and a clear that can 
 })
 
 t.test('over target counts the active late orders; refused simulator moves say why', async (t) => {
-  const { dataDir, gateway, base, token, api } = await boardGateway(t)
+  const { base, token, api } = await boardGateway(t)
   // Target 1 s: an order started now is late within a second or two.
   await api('POST', '/api/v2/gateway/settings', { targetTimeDefault: 1 })
   await api('POST', '/api/v2/simulator/start', { tracker: 3 })

@@ -87,7 +87,7 @@ for (const [name, machine, line] of accepted) {
     t.match(result.stdout, new RegExp(`install\\.sh: Node [\\d.]+ for ${line.replace(/[()]/g, '\\$&')}`))
     // The empty mirror stops it at the download, naming the tarball for that architecture.
     t.equal(result.status, 1)
-    t.match(result.stderr, new RegExp(`cannot get .*/SHASUMS256\\.txt`))
+    t.match(result.stderr, /cannot get .*\/SHASUMS256\.txt/)
     t.match(result.stdout, new RegExp(`node-v[\\d.]+-${line.split(' ')[0]}`))
   })
 }

@@ -61,7 +61,7 @@ export function requestArbitrary(entry: ManifestEntry) {
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(defuse(entry, v))),
     rawBodies,
   )
-  const auth = fc.constantFrom('valid', 'valid', 'valid', 'valid', 'none', 'Bearer', 'Bearer zz', 'Basic abc', 'Bearer ' + 'a'.repeat(48))
+  const auth = fc.constantFrom('valid', 'valid', 'valid', 'valid', 'none', 'Bearer', 'Bearer zz', 'Basic abc', `Bearer ${'a'.repeat(48)}`)
   return fc.record({ path, query, body, auth })
 }
 

@@ -24,7 +24,7 @@ function block(spec: { transitions: number[]; transitionTypes: number[]; types: 
   out.write('TZif', 0, 'latin1')
   out[4] = version === 1 ? 0 : 0x30 + version
   const counts = [0, 0, 0, spec.transitions.length, spec.types.length, abbrs.length] // isut, isstd, leap, time, type, char
-  counts.forEach((count, i) => out.writeUInt32BE(count, 20 + 4 * i))
+  for (const [i, count] of counts.entries()) out.writeUInt32BE(count, 20 + 4 * i)
   at = 44
   for (const time of spec.transitions) {
     if (timeSize === 8) out.writeBigInt64BE(BigInt(time), at)

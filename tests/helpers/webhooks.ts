@@ -3,7 +3,6 @@
 // a way to wait for I/O to land (polling real time: network I/O is not on the Clock).
 import http from 'node:http'
 import net from 'node:net'
-import type { ActiveOrder } from '../../lib/orders/types.ts'
 
 export interface ReceivedRequest {
   method: string

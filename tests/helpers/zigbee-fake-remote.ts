@@ -61,12 +61,10 @@ export class FakeRemote {
   /** Devices that joined: every later radio process's coordinator knows them. */
   readonly devices = new Map<number, FakeDevice>()
   readonly socketPath: string
-  readonly #server: net.Server
   #formed = false
 
-  private constructor(socketPath: string, server: net.Server) {
+  private constructor(socketPath: string) {
     this.socketPath = socketPath
-    this.#server = server
   }
 
   /** Listens on a fresh socket (a short path: unix socket paths are limited to ~100 bytes). */
@@ -82,7 +80,7 @@ export class FakeRemote {
     const socketPath = path.join(directory, 'control.sock')
     let remote: FakeRemote | undefined
     const server = net.createServer((socket) => remote!.#accept(socket))
-    remote = new FakeRemote(socketPath, server)
+    remote = new FakeRemote(socketPath)
     await new Promise<void>((resolve) => server.listen(socketPath, resolve))
     const close = async () => {
       await new Promise((resolve) => server.close(resolve))

@@ -44,7 +44,7 @@ t.test('query parameters: the server accepts a value exactly when the document d
 })
 
 t.test('every documented combination of the hourly statistics parameters is served', async (t) => {
-  const { gw, token, op, accepts } = await fuzzSetup()
+  const { gw, token, op } = await fuzzSetup()
   const params = op('GET', '/api/v2/statistics/hourly').parameters.filter((p) => p.in === 'query')
   const all = fc.record(Object.fromEntries(params.map((p) => [p.name, valuesOf(p.schema)])), { requiredKeys: [] })
   await fc.assert(

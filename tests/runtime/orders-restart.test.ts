@@ -4,7 +4,7 @@
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { SimulatedRadio } from '../../lib/radio/simulated.ts'
+import type { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
 
 async function start(dataDir: string): Promise<RunningGateway> {

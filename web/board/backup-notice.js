@@ -4,7 +4,7 @@
 
 /** @returns {{ hidden: boolean, text: string, title: string }} */
 export function backupNotice(backup) {
-  if (!backup || !backup.warning) return { hidden: true, text: '', title: '' }
+  if (!backup?.warning) return { hidden: true, text: '', title: '' }
   const good = backup.lastGood ? `last good backup ${backup.lastGood.at.slice(0, 16).replace('T', ' ')}` : 'no good backup yet'
   if (backup.warning === 'failed') {
     return { hidden: false, text: 'backup failed', title: `The last backup failed: ${backup.last?.reason ?? 'unknown reason'}. ${good}. See gateway status on the box.` }

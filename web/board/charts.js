@@ -30,7 +30,9 @@ function frame(container, hours, max, formatAxis) {
   }
   // Narrow slots (a phone, a long day) label every other hour.
   const every = slot < 32 ? 2 : 1
-  hours.forEach((h, i) => i % every === 0 && svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`)))
+  hours.forEach((h, i) => {
+    if (i % every === 0) svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`))
+  })
   if (!hours.some((h) => h.orders > 0)) {
     svg.append(node('text', { x: (left + width) / 2, y: top + (height - top - bottom) / 2, class: 'axis nothing', 'text-anchor': 'middle' }, 'No orders cleared in this period yet'))
   }

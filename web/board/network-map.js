@@ -74,7 +74,7 @@ export function networkMapSvg(map, { size = 640 } = {}) {
   const others = map.nodes.filter((node) => node.type !== 'Coordinator' && node.type !== 'Router')
   const where = new Map()
   if (coordinator) where.set(coordinator.address, { x: c, y: c })
-  ring(routers.length, size * 0.22, c, c).forEach((point, i) => where.set(routers[i].address, point))
+  for (const [i, point] of ring(routers.length, size * 0.22, c, c).entries()) where.set(routers[i].address, point)
   // End devices outside, each near the router that lists it; the coordinator's own children
   // and devices no router lists fill the circle evenly, then crowded ones are pushed apart.
   const even = ring(others.length, 1, 0, 0, Math.PI / Math.max(others.length, 1)).map((point) => point.angle)

@@ -63,7 +63,7 @@ function actionButton(action, subject, className = '') {
  */
 function fillCard(card, order, now, target, context) {
   const level = fillLevel(card, order, now, target)
-  const where = fillWhere(card, order)
+  fillWhere(card, order)
   const subject = cardSubject(order)
   card.dataset.state = order.state
   card.dataset.paged = String(Boolean(order.paged))

@@ -9,8 +9,9 @@ const dataKeys = new Set(['default', 'const', 'enum', 'examples'])
 export function compactTypeUnions(schema: JsonSchema): JsonSchema {
   for (const [key, value] of Object.entries(schema)) {
     if (dataKeys.has(key) || value === null || typeof value !== 'object') continue
-    if (Array.isArray(value)) value.forEach((item) => item !== null && typeof item === 'object' && compactTypeUnions(item as JsonSchema))
-    else compactTypeUnions(value as JsonSchema)
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') compactTypeUnions(item as JsonSchema)
+    } else compactTypeUnions(value as JsonSchema)
   }
   const types = bareTypes(schema.anyOf)
   if (types && schema.type === undefined) {

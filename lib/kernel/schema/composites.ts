@@ -1,6 +1,6 @@
 // Objects, arrays, records and unions: schemas made of schemas.
 import { aborted, hasLength, invalidType, lengthOrigin, prefixed, tooBig, tooSmall, unrecognizedKeys, type Payload } from './issues.ts'
-import { type AnySchema, type Check, describedJson, type Io, type JsonSchema, type Optin, type output, ZodOptional, ZodType } from './schema.ts'
+import { type AnySchema, type Check, describedJson, type Io, type JsonSchema, type Optin, type output, type ZodOptional, ZodType } from './schema.ts'
 
 export type Shape = Record<string, AnySchema>
 

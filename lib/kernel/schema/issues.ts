@@ -50,8 +50,8 @@ export function typeOf(value: unknown): string {
   if (typeof value !== 'object') return typeof value
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
-  const constructor = 'constructor' in value ? (value as { constructor: unknown }).constructor : undefined
-  if (Object.getPrototypeOf(value) !== Object.prototype && constructor) return String((constructor as { name?: unknown }).name)
+  const maker = 'constructor' in value ? (value as { constructor: unknown }).constructor : undefined
+  if (Object.getPrototypeOf(value) !== Object.prototype && maker) return String((maker as { name?: unknown }).name)
   return 'object'
 }
 

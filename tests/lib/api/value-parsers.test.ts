@@ -1,6 +1,6 @@
 import t from 'tap'
 import { nonNegativeIntText, orderRef, parseJsonObject, positiveInt, uuid } from '../../../lib/api/value-parsers.ts'
-import { DomainError } from '../../../lib/kernel/errors.ts'
+import type { DomainError } from '../../../lib/kernel/errors.ts'
 
 const kindOf = (fn: () => unknown) => {
   try {

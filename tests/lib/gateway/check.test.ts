@@ -1,6 +1,5 @@
 import t from 'tap'
 import { ManualClock } from '../../helpers/manual-clock.ts'
-import { DomainError } from '../../../lib/kernel/errors.ts'
 import { ConnectionCheck } from '../../../lib/gateway/check.ts'
 import type { RadioInfo } from '../../../lib/radio/radio.ts'
 import { Store } from '../../../lib/store/db.ts'

@@ -31,8 +31,8 @@ t.test('readThermal prefers the CPU zone and ignores unreadable ones', async (t)
   const root = t.testdir()
   const zone = (name: string, type: string, temp: string) => {
     mkdirSync(path.join(root, name))
-    writeFileSync(path.join(root, name, 'type'), type + '\n')
-    writeFileSync(path.join(root, name, 'temp'), temp + '\n')
+    writeFileSync(path.join(root, name, 'type'), `${type}\n`)
+    writeFileSync(path.join(root, name, 'temp'), `${temp}\n`)
   }
   zone('thermal_zone0', 'acpitz', '30000')
   zone('thermal_zone1', 'cpu-thermal', '52500')

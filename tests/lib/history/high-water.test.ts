@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync } from 'node:sqlite'
 import path from 'node:path'
 import t from 'tap'
 import { HighWater } from '../../../lib/history/high-water.ts'

@@ -19,7 +19,7 @@ import { freshDatabase, prefix } from './fixtures.ts'
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
 
-const secret = 'whsec_' + Buffer.alloc(32, 7).toString('base64')
+const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`
 
 function parsed(...messages: { topic: string; payload: string }[]): SiteMessage[] {
   return messages.map((m) => {
@@ -74,7 +74,7 @@ t.test('offline too long and a growing backlog: raised once, shown, sent signed,
     ['HQ_ALERT_RAISED', 'lyon-2', 'backlog'],
     ['HQ_ALERT_RAISED', 'paris-11', 'offline'],
   ])
-  t.throws(() => new Webhook('whsec_' + Buffer.alloc(32, 8).toString('base64')).verify(delivered[0]!.body, delivered[0]!.headers as Record<string, string>), 'another secret does not verify')
+  t.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 8).toString('base64')}`).verify(delivered[0]!.body, delivered[0]!.headers as Record<string, string>), 'another secret does not verify')
 
   // Paris is back; Lyon's backlog shrinks: both alerts clear, once, and say so.
   await apply(...parsed(paris.status(true), lyon.status(true, { backlog: 10 })))

@@ -55,7 +55,7 @@ function libcOffsets(zone: string, instants: number[]): Promise<number[]> {
         return (line[0] === '-' ? -1 : 1) * (h * 3600 + m * 60 + s)
       }))
     })
-    child.stdin.end(instants.map((s) => `@${s}`).join('\n') + '\n')
+    child.stdin.end(`${instants.map((s) => `@${s}`).join('\n')}\n`)
   })
 }
 

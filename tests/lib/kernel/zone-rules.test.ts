@@ -99,7 +99,7 @@ t.test('names are matched ignoring case, as Intl matches them, unless that is am
 
 t.test('files that are not readable zones are refused, so the caller can fall back', async (t) => {
   const book = new ZoneRuleBook(zoneinfo(t, {
-    'Bad/Magic': Buffer.from('TZix' + '\0'.repeat(60)),
+    'Bad/Magic': Buffer.from(`TZix${'\0'.repeat(60)}`),
     'Bad/Truncated': testville.subarray(0, testville.length - 20),
     'Bad/Footer': buildTzif({ version: 2, types: [{ utoff: 0 }], footer: 'CET-1CEST' }),
     'Bad/Text': 'Europe/Berlin\n',

@@ -10,7 +10,7 @@ import { HistoryStore } from '../../../lib/history/store.ts'
 import { TrackerInventory, type TrackerRecord } from '../../../lib/inventory/trackers.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { activeOrdersCollection, OrdersService } from '../../../lib/orders/service.ts'
-import type { ActiveOrder, OrderChange } from '../../../lib/orders/types.ts'
+import type { OrderChange } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
 
 /** One run of the gateway's order side on a store that outlives it. */

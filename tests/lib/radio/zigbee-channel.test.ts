@@ -5,7 +5,6 @@
 // here restartOn() plays it in one process.
 import t from 'tap'
 import { restartOn, setup } from '../../helpers/zigbee-radio.ts'
-import { until } from '../../helpers/until.ts'
 
 t.test('a change while the radio is up is broadcast to the network, then the coordinator restarts on it', async (t) => {
   const context = await setup(t)

@@ -236,13 +236,13 @@ t.test('isDuplicateKey tells a unique index refusing an insert (which changed no
 
 type Order = { uuid: string; n: number }
 
-async function openKeyed(t: Test, file: string) {
+async function openKeyed(file: string) {
   return Collection.open<Order>('orders', [], { datafile: new Datafile(file, 1), key: 'uuid', health: new StorageHealth(path.dirname(file), undefined) })
 }
 
 t.test('a keyed collection: put() stores a whole version under its key, adds or replaces, and the file says the same', async (t) => {
   const file = path.join(t.testdir({}), 'orders.db')
-  const orders = await openKeyed(t, file)
+  const orders = await openKeyed(file)
   await orders.put({ uuid: 'u1', n: 1 })
   await orders.put({ uuid: 'u2', n: 2 })
   await orders.put({ uuid: 'u1', n: 3 })
@@ -257,18 +257,18 @@ t.test('a keyed collection: put() stores a whole version under its key, adds or 
 t.test('a keyed collection reads documents stored under other ids (before it was keyed) under their keys, and rewrites them so', async (t) => {
   const dir = t.testdir({ 'orders.db': ['{"uuid":"u1","n":1,"_id":"random1"}', '{"uuid":"u2","n":2,"_id":"random2"}', '{"uuid":"u1","n":5,"_id":"random1"}', ''].join('\n') })
   const file = path.join(dir, 'orders.db')
-  const orders = await openKeyed(t, file)
+  const orders = await openKeyed(file)
   t.same(await orders.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 5, _id: 'u1' }])
   t.same(sorted(lines(file)), [{ uuid: 'u1', n: 5, _id: 'u1' }, { uuid: 'u2', n: 2, _id: 'u2' }], 'the open rewrote the file under the keys')
   await orders.put({ uuid: 'u1', n: 6 })
   t.equal(await orders.count({}), 2, 'the old version was replaced, not joined by a second one')
-  const reopened = await openKeyed(t, file)
+  const reopened = await openKeyed(file)
   t.same(await reopened.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 6, _id: 'u1' }])
 })
 
 t.test('a removal by _id appends its $$deleted line only when the document was there', async (t) => {
   const file = path.join(t.testdir({}), 'orders.db')
-  const orders = await openKeyed(t, file)
+  const orders = await openKeyed(file)
   await orders.put({ uuid: 'u1', n: 1 })
   await orders.put({ uuid: 'u2', n: 2 })
   t.equal(await orders.remove({ _id: 'u1' }), 1)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { defaultCompactAfterLines as compactAfterLines, Store, storageError, SyncBatch } from '../../../lib/store/db.ts'
-import { DomainError } from '../../../lib/kernel/errors.ts'
+import type { DomainError } from '../../../lib/kernel/errors.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { until } from '../../helpers/until.ts'
 

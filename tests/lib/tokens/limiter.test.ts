@@ -47,7 +47,7 @@ t.test('an IPv6 client is limited by its /64', async (t) => {
   t.equal(keyOf('192.168.1.9'), '192.168.1.9')
 })
 
-t.test('property: never more than N failures counted within any minute before a wait', async (t) => {
+t.test('property: never more than N failures counted within any minute before a wait', async () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 30 }), fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 200 }), (perMinute, gaps) => {
       // Synchronous time for a synchronous property: only now() is used by the limiter.

@@ -10,7 +10,7 @@ t.test('names: default, allowed characters, 1-64', async (t) => {
   }
 })
 
-t.test('property: accepted exactly when made of [A-Za-z0-9_-]{1,64}', async (t) => {
+t.test('property: accepted exactly when made of [A-Za-z0-9_-]{1,64}', async () => {
   fc.assert(
     fc.property(fc.string({ maxLength: 70 }), (text) => {
       let ok = true

@@ -35,7 +35,7 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
     t.equal(record.last!.ok, true, `day ${day}: ${record.last!.reason}`)
     t.equal(record.nextAt, Date.parse(`2026-11-${23 + day}T03:30:00Z`), 'armed for the next day')
   }
-  t.same(ours(), ['gateway-backup-' + deviceId + '-20261124T033000Z-scheduled.tar', 'gateway-backup-' + deviceId + '-20261125T033000Z-scheduled.tar'], 'keep 2: the newest two; the partial file is gone')
+  t.same(ours(), [`gateway-backup-${deviceId}-20261124T033000Z-scheduled.tar`, `gateway-backup-${deviceId}-20261125T033000Z-scheduled.tar`], 'keep 2: the newest two; the partial file is gone')
   t.ok(existsSync(path.join(dir, 'gateway-backup-other-20261101T000000Z.tar')), "another gateway's file is left alone")
   const manifest = await verifyBackup(path.join(dir, ours()[1]!))
   t.equal(manifest.counts.activeOrders, 1)

@@ -33,6 +33,7 @@ t.test('packages, file-name checks and mismatched quotes are left alone', async 
   for (const untouched of [
     "import ws from 'ws'",
     "if (name.endsWith('.ts')) files.push(name)",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal, compiled by the test
     "const stem = `${version}/${name}.ts`",
     "const pattern = 'x.ts'",
     "const odd = './a.ts\"",

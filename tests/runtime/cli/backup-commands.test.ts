@@ -21,7 +21,7 @@ t.test('backup, verify and restore from the command line', async (t) => {
   t.equal(made.code, 0, made.stderr)
   t.match(made.stdout, /backup written: .*plain\.tar \(\d+ bytes\)\ntaken .* at seq 0\n0 active orders, 0 history rows/)
   const status = await runCli(['status'], env)
-  t.match(status.stdout, /backups: none scheduled[^]*\nlast backup: \d{4}-.*plain\.tar \(\d+ bytes\)/)
+  t.match(status.stdout, /backups: none scheduled[\s\S]*\nlast backup: \d{4}-.*plain\.tar \(\d+ bytes\)/)
   const verified = await runCli(['backup', 'verify', plain])
   t.equal(verified.code, 0, verified.stderr)
   t.match(verified.stdout, /is whole: taken/)
@@ -31,7 +31,7 @@ t.test('backup, verify and restore from the command line', async (t) => {
   t.ok(verified.stdout.includes(`webhook signing key (JWKS kid) ${jwks.keys[0]!.kid}, with its private key`), 'and the webhook signing key by its kid')
   const older = await runCli(['backup', 'verify', fileURLToPath(new URL('../../lib/backup/fixtures/format-1.tar', import.meta.url))])
   t.equal(older.code, 0, older.stderr)
-  t.match(older.stdout, /warning: written by an older gateway \(backup format 1\): its manifest has no checksum of its own[^]*warning: it holds no TLS key/)
+  t.match(older.stdout, /warning: written by an older gateway \(backup format 1\): its manifest has no checksum of its own[\s\S]*warning: it holds no TLS key/)
 
   const sealed = path.join(root, 'sealed.tar.enc')
   t.equal((await runCli(['backup', '--to', sealed, '--passphrase-file', path.join(root, 'pass.txt')], env)).code, 0)
@@ -48,7 +48,7 @@ t.test('backup, verify and restore from the command line', async (t) => {
 
   const restored = await runCli(['restore', sealed, '--data-dir', path.join(root, 'new'), '--passphrase-file', path.join(root, 'pass.txt')])
   t.equal(restored.code, 0, restored.stderr)
-  t.match(restored.stdout, /restored .*sealed\.tar\.enc into .*new\n[^]*change numbers \(seq\) continue above \d{16}[^]*no order was active/)
+  t.match(restored.stdout, /restored .*sealed\.tar\.enc into .*new\n[\s\S]*change numbers \(seq\) continue above \d{16}[\s\S]*no order was active/)
 })
 
 t.test('gateway status words every backup state', async (t) => {

@@ -43,7 +43,7 @@ t.test('devices, interview, remove and map from the command line', async (t) => 
   const listed = await radioDevicesCommand([], {}, dataDir)
   const lines = listed.split('\n')
   t.match(lines[0], new RegExp(`^${trackerAddress}  interview failed  Unknown  -  lqi`))
-  t.match(lines[1], /^00:12:4b:00:11:22:33:44  ok  repeater  REPEATER-2  lqi /)
+  t.match(lines[1], /^00:12:4b:00:11:22:33:44 {2}ok {2}repeater {2}REPEATER-2 {2}lqi /)
   t.equal(lines[2], '1 interview failed: wake the device and run "gateway radio interview <address>", or "gateway radio remove <address>"')
 
   t.match(await radioInterviewCommand([trackerAddress], {}, dataDir), new RegExp(`^interview of ${trackerAddress} failed: .* \\(is it awake\\? press its button, then try again\\)$`))

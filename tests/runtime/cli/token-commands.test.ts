@@ -80,7 +80,7 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
 
   await t.rejects(tokenCliCommand(['revoke', 'kds'], {}, dataDir), /no access token named "kds"/)
   await t.rejects(tokenCliCommand(['revoke', 'a b'], {}, dataDir), /is not a token name/)
-  await t.rejects(tokenCliCommand(['drop'], {}, dataDir), /usage: gateway token list[^]*gateway token create <name> \[--scope/)
+  await t.rejects(tokenCliCommand(['drop'], {}, dataDir), /usage: gateway token list[\s\S]*gateway token create <name> \[--scope/)
 
   // Two screens that share a name: one is renamed by its prefix, then both names by name.
   const screenA = (await api('POST', '/api/v2/accesstoken/generate?name=board', admin)).body.token.token as string
@@ -122,7 +122,7 @@ t.test('gateway token create --scope mints a token of that scope, printed once; 
   t.equal(await tokenCliCommand(['scope', 'office', 'pos'], {}, dataDir), 'narrowed 1 access token to pos')
   t.match(await api('GET', '/api/v2/accesstoken/all', admin.token), { status: 403, body: { returnCode: -51 } }, 'narrowed at once')
   t.equal((await api('DELETE', '/api/v2/activeorders', admin.token)).status, 200, 'a till still clears every order')
-  await t.rejects(tokenCliCommand(['scope', 'office', 'admin'], {}, dataDir), /"office" is pos; a scope can only be narrowed[^]*never widened/)
+  await t.rejects(tokenCliCommand(['scope', 'office', 'admin'], {}, dataDir), /"office" is pos; a scope can only be narrowed[\s\S]*never widened/)
   await t.rejects(tokenCliCommand(['scope', token!.slice(0, 6), 'pos'], {}, dataDir), /never widened/, 'by prefix too')
   t.match(await api('GET', '/api/v2/accesstoken', admin.token), { body: { token: { scope: 'pos' } } }, 'a refused widening changes nothing')
   await t.rejects(tokenCliCommand(['scope', 'office', 'root'], {}, dataDir), /"root" is not a scope \(read, screen, pos, admin\)/)

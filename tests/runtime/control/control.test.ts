@@ -56,9 +56,9 @@ t.test('a stale socket file from a killed gateway does not block start-up', asyn
 })
 
 t.test('a data dir too deep for a Unix socket path gets a socket in the temp dir', async (t) => {
-  const deep = '/var/lib/' + 'x'.repeat(120)
+  const deep = `/var/lib/${'x'.repeat(120)}`
   const socketPath = controlSocketPath(deep)
   t.ok(socketPath.startsWith(tmpdir()))
   t.equal(controlSocketPath(deep), socketPath, 'stable for the same data dir')
-  t.not(controlSocketPath(deep + 'y'), socketPath)
+  t.not(controlSocketPath(`${deep}y`), socketPath)
 })

@@ -35,7 +35,7 @@ async function serve(t: Test, options: HttpHostOptions) {
   const host = createHttpHost(buildRouter(manifest, gw.services), gw.services.log, options)
   const port = await host.listen(0, '127.0.0.1')
   t.teardown(() => {
-    held.forEach((release) => release())
+    for (const release of held) release()
     return host.close(100)
   })
   return { gw, host, port, answered: () => answered, held, echoStarted: () => echoStarted }
@@ -98,7 +98,7 @@ t.test('a full address makes room by shedding its idle connection, oldest first;
   const fourth = await answered(t, port, '127.0.0.1')
   t.equal(status(fourth.text()), '503', 'refused when every place of the address is busy')
   t.match(fourth.text(), /"message":"Too many connections"/)
-  held.forEach((release) => release())
+  for (const release of held) release()
   await until(() => second.text().includes('"slow":true') && third.text().includes('"slow":true'), 'both answered')
   t.notOk(second.socket.destroyed || third.socket.destroyed, 'busy connections were never shed')
 })
@@ -240,7 +240,7 @@ t.test('requests without a credential: a few per address at a time, the rest wai
   fourth.socket.write(get('/api/v2/small'))
   held.shift()!()
   await until(() => fourth.text().includes('"ok":true'), 'the newcomer answered once a share is free')
-  held.forEach((release) => release())
+  for (const release of held) release()
 })
 
 t.test('another address is answered while one holds its share; addresses take turns for the shares in all', async (t) => {
@@ -258,12 +258,12 @@ t.test('another address is answered while one holds its share; addresses take tu
   await new Promise((resolve) => setTimeout(resolve, 200))
   t.ok(queued.every((c) => c.text() === ''), 'all wait while the 3 shares are taken')
   const order: number[] = []
-  queued.forEach((c, i) => c.socket.once('data', () => order.push(i)))
+  for (const [i, c] of queued.entries()) c.socket.once('data', () => order.push(i))
   held.shift()!() // one of 127.0.0.21's: one share free, each quick answer passes it on
   await until(() => order.length === 3, 'every waiting request answered')
   t.same(order, [0, 2, 1], '127.0.0.22 waited longest, then 127.0.0.23 has its turn before 127.0.0.22 again')
   t.notOk(other.socket.destroyed)
-  held.forEach((release) => release())
+  for (const release of held) release()
 })
 
 t.test('a request whose token verifies takes no share: a board behind a busy address is answered at once', async (t) => {
@@ -285,14 +285,14 @@ t.test('a request whose token verifies takes no share: a board behind a busy add
   board.socket.write(get('/api/v2/small'))
   await until(() => board.text().includes('"ok":true'), 'and its next request too, without a second check')
   t.equal(asked, 2, 'asked only for the two requests that would have waited')
-  held.forEach((release) => release())
+  for (const release of held) release()
 })
 
 t.test('loopback takes no share unless told to', async (t) => {
   const { port, held } = await serve(t, { limits: { maxActivePerAddress: 1, maxConnections: 100 } })
   for (let i = 0; i < 3; i++) await client(t, port, '127.0.0.25', get('/api/v2/slow'))
   await until(() => held.length === 3, 'three slow requests of one loopback address in the handler at once')
-  held.forEach((release) => release())
+  for (const release of held) release()
 })
 
 t.test('requests still arriving take a share of their address only: slow senders cannot hold the shares in all', async (t) => {

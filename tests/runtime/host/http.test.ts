@@ -4,7 +4,6 @@ import http from 'node:http'
 import net from 'node:net'
 import t, { type Test } from 'tap'
 import { RawJson } from '../../../lib/api/raw-json.ts'
-import type { ManifestEntry } from '../../../runtime/host/function-types.ts'
 import { createHttpHost, type HttpHostOptions } from '../../../runtime/host/http.ts'
 import { buildRouter } from '../../../runtime/host/router.ts'
 import { testGateway } from '../../helpers/gateway.ts'
@@ -311,7 +310,9 @@ t.test('answers that are ready together are written together, each to its own cl
 t.test('timed-out connections are destroyed after the 408, even when the client never closes its side', async (t) => {
   const { host, port } = await serve(t, { headersTimeoutMs: 300, requestTimeoutMs: 600, timeoutCheckIntervalMs: 50 })
   const clients = Array.from({ length: 20 }, () => net.connect({ port, host: '127.0.0.1', allowHalfOpen: true }))
-  t.teardown(() => clients.forEach((client) => client.destroy()))
+  t.teardown(() => {
+    for (const client of clients) client.destroy()
+  })
   const answers = clients.map(
     (client) =>
       new Promise<string>((resolve) => {

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net'
+
 import t, { type Test } from 'tap'
 import { WebSocket } from 'ws'
 import { createHttpHost } from '../../../runtime/host/http.ts'
@@ -196,7 +196,9 @@ t.test('idle unauthenticated connections never keep a board out', async (t) => {
   const { gw, hub, port, connect } = await setup(t, { maxClients: 5, maxUnauthenticated: 12, maxUnauthenticatedPerAddress: 4 })
   const token = await gw.issueToken()
   const idle: WebSocket[] = []
-  t.teardown(() => idle.forEach((socket) => socket.terminate()))
+  t.teardown(() => {
+    for (const socket of idle) socket.terminate()
+  })
   // Four addresses open more connections than they may and never authenticate: each new one
   // closes its address's oldest.
   for (let address = 2; address <= 5; address++) {
@@ -233,7 +235,9 @@ t.test('a board behind the same address as a device flooding upgrades gets in an
   const { gw, hub, port } = await setup(t, { maxUnauthenticatedPerAddress: 4 })
   const token = await gw.issueToken()
   const idle: WebSocket[] = []
-  t.teardown(() => idle.forEach((socket) => socket.terminate()))
+  t.teardown(() => {
+    for (const socket of idle) socket.terminate()
+  })
   const flood = async (count: number) => {
     for (let i = 0; i < count; i++) {
       const { socket } = await open(port, '127.0.0.7')

@@ -31,7 +31,7 @@ t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t
   t.match(await api('/api/hq', {}), { status: 200, body: { status: 200, returnCode: 1, instanceId: 'b' } }, 'the liveness route is open')
   t.match(await api('/api/hq/sites', {}), { status: 401, body: { returnCode: -2 } }, 'no token: 401')
   t.match(await api('/api/hq/sites', { authorization: 'Token x' }), { status: 400, body: { returnCode: -1 } }, 'malformed: 400')
-  t.match(await api('/api/hq/sites', { authorization: 'Bearer hq_' + '0'.repeat(48) }), { status: 401, body: { returnCode: -2 } }, 'unknown token: 401')
+  t.match(await api('/api/hq/sites', { authorization: `Bearer hq_${'0'.repeat(48)}` }), { status: 401, body: { returnCode: -2 } }, 'unknown token: 401')
 
   await until(async () => (await api('/api/hq/sites/paris-11')).body.site?.today.orders === 2, 'paris figures')
   const { body } = await api('/api/hq/sites')
@@ -83,7 +83,7 @@ t.test('the OpenAPI document and the board are served', async (t) => {
 
 t.test('a change ingested by one instance reaches a live client of the other', async (t) => {
   const chain = await startChain(t, pg)
-  const refused = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', 'token.hq_' + 'f'.repeat(48)])
+  const refused = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', `token.hq_${'f'.repeat(48)}`])
   const status = await new Promise<number | undefined>((resolve) => refused.on('unexpected-response', (_req, res) => resolve(res.statusCode)).on('open', () => resolve(undefined)))
   t.equal(status, 401, 'a wrong token is refused')
   const live = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', `token.${chain.token}`])

@@ -172,7 +172,7 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
   const { broker, hqLink, db, history, startReplayingHq } = await replaySetting(t)
-  const secret = 'whsec_' + Buffer.alloc(32, 3).toString('base64')
+  const secret = `whsec_${Buffer.alloc(32, 3).toString('base64')}`
   const hq = await startReplayingHq('la', { alerts: hqConfigSchema.shape.alerts.parse({ webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true }) })
   t.teardown(() => hq.stop())
   await until(() => hq.ingest.status().subscribed, 'subscribed')

@@ -38,6 +38,6 @@ t.test('a new HQ function file is put into the HQ manifest before serving', asyn
   )
   t.same(listFunctionFiles(dir, hqTarget), ['hq/ping.get.ts'])
   t.equal(await ensureFreshManifest(dir, hqTarget), 'functions/hq/ping.get.ts is new')
-  t.match(readFileSync(path.join(dir, '_hq_manifest.gen.ts'), 'utf8'), /HqManifestEntry\[\] = \[\n  \{ file: 'hq\/ping\.get\.ts'/)
+  t.match(readFileSync(path.join(dir, '_hq_manifest.gen.ts'), 'utf8'), /HqManifestEntry\[\] = \[\n {2}\{ file: 'hq\/ping\.get\.ts'/)
   t.equal(await ensureFreshManifest(dir, hqTarget), '', 'fresh the second time')
 })

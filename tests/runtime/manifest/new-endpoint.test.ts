@@ -30,11 +30,11 @@ t.test('new endpoint GET /api/v2/things/:id writes a working endpoint', async (t
 
   const sibling = await runCli(['new', 'endpoint', 'delete', '/api/v2/things/:id', '--code', '30', '--scope', 'screen'], {}, { cli: project.cli })
   t.equal(sibling.code, 0, sibling.stderr)
-  t.match(readFileSync(path.join(project.functions, 'v2/things.id.delete.ts'), 'utf8'), /method: 'DELETE',[^]*scope: 'screen',\n  code: 30,/)
+  t.match(readFileSync(path.join(project.functions, 'v2/things.id.delete.ts'), 'utf8'), /method: 'DELETE',[\s\S]*scope: 'screen',\n {2}code: 30,/)
   const v1 = await runCli(['new', 'endpoint', 'POST', '/api/v1/things'], {}, { cli: project.cli })
   t.equal(v1.code, 0, v1.stderr)
   t.notMatch(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /code:/, 'v1 carries no code')
-  t.match(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /auth: 'none',\n  scope: 'admin',/, 'v1 takes a token under Basic auth: it names its scope')
+  t.match(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /auth: 'none',\n {2}scope: 'admin',/, 'v1 takes a token under Basic auth: it names its scope')
 })
 
 t.test('bad input is refused with one line and writes nothing', async (t) => {
@@ -69,7 +69,7 @@ t.test('newEndpoint in process: writes into the given project, refuses what brea
   const written = await newEndpoint('post', '/api/v2/activeorders/:id/things', { auth: 'none' }, project.root)
   t.equal(path.relative(project.root, written.functionFile), 'functions/v2/activeorders.id.things.post.ts')
   const source = readFileSync(written.functionFile, 'utf8')
-  t.match(source, /auth: 'none',\n  code: 5,/, 'the code of the resource it extends; an open route names no scope')
+  t.match(source, /auth: 'none',\n {2}code: 5,/, 'the code of the resource it extends; an open route names no scope')
   t.notMatch(source, /errors:/, 'no auth errors on an open route')
   t.match(readFileSync(written.testFile, 'utf8'), /POST \/api\/v2\/activeorders\/1\/things/)
   t.notMatch(readFileSync(written.testFile, 'utf8'), /needs a token/)

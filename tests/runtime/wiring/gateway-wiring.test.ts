@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ManualClock, settle } from '../../helpers/manual-clock.ts'
+import { ManualClock, } from '../../helpers/manual-clock.ts'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { SettingsService } from '../../../lib/settings/service.ts'

@@ -27,6 +27,7 @@ class StandIn {
     return (this.#real ??= new Response('body text', { status: this.status, headers: { 'x-a': '1' } }))
   }
 }
+// biome-ignore lint/correctness/noUnusedVariables: merged into the class StandIn, which delegateToReal fills in
 interface StandIn extends Response {}
 delegateToReal(StandIn, 'Response', (self) => self.toResponse(), { getters: true })
 
@@ -53,6 +54,7 @@ t.test('headers stand-ins delegate methods only, iteration included', async (t) 
       return this.#real
     }
   }
+  // biome-ignore lint/correctness/noUnusedVariables: merged into the class HeadersStandIn
   interface HeadersStandIn extends Headers {}
   delegateToReal(HeadersStandIn, 'Headers', (self) => self.real(), { getters: false })
   const headers = new HeadersStandIn()

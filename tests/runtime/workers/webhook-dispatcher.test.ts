@@ -156,7 +156,7 @@ t.test('a name rebound to loopback after registration is refused at connect time
   // At registration the name pointed at a LAN address (which does not answer here: -30)...
   await t.rejects(webhooks.register(url, 'v2'), { name: 'DomainError', kind: 'CALLBACK_UNREACHABLE' })
   // ...so the registration is made as it would have been had that host answered.
-  await webhooks.registry.add({ url, secret: 'whsec_' + Buffer.alloc(24).toString('base64'), version: 'v2', created: clock.now(), state: 'active', lastSuccess: null, lastError: null, dropped: 0 })
+  await webhooks.registry.add({ url, secret: `whsec_${Buffer.alloc(24).toString('base64')}`, version: 'v2', created: clock.now(), state: 'active', lastSuccess: null, lastError: null, dropped: 0 })
   answer = '127.0.0.1'
   dispatcher.start()
   await webhooks.sink({ seq: 1, type: 'ORDER_CREATED', order: sampleOrder(1, clock.now()), at: clock.now() })

@@ -87,6 +87,7 @@ const { node: schemaNode } = fc.letrec<{ node: Node; leaf: Node }>((tie) => ({
         kind: fc.constant('object' as const),
         strict: fc.boolean(),
         shape: fc.dictionary(fc.constantFrom(...keys), tie('node'), { maxKeys: 3 }) as fc.Arbitrary<Partial<Record<(typeof keys)[number], Node>>>,
+        // biome-ignore lint/suspicious/noThenProperty: a field of the generated node, never awaited
         then: fc.constantFrom('partial' as const, 'pick' as const),
       },
       { requiredKeys: ['kind', 'strict', 'shape'] },

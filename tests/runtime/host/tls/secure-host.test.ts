@@ -40,7 +40,7 @@ function secureGet(socket: tls.TLSSocket, path: string, headers = ''): Promise<s
     let text = ''
     const onData = (chunk: Buffer) => {
       text += chunk.toString('latin1')
-      const head = /^HTTP\/1\.1 (\d+)[^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n/i.exec(text)
+      const head = /^HTTP\/1\.1 (\d+)[\s\S]*?\r\ncontent-length: (\d+)\r\n[\s\S]*?\r\n\r\n/i.exec(text)
       if (head && text.length >= head[0].length + Number(head[2])) {
         socket.off('data', onData)
         resolve(head[1])

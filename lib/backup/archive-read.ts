@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, promises as fs } from 'node:fs'
 import { Readable } from 'node:stream'
+import type tarStream from 'tar-stream'
 import { loadTar } from './archive-write.ts'
 import { decrypt, isEncrypted } from './encryption.ts'
 import { BackupDamagedError } from './errors.ts'

@@ -237,7 +237,7 @@ export function buildRouter(manifest: ManifestEntry[], services: Services, hosts
         response = answerError(error, request, sent)
       }
       const ms = Math.round((performance.now() - startedAt) * 100) / 100
-      requestLog.request(request.method, sent.slice(0, 256), response.status, ms, response.status >= 400 ? callerOf(serverContext, request).ip : undefined)
+      requestLog.request(request.method, sent.slice(0, 256), response.status, ms, response.status >= 400 ? callerOf(serverContext).ip : undefined)
       return response
     },
   }

@@ -140,8 +140,10 @@ export async function runLoaded(options: LoadedOptions): Promise<LoadedRun> {
   try {
     options.log(`test:loaded: load: ${load.description}`)
     options.log(`test:loaded: running ${options.suite.join(' ')}`)
-    const suite = spawn(options.suite[0], options.suite.slice(1), { stdio: 'inherit', env: { ...process.env, TEST_LOAD_PIDS: load.pids.join(' ') } })
-    const stopSuite = () => suite.kill('SIGTERM')
+    // In its own process group: npm does not pass a signal on to tap, so an interrupted run
+    // stops the whole group (npm, tap, the test files and what they started).
+    const suite = spawn(options.suite[0], options.suite.slice(1), { stdio: 'inherit', detached: true, env: { ...process.env, TEST_LOAD_PIDS: load.pids.join(' ') } })
+    const stopSuite = () => killGroup(suite, 'SIGTERM')
     options.signal?.addEventListener('abort', stopSuite, { once: true })
     code = await new Promise<number>((resolve) => {
       suite.once('error', (error) => {
@@ -157,7 +159,8 @@ export async function runLoaded(options: LoadedOptions): Promise<LoadedRun> {
   }
   const seconds = (performance.now() - started) / 1000
   options.log(`test:loaded: load ${loadedThroughout ? 'ran throughout' : 'ENDED BEFORE THE SUITE: this run was not loaded throughout'}; stopped`)
-  options.log(`test:loaded: the suite ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${(seconds / 60).toFixed(1)} min (${Math.round(seconds)} s) on ${os.availableParallelism()} cores`)
+  const outcome = options.signal?.aborted ? `was INTERRUPTED (exit code ${code})` : code === 0 ? 'passed' : `FAILED (exit code ${code})`
+  options.log(`test:loaded: the suite ${outcome} in ${(seconds / 60).toFixed(1)} min (${Math.round(seconds)} s) on ${os.availableParallelism()} cores`)
   return { code, seconds, loadedThroughout }
 }
 

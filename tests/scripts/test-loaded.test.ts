@@ -2,10 +2,20 @@
 // is stopped whatever the suite does (passes, fails, cannot start, is interrupted), and the
 // report says how long it took and how it ended. A stand-in suite (a short Node script that
 // checks the load's processes are there) replaces `npm test`; the loads are real, on one core.
+import { existsSync, readFileSync } from 'node:fs'
 import t from 'tap'
 import { ownLoad, runLoaded, stressNgArgs, stressNgDep, stressNgLoad, type Load } from '../../scripts/test-loaded.ts'
 import { findExecutable } from '../helpers/system-deps.ts'
 import { until } from '../helpers/until.ts'
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** Some process of the group led by `pid` is still there. */
 const groupAlive = (pid: number) => {
@@ -54,15 +64,21 @@ t.test('a suite that cannot start: a failure, and the load stopped', async (t) =
   t.match(lines.join('\n'), /the suite could not be started: spawn \/nonexistent\/npm ENOENT/)
 })
 
-t.test('interrupted: the suite is stopped, then the load', async (t) => {
+t.test('interrupted: the suite is stopped with what it started (npm does not pass a signal on), then the load', async (t) => {
   const controller = new AbortController()
   const lines: string[] = []
-  const running = runLoaded({ suite: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], load: remember(() => ownLoad(1)), log: (line) => lines.push(line), signal: controller.signal })
-  await until(() => lines.some((line) => line.startsWith('test:loaded: running')), 'the suite started')
+  const dir = t.testdir()
+  // A stand-in for npm: it starts a child (tap), and on SIGTERM ends without passing it on.
+  const npm = `process.on('SIGTERM', () => process.exit(143)); const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']); require('node:fs').writeFileSync(${JSON.stringify(`${dir}/child`)}, String(c.pid)); setInterval(() => {}, 1000)`
+  const running = runLoaded({ suite: [process.execPath, '-e', npm], load: remember(() => ownLoad(1)), log: (line) => lines.push(line), signal: controller.signal })
+  await until(() => existsSync(`${dir}/child`), 'the suite to have started its child')
+  const child = Number(readFileSync(`${dir}/child`, 'utf8'))
   controller.abort()
   const result = await running
+  await until(() => !alive(child), "the suite's child to end")
   t.not(result.code, 0)
   await loadGone()
+  t.match(lines.at(-1), /the suite was INTERRUPTED \(exit code \d+\)/)
 })
 
 t.test('a load that ends early is reported: the run was not loaded throughout', async (t) => {

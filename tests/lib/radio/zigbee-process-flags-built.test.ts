@@ -16,7 +16,8 @@ import { compileFakeCoordinator, fakeCoordinatorSources } from '../../helpers/co
 import { ManualClock } from '../../helpers/manual-clock.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
-import { until } from '../../helpers/until.ts'
+import { until, untilProgress } from '../../helpers/until.ts'
+import { childrenCpuTicks } from '../../helpers/cpu-progress.ts'
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
 import { TestChannel, tracker } from '../../helpers/zigbee-radio.ts'
 import type { ZigbeeProcessOptions, ZigbeeProcessRadio } from '../../../lib/radio/zigbee-process.ts'
@@ -111,9 +112,11 @@ t.test("herdsman's real ember and zstack adapters start interpreted: each reache
     await clock.advance(0)
     await started
     t.ok(commandLine(radio.pid!).includes('--lite-mode'), `${adapter}: under lite mode`)
-    await until(() => stick.count(Buffer.from(first, 'hex')) >= 1, `the ${adapter} adapter to reach the stick`, processMs)
+    // Waits while the radio process keeps getting CPU (childrenCpuTicks): on a busy machine
+    // loading herdsman interpreted takes minutes of wall time; a process idle for a minute is stuck.
+    await untilProgress(() => stick.count(Buffer.from(first, 'hex')) >= 1, childrenCpuTicks, `the ${adapter} adapter to reach the stick`)
     if (adapter === 'ember') await clock.advance(4000)
-    await until(() => down.length >= 1, `the ${adapter} attempt to end`, processMs)
+    await untilProgress(() => down.length >= 1, childrenCpuTicks, `the ${adapter} attempt to end`)
     t.match(down[0], ended, `${adapter}: ${down[0]}`)
     t.notMatch(logs.text(), /WebAssembly|ReferenceError/)
     await radio.stop()

@@ -16,12 +16,18 @@ import type { RadioEvents } from '../../../lib/radio/radio.ts'
 import { ZigbeeProcessRadio, type ZigbeeProcessOptions } from '../../../lib/radio/zigbee-process.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
 import { TestChannel } from '../../helpers/zigbee-radio.ts'
-import { until } from '../../helpers/until.ts'
+import { untilProgress } from '../../helpers/until.ts'
+import { childrenCpuTicks } from '../../helpers/cpu-progress.ts'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 
 const ashReset = Buffer.from('1ac038bc7e', 'hex')
 const znpPing = Buffer.from('fe00210120', 'hex')
-const attemptMs = 60_000
+/**
+ * Waits while the test's child processes (the radio process, the stick's relay) keep getting
+ * CPU: on a busy machine starting Node and herdsman takes minutes of wall time; an attempt
+ * that does no work for a minute is stuck.
+ */
+const whileWorking = (condition: () => boolean, what: string) => untilProgress(condition, childrenCpuTicks, what)
 /** On the manual clock: longer than any start timeout here, so moving one never restarts. */
 const restartMs = 60_000
 const stopTimeoutMs = 15_000
@@ -68,14 +74,14 @@ t.test('ember, no answer: each attempt is ended, the port released, and the next
   const stick = await openTerminal(t)
   const { down, logs, start, giveUp, restart } = await setup(t, { adapter: 'ember', serialPort: stick.device, startTimeoutMs: 4000 })
   await start()
-  await until(() => stick.count(ashReset) >= 1, 'the first attempt to reach the stick', attemptMs)
+  await whileWorking(() => stick.count(ashReset) >= 1, 'the first attempt to reach the stick')
   // ember alone tries for about 25 s of its own time; the test moves the start timeout at once.
   await giveUp()
-  await until(() => down.length >= 1, 'the first attempt to be given up', attemptMs)
+  await whileWorking(() => down.length >= 1, 'the first attempt to be given up')
   t.equal(down[0], 'the radio did not start within 4 s')
   const before = stick.count(ashReset)
   await restart()
-  await until(() => stick.count(ashReset) > before, 'the next attempt to reach the stick', attemptMs)
+  await whileWorking(() => stick.count(ashReset) > before, 'the next attempt to reach the stick')
   t.pass('the next attempt opened the port again')
   t.notMatch(logs.text(), /Cannot lock port/)
 })
@@ -84,13 +90,13 @@ t.test('zstack: a failed start ends its process; the next attempt reaches the po
   const stick = await openTerminal(t)
   const { radio, down, start, restart } = await setup(t, { adapter: 'zstack', serialPort: stick.device })
   await start()
-  await until(() => down.length >= 1 && stick.count(znpPing) >= 1, 'the first attempt', attemptMs)
+  await whileWorking(() => down.length >= 1 && stick.count(znpPing) >= 1, 'the first attempt')
   // A pseudo-terminal has no modem lines: Z-Stack's bootloader skip fails (the start timeout
   // is never moved here).
   t.match(down[0], /cannot set|Failed to connect/)
   const before = stick.count(znpPing)
   await restart()
-  await until(() => stick.count(znpPing) > before, 'the next attempt to reach the stick', attemptMs)
+  await whileWorking(() => stick.count(znpPing) > before, 'the next attempt to reach the stick')
   t.ok(radio.supervision().restarts >= 1)
 })
 
@@ -101,12 +107,12 @@ t.test('deCONZ, no answer: its leftovers (timers, queues that keep writing) end 
   const firstRequest = Buffer.from('c00b01', 'hex')
   await start()
   const pid = radio.pid
-  await until(() => stick.count(firstRequest) >= 1, 'the first attempt to reach the stick', attemptMs)
+  await whileWorking(() => stick.count(firstRequest) >= 1, 'the first attempt to reach the stick')
   await giveUp()
-  await until(() => down.length >= 1, 'the first attempt to be given up', attemptMs)
+  await whileWorking(() => down.length >= 1, 'the first attempt to be given up')
   const before = stick.count(firstRequest)
   await restart()
-  await until(() => stick.count(firstRequest) > before && radio.pid !== undefined && radio.pid !== pid, 'the next attempt, in a new process', attemptMs)
+  await whileWorking(() => stick.count(firstRequest) > before && radio.pid !== undefined && radio.pid !== pid, 'the next attempt, in a new process')
   t.pass('each attempt is one driver in one process: never several fighting over the port')
 })
 
@@ -118,12 +124,12 @@ t.test('ember, a wrong answer: garbage back from the stick is a failed start, no
   const answer = setInterval(() => stick.count(ashReset) > 0 && (stick.write(Buffer.from('fe0161010059fe0161010059', 'hex')), answers++), 200)
   t.teardown(() => clearInterval(answer))
   await start()
-  await until(() => answers >= 3, 'garbage answered to the adapter', attemptMs)
+  await whileWorking(() => answers >= 3, 'garbage answered to the adapter')
   await giveUp()
-  await until(() => down.length >= 1, 'the attempt to fail', attemptMs)
+  await whileWorking(() => down.length >= 1, 'the attempt to fail')
   const before = stick.count(ashReset)
   await restart()
-  await until(() => stick.count(ashReset) > before, 'the next attempt', attemptMs)
+  await whileWorking(() => stick.count(ashReset) > before, 'the next attempt')
   t.pass('the next attempt reached the stick')
 })
 
@@ -133,20 +139,20 @@ t.test('a port that appears later is used; a port closed mid-run ends the attemp
   t.teardown(() => rmSync(link, { force: true }))
   const { radio, down, start, restart } = await setup(t, { adapter: 'ember', serialPort: link, startTimeoutMs: 30_000 })
   await start()
-  await until(() => down.length >= 1, 'the first attempt to fail', attemptMs)
+  await whileWorking(() => down.length >= 1, 'the first attempt to fail')
   t.equal(down[0], `no such port: ${link}`, 'no stick yet')
 
   const first = await PseudoTerminal.open()
   first.linkAt(link)
   await restart()
-  await until(() => first.count(ashReset) >= 1, 'an attempt to reach the stick once it appears', attemptMs)
+  await whileWorking(() => first.count(ashReset) >= 1, 'an attempt to reach the stick once it appears')
   const pid = radio.pid
   await first.close()
-  await until(() => radio.pid !== pid, 'the attempt to end with its port', attemptMs)
+  await whileWorking(() => radio.pid !== pid, 'the attempt to end with its port')
 
   const second = await openTerminal(t)
   second.linkAt(link)
   await restart()
-  await until(() => second.count(ashReset) >= 1, 'the replugged stick to be reached', attemptMs)
+  await whileWorking(() => second.count(ashReset) >= 1, 'the replugged stick to be reached')
   t.pass('the stick on its new device node was reached')
 })

@@ -53,7 +53,7 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
   await api('POST', '/api/v2/activeorders/28/page', { tracking: true })
   const orders = gateway.services.orders.list()
   const { page, errors } = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
-  await page.locator('.card').nth(29).waitFor({ timeout: 5000 })
+  await page.locator('.card').nth(29).waitFor()
   t.equal(orders.length, 30)
 
   const pass = await page.evaluate(() => {
@@ -112,15 +112,15 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
 t.test('the floor plan arranged on one screen is the floor on another', async (t) => {
   const manager = await openBoard(t, browser, base, token)
   await manager.page.locator('.tab[data-view="floor"]').click()
-  await manager.page.locator('#floor .table-tile[data-table="1"]').waitFor({ timeout: 3000 })
+  await manager.page.locator('#floor .table-tile[data-table="1"]').waitFor()
   await manager.page.locator('#floor-arrange').click()
   await manager.page.locator('[data-resize="columns"][data-step="1"]').click()
   await manager.page.locator('#floor-columns', { hasText: '7' }).waitFor()
   // Table 1 to the free seventh column of the first row.
   await manager.page.locator('#floor .table-tile[data-table="1"]').click()
-  await manager.page.locator('#floor .table-tile[data-table="1"][data-selected="true"]').waitFor({ timeout: 2000 })
+  await manager.page.locator('#floor .table-tile[data-table="1"][data-selected="true"]').waitFor()
   await manager.page.locator('#floor [data-x="6"][data-y="0"]').click()
-  await manager.page.locator('#floor .table-tile[data-table="1"][data-x="6"]').waitFor({ timeout: 2000 })
+  await manager.page.locator('#floor .table-tile[data-table="1"][data-x="6"]').waitFor()
   await manager.page.locator('#floor-save').click()
   await manager.page.locator('#floor-editor').waitFor({ state: 'hidden' })
   const saved = (await api('GET', '/api/v2/floor')).body.floor
@@ -130,7 +130,7 @@ t.test('the floor plan arranged on one screen is the floor on another', async (t
   const runner = await openBoard(t, browser, base, token, { width: 1024, height: 768 })
   await runner.page.locator('.tab[data-view="floor"]').click()
   const tile = runner.page.locator('#floor .table-tile[data-table="1"]')
-  await tile.waitFor({ timeout: 3000 })
+  await tile.waitFor()
   t.same([await tile.getAttribute('data-x'), await tile.getAttribute('data-y')], ['6', '0'], 'the second screen shows the saved floor')
   // Tables with orders take their orders' colour; chips carry the order numbers.
   const busy = runner.page.locator('#floor .table-tile:not([data-level="free"])').first()
@@ -154,7 +154,7 @@ t.test('the charts draw the known history: time to table and orders per hour', a
   const { page, errors } = await openBoard(t, browser, base, token)
   await page.locator('.tab[data-view="charts"]').click()
   const noon = page.locator('#chart-times rect[data-hour="12"]')
-  await noon.waitFor({ timeout: 3000 })
+  await noon.waitFor()
   t.equal(await noon.getAttribute('data-median'), '500')
   t.equal(await noon.getAttribute('data-p90'), '900')
   t.match(await noon.getAttribute('class'), /over/, 'a median over the 5-minute target is drawn as over')
@@ -165,7 +165,7 @@ t.test('the charts draw the known history: time to table and orders per hour', a
   await page.screenshot({ path: path.join(artifacts, 'board-charts.png'), fullPage: true })
   await page.locator('.range[data-range="week"]').click()
   await page.locator('.range[data-range="week"][aria-pressed="true"]').waitFor()
-  await page.locator('#chart-orders rect[data-hour="12"][data-orders="10"]').waitFor({ timeout: 3000 })
+  await page.locator('#chart-orders rect[data-hour="12"][data-orders="10"]').waitFor()
   t.same(errors, [], 'no console errors')
 })
 
@@ -191,7 +191,7 @@ t.test('a short lunch rush is seen live by an open board', async (t) => {
   })
   // 3 restaurant minutes at pace 60: guests for 3 s, the last food out within seconds.
   await gateway.services.rush.start({ minutes: 3, pace: 60, seed: 11, targetSeconds: 300 })
-  await page.waitForFunction(() => (window as any).rushSeen.seen.size >= 3 && (window as any).rushSeen.gone.size >= 3, undefined, { timeout: 20_000 })
+  await page.waitForFunction(() => (window as any).rushSeen.seen.size >= 3 && (window as any).rushSeen.gone.size >= 3)
   await page.locator('.card').first().waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined)
   const figures = await page.evaluate(() => ({ seen: (window as any).rushSeen.seen.size, gone: (window as any).rushSeen.gone.size }))
   t.ok(figures.seen >= 3 && figures.gone >= 3, `${figures.seen} orders appeared and ${figures.gone} were cleared live`)

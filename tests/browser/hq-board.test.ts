@@ -8,7 +8,6 @@ import { artifacts, launchBrowser, watchErrors } from '../helpers/browser.ts'
 import { startPostgres } from '../helpers/postgres.ts'
 import { prefix, publishAll, publisher } from '../lib/hq/fixtures.ts'
 import { startChain } from '../runtime/hq/fixtures.ts'
-import { generousMs } from '../helpers/until.ts'
 
 /**
  * A zone where it is now about midday (UTC+12 at midnight UTC, UTC-11 at 23:00 UTC): the order
@@ -34,8 +33,6 @@ t.test('a change at one site reaches a chain board served by the other instance'
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   t.teardown(() => context.close())
-  // Every wait below follows the board (a notice, then its reads): generous on a busy machine.
-  context.setDefaultTimeout(generousMs)
   const page = await context.newPage()
   const errors = watchErrors(page)
   await page.goto(chain.url(chain.b))

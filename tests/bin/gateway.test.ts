@@ -80,7 +80,7 @@ t.test('the first start builds the tree and answers from it, loading no TypeScri
 
 t.test('mDNS from the bundle: the gateway advertises itself (a CommonJS package imported when needed)', async (t) => {
   const { gateway } = await startBuilt(t, { host: '0.0.0.0', mdns: { enabled: true } })
-  await until(() => gateway.output().includes('advertised over mDNS') || gateway.output().includes('mDNS advertisement unavailable'), 'mDNS advertising', 10_000)
+  await until(() => gateway.output().includes('advertised over mDNS') || gateway.output().includes('mDNS advertisement unavailable'), 'mDNS advertising')
   t.notMatch(gateway.output(), 'mDNS advertisement unavailable')
   t.match(gateway.output(), '"msg":"advertised over mDNS"')
   t.equal(await gateway.stop(), 0)

@@ -197,7 +197,7 @@ async function start(name: number, table: number | null) {
 
 async function runSteps(page: Page, steps: Step[]): Promise<number> {
   await page.reload()
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   await api('DELETE', '/api/v2/activeorders')
   for (const [name, table] of [[1, 3], [2, null], [3, 5], [4, null], [5, 3]] as const) await start(name, table)
   await settle(page, (seen) => (seen.cards.length === 5 ? null : 'five cards'), 'start')
@@ -268,7 +268,7 @@ t.test('random key sequences with orders changing from the API: the selection is
   const errors = watchErrors(page)
   await page.clock.install()
   await page.goto(`${base}/`)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   // From here the page's time moves only when a step says (installed, it follows the real one).
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 3000)
 

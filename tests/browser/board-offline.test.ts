@@ -52,12 +52,12 @@ t.test('back on the first poll after the gateway returns; an offline alarm after
   const errors = watchErrors(page)
   await page.clock.install()
   await page.goto(`${base}/`)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   // From here the page's time moves only when the test says (installed, it follows the real one).
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 3000)
   t.equal(await page.locator('#offline-alarm').inputValue(), '60', 'the alarm after a minute by default')
   await page.clock.runFor(1000)
-  await page.locator('.card[data-order="41"][data-level="red"]').waitFor({ timeout: 5000 })
+  await page.locator('.card[data-order="41"][data-level="red"]').waitFor()
 
   await gateway.stop()
   await page.locator('#offline').waitFor({ state: 'visible', timeout: 10_000 })
@@ -75,7 +75,7 @@ t.test('back on the first poll after the gateway returns; an offline alarm after
   // Back: the next poll (at most a second of the page's time) finds it and reconnects.
   gateway = await gatewayOn(dataDir, port, {}, clock)
   await page.clock.runFor(1000)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 10_000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   await page.locator('#offline').waitFor({ state: 'hidden' })
   const alarmsThen = await alarms(page)
   for (let second = 0; second < 40; second++) await page.clock.runFor(1000)

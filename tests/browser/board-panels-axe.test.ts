@@ -26,9 +26,9 @@ t.test('the simulator panel and the floor being arranged: no serious or critical
   clock.offset = 0
   const { page, errors } = await openBoard(t, browser, base, token, { width: 1920, height: 1080 })
   await page.locator('#sim-toggle').click()
-  await page.locator('#sim-trackers li').nth(29).waitFor({ timeout: 10_000 })
+  await page.locator('#sim-trackers li').nth(29).waitFor()
   await page.locator('.tab[data-view="floor"]').click()
-  await page.locator('#floor .table-tile').first().waitFor({ timeout: 10_000 })
+  await page.locator('#floor .table-tile').first().waitFor()
   await page.locator('#floor-arrange').click()
   await page.locator('#floor-editor').waitFor()
   await page.evaluate(axeSource)

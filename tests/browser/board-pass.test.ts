@@ -61,7 +61,7 @@ async function underBar(page: Page): Promise<string[]> {
 }
 
 async function settled(page: Page, count: number) {
-  await page.locator('.card').nth(count - 1).waitFor({ timeout: 15_000 })
+  await page.locator('.card').nth(count - 1).waitFor()
   await page.waitForFunction(() => document.body.dataset.fitWidth === String(window.innerWidth))
 }
 
@@ -192,10 +192,10 @@ t.test('a bump bar: select by position or number, clear, focus on the next card,
   const third = await orderAt(2)
   t.equal(await focusedOrder(), third, '3 selects the third')
   await page.keyboard.press('b')
-  await page.locator(`.card[data-order="${third}"][data-pending="true"]`).waitFor({ timeout: 2000 })
+  await page.locator(`.card[data-order="${third}"][data-pending="true"]`).waitFor()
   t.equal(await focusedOrder(), await orderAt(3), 'after a clear the focus moves to the next card')
   await page.keyboard.press('u')
-  await page.locator(`.card[data-order="${third}"][data-pending="false"]`).waitFor({ timeout: 2000 })
+  await page.locator(`.card[data-order="${third}"][data-pending="false"]`).waitFor()
   t.equal(await focusedOrder(), third, 'undo brings the card back, selected')
   t.equal((await api('GET', `/api/v2/activeorders/${third}`)).status, 200, 'nothing was sent')
 
@@ -209,13 +209,13 @@ t.test('a bump bar: select by position or number, clear, focus on the next card,
   t.equal(await page.locator('.card[data-order="12"]').getAttribute('data-callout'), '13')
   // A number no card shows: the selection stays and a notice says so.
   for (const key of ['n', '4', '4', 'Enter']) await page.keyboard.press(key)
-  await page.locator('#key-notice', { hasText: 'No table or order 44' }).waitFor({ timeout: 2000 })
+  await page.locator('#key-notice', { hasText: 'No table or order 44' }).waitFor()
   t.equal(await focusedOrder(), '12', 'the selection stays')
   await page.keyboard.press('ArrowLeft')
   t.equal(await focusedOrder(), '11', 'arrows move the selection')
   await page.keyboard.press('ArrowRight')
   await page.keyboard.press('p')
-  await page.locator('.card[data-order="12"][data-paged="true"]').waitFor({ timeout: 3000 })
+  await page.locator('.card[data-order="12"][data-paged="true"]').waitFor()
   t.equal((await api('GET', '/api/v2/activeorders/12/page')).body.paged, true, 'p paged order 12')
   await page.keyboard.press('Home')
   t.equal(await focusedOrder(), await orderAt(0), 'Home: the first card')
@@ -225,7 +225,7 @@ t.test('a bump bar: select by position or number, clear, focus on the next card,
   const second = await orderAt(1)
   await page.keyboard.press('Delete')
   t.equal(await focusedOrder(), await orderAt(2), 'focus on the next card')
-  await page.locator(`.card[data-order="${second}"]`).waitFor({ state: 'detached', timeout: 8000 })
+  await page.locator(`.card[data-order="${second}"]`).waitFor({ state: 'detached' })
   t.equal((await api('GET', `/api/v2/activeorders/${second}`)).status, 404, 'cleared on the gateway')
 
   // The ⋯ menu closes on Escape, the focus back on its button.
@@ -248,19 +248,19 @@ t.test('recently cleared: by this screen and at the unit, with recall', async (t
   // At the unit: the simulator's pass clears tracker 2.
   await api('POST', '/api/v2/simulator/clear', { tracker: 2 })
   const unit = page.locator(`#recent-list li[data-uuid="${two}"]`)
-  await unit.waitFor({ timeout: 3000 })
+  await unit.waitFor()
   t.equal(await unit.locator('.recent-by').textContent(), 'another screen or the unit')
   // Here: clear order 3 with its button (the undo window passes).
   await page.locator('.card[data-order="3"] .primary').click()
-  await page.locator(`#recent-list li[data-uuid="${three}"] .recent-by`, { hasText: 'this screen' }).waitFor({ timeout: 8000 })
+  await page.locator(`#recent-list li[data-uuid="${three}"] .recent-by`, { hasText: 'this screen' }).waitFor()
   t.equal(await page.locator('#recent-list li').first().getAttribute('data-uuid'), three, 'newest first')
   // A screen opened later sees them too (from the history).
   const later = await openBoard(t, browser, base, token)
-  await later.page.locator(`#recent-list li[data-uuid="${two}"]`).waitFor({ timeout: 3000 })
-  await later.page.locator(`#recent-list li[data-uuid="${three}"]`).waitFor({ timeout: 3000 })
+  await later.page.locator(`#recent-list li[data-uuid="${two}"]`).waitFor()
+  await later.page.locator(`#recent-list li[data-uuid="${three}"]`).waitFor()
   // Recall: the order is back on the board (a new order with the same number and table).
   await unit.getByRole('button', { name: /Recall order 2/ }).click()
-  await page.locator('.card[data-order="2"]').waitFor({ timeout: 3000 })
+  await page.locator('.card[data-order="2"]').waitFor()
   t.equal((await api('GET', '/api/v2/activeorders/2')).status, 200)
   await unit.waitFor({ state: 'detached' })
   t.same([...errors, ...later.errors], [], 'no console errors')
@@ -283,7 +283,7 @@ t.test('signing out needs a second, deliberate step, comes after the cards, and 
   })
   t.ok(order.afterCards, 'after every card in tab order')
   t.ok(order.farFromSound, 'not next to Sound')
-  await page.locator('#screen-identity', { hasText: 'Signed in as wall-sign-out, scope screen' }).waitFor({ timeout: 5000 })
+  await page.locator('#screen-identity', { hasText: 'Signed in as wall-sign-out, scope screen' }).waitFor()
   t.ok(await page.locator('#approve-form').isHidden(), 'only an admin token approves screens: the form is not offered')
   await page.locator('#forget-token').click()
   await page.locator('#sign-out-confirm').waitFor({ state: 'visible' })
@@ -322,15 +322,15 @@ t.test('a new screen signs in with a code approved on a signed-in screen in anot
   await manager.page.locator('#approve-code').fill(code.toLowerCase())
   await manager.page.locator('#approve-name').fill('pass-left')
   await manager.page.locator('#approve-form button[type="submit"]').click()
-  await manager.page.locator('#approve-result', { hasText: 'signed in as pass-left (scope screen)' }).waitFor({ timeout: 3000 })
+  await manager.page.locator('#approve-result', { hasText: 'signed in as pass-left (scope screen)' }).waitFor()
 
-  await wall.locator('body[data-connection="live"]').waitFor({ timeout: 8000 })
+  await wall.locator('body[data-connection="live"]').waitFor()
   const wallToken = await wall.evaluate(() => localStorage.getItem('trackerGateway.accessToken'))
   t.match(wallToken, /^[0-9a-f]{48}$/)
   t.not(wallToken, token, 'its own token, not the manager’s')
   t.ok(gateway.services.tokens.list().some((record) => record.name === 'pass-left' && record.scope === 'screen'), 'named as the manager chose, scope screen by default')
   await wall.locator('a[href="#screen"]').click()
-  await wall.locator('#screen-identity', { hasText: 'Signed in as pass-left, scope screen' }).waitFor({ timeout: 5000 })
+  await wall.locator('#screen-identity', { hasText: 'Signed in as pass-left, scope screen' }).waitFor()
   t.same([...wallErrors, ...manager.errors], [], 'no console errors')
 })
 

@@ -47,7 +47,7 @@ async function screen(t: Test, browser: Browser, options: { fakeClock?: boolean 
   if (options.fakeClock) await page.clock.install()
   const errors = watchErrors(page)
   await page.goto(`${base}/`)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   return { page, errors }
 }
 
@@ -58,8 +58,8 @@ t.test('a late order on a fresh screen without flags: a blocked-sound banner, on
   await api('POST', '/api/v2/activeorders', { name: 31, orderType: 'ON_PREMISE', locationName: 5 })
   clock.offset = 0
   const { page, errors } = await screen(t, plain)
-  await page.locator('.card[data-order="31"][data-level="red"]').waitFor({ timeout: 3000 })
-  await page.locator('#sound-blocked').waitFor({ state: 'visible', timeout: 5000 })
+  await page.locator('.card[data-order="31"][data-level="red"]').waitFor()
+  await page.locator('#sound-blocked').waitFor({ state: 'visible' })
   t.equal(await page.locator('#sound-toggle').textContent(), 'Sound blocked', 'the button does not claim "Sound on"')
   t.match(await page.locator('#sound-blocked').textContent(), /Sound is blocked by the browser.*Tap here/)
   const banner = await page.locator('#sound-blocked').boundingBox()
@@ -68,9 +68,9 @@ t.test('a late order on a fresh screen without flags: a blocked-sound banner, on
   t.same(await tones(page), [], 'no tone was started while blocked')
 
   await page.locator('#sound-unblock').click()
-  await page.locator('#sound-blocked').waitFor({ state: 'hidden', timeout: 3000 })
+  await page.locator('#sound-blocked').waitFor({ state: 'hidden' })
   t.equal(await page.locator('#sound-toggle').textContent(), 'Sound on')
-  await page.waitForFunction(() => (window as unknown as { tones: unknown[] }).tones.length >= 2, undefined, { timeout: 5000 })
+  await page.waitForFunction(() => (window as unknown as { tones: unknown[] }).tones.length >= 2)
   const played = await tones(page)
   t.same(played.slice(0, 2), [{ frequency: 988, state: 'running' }, { frequency: 988, state: 'running' }], 'the late order beeps once the tap started the audio')
   t.same(errors, [], 'no console errors')
@@ -84,10 +84,10 @@ t.test('the kiosk flags: the tone plays with no tap at all', async (t) => {
   const { page, errors } = await screen(t, kiosk)
   t.equal(await page.locator('#sound-toggle').textContent(), 'Sound on')
   // The target is read with the figures: wait for it before the order is placed.
-  await page.locator('#stat-target', { hasText: '0:02' }).waitFor({ timeout: 5000 })
+  await page.locator('#stat-target', { hasText: '0:02' }).waitFor()
   await api('POST', '/api/v2/activeorders', { name: 32, orderType: 'TO_GO' })
-  await page.locator('.card[data-order="32"][data-level="red"]').waitFor({ timeout: 6000 })
-  await page.waitForFunction(() => (window as unknown as { tones: unknown[] }).tones.length >= 2, undefined, { timeout: 5000 })
+  await page.locator('.card[data-order="32"][data-level="red"]').waitFor()
+  await page.waitForFunction(() => (window as unknown as { tones: unknown[] }).tones.length >= 2)
   t.match(await tones(page), [{ frequency: 988, state: 'running' }], 'played, the audio running, nobody touched the page')
   t.ok(await page.locator('#sound-blocked').isHidden(), 'no banner')
   t.same(errors, [], 'no console errors')
@@ -102,7 +102,7 @@ t.test('late orders remind at the interval this screen sets until they are dealt
   // The kiosk browser (no tap needed) with the page's timers under the test's control.
   const { page, errors } = await screen(t, kiosk, { fakeClock: true })
   await page.clock.runFor(1000)
-  await page.locator('.card[data-order="33"][data-level="red"]').waitFor({ timeout: 3000 })
+  await page.locator('.card[data-order="33"][data-level="red"]').waitFor()
   await page.locator('#reminder').selectOption('30')
   const count = async () => (await tones(page)).length
   await page.clock.runFor(1000)
@@ -116,11 +116,11 @@ t.test('late orders remind at the interval this screen sets until they are dealt
   t.equal(await count(), first + 4, 'and again: still not dealt with')
   // Dealt with: the guest is paged.
   await api('POST', '/api/v2/activeorders/33/page', { tracking: true })
-  await page.locator('.card[data-order="33"][data-paged="true"]').waitFor({ timeout: 3000 })
+  await page.locator('.card[data-order="33"][data-paged="true"]').waitFor()
   await page.clock.runFor(95_000)
   t.equal(await count(), first + 4, 'paged: no more reminders')
   await page.reload()
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   t.equal(await page.locator('#reminder').inputValue(), '30', 'the interval is kept on this screen')
   t.same(errors, [], 'no console errors')
 })

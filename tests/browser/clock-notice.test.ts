@@ -26,17 +26,17 @@ t.test('the board shows an unsynchronised clock and sets the gateway clock from 
   const token: string = ((await (await fetch(`${gw.url}/api/v2/accesstoken/generate?name=board`)).json()) as any).token.token
   const api = apiClient(gw.url, token)
   const clock = async () => (await api('GET', '/api/v2/gateway')).body.gatewayStatus.clock
-  await until(async () => (await clock()).synchronized === false, 'the clock reported unsynchronised', 15_000)
+  await until(async () => (await clock()).synchronized === false, 'the clock reported unsynchronised')
   await api('POST', '/api/v2/simulator/start', { tracker: 5 })
-  await until(async () => (await api('GET', '/api/v2/activeorders')).body.items[0]?.elapsedTime >= 1, 'an order a second old', 15_000)
+  await until(async () => (await api('GET', '/api/v2/activeorders')).body.items[0]?.elapsedTime >= 1, 'an order a second old')
 
   const { page, errors } = await openBoard(t, browser, gw.url, token)
   const notice = page.locator('#clock-notice')
-  await notice.waitFor({ state: 'visible', timeout: 10_000 })
+  await notice.waitFor({ state: 'visible' })
   t.match(await notice.textContent(), /not synchronised/)
 
   await notice.locator('button').click()
-  await page.locator('#clock-notice', { hasText: 'set from a board' }).waitFor({ timeout: 10_000 })
+  await page.locator('#clock-notice', { hasText: 'set from a board' }).waitFor()
   const state = await clock()
   t.equal(state.lastJump.cause, 'board')
   t.ok(Math.abs(state.lastJump.shiftMs - 3 * 3_600_000) < 60_000, `the gateway clock moved by the board's ${state.lastJump.shiftMs} ms`)
@@ -49,8 +49,8 @@ t.test('the board shows an unsynchronised clock and sets the gateway clock from 
   // Refused for a synchronised clock: the system's time wins.
   fake.offset('+0')
   fake.synchronized(true)
-  await until(async () => (await clock()).synchronized === true, 'the clock reported synchronised', 15_000)
-  await until(async () => (await clock()).setFromBoardAt === null, 'the gateway follows the system clock again', 15_000)
+  await until(async () => (await clock()).synchronized === true, 'the clock reported synchronised')
+  await until(async () => (await clock()).setFromBoardAt === null, 'the gateway follows the system clock again')
   const refused = await api('POST', '/api/v2/gateway/clock', { time: Date.now() })
   t.match(refused, { status: 400, body: { returnCode: -21, message: /synchronised/ } })
   const statusRead = page.waitForResponse((response) => response.url().endsWith('/api/v2/gateway'))

@@ -36,7 +36,7 @@ t.test('the board over https: fingerprint on the sign-in screen, token from the 
   t.equal(response?.status(), 200)
   t.match(await response!.securityDetails(), { protocol: /^TLS 1\.[23]$/ }, 'Chromium loaded it over TLS, trusting the pinned key')
   const served = new X509Certificate(await certificateOf(base))
-  await page.locator('#tls-fingerprint').waitFor({ timeout: 5000 })
+  await page.locator('#tls-fingerprint').waitFor()
   t.equal(await page.locator('#tls-fingerprint').textContent(), status.fingerprintSha256)
   t.equal(served.fingerprint256, status.fingerprintSha256, 'the fingerprint shown is the certificate the browser got')
   t.equal(await page.locator('#connection-security').getAttribute('data-secure'), 'true')
@@ -44,13 +44,13 @@ t.test('the board over https: fingerprint on the sign-in screen, token from the 
 
   await sendControl(dataDir, 'button.press')
   await page.locator('#token-from-button').click()
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 5000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   const token = await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken'))
   t.match(token, /^[0-9a-f]{48}$/)
   // An order created over plain HTTP reaches the HTTPS board through its wss feed.
   const api = apiClient(`http://127.0.0.1:${gateway.port}`, token!)
   t.equal((await api('POST', '/api/v2/activeorders', { name: 31, orderType: 'TO_GO' })).status, 200)
-  await page.locator('.card[data-order="31"]').waitFor({ timeout: 5000 })
+  await page.locator('.card[data-order="31"]').waitFor()
   t.same(errors, [], 'no console errors')
 })
 
@@ -60,13 +60,13 @@ t.test('over plain HTTP the sign-in screen warns and links to the HTTPS address'
   const page = await context.newPage()
   await page.goto(`http://127.0.0.1:${gateway.port}/`)
   const link = page.locator('#https-link')
-  await link.waitFor({ timeout: 5000 })
+  await link.waitFor()
   t.equal(await link.getAttribute('href'), `https://127.0.0.1:${gateway.securePort}/`)
   t.match(await page.locator('#connection-security').textContent(), /not encrypted/)
   t.equal(await page.locator('#tls-fingerprint').textContent(), gateway.services.tlsStatus.get()!.fingerprintSha256)
   await link.click()
   await page.waitForURL(`https://127.0.0.1:${gateway.securePort}/`)
-  await page.locator('#connection-security[data-secure="true"]').waitFor({ timeout: 5000 })
+  await page.locator('#connection-security[data-secure="true"]').waitFor()
 })
 
 /** The certificate the server presents (PEM), read with node's TLS client. */

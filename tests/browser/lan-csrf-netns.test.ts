@@ -51,12 +51,12 @@ t.test('an <img> on a page of another LAN host registers nothing, with or withou
   writeFileSync(configFile, JSON.stringify({ host: gatewayAddress, port: 0, dataDir, mdns: { enabled: false }, radio: { kind: 'simulated' } }))
 
   const gateway = runInside(t, ns, [process.execPath, '--disable-warning=ExperimentalWarning', cliPath, 'start', '--config', configFile], { LOG_LEVEL: 'info' })
-  await until(() => /"msg":"gateway started"/.test(gateway.output()), 'the gateway started in the namespace', 30_000)
+  await until(() => /"msg":"gateway started"/.test(gateway.output()), 'the gateway started in the namespace')
   const port = Number(/"port":(\d+)[^\n]*"msg":"gateway started"/.exec(gateway.output())![1])
   const gatewayUrl = `http://${gatewayAddress}:${port}`
 
   const attacker = runInside(t, ns, [process.execPath, '--disable-warning=ExperimentalWarning', attackerServer, JSON.stringify({ page: attackerAddress, mirror: mirrorAddress, gateway: gatewayUrl })])
-  await until(() => lines(attacker.output()).some((line) => 'pagePort' in line), 'the attacker page server', 15_000)
+  await until(() => lines(attacker.output()).some((line) => 'pagePort' in line), 'the attacker page server')
   const { pagePort } = lines(attacker.output()).find((line) => 'pagePort' in line)!
 
   // Chromium inside the namespace: playwright talks to it over pipes, which cross namespaces.
@@ -71,7 +71,7 @@ t.test('an <img> on a page of another LAN host registers nothing, with or withou
   t.teardown(() => browser.close())
   const page = await (await browser.newContext()).newPage()
   await page.goto(`http://${attackerAddress}:${pagePort}/page.html`)
-  await page.waitForFunction(() => (window as unknown as { results?: unknown }).results !== undefined, undefined, { timeout: 30_000 })
+  await page.waitForFunction(() => (window as unknown as { results?: unknown }).results !== undefined)
   const results = (await page.evaluate(() => (window as unknown as { results: Record<string, string> }).results)) as Record<string, string>
   t.equal(results.control, 'load', "the page reaches the gateway (its icon loads), so the <img> requests did too")
 
@@ -81,7 +81,7 @@ t.test('an <img> on a page of another LAN host registers nothing, with or withou
   t.comment(`headers Chromium sent to another LAN address for an <img>: ${Object.keys(probe?.headers ?? {}).join(', ')}`)
 
   const requestLines = () => lines(gateway.output()).filter((line) => line.msg === 'request' && line.path === '/api/v1/register')
-  await until(() => requestLines().length >= 2, 'both register requests logged by the gateway', 15_000)
+  await until(() => requestLines().length >= 2, 'both register requests logged by the gateway')
   t.same(requestLines().map((line) => line.status).sort(), [400, 403], 'with its Referer: 403 (another site); without: 400 (not the caller’s own address)')
 
   t.same(await sendControl(dataDir, 'webhooks.list'), [], 'no callback URL registered')

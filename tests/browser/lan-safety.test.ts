@@ -93,7 +93,7 @@ t.test('a page of another site changes nothing, and a rebound name reads nothing
   const context = await browser.newContext()
   const page = await context.newPage()
   await page.goto(`http://evil.test:${evilPort}/`)
-  await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true, undefined, { timeout: 10_000 })
+  await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true)
 
   const refused = memory.lines().filter((line) => line.msg === 'request' && line.status === 403).map((line) => `${line.method} ${line.path}`)
   t.same(refused.sort(), ['GET /api/v1/register', 'POST /api/v1/activeorders', 'POST /api/v1/activeorders', 'POST /api/v1/activeorders/5/page', 'POST /api/v1/activeorders/5/page'],

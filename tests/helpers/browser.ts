@@ -12,6 +12,7 @@ import { memoryLogger } from './memory-logger.ts'
 import { sendControl } from '../../runtime/control/control.ts'
 import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
 import { chromiumDep, requireExecutable } from './system-deps.ts'
+import { generousMs } from './until.ts'
 
 export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
 
@@ -25,6 +26,21 @@ export async function launchBrowser(t: Test, args: string[] = []): Promise<Brows
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...args],
   })
   t.teardown(() => browser.close())
+  // Every context waits with the tests' generous limit (tests/helpers/until.ts) unless a call
+  // says otherwise: a wait follows the page (an element appears, a text changes), and on a
+  // busy machine a browser and a gateway take many times what they take on an idle one.
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (options) => {
+    const context = await newContext(options)
+    context.setDefaultTimeout(generousMs)
+    return context
+  }
+  const newPage = browser.newPage.bind(browser)
+  browser.newPage = async (options) => {
+    const page = await newPage(options)
+    page.context().setDefaultTimeout(generousMs)
+    return page
+  }
   return browser
 }
 
@@ -75,7 +91,7 @@ export async function openBoard(t: Test, browser: Browser, base: string, token: 
   const page = await context.newPage()
   const errors = watchErrors(page)
   await page.goto(`${base}/`)
-  await page.locator('body[data-connection="live"]').waitFor({ timeout: 15_000 })
+  await page.locator('body[data-connection="live"]').waitFor()
   return { context, page, errors }
 }
 

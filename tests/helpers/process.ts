@@ -2,6 +2,8 @@
 // given data dir, and finds its port from the structured start-up log line.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { treeCpuTicks } from './cpu-progress.ts'
+import { generousMs } from './until.ts'
 
 export const cliPath = fileURLToPath(new URL('../../runtime/cli.ts', import.meta.url))
 
@@ -49,15 +51,27 @@ export function startGatewayProcess(dataDir: string, env: Record<string, string>
     })
     let output = ''
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`gateway did not start:\n${output}`))
-    }, 20_000)
+    // Waits while the gateway makes progress (writes its start-up log, or works: a first start
+    // builds the tree): on a busy machine a start takes many times what it takes on an idle
+    // one; one that neither writes nor gets CPU for a minute is stuck.
+    let progress = ''
+    let movedAt = Date.now()
+    const timer = setInterval(() => {
+      const now = `${output.length} ${child.pid === undefined ? 0 : treeCpuTicks(child.pid)}`
+      if (now !== progress) {
+        progress = now
+        movedAt = Date.now()
+      } else if (Date.now() - movedAt > generousMs) {
+        clearInterval(timer)
+        child.kill('SIGKILL')
+        reject(new Error(`gateway did not start (no output and no CPU for ${generousMs / 1000} s):\n${output}`))
+      }
+    }, 1000)
     const onData = (chunk: Buffer) => {
       output += chunk
       const match = /"port":(\d+)[^\n]*"msg":"gateway started"/.exec(output)
       if (match) {
-        clearTimeout(timer)
+        clearInterval(timer)
         const port = Number(match[1])
         resolve({
           child,
@@ -74,7 +88,7 @@ export function startGatewayProcess(dataDir: string, env: Record<string, string>
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
     child.on('exit', (code) => {
-      clearTimeout(timer)
+      clearInterval(timer)
       reject(new Error(`gateway exited with ${code}:\n${output}`))
     })
   })

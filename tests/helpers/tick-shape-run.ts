@@ -26,9 +26,9 @@ export async function tickShapeAfterCollections(t: Test, cliArgs: string[], read
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   t.teardown(() => child.kill('SIGKILL'))
-  await until(() => output.includes(ready) || child.exitCode !== null, ready, 30_000)
+  await until(() => output.includes(ready) || child.exitCode !== null, ready)
   if (!output.includes(ready)) throw new Error(`never "${ready}":\n${output}`)
   child.kill('SIGUSR2')
-  await until(() => existsSync(out) || child.exitCode !== null, 'the probe has read the feedback', 30_000)
+  await until(() => existsSync(out) || child.exitCode !== null, 'the probe has read the feedback')
   return { states: JSON.parse(readFileSync(out, 'utf8')) as string[], output }
 }

@@ -7,6 +7,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { freePort } from '../../../bench/free-port.ts'
 import { findExecutable, mosquittoDep, requireExecutable } from '../../helpers/system-deps.ts'
+import { generousMs } from '../../helpers/until.ts'
 
 export const mosquittoBinary = findExecutable(mosquittoDep)
 
@@ -74,8 +75,10 @@ export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Prom
   return broker
 }
 
+/** Every 25 ms, for as long as a busy machine may take to start a broker (not 200 tries, 5 s). */
 async function waitForPort(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  const deadline = Date.now() + generousMs
+  while (Date.now() < deadline) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1')
       socket.once('connect', () => {
@@ -87,7 +90,7 @@ async function waitForPort(port: number): Promise<void> {
     if (open) return
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-  throw new Error(`mosquitto did not open port ${port}`)
+  throw new Error(`mosquitto did not open port ${port} within ${generousMs / 1000} s`)
 }
 
 export function makePasswordFile(dir: string, user: string, password: string): string {
@@ -96,4 +99,3 @@ export function makePasswordFile(dir: string, user: string, password: string): s
   return file
 }
 
-/** Polls a condition that depends on network I/O (not on the Clock). */

@@ -14,10 +14,10 @@ import t, { type Test } from 'tap'
 import { copyForBuild } from '../../helpers/built-project.ts'
 import { compileFakeCoordinator, fakeCoordinatorSources } from '../../helpers/compiled-fake-coordinator.ts'
 import { ManualClock } from '../../helpers/manual-clock.ts'
-import { SystemClock } from '../../../lib/kernel/clock.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
-import { until } from '../../helpers/until.ts'
+import { until, untilProgress } from '../../helpers/until.ts'
+import { childrenCpuTicks } from '../../helpers/cpu-progress.ts'
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
 import { TestChannel, tracker } from '../../helpers/zigbee-radio.ts'
 import type { ZigbeeProcessOptions, ZigbeeProcessRadio } from '../../../lib/radio/zigbee-process.ts'
@@ -84,20 +84,40 @@ t.test('the compiled radio process given a TypeScript preload runs without lite 
 })
 
 t.test("herdsman's real ember and zstack adapters start interpreted: each reaches the stick and fails as from the sources", async (t) => {
-  // The first frame each writes at a start: ember an ASH reset, zstack a ZNP ping.
-  for (const [adapter, first] of [['ember', '1ac038bc7e'], ['zstack', 'fe00210120']] as const) {
+  // The first frame each writes at a start: ember an ASH reset, zstack a ZNP ping. A
+  // pseudo-terminal has no modem lines: Z-Stack's bootloader skip fails at once; ember would
+  // try for about 25 s, so the radio's start timeout ends it.
+  const adapters = [
+    { adapter: 'ember', first: '1ac038bc7e', ended: /did not start within 4 s/ },
+    { adapter: 'zstack', first: 'fe00210120', ended: /cannot set|Failed to connect/ },
+  ] as const
+  for (const { adapter, first, ended } of adapters) {
     const stick = await PseudoTerminal.open()
     t.teardown(() => stick.close())
     const logs = memoryLogger('warn')
     const down: string[] = []
-    const radio = new compiled.ZigbeeProcessRadio({ adapter, serialPort: stick.device, dataDir: t.testdir(), clock: new SystemClock(), channel: new TestChannel(), log: logs.log, startWaitMs: 0, startTimeoutMs: 4000, restartDelaysMs: [600_000] })
+    // The radio's start timeout runs on a manual clock, let go only once the adapter has
+    // reached the stick: loading herdsman interpreted takes seconds on a busy machine, and a
+    // real 4 s ended the process before its first frame (then nothing came for a minute).
+    const clock = new ManualClock()
+    const radio = new compiled.ZigbeeProcessRadio({ adapter, serialPort: stick.device, dataDir: t.testdir(), clock, channel: new TestChannel(), log: logs.log, startWaitMs: 0, startTimeoutMs: 4000, stopTimeoutMs: 15_000, restartDelaysMs: [600_000] })
     radio.on('status', (event) => void (!event.up && event.detail && down.push(event.detail)))
-    t.teardown(() => radio.stop())
-    await radio.start()
+    // A process still starting may not answer a clean stop: the stop timeout is moved at once.
+    t.teardown(async () => {
+      const stopped = radio.stop()
+      await clock.advance(15_000)
+      await stopped
+    })
+    const started = radio.start()
+    await clock.advance(0)
+    await started
     t.ok(commandLine(radio.pid!).includes('--lite-mode'), `${adapter}: under lite mode`)
-    await until(() => down.length >= 1 && stick.count(Buffer.from(first, 'hex')) >= 1, `the ${adapter} attempt`, processMs)
-    // A pseudo-terminal has no modem lines: Z-Stack's bootloader skip fails; ember times out.
-    t.match(down[0], /cannot set|Failed to connect|did not start/, `${adapter}: ${down[0]}`)
+    // Waits while the radio process keeps getting CPU (childrenCpuTicks): on a busy machine
+    // loading herdsman interpreted takes minutes of wall time; a process idle for a minute is stuck.
+    await untilProgress(() => stick.count(Buffer.from(first, 'hex')) >= 1, childrenCpuTicks, `the ${adapter} adapter to reach the stick`)
+    if (adapter === 'ember') await clock.advance(4000)
+    await untilProgress(() => down.length >= 1, childrenCpuTicks, `the ${adapter} attempt to end`)
+    t.match(down[0], ended, `${adapter}: ${down[0]}`)
     t.notMatch(logs.text(), /WebAssembly|ReferenceError/)
     await radio.stop()
   }

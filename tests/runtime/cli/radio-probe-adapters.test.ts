@@ -1,20 +1,20 @@
 // `gateway radio probe` with herdsman's REAL deCONZ, ZBOSS and ZiGate adapters on a silent
 // pseudo-terminal, and a Z-Stack coordinator on the network (tcp://) that accepts the
-// connection but never answers, or refuses it. Each start is given long enough for the
-// adapter's own failure (deCONZ gives up after about 20 s), so the verdict is made from its
-// words: a silent deCONZ stick was told its firmware was too old, and a network coordinator
-// was given baud-rate advice.
+// connection but never answers, or refuses it. Each start ends by the adapter's own failure
+// (deCONZ gives up after about 20 s): the probe's limit runs on a manual clock that never
+// moves, so on a busy machine it cannot end a start first, and the verdict is made from the
+// adapter's words: a silent deCONZ stick was told its firmware was too old, and a network
+// coordinator was given baud-rate advice.
 import net from 'node:net'
 import t, { type Test } from 'tap'
 import { parseConfig } from '../../../lib/config.ts'
 import { probeRadio } from '../../../runtime/cli/radio-probe.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
-
-const adapterTimeMs = 45_000
+import { ManualClock } from '../../helpers/manual-clock.ts'
 
 function probe(t: Test, radio: Record<string, unknown>) {
   const config = parseConfig({ dataDir: t.testdir(), radio: { kind: 'zigbee', ...radio } })
-  return probeRadio({ config, timeoutMs: adapterTimeMs, list: async () => [] })
+  return probeRadio({ config, timeoutMs: 45_000, list: async () => [], process: { clock: new ManualClock() } })
 }
 
 async function stick(t: Test): Promise<PseudoTerminal> {

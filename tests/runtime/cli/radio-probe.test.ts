@@ -12,11 +12,34 @@ import { probeRadio, type ProbeOptions } from '../../../runtime/cli/radio-probe.
 import { runCli, startGatewayProcess } from '../../helpers/process.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
-import { until } from '../../helpers/until.ts'
+import { untilProgress } from '../../helpers/until.ts'
+import { childrenCpuTicks } from '../../helpers/cpu-progress.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 
-function probe(t: Test, options: Partial<ProbeOptions> & { radio?: Record<string, unknown>; found?: Candidate[] }) {
+const ashReset = Buffer.from('1ac038bc7e', 'hex')
+
+/**
+ * The probe's limit runs on a manual clock that only the test moves: in real time it counts
+ * from starting the radio process (Node and herdsman), which on a busy machine took longer
+ * than the limit, and the probe then said "no answer" for a port it never reached. Each
+ * attempt here ends by itself (no such port, port busy) or is ended by the test, moving the
+ * clock once the start has reached the stick.
+ */
+function probe(t: Test, options: Partial<ProbeOptions> & { radio?: Record<string, unknown>; found?: Candidate[]; clock?: ManualClock }) {
   const config = parseConfig({ dataDir: t.testdir(), radio: { kind: 'zigbee', ...options.radio } })
-  return probeRadio({ config, timeoutMs: 4000, list: async () => options.found ?? [], ...options })
+  const { clock = new ManualClock(), process: processOptions, ...rest } = options
+  return probeRadio({ config, timeoutMs: 4000, list: async () => options.found ?? [], ...rest, process: { clock, ...processOptions } })
+}
+
+/** A probe on a silent stick, ended by its limit once the start has written to the stick. */
+async function probeSilent(t: Test, terminal: PseudoTerminal, options: Parameters<typeof probe>[1]) {
+  const clock = new ManualClock()
+  const before = terminal.count(ashReset)
+  const probing = probe(t, { ...options, clock })
+  // While the radio process keeps getting CPU: starting it takes minutes on a busy machine.
+  await untilProgress(() => terminal.count(ashReset) > before, childrenCpuTicks, 'the start to have reached the stick')
+  await clock.advance(options.timeoutMs ?? 4000)
+  return probing
 }
 
 async function stick(t: Test): Promise<PseudoTerminal> {
@@ -45,22 +68,20 @@ t.test('an EmberZNet stick on a data dir with a Z-Stack coordinator backup: the 
     },
   })
   const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/ttyUSB-probe-missing' } })
-  const result = await probeRadio({ config, timeoutMs: 4000, list: async () => [] })
+  // The refusal ends the start by itself; the limit, on a manual clock, cannot end it first.
+  const result = await probeRadio({ config, timeoutMs: 4000, list: async () => [], process: { clock: new ManualClock() } })
   t.equal(result.ok, false)
   t.match(result.verdict, /^cannot start on this network: coordinator_backup.json was written by a Z-Stack coordinator, and an EmberZNet stick \(adapter ember\) cannot take over that network\. To keep the network, use a Z-Stack or deCONZ stick/)
 })
 
 t.test('a stick that does not answer, and one that looks like another adapter type', async (t) => {
   const terminal = await stick(t)
-  // 15 s, not 4: the limit includes starting the radio process (Node and herdsman), which
-  // took longer than 4 s on a loaded machine, and then the start never reached the stick.
-  const silent = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, timeoutMs: 15_000 })
+  const silent = await probeSilent(t, terminal, { radio: { adapter: 'ember', serialPort: terminal.device } })
   t.match(silent.verdict, new RegExp(`^no answer at 115200 baud from ${terminal.device}: wrong baud rate`))
-  await until(() => terminal.count(Buffer.from('1ac038bc7e', 'hex')) >= 1, 'the start to have reached the stick', 30_000)
-  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 15 s)`)
+  t.equal(silent.attempt, `trying ember on ${terminal.device} (up to 4 s)`)
 
   const found = [{ name: 'Sonoff Zigbee 3.0 USB Dongle Plus (ITead)', path: terminal.device, adapter: 'zstack' }]
-  const wrong = await probe(t, { radio: { adapter: 'ember', serialPort: terminal.device }, found })
+  const wrong = await probeSilent(t, terminal, { radio: { adapter: 'ember', serialPort: terminal.device }, found })
   t.equal(wrong.verdict, `wrong adapter type: ${terminal.device} looks like a zstack stick (Sonoff Zigbee 3.0 USB Dongle Plus (ITead)), configured ember`)
   t.match(wrong.candidates, /adapter zstack/)
 })
@@ -84,8 +105,7 @@ t.test('a port another program holds', async (t) => {
 
 t.test('a coordinator that answers', async (t) => {
   const remote = await FakeRemote.open(t)
-  // The fake answers at once, so a long limit costs nothing; 4 s was shorter than starting a
-  // radio process (Node and herdsman) on a loaded machine, and the probe then said "no answer".
+  // The fake answers at once; the limit (on the manual clock) never passes.
   const result = await probe(t, { radio: { adapter: 'zstack', serialPort: '/dev/ttyUSB0' }, process: remote.processOptions, timeoutMs: 120_000 })
   t.same(result, {
     ok: true,

@@ -13,7 +13,7 @@ import { Partitions } from '../../../lib/hq/schema.ts'
 import { openDatabase } from '../../../lib/store/postgres.ts'
 import { cliPath } from '../../helpers/process.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
-import { until } from '../../helpers/until.ts'
+import { until, untilProgress } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, prefix, publishAll, publisher, snapshot } from '../../lib/hq/fixtures.ts'
 import { brokerLines } from './fixtures.ts'
@@ -87,7 +87,7 @@ t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async 
   // Both instances are inside a batch transaction, waiting for the lock.
   const waiting = async (app: string) =>
     (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [app])).rows[0].n > 0
-  await until(async () => (await waiting('hq-a')) && (await waiting('hq-b')), 'both instances in the middle of a batch', 20_000)
+  await until(async () => (await waiting('hq-a')) && (await waiting('hq-b')), 'both instances in the middle of a batch')
   a.child.kill('SIGKILL')
   t.equal(await a.exited, null, 'a was killed')
   release()
@@ -105,8 +105,10 @@ t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async 
   await new Partitions().ensure(reference.db, [base])
   await reference.db.transaction((tx) => applyBatch(tx, parsed, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
   const expected = await snapshot(reference.db)
-  await until(async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0].n >= 300, 'every cleared order', 30_000)
-  await until(async () => JSON.stringify(await snapshot(db)) === JSON.stringify(expected), 'the rows of one orderly apply', 30_000).catch(() => undefined)
+  let stored = 0
+  const count = async () => (stored = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0].n)
+  await untilProgress(async () => (await count()) >= 300, () => stored, 'every cleared order')
+  await until(async () => JSON.stringify(await snapshot(db)) === JSON.stringify(expected), 'the rows of one orderly apply').catch(() => undefined)
   const got = await snapshot(db)
   t.equal(got.history.length, 300, 'every cleared order once')
   t.same(got, expected, 'same rows (and same hour figures: nothing counted twice)')

@@ -22,7 +22,7 @@ import { startHq } from '../../../runtime/hq/main.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
 import { startReceiver } from '../../helpers/webhooks.ts'
-import { until } from '../../helpers/until.ts'
+import { until, untilProgress } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { SimulatedSite } from '../../../bench/hq-sites.ts'
 import { freshDatabase, hqConfig, prefix, publishAll, publisher, snapshot } from '../../lib/hq/fixtures.ts'
@@ -146,7 +146,7 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   await until(() => sites.every((site) => site.fleet.status().backlog === 0), 'published')
   t.equal(await history(), 12, 'nothing of it reached HQ')
   hqLink.open()
-  await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'HQ back and subscribed again', 20_000)
+  await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'HQ back and subscribed again')
   await Promise.all(sites.map((site) => site.orders(1)))
 
   // The rows of one orderly apply of every change every site recorded.
@@ -157,14 +157,15 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   await reference.db.transaction((tx) => applyBatch(tx, everything, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
   const expected = await snapshot(reference.db)
   t.equal(expected.history.length, 30)
-  await until(async () => (await history()) === 30, 'every cleared order at HQ', 60_000)
+  let stored = 0
+  await untilProgress(async () => (stored = await history()) === 30, () => stored, 'every cleared order at HQ')
   await until(() => a.ingest.status().pending === 0 && b.ingest.status().pending === 0, 'nothing pending')
   t.same(await snapshot(db), expected, 'every change once: the rows of one orderly apply')
   const { rows } = await db.query<{ site_id: string; asked: number; gap: boolean; chain: string }>(
     'SELECT site_id, replay_requests AS asked, gap_since IS NOT NULL AS gap, chain_seq AS chain FROM hq_site_chains ORDER BY site_id',
   )
   for (const row of rows) t.ok(row.asked > 0, `${row.site_id} was asked to replay`)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left', 30_000)
+  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
   t.same(await a.checkAlerts().then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`)).then((r) => r.rows), [], 'nothing lost')
 })
 
@@ -190,9 +191,9 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   await site.orders(5)
   await until(() => site.fleet.status().backlog === 0, 'published')
   hqLink.open()
-  await until(() => hq.ingest.status().subscribed, 'HQ back', 20_000)
+  await until(() => hq.ingest.status().subscribed, 'HQ back')
   await site.orders(1)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_alerts WHERE kind = 'lost'`)).rowCount === 1, 'a lost alert', 30_000)
+  await until(async () => (await db.query(`SELECT 1 FROM hq_alerts WHERE kind = 'lost'`)).rowCount === 1, 'a lost alert')
   const [alert] = (await db.query<{ detail: string }>(`SELECT detail FROM hq_alerts WHERE kind = 'lost'`)).rows
   const range = /^changes after seq (\d+) through seq (\d+) are lost: the site could no longer replay them$/.exec(alert!.detail)
   t.ok(range, alert!.detail)
@@ -201,7 +202,7 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   // When HQ asks, the window holds 19..24 (16..21 if asked before the last order was published).
   t.ok(through === 18 || through === 15, `up to what the window no longer held (${through})`)
   // Everything above the lost range arrives: the window's part by replay, the rest as usual.
-  await until(async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_site_chains WHERE site_id = 'small'`)).rows[0]!.chain) === 24, 'the chain goes on to the last change', 30_000)
+  await until(async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_site_chains WHERE site_id = 'small'`)).rows[0]!.chain) === 24, 'the chain goes on to the last change')
   const kept = site.recorded.filter((m) => m.kind === 'history' && m.seq > through).map((m) => (m.kind === 'history' ? m.uuid : ''))
   const { rows } = await db.query<{ uuid: string }>(`SELECT uuid FROM hq_history WHERE site_id = 'small' AND seq > $1 ORDER BY seq`, [through])
   t.same(rows.map((r) => r.uuid), kept, 'every order cleared after the lost range')
@@ -228,7 +229,7 @@ t.test('a request that cannot get out (broker away) is sent again after retrySec
   const client = await publisher(broker.url)
   await publishAll(client, messages.filter((m) => m.seq !== 4))
   await client.endAsync(true)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen', 30_000)
+  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen')
   await broker.stop()
   await until(() => !hq.ingest.status().connected, 'the broker away')
   await hq.checkReplays()

@@ -58,13 +58,13 @@ t.test('files dropped into a running dev gateway are live at once; broken ones k
   t.ok(changedMs < 1000, `a changed file answered after ${Math.round(changedMs)} ms`)
 
   writeFileSync(path.join(project.functions, 'v2/broken.get.ts'), 'export const config = {{{')
-  await until(() => /functions\/v2\/broken\.get\.ts: does not load/.test(gateway.output()), 'load error reported', 5_000)
+  await until(() => /functions\/v2\/broken\.get\.ts: does not load/.test(gateway.output()), 'load error reported')
   t.match(await (await fetch(hello)).json(), { message: 'changed' }, 'the old table keeps serving after a file that does not load')
   rmSync(path.join(project.functions, 'v2/broken.get.ts'))
 
   // A file that loads but breaks a manifest rule (its name says POST, its config GET).
   writeFileSync(path.join(project.functions, 'v2/hello.post.ts'), helloFile('rule'))
-  await until(() => /functions\/v2\/hello\.post\.ts: GET \/api\/v2\/hello must live in v2\/hello\.get\.ts/.test(gateway.output()), 'rule breach reported', 5_000)
+  await until(() => /functions\/v2\/hello\.post\.ts: GET \/api\/v2\/hello must live in v2\/hello\.get\.ts/.test(gateway.output()), 'rule breach reported')
   t.match(await (await fetch(hello)).json(), { message: 'changed' }, 'the old table keeps serving after a rule breach')
   rmSync(path.join(project.functions, 'v2/hello.post.ts'))
 
@@ -103,7 +103,7 @@ t.test('the watcher swaps in each good table and keeps the last one after a bad 
 
   const count = tables.length
   writeFileSync(path.join(dir, 'v2/bad.get.ts'), 'export default 1')
-  await until(() => logs.lines().some((l: any) => /functions\/v2\/bad\.get\.ts: no exported config/.test(l.msg)), 'problem logged', 5_000)
+  await until(() => logs.lines().some((l: any) => /functions\/v2\/bad\.get\.ts: no exported config/.test(l.msg)), 'problem logged')
   await watcher.settled()
   t.equal(tables.length, count, 'no table applied')
 

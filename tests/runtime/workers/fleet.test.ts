@@ -165,9 +165,9 @@ t.test('every change and summary reaches headquarters in seq order across an out
   t.teardown(() => tail.kill('SIGKILL'))
   let tailed = ''
   tail.stdout!.on('data', (chunk) => (tailed += chunk))
-  await until(() => tailed.includes(`# subscribed to ${prefix}/${siteId}/#`), 'tail subscribed', 15_000)
+  await until(() => tailed.includes(`# subscribed to ${prefix}/${siteId}/#`), 'tail subscribed')
   await create(26)
-  await until(() => tailed.includes(`${prefix}/${siteId}/events `), 'tail line', 10_000)
+  await until(() => tailed.includes(`${prefix}/${siteId}/events `), 'tail line')
   const line = tailed.split('\n').find((l) => l.startsWith(`${prefix}/${siteId}/events `))!
   t.match(JSON.parse(line.slice(line.indexOf(' ') + 1)), { change: 'ORDER_CREATED', name: '26', siteId })
   t.match(tailed, `${prefix}/${siteId}/status `, 'the retained status shows at once')
@@ -177,7 +177,7 @@ t.test('every change and summary reaches headquarters in seq order across an out
 
   // The status says the (simulated) radio works: published again once it came up, if the
   // bridge connected first.
-  await until(() => hq.on('/status').some((m) => m.body.online === true && m.body.radioUp === true), 'radio up in the status', 10_000)
+  await until(() => hq.on('/status').some((m) => m.body.online === true && m.body.radioUp === true), 'radio up in the status')
   t.match(hq.on('/status').findLast((m) => m.body.online === true)!.body, { radioUp: true, radioKind: 'simulated' })
 
   // 5. A gateway that dies while connected is marked offline by its last will.

@@ -2,6 +2,7 @@ import os from 'node:os'
 import t from 'tap'
 import { Bonjour } from 'bonjour-service'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
+import { until } from '../../helpers/until.ts'
 import { type Advertisement, guardResponder, mdnsPart } from '../../../runtime/workers/mdns.ts'
 
 const log = memoryLogger('fatal').log
@@ -110,8 +111,7 @@ t.test("an error thrown in the responder's own timer (EMFILE from the interface 
   os.networkInterfaces = () => {
     throw Object.assign(new Error('EMFILE: too many open files, uv_interface_addresses'), { code: 'EMFILE' })
   }
-  const deadline = Date.now() + 12_000
-  while (!memory.text().includes('mDNS responder failing') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  await until(() => memory.text().includes('mDNS responder failing'), 'the failure logged (multicast-dns retries every 5 s)')
   os.networkInterfaces = original
   t.match(memory.lines().find((line) => line.msg === 'mDNS responder failing (retried every 5 s)'), { err: { code: 'EMFILE' } })
   await part.stop()

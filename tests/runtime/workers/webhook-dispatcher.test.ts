@@ -10,14 +10,16 @@ import { WebhookService } from '../../../lib/webhooks/service.ts'
 import { buildServices, type Services } from '../../../runtime/wiring/services.ts'
 import { retryDelay, WebhookDispatcher } from '../../../runtime/workers/webhook-dispatcher.ts'
 import { sampleOrder, startCanary, startReceiver, type Receiver } from '../../helpers/webhooks.ts'
-import { until } from '../../helpers/until.ts'
+import { generousMs, until } from '../../helpers/until.ts'
 
 const retrySchedule = [20, 40, 80]
 
 async function setup(t: Test, webhooks: Record<string, unknown> = {}) {
   const logs = memoryLogger()
   const clock = new SystemClock()
-  const config = parseConfig({ dataDir: '/nonexistent', webhooks: { allowLoopback: true, retrySchedule, timeoutMs: 1000, ...webhooks } })
+  // A generous per-attempt limit: on a busy machine a loopback post can take over a second,
+  // and an attempt cut off after the receiver got it is sent again ("delivered once" fails).
+  const config = parseConfig({ dataDir: '/nonexistent', webhooks: { allowLoopback: true, retrySchedule, timeoutMs: generousMs, ...webhooks } })
   const services = await buildServices({ config, clock, log: logs.log, inMemory: true })
   const dispatcher = new WebhookDispatcher({ webhooks: services.webhooks, clock, log: logs.log, retrySchedule })
   const receiver = await startReceiver()
@@ -45,7 +47,7 @@ t.test('every change is delivered once, in seq order, contiguous, signed', async
   const { secret } = await services.webhooks.register(receiver.url, 'v2')
   await record(services, contiguous(1, 40))
   // The receiver records a POST before the gateway has its answer: wait for the acknowledgements too.
-  await until(() => receiver.posts().length >= 40 && services.webhooks.outbox.backlog(receiver.url) === 0, 'all deliveries', 10_000)
+  await until(() => receiver.posts().length >= 40 && services.webhooks.outbox.backlog(receiver.url) === 0, 'all deliveries')
   t.same(seqs(receiver), contiguous(1, 40))
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0)
 
@@ -90,12 +92,12 @@ t.test('a receiver down for a while gets the whole backlog in order afterwards',
     return 503
   }
   await record(services, contiguous(1, 30))
-  await until(() => failures >= 4, 'retries while down', 5000)
+  await until(() => failures >= 4, 'retries while down')
   t.match(services.webhooks.list()[0], { state: 'failing', backlog: 30, lastError: { message: 'HTTP 503' } })
   const attemptsWhileDown = failures
   t.ok(attemptsWhileDown < 20, `backoff spaces the attempts (${attemptsWhileDown})`)
   down = false
-  await until(() => services.webhooks.outbox.backlog(receiver.url) === 0, 'catch-up', 10_000)
+  await until(() => services.webhooks.outbox.backlog(receiver.url) === 0, 'catch-up')
   // The receiver records refused attempts too: they were all of seq 1, the head of the queue.
   const okSeqs = receiver.requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).seq).slice(failures)
   t.same(okSeqs, contiguous(1, 30), 'every change, in order, once acknowledged')
@@ -112,7 +114,7 @@ t.test('a redirect is a failure and is never followed', async (t) => {
   await services.webhooks.register(receiver.url, 'v2')
   receiver.respond = (r) => (r.method === 'POST' ? { status: 307, headers: { location: `http://127.0.0.1:${canary.port}/` } } : 200)
   await record(services, [1])
-  await until(() => services.webhooks.list()[0]!.lastError !== null, 'a failed attempt', 5000)
+  await until(() => services.webhooks.list()[0]!.lastError !== null, 'a failed attempt')
   t.match(services.webhooks.list()[0]!.lastError, { message: /redirect \(not followed\)/ })
   t.equal(canary.connections, 0)
 })
@@ -122,7 +124,7 @@ t.test('410 Gone disables the registration and drops its backlog', async (t) => 
   await services.webhooks.register(receiver.url, 'v2')
   receiver.respond = (r) => (r.method === 'POST' ? 410 : 200)
   await record(services, [1, 2, 3])
-  await until(() => services.webhooks.list()[0]!.state === 'disabled', 'disabled', 5000)
+  await until(() => services.webhooks.list()[0]!.state === 'disabled', 'disabled')
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0)
   await record(services, [4])
   t.equal(services.webhooks.outbox.backlog(receiver.url), 0, 'no new entries for a disabled URL')
@@ -160,7 +162,7 @@ t.test('a name rebound to loopback after registration is refused at connect time
   answer = '127.0.0.1'
   dispatcher.start()
   await webhooks.sink({ seq: 1, type: 'ORDER_CREATED', order: sampleOrder(1, clock.now()), at: clock.now() })
-  await until(() => webhooks.list()[0]!.lastError !== null, 'a refused attempt', 5000)
+  await until(() => webhooks.list()[0]!.lastError !== null, 'a refused attempt')
   t.match(webhooks.list()[0], { state: 'failing', backlog: 1, lastError: { message: /rebind\.test resolves to 127\.0\.0\.1: loopback/ } })
   t.equal(canary.connections, 0, 'not a single connection reached the canary')
 })

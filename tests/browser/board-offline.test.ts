@@ -37,7 +37,7 @@ const lateBeeps = async (page: Page) => (await tones(page)).filter((frequency) =
 
 t.test('back on the first poll after the gateway returns; an offline alarm after the set time, repeated', async (t) => {
   await api('DELETE', '/api/v2/activeorders')
-  clock.offset = -600_000
+  clock.offset = -420_000
   await api('POST', '/api/v2/activeorders', { name: 41, orderType: 'ON_PREMISE', locationName: 4 })
   clock.offset = 0
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })

@@ -7,7 +7,7 @@ import { locateGateway, type GatewayTarget } from './cli/gateway-locate.ts'
 import { statusCommand } from './cli/status-command.ts'
 import { historyCliCommand, historyCliOptions, historyUsage } from './cli/history-commands.ts'
 import { simCliCommand, simCliOptions, startDemo } from './cli/sim-commands.ts'
-import { tokenCliCommand } from './cli/token-commands.ts'
+import { tokenCliCommand, tokenCliOptions } from './cli/token-commands.ts'
 import { webhooksCliCommand } from './cli/webhook-commands.ts'
 import { fleetCliCommand } from './cli/fleet-cli.ts'
 import { radioChannelCommand, radioCli } from './cli/radio-commands.ts'
@@ -35,9 +35,11 @@ const usage = `usage: gateway <command> [options]
   new endpoint <METHOD> <path> [--code N] [--auth A]  write a function file, its test stub, its contract row and the manifest entry
   button                                              press the gateway button (opens the 120 s token window)
   button status                                       show whether the token window is open
-  token list                                          list access tokens (name, prefix, created, last used, from)
+  token list                                          list access tokens (name, prefix, scope, created, last used, from)
+  token create <name> [--scope S]                     mint a token (scope read, screen, pos or admin; default admin), printed once
   token revoke <name>                                 revoke every access token with that name, at once
   token rename <name|prefix> <new name>               rename the tokens with that name (or that prefix, as listed)
+  token scope <name|prefix> <scope>                   narrow the tokens with that name (or prefix) to a scope (never widens)
   webhooks list                                       list webhook URLs with state, backlog and signing secret (host only)
   sim start <tracker> [--to-go]                       simulated radio: hold a tracker over the dine-in (or to-go) starter
   sim place <tracker> <table>                         simulated radio: put a tracker on a table
@@ -74,12 +76,12 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['sim', { run: simCliCommand, options: simCliOptions }],
   ['radio', { run: radioCli(new Map([['channel', radioChannelCommand], ['probe', probeCliCommand], ...radioUpkeepSubcommands])), options: { force: { type: 'boolean' }, ...probeCliOptions } }],
   ['button', { run: buttonCliCommand }],
-  ['token', { run: tokenCliCommand }],
+  ['token', { run: tokenCliCommand, options: tokenCliOptions }],
   ['webhooks', { run: webhooksCliCommand }],
   ['history', { run: historyCliCommand, options: historyCliOptions }],
   ['status', { run: statusCommand() }],
   ['tls', { run: tlsCliCommand, options: tlsCliOptions }],
-  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' } }, help: newEndpointHelp }],
+  ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' }, scope: { type: 'string' } }, help: newEndpointHelp }],
   ['backup', { run: backupCliCommand, options: backupCliOptions }],
   ['restore', { run: restoreCliCommand, options: backupCliOptions }],
 ])

@@ -417,9 +417,31 @@ function showBoard() {
   simulator.refresh()
   floor.refresh()
   showSound()
+  void showIdentity()
 }
 
-function signOut(message = '') {
+/** Who this screen is signed in as, and what its token may do (its scope): only admin approves screens. */
+async function showIdentity() {
+  try {
+    const { token } = await api('GET', '/api/v2/accesstoken')
+    $('screen-identity').textContent = `Signed in as ${token.name}, scope ${token.scope} (${scopeWords[token.scope] ?? token.scope}).`
+    document.body.dataset.scope = token.scope
+    $('approve-form').hidden = token.scope !== 'admin'
+  } catch {
+    // Unknown for now (offline, or the route opened without a token): the form stays; the gateway decides.
+  }
+}
+
+const scopeWords = {
+  read: 'sees orders and figures, changes nothing',
+  screen: 'orders: page, clear one, undo and recall',
+  pos: 'orders, clear all, webhooks',
+  admin: 'everything: settings, tokens, radio',
+}
+
+function signOut(message = '', { revoke = false } = {}) {
+  // Sent with the token before it is forgotten here; keepalive lets it finish as the page changes.
+  if (revoke && tokenStore.get()) api('DELETE', '/api/v2/accesstoken', undefined, { keepalive: true }).catch(() => {})
   feed?.close()
   feed = null
   clearInterval(statsTimer)
@@ -485,7 +507,8 @@ function setupControls() {
       density = value
       fitCards()
     },
-    onSignOut: () => signOut(),
+    // Signing out on purpose gives the token up at the gateway too: it stops working at once.
+    onSignOut: () => signOut('', { revoke: true }),
   })
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => setView(tab.dataset.view))
   for (const button of document.querySelectorAll('.range')) {
@@ -546,10 +569,12 @@ function setupLogin() {
     }
   })
   $('pairing-start').addEventListener('click', () => {
+    const previous = pairing?.id ?? null
     pairing?.stop()
     $('pairing').hidden = false
     pairing = waitForApproval({
       name: deviceTokenName(),
+      replaces: previous,
       onToken: (token) => useToken(token),
       show: (code, status) => {
         $('pairing-code').textContent = code ?? ''

@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v1/activeorders',
   auth: 'none',
+  scope: 'read',
   summary: 'All active orders (count as a string, v1 fields: stateStarted, paged "Yes"/"No", elapsedTime)',
 } as const satisfies FunctionConfig
 

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v1/activeorders/:id',
   auth: 'none',
+  scope: 'read',
   summary: 'One active order by number or UUID',
   errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig

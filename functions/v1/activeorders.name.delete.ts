@@ -5,6 +5,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v1/activeorders/:name',
   auth: 'none',
+  scope: 'screen',
   summary: 'Clear an active order by number: it moves to the history and its paging stops',
   errors: ['ORDER_NAME_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig

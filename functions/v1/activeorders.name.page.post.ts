@@ -6,6 +6,7 @@ export const config = {
   method: 'POST',
   path: '/api/v1/activeorders/:name/page',
   auth: 'none',
+  scope: 'screen',
   summary: 'Page the tracker of an active order (by number)',
   body: pageBody.schema(),
   errors: ['ORDER_NAME_INVALID', 'ORDER_NOT_FOUND', 'NO_TRACKER_TO_PAGE', 'TRACKING_INVALID', 'JSON_INVALID'],

@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v1/activeorders',
   auth: 'none',
+  scope: 'screen',
   summary: 'Start an active order (or update and locate the active order of that number)',
   query: {
     dummy_tracker_address: {

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v1/orders',
   auth: 'none',
+  scope: 'read',
   summary: 'Order history, newest first, with filters (dates as YYYY-MM-DD HH:MM:SS); 412 when limit is above 100',
   query: historyQueryDocs('v1'),
   errors: ['LOCATION_INVALID', 'ORDER_TYPE_INVALID', 'LIMIT_INVALID', 'OFFSET_INVALID', 'AS_OF_INVALID', 'DATE_INVALID', 'LIMIT_TOO_LARGE'],

@@ -6,6 +6,7 @@ export const config = {
   method: 'GET',
   path: '/api/v1/orders/:uuid',
   auth: 'none',
+  scope: 'read',
   summary: 'One historical order by UUID (any case)',
   errors: ['UUID_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig

@@ -1,11 +1,13 @@
 import { registerQuery } from '../../lib/api/register-input.ts'
 import { checkV1Target } from '../../lib/api/v1-register.ts'
+import { webhookOwner } from '../../lib/api/webhook-owner.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
   path: '/api/v1/register',
   auth: 'none',
+  scope: 'pos',
   summary: "Register a callback URL notified (signed POST) on every active-order change; idempotent. Without credentials, only a URL on the caller's own IP address",
   query: registerQuery.params(),
   errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE'],
@@ -15,7 +17,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   const url = registerQuery.parse(ctx.query).http_client
   // Checked before the target is probed: a page's <img> makes the gateway send nothing anywhere.
   checkV1Target(url, ctx.caller)
-  const { created } = await ctx.services.webhooks.register(url, 'v1')
+  const { created } = await ctx.services.webhooks.register(url, 'v1', webhookOwner(ctx.caller.token))
   return ctx.ok({}, { message: created ? 'Callback URL registered' : 'Callback URL already registered' })
 }
 

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v1/statistics',
   auth: 'none',
+  scope: 'read',
   summary: "Today's figures (orders cleared today in the gateway's timezone, timed start to clear), flat",
   query: targetTimeDoc,
   errors: ['TARGET_TIME_INVALID'],

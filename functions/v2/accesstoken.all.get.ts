@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/accesstoken/all',
   auth: 'bearer',
+  scope: 'admin',
   code: 3,
   summary: 'Every access token record, oldest first (prefixes only, never a token)',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],

@@ -8,16 +8,16 @@ export const config = {
   auth: 'button',
   code: 2,
   successStatus: 201,
-  summary: 'Issue the first access token after a button press (the full token is shown only here)',
+  summary: 'Issue the first access token after a button press, of `scope` (default admin); the full token is shown only here',
   query: issueTokenQuery.params(),
-  errors: ['BUTTON_WINDOW_CLOSED', 'TOKEN_NAME_INVALID', 'TOKEN_LIMIT_REACHED'],
+  errors: ['BUTTON_WINDOW_CLOSED', 'TOKEN_NAME_INVALID', 'SCOPE_INVALID', 'TOKEN_LIMIT_REACHED'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
   // The window first: a closed window is 403/-3 whatever the name (docs/api.md, "Access tokens and security").
   if (!ctx.services.button.isOpen()) throw new DomainError('BUTTON_WINDOW_CLOSED')
-  const { name } = issueTokenQuery.parse(ctx.query)
-  const issued = await ctx.services.tokens.issueWithButton(name)
+  const { name, scope } = issueTokenQuery.parse(ctx.query)
+  const issued = await ctx.services.tokens.issueWithButton(name, scope)
   return ctx.ok(
     { token: ctx.present.token(issued.record, issued.token) },
     { status: 201, headers: { 'cache-control': 'no-store' } },

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/accesstoken',
   auth: 'bearer',
+  scope: 'read',
   code: 1,
   summary: "The calling token's own record (name, prefix, creation_date, last_used, ip_address)",
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],

@@ -4,6 +4,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/activeorders',
   auth: 'bearer',
+  scope: 'pos',
   code: 5,
   summary: 'Clear every active order (each moves to the history; paging stops); count is an integer',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],

@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/activeorders',
   auth: 'bearer',
+  scope: 'read',
   code: 5,
   summary: 'All active orders; count is an integer equal to items.length',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],

@@ -5,6 +5,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/activeorders/:id',
   auth: 'bearer',
+  scope: 'screen',
   code: 6,
   summary: 'Clear one active order by number or UUID: it moves to the history and its paging stops',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],

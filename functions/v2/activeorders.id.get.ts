@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/activeorders/:id',
   auth: 'bearer',
+  scope: 'read',
   code: 6,
   summary: 'One active order by number or UUID',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],

@@ -5,6 +5,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/activeorders/:id/page',
   auth: 'bearer',
+  scope: 'screen',
   code: 7,
   summary: 'Cancel paging at once (1002; the tracker may buzz a few seconds more), or 1003 when nothing is being paged',
   outcomes: ['PAGING_CANCELLED', 'NOTHING_TO_CANCEL'],

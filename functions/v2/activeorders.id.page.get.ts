@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/activeorders/:id/page',
   auth: 'bearer',
+  scope: 'read',
   code: 7,
   summary: 'Whether an active order is being paged',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],

@@ -6,6 +6,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/activeorders/:id/page',
   auth: 'bearer',
+  scope: 'screen',
   code: 7,
   summary: 'Page the tracker bound to an active order (continuously with tracking, the default; once for about 60 s with tracking false)',
   body: pageBody.schema(),

@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/activeorders',
   auth: 'bearer',
+  scope: 'screen',
   code: 5,
   summary: 'Start an active order; for an order already active, apply orderType/locationName and answer 1009 (was started) or 1010 (was located)',
   body: createBody.v2.schema(),

@@ -7,12 +7,12 @@ export const config = {
   auth: 'none',
   code: 23,
   summary:
-    'Extension (screen sign-in): the new screen polls its request; `state` "waiting", or "approved" with its `token` (shown once, then the request is gone: 404/-43)',
-  errors: ['SCREEN_REQUEST_NOT_FOUND'],
+    'Extension (screen sign-in): the new screen polls its request; `state` "waiting", or "approved" with its `token`, minted now (shown once, then the request is gone: 404/-43; when no token may be added, 409/-50 and the approval waits to be collected while the code lives)',
+  errors: ['SCREEN_REQUEST_NOT_FOUND', 'TOKEN_LIMIT_REACHED', 'STORAGE_UNAVAILABLE'],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {
-  const poll = ctx.services.screens.poll(pairingId(ctx.params.id))
+  const poll = await ctx.services.screens.poll(pairingId(ctx.params.id))
   if (poll.state === 'waiting') {
     return ctx.ok({ pairing: { state: 'waiting', expiresIn: Math.round((poll.expiresAt - ctx.services.clock.now()) / 1000) } })
   }

@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/floor',
   auth: 'bearer',
+  scope: 'read',
   code: 22,
   summary: 'Extension (floor plan): the grid the board draws the tables on (columns, rows, each table in a cell), inside `floor`',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],

@@ -6,6 +6,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/floor',
   auth: 'bearer',
+  scope: 'admin',
   code: 22,
   summary:
     'Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid; 400/-21 naming the field otherwise); answers with it inside `floor`',

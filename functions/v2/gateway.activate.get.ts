@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/gateway/activate',
   auth: 'bearer',
+  scope: 'admin',
   code: 12,
   summary: 'Cloud activation state: NOT_CONFIGURED, ACTIVATED, CONNECTED or UNREACHABLE (an activated gateway probes the link)',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],

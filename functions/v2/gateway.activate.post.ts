@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/gateway/activate',
   auth: 'bearer',
+  scope: 'admin',
   code: 12,
   summary: 'Activate the gateway with the cloud service using a device code NNN-NNNN-NNN',
   body: activateBody.schema(),

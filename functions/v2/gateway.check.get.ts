@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/gateway/check',
   auth: 'bearer',
+  scope: 'admin',
   code: 14,
   summary: 'Connection check: the radio answers within timeout seconds, storage is writable, the cloud link (when activated)',
   query: checkQuery.params(),

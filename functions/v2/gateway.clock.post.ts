@@ -10,6 +10,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/gateway/clock',
   auth: 'bearer',
+  scope: 'admin',
   code: 11,
   summary: "Set the gateway's clock from a signed-in device while the system clock is not synchronised (extension)",
   body: clockBody.schema(),

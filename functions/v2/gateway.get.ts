@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/gateway',
   auth: 'bearer',
+  scope: 'read',
   code: 11,
   summary: 'Gateway status: host memory, uptime (s), CPU temperature (°C) and utilisation (%), timezone, radio EUI-64 and channel',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],

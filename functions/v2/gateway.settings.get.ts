@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/gateway/settings',
   auth: 'bearer',
+  scope: 'admin',
   code: 13,
   summary: 'The gateway settings: zigbeePreset, targetTimeDefault (s) and timezone',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],

@@ -6,6 +6,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/gateway/settings',
   auth: 'bearer',
+  scope: 'admin',
   code: 13,
   summary: 'Change settings, all or nothing: an unknown key (-20) or a bad value (-21) changes nothing; a zigbeePreset that would move a network with paired devices is -45 without force=true',
   body: settingsBodySchema,

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/orders',
   auth: 'bearer',
+  scope: 'read',
   code: 8,
   summary: 'Order history, newest first, with filters; count is the total matching (a string)',
   query: historyQueryDocs('v2'),

@@ -6,6 +6,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/orders/:uuid',
   auth: 'bearer',
+  scope: 'read',
   code: 9,
   summary: 'One historical order by UUID (any case)',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'UUID_INVALID', 'ORDER_NOT_FOUND'],

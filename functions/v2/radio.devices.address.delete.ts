@@ -5,6 +5,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/radio/devices/:address',
   auth: 'bearer',
+  scope: 'admin',
   code: 24,
   summary: 'Remove a device from the Zigbee network (ZDO Leave, then forgotten); force=true forgets one that does not answer (left: false)',
   query: removeDeviceQuery.params(),

@@ -4,6 +4,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/radio/devices/:address/interview',
   auth: 'bearer',
+  scope: 'admin',
   code: 24,
   summary: 'Interview a device again (it must be awake); the answer has its interview state and, when it failed, why',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],

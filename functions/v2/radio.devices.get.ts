@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/radio/devices',
   auth: 'bearer',
+  scope: 'admin',
   code: 24,
   summary: 'Every device in the Zigbee network with its interview state (failed first), role, model, last seen and link quality',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],

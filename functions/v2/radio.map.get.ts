@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/radio/map',
   auth: 'bearer',
+  scope: 'admin',
   code: 24,
   summary: "The network map: every device, and each router's neighbours with link quality (0-255); routers that did not answer are listed",
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],

@@ -1,13 +1,15 @@
 import { registerBody } from '../../lib/api/register-input.ts'
+import { webhookOwner } from '../../lib/api/webhook-owner.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',
   path: '/api/v2/register',
   auth: 'bearer',
+  scope: 'pos',
   code: 19,
   summary:
-    'Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent',
+    'Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent. Registered with a pos token, it is that token\'s own (it lists and removes only its own)',
   body: registerBody.schema(),
   outcomes: ['CLIENT_REGISTERED'],
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'JSON_INVALID'],
@@ -15,7 +17,7 @@ export const config = {
 
 const handler: GatewayFunction = async (_request, ctx) => {
   const { http_client: callback } = registerBody.parse(await ctx.body())
-  const { url, secret, created } = await ctx.services.webhooks.register(callback, 'v2')
+  const { url, secret, created } = await ctx.services.webhooks.register(callback, 'v2', webhookOwner(ctx.caller.token))
   return ctx.ok(
     { webhook: secret ? { url, secret } : { url } },
     {

@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/repeaters/beginPairing',
   auth: 'bearer',
+  scope: 'admin',
   code: 16,
   summary: 'Listen for repeaters joining for timeout seconds (0-254, default 60); 0 stops listening (1013)',
   body: pairingBody.schema(),

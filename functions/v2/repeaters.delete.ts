@@ -4,6 +4,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/repeaters',
   auth: 'bearer',
+  scope: 'admin',
   code: 15,
   summary: 'Clear the repeater inventory (repeaters still on the network are listed again when next heard from)',
   outcomes: ['REPEATERS_CLEARED'],

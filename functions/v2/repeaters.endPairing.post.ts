@@ -4,6 +4,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/repeaters/endPairing',
   auth: 'bearer',
+  scope: 'admin',
   code: 17,
   summary: 'Stop listening for repeaters',
   outcomes: ['PAIRING_CLOSED'],

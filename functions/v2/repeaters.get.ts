@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/repeaters',
   auth: 'bearer',
+  scope: 'admin',
   code: 15,
   summary: 'The repeater inventory; refresh=true pings every repeater through the radio first',
   query: repeatersQuery.params(),

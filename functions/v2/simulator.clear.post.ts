@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/simulator/clear',
   auth: 'bearer',
+  scope: 'screen',
   code: 21,
   summary: 'Extension (simulator): hold a tracker over the clearer; its order is cleared into the history',
   body: simClearBody.schema(),

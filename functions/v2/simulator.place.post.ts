@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/simulator/place',
   auth: 'bearer',
+  scope: 'screen',
   code: 21,
   summary: 'Extension (simulator): put a tracker on a table; it reports the table and its order becomes located',
   body: simPlaceBody.schema(),

@@ -5,6 +5,7 @@ export const config = {
   method: 'POST',
   path: '/api/v2/simulator/start',
   auth: 'bearer',
+  scope: 'screen',
   code: 21,
   summary: 'Extension (simulator): hold a tracker over the dine-in starter (or the to-go one with toGo true); answers with the order it started',
   body: simStartBody.schema(),

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/statistics',
   auth: 'bearer',
+  scope: 'read',
   code: 10,
   summary: "Today's figures (orders cleared today in the gateway's timezone, timed start to clear), inside `statistics`",
   query: targetTimeDoc,

@@ -5,6 +5,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/statistics/hourly',
   auth: 'bearer',
+  scope: 'read',
   code: 10,
   summary:
     "Extension (charts): per hour of the day in the gateway's timezone, orders cleared with the median and 90th percentile start-to-clear time and how many were over target, for today or the last 7 days, inside `hourly`",

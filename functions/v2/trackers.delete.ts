@@ -4,6 +4,7 @@ export const config = {
   method: 'DELETE',
   path: '/api/v2/trackers',
   auth: 'bearer',
+  scope: 'admin',
   code: 18,
   summary: 'Forget every tracker not bound to an active order',
   outcomes: ['TRACKERS_CLEARED'],

@@ -4,6 +4,7 @@ export const config = {
   method: 'GET',
   path: '/api/v2/trackers',
   auth: 'bearer',
+  scope: 'read',
   code: 18,
   summary: 'The trackers the gateway knows: number, address, battery and link quality where known, lastSeen, availability, bound order',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],

@@ -12,6 +12,8 @@ interface ErrorMapping {
 
 const withDetail = (text: string) => (detail?: string) => (detail ? `${text}: ${detail}` : text)
 const fixed = (text: string) => () => text
+/** A lock-out: the detail says when to retry ("retry in 9 min 58 s"), else "retry later". */
+const untilRetry = (text: string) => (detail?: string) => `${text}; ${detail ?? 'retry later'}`
 
 /** v2: HTTP status, returnCode and message per kind (glossary codes; -35.. are ours). */
 export const v2Errors: Record<ErrorKind, ErrorMapping> = {
@@ -57,7 +59,7 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   CHECK_TIMEOUT_INVALID: { status: 400, code: -33, message: fixed('timeout must be an integer') },
   CHECK_TIMEOUT_OUT_OF_RANGE: { status: 400, code: -34, message: fixed('timeout must be from 0 to 254') },
   BODY_TOO_LARGE: { status: 413, code: -35, message: fixed('Request body is larger than 16 KiB') },
-  RATE_LIMITED: { status: 429, code: -36, message: fixed('Too many failed authentication attempts; retry later') },
+  RATE_LIMITED: { status: 429, code: -36, message: untilRetry('Too many failed authentication attempts') },
   STORAGE_UNAVAILABLE: { status: 503, code: -37, message: fixed('Storage is unavailable; nothing was changed') },
   // Ours (extension: simulator): a tracker or table the virtual restaurant does not have.
   SIM_INPUT_INVALID: { status: 400, code: -38, message: withDetail('Invalid simulator input') },
@@ -68,7 +70,7 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   // Ours (signing a screen in with a code, docs/api.md "Screens"): unknown, expired or used code.
   SCREEN_CODE_UNKNOWN: { status: 404, code: -42, message: fixed('No screen is waiting with this code: codes expire after 10 minutes') },
   SCREEN_REQUEST_NOT_FOUND: { status: 404, code: -43, message: fixed('Sign-in request not found: it expired or its token was collected') },
-  SCREEN_CODES_EXHAUSTED: { status: 429, code: -44, message: fixed('Too many screens are waiting for a code; retry later') },
+  SCREEN_CODES_EXHAUSTED: { status: 429, code: -44, message: untilRetry('Too many screens are waiting for a code') },
   // Ours (radio upkeep, docs/api.md "Radio upkeep"): the zigbeePreset would move a network with
   // paired devices (add ?force=true), the radio cannot do this, or has no such device.
   CHANNEL_MOVE_REFUSED: { status: 409, code: -45, message: withDetail('Channel change refused') },
@@ -78,6 +80,10 @@ export const v2Errors: Record<ErrorKind, ErrorMapping> = {
   // Extensions (issue 25): a path the URL parser would restructure; the cap on access tokens.
   PATH_NOT_CANONICAL: { status: 400, code: -49, message: fixed('Path must not contain "." or ".." segments, "//" or "\\"') },
   TOKEN_LIMIT_REACHED: { status: 409, code: -50, message: withDetail('Too many access tokens: revoke one first') },
+  // Ours (issue 41, docs/api.md "Scopes"): the token is valid but its scope does not cover the
+  // route (or would give out more than it holds); a scope that is not one of ours.
+  SCOPE_DENIED: { status: 403, code: -51, message: withDetail("The access token's scope does not allow this") },
+  SCOPE_INVALID: { status: 400, code: -54, message: withDetail('Unknown scope: use read, screen, pos or admin') },
   INTERNAL: { status: 500, code: -99, message: fixed('Internal error') },
 }
 

@@ -2,6 +2,7 @@
 // default code, documentation of query and body. The router, the manifest check, the
 // OpenAPI document and the input schemas all read it, so it lives in the api layer.
 import type { Outcome } from '../kernel/errors.ts'
+import type { Scope } from '../tokens/scopes.ts'
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE'
 
@@ -19,6 +20,8 @@ export interface ParamDoc {
   description: string
   schema: JsonSchema
   required?: boolean
+  /** A parameter that asks for more than the route's scope (documented as x-scope; the function checks it). */
+  scope?: Scope
 }
 
 export interface FunctionConfig {
@@ -26,6 +29,12 @@ export interface FunctionConfig {
   /** itty-router path, e.g. /api/v2/activeorders/:id/page */
   path: string
   auth: AuthStance
+  /**
+   * The least token scope the route needs (docs/api.md, "Scopes"), checked by the host before
+   * the handler runs. Every route that can take a token names one: v2 'bearer' routes, and
+   * v1 routes but its root (Basic auth when v1.basicAuth is on); open routes name none.
+   */
+  scope?: Scope
   /** v2 default returnCode of the path (docs/api.md, "Return codes of each path"); absent on v1. */
   code?: number
   summary: string
@@ -37,4 +46,10 @@ export interface FunctionConfig {
   errors?: string[]
   /** HTTP status of success when not 200. */
   successStatus?: 200 | 201
+}
+
+/** Whether a route can be called with a token, and so must name the scope it needs. */
+export function takesToken(config: Pick<FunctionConfig, 'auth' | 'path'>): boolean {
+  if (config.path.startsWith('/api/v1')) return config.path !== '/api/v1'
+  return config.auth === 'bearer'
 }

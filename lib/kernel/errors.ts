@@ -58,6 +58,8 @@ export const errorKinds = [
   'FORCE_INVALID',
   'PATH_NOT_CANONICAL',
   'TOKEN_LIMIT_REACHED',
+  'SCOPE_DENIED',
+  'SCOPE_INVALID',
   'INTERNAL',
 ] as const
 

@@ -5,7 +5,8 @@ import { errorEnvelope, v2Errors } from '../api/envelope.ts'
 import { pathParams } from '../api/fields.ts'
 import { jsonSchemaOf } from '../api/input-schema.ts'
 import { DomainError, errorKinds, outcomeCodes, type ErrorKind } from '../kernel/errors.ts'
-import type { FunctionConfig, JsonSchema } from '../api/function-config.ts'
+import { type FunctionConfig, type JsonSchema, takesToken } from '../api/function-config.ts'
+import { defaultScope, scopeAllows, scopes, type Scope } from '../tokens/scopes.ts'
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
 import { componentSchemas, payloads } from './schemas.ts'
 import { extraPaths } from './extra-paths.ts'
@@ -95,6 +96,7 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
   const version = versionOf(route.path)
   const errorCodes = new Set<number>(commonErrorCodes)
   if (route.auth === 'bearer') [-1, -2].forEach((c) => errorCodes.add(c))
+  if (takesToken(route)) errorCodes.add(v2Errors.SCOPE_DENIED.code)
   if (version === 'v2' && route.method === 'POST') errorCodes.add(-31)
   if (route.method !== 'GET') errorCodes.add(-40)
   for (const kind of route.errors ?? []) {
@@ -150,16 +152,35 @@ function parameters(route: DocumentedRoute): unknown[] {
     list.push({ name, in: 'path', required: true, ...doc })
   }
   for (const [name, doc] of Object.entries(route.query ?? {})) {
-    list.push({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema })
+    list.push({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema, ...(doc.scope ? { 'x-scope': doc.scope } : {}) })
   }
   return list
 }
 
+/** The scope a route that takes a token needs (a route that forgot one is held to admin, as the host does). */
+function scopeOf(route: DocumentedRoute): Scope | undefined {
+  return takesToken(route) ? (route.scope ?? defaultScope) : undefined
+}
+
+/**
+ * Per route: the scheme and, as its role list (OpenAPI 3.1 allows roles for http schemes),
+ * every token scope that may call it (docs/api.md, "Scopes").
+ */
 function security(route: DocumentedRoute): unknown[] {
-  if (route.auth === 'bearer') return [{ bearerAuth: [] }]
+  const scope = scopeOf(route)
+  const roles = scope ? scopes.filter((held) => scopeAllows(held, scope)) : []
+  if (route.auth === 'bearer') return [{ bearerAuth: roles }]
   // v1 routes are open unless the v1.basicAuth setting is on; then Basic with the token as user name.
-  if (versionOf(route.path) === 'v1') return [{}, { v1BasicAuth: [] }]
+  if (versionOf(route.path) === 'v1') return scope ? [{}, { v1BasicAuth: roles }] : [{}, { v1BasicAuth: [] }]
   return [{}]
+}
+
+function scopeNote(route: DocumentedRoute): string | undefined {
+  const scope = scopeOf(route)
+  if (!scope) return undefined
+  const roles = scopes.filter((held) => scopeAllows(held, scope))
+  const when = versionOf(route.path) === 'v1' ? 'With v1.basicAuth on, needs' : 'Needs'
+  return `${when} a token of scope ${scope} or wider (${roles.join(', ')}); a narrower one is 403 (-51).`
 }
 
 function operation(route: DocumentedRoute, codes: RouteCodes | undefined): Operation {
@@ -168,12 +189,15 @@ function operation(route: DocumentedRoute, codes: RouteCodes | undefined): Opera
     summary: route.summary,
     tags: [versionOf(route.path)],
     security: security(route),
+    ...(scopeOf(route) ? { 'x-scope': scopeOf(route) } : {}),
     parameters: parameters(route),
     responses: { ...successResponses(route, codes), ...errorResponses(route, codes) },
   }
   if (route.auth === 'button') {
     op.description = 'Open, but answers only within 120 s of a press of the gateway button (else 403, -3).'
   }
+  const note = scopeNote(route)
+  if (note) op.description = note
   if (route.body) {
     const required = Array.isArray(route.body.required) && route.body.required.length > 0
     op.requestBody = { required, content: { 'application/json': { schema: route.body } } }
@@ -226,8 +250,18 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
     components: {
       schemas: componentSchemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: '48 hex characters from /api/v2/accesstoken/generate' },
-        v1BasicAuth: { type: 'http', scheme: 'basic', description: 'User name: an access token; password empty (only when v1.basicAuth is on)' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            '48 hex characters from /api/v2/accesstoken/generate. Each token has a scope (read < screen < pos < admin, each holding ' +
+            'the ones before it); the roles an operation lists are the scopes that may call it, and a narrower token gets 403 (-51).',
+        },
+        v1BasicAuth: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'User name: an access token; password empty (only when v1.basicAuth is on). The roles listed are the token scopes that may call it.',
+        },
       },
     },
   })

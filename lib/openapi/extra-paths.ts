@@ -71,7 +71,8 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         '{"status":408,"returnCode":-32} and close; a bad token gives {"status":401,"returnCode":-2} and close; a ' +
         'frame that is not JSON gives {"status":400,"returnCode":-31}). Then the gateway sends ' +
         '{"type":"ACTIVE_ORDERS","count":N,"items":[...]} and one frame per change: the v2 active order fields ' +
-        'plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED).',
+        'plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED). The feed only reads: a token of ' +
+        'any scope (read or wider) may open it.',
       tags: ['board'],
       security: [{}],
       parameters: [

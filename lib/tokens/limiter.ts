@@ -72,3 +72,14 @@ export function keyOf(ip: string): string {
   const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
   return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64'
 }
+
+/**
+ * "retry in 9 min 58 s": what a refusal that locks an address out for a while says, so a
+ * person at a screen knows when to try again (Retry-After says the same to a program).
+ */
+export function retryIn(seconds: number): string {
+  const minutes = Math.floor(seconds / 60)
+  const rest = seconds % 60
+  if (!minutes) return `retry in ${rest} s`
+  return rest ? `retry in ${minutes} min ${rest} s` : `retry in ${minutes} min`
+}

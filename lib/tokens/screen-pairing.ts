@@ -1,7 +1,12 @@
 // Signing a screen in without the box, like a TV that shows a code: a new screen asks for a
-// short code (no token needed), shows it, and polls; any signed-in screen (a manager's phone)
-// approves the code, which mints the new screen its own named token, handed to it once on its
-// next poll. Requests live in memory only: a restart simply asks the screen for a new code.
+// short code (no token needed), shows it, and polls; an admin token's holder (a manager's
+// phone) approves the code with a name and a scope (`screen` unless chosen otherwise, never
+// more than the approver's own), and the new screen's own token is minted when it collects it
+// on its next poll. An approval the screen never collects mints nothing: it lapses with the
+// request, so uncollected tokens cannot pile up against the token cap. A screen that asks for
+// a new code names its old request (`replaces`), which is dropped, so asking again and again
+// holds one place, not one per press. Requests live in memory only: a restart simply asks the
+// screen for a new code.
 //
 // Guessing: approving needs a token, so only someone already trusted can try codes, 10 wrong
 // ones a minute per address at most; a code is 8 characters from 31 (about 8.5e11 values)
@@ -13,8 +18,10 @@ import { randomBytes, randomInt } from 'node:crypto'
 import type { Clock } from '../kernel/clock.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/log.ts'
-import { AuthFailureLimiter, keyOf } from './limiter.ts'
+import { AuthFailureLimiter, keyOf, retryIn } from './limiter.ts'
 import { tokenName } from './names.ts'
+import { newTokenSecret, tokenPrefix } from './secret.ts'
+import { assertWithin, type Scope, screenScope } from './scopes.ts'
 import type { IssuedToken, TokenService } from './service.ts'
 
 /** No 0/O, 1/I/L: a code read off a screen across a kitchen is typed right. */
@@ -40,14 +47,24 @@ export type PairingPoll =
   | { state: 'waiting'; expiresAt: number }
   | { state: 'approved'; issued: IssuedToken }
 
+/** An approval not yet collected: the token's secret is drawn, but nothing is stored. */
+interface Approval {
+  name: string
+  scope: Scope
+  secret: string
+  approver: string
+}
+
 interface Entry extends PairingRequest {
   address: string
-  issued: IssuedToken | null
+  approval: Approval | null
+  /** The mint under way for a poll, so two polls at once collect one token. */
+  collecting: Promise<IssuedToken> | null
 }
 
 export interface ScreenPairingDeps {
   clock: Clock
-  tokens: Pick<TokenService, 'issue'>
+  tokens: Pick<TokenService, 'issue' | 'assertRoom'>
   log: Logger
 }
 
@@ -63,59 +80,83 @@ export class ScreenPairing {
     this.#wrongCodes = new AuthFailureLimiter(deps.clock, wrongCodesPerMinute)
   }
 
-  /** A new code for the screen at `ip`; -4 for a bad name, 429 when too many wait. */
-  request(ip: string, name: string | undefined): PairingRequest {
+  /**
+   * A new code for the screen at `ip`; `replaces`: the poll handle of this screen's earlier
+   * request, dropped first (only the screen that asked knows it). -4 for a bad name, 429
+   * saying when to retry when too many wait.
+   */
+  request(ip: string, name: string | undefined, replaces?: string): PairingRequest {
     const wanted = tokenName(name ?? 'screen')
     this.#sweep()
+    const previous = replaces === undefined ? undefined : this.#byId.get(replaces)
+    if (previous) this.#forget(previous)
     const address = keyOf(ip)
     const fromHere = [...this.#byId.values()].filter((entry) => entry.address === address)
     if (this.#byId.size >= maxWaiting || fromHere.length >= perAddress) {
       const oldest = Math.min(...(fromHere.length >= perAddress ? fromHere : [...this.#byId.values()]).map((entry) => entry.expiresAt))
-      throw new DomainError('SCREEN_CODES_EXHAUSTED', undefined, { retryAfter: Math.max(1, Math.ceil((oldest - this.#deps.clock.now()) / 1000)) })
+      const retryAfter = Math.max(1, Math.ceil((oldest - this.#deps.clock.now()) / 1000))
+      throw new DomainError('SCREEN_CODES_EXHAUSTED', retryIn(retryAfter), { retryAfter })
     }
     let code = newCode()
     while (this.#byCode.has(code)) code = newCode()
-    const entry: Entry = { id: randomBytes(16).toString('hex'), code, name: wanted, expiresAt: this.#deps.clock.now() + pairingTtlMs, address, issued: null }
+    const entry: Entry = { id: randomBytes(16).toString('hex'), code, name: wanted, expiresAt: this.#deps.clock.now() + pairingTtlMs, address, approval: null, collecting: null }
     this.#byCode.set(code, entry)
     this.#byId.set(entry.id, entry)
     return present(entry)
   }
 
-  /** The screen asks whether its code was approved; the token is given out once, then forgotten. */
-  poll(id: string): PairingPoll {
+  /**
+   * The screen asks whether its code was approved. Once it was, this mints its token (the
+   * one time it is handed out), and the request is forgotten; a mint that fails (-50, -37)
+   * leaves the approval to collect on a later poll while the request lives.
+   */
+  async poll(id: string): Promise<PairingPoll> {
     this.#sweep()
     const entry = this.#byId.get(id)
     if (!entry) throw new DomainError('SCREEN_REQUEST_NOT_FOUND')
-    if (!entry.issued) return { state: 'waiting', expiresAt: entry.expiresAt }
+    const approval = entry.approval
+    if (!approval) return { state: 'waiting', expiresAt: entry.expiresAt }
+    entry.collecting ??= this.#deps.tokens.issue(approval.name, approval.scope, approval.secret)
+    let issued: IssuedToken
+    try {
+      issued = await entry.collecting
+    } catch (error) {
+      entry.collecting = null
+      throw error
+    }
+    if (this.#byId.get(id) !== entry) throw new DomainError('SCREEN_REQUEST_NOT_FOUND')
     this.#forget(entry)
-    return { state: 'approved', issued: entry.issued }
+    this.#deps.log.info({ tokenName: approval.name, scope: approval.scope, approvedBy: approval.approver }, 'screen signed in with a code')
+    return { state: 'approved', issued }
   }
 
   /**
-   * A signed-in screen approves `code` (case, spaces and dashes do not matter): the waiting
-   * screen gets a token named `name`, or the name it suggested. Approving twice is refused.
+   * A token holder of scope `approverScope` approves `code` (case, spaces and dashes do not
+   * matter): the waiting screen's token will be named `name` (default the name it suggested)
+   * and have `scope` (default screen; never more than the approver's: 403, -51). Nothing is
+   * minted until the screen collects it; -50 already now when no token may be added.
+   * Approving twice is refused.
    */
-  async approve(code: string, approver: string, ip: string, name?: string): Promise<{ name: string; prefix: string }> {
+  approve(code: string, approver: { name: string; scope: Scope }, ip: string, options: { name?: string; scope?: Scope } = {}): { name: string; prefix: string; scope: Scope } {
     this.#sweep()
     const retryAfter = this.#wrongCodes.retryAfter(ip)
-    if (retryAfter > 0) throw new DomainError('RATE_LIMITED', undefined, { retryAfter })
+    if (retryAfter > 0) throw new DomainError('RATE_LIMITED', retryIn(retryAfter), { retryAfter })
     const entry = this.#byCode.get(normaliseCode(code))
-    if (!entry || entry.issued) {
+    if (!entry || entry.approval) {
       this.#wrongCodes.recordFailure(ip)
       throw new DomainError('SCREEN_CODE_UNKNOWN')
     }
-    const given = tokenName(name ?? entry.name)
-    // Taken before the write, so two approvals of one code cannot both mint a token.
+    const given = tokenName(options.name ?? entry.name)
+    const scope = options.scope ?? screenScope
+    assertWithin(approver.scope, scope)
+    this.#deps.tokens.assertRoom()
+    // Synchronous from the look-up to here, so two approvals of one code cannot both succeed.
     this.#byCode.delete(entry.code)
-    try {
-      entry.issued = await this.#deps.tokens.issue(given)
-    } catch (error) {
-      this.#byCode.set(entry.code, entry)
-      throw error
-    }
-    // The screen has the rest of the lifetime to collect it.
-    this.#deps.log.info({ tokenName: given, approvedBy: approver }, 'screen signed in with a code')
-    return { name: given, prefix: entry.issued.record.prefix }
+    const secret = newTokenSecret()
+    entry.approval = { name: given, scope, secret, approver: approver.name }
+    // The screen has the rest of the lifetime to collect it; uncollected, it lapses unminted.
+    this.#deps.log.info({ tokenName: given, scope, approvedBy: approver.name }, 'screen sign-in approved')
+    return { name: given, prefix: tokenPrefix(secret), scope }
   }
 
   /** How many screens wait for approval now (for tests and status). */

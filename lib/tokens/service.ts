@@ -9,6 +9,7 @@ import type { Collection } from '../store/db.ts'
 import type { ButtonWindow } from './button.ts'
 import { AuthFailureLimiter } from './limiter.ts'
 import { hashToken, newTokenSecret, sameHash, tokenPattern, tokenPrefix } from './secret.ts'
+import { defaultScope, type Scope, scopeAllows } from './scopes.ts'
 import { UsageBuffer } from './usage.ts'
 import { byLettersAndDigits } from '../kernel/text-order.ts'
 
@@ -21,12 +22,15 @@ export interface TokenDoc {
   createdAt: number
   lastUsedAt: number | null
   ipAddress: string | null
+  /** What the token may do; absent on tokens stored before scopes, which were `admin`. */
+  scope?: Scope
 }
 
 export interface TokenRecord {
   id: string
   name: string
   prefix: string
+  scope: Scope
   createdAt: number
   lastUsedAt: number | null
   ipAddress: string | null
@@ -41,6 +45,7 @@ export interface IssuedToken {
 export interface TokenIdentity {
   name: string
   id: string
+  scope: Scope
 }
 
 export interface TokenServiceDeps {
@@ -126,14 +131,14 @@ export class TokenService implements Subscribable<TokenEvents> {
   }
 
   /**
-   * Mints a token with a valid name (see names.ts); the caller already proved it may.
+   * Mints a token with a valid name (see names.ts) and a scope; the caller already proved it
+   * may give that scope. `secret`: a token drawn earlier (newTokenSecret) and not yet stored,
+   * as a screen's approval draws one to name its prefix before the screen collects it.
    * -50 when maxTokens exist (or are being minted): revoke one first.
    */
-  async issue(name: string): Promise<IssuedToken> {
-    if (this.#entries.size + this.#minting >= this.maxTokens) {
-      throw new DomainError('TOKEN_LIMIT_REACHED', `at most ${this.maxTokens} may exist; revoke unused ones (gateway token list, gateway token revoke <name>)`)
-    }
-    const token = newTokenSecret()
+  async issue(name: string, scope: Scope = defaultScope, secret?: string): Promise<IssuedToken> {
+    this.assertRoom()
+    const token = secret ?? newTokenSecret()
     const hash = hashToken(token)
     this.#minting++
     let doc: TokenDoc & { _id: string }
@@ -145,21 +150,29 @@ export class TokenService implements Subscribable<TokenEvents> {
         createdAt: this.#deps.clock.now(),
         lastUsedAt: null,
         ipAddress: null,
+        scope,
       })
     } finally {
       this.#minting--
     }
     this.#index({ doc, hash })
-    this.#deps.log.info({ tokenName: name, tokenId: doc._id }, 'access token issued')
+    this.#deps.log.info({ tokenName: name, tokenId: doc._id, scope }, 'access token issued')
     return { token, record: this.#record(this.#entries.get(doc._id)!) }
   }
 
+  /** -50 when no other token may be minted now (maxTokens exist or are being minted). */
+  assertRoom(): void {
+    if (this.#entries.size + this.#minting >= this.maxTokens) {
+      throw new DomainError('TOKEN_LIMIT_REACHED', `at most ${this.maxTokens} may exist; revoke unused ones (gateway token list, gateway token revoke <name>)`)
+    }
+  }
+
   /** The first token of a button press: -3 outside the window; generating closes it. */
-  async issueWithButton(name: string): Promise<IssuedToken> {
+  async issueWithButton(name: string, scope: Scope = defaultScope): Promise<IssuedToken> {
     const closesAt = this.#deps.button.take()
     if (closesAt === null) throw new DomainError('BUTTON_WINDOW_CLOSED')
     try {
-      return await this.issue(name)
+      return await this.issue(name, scope)
     } catch (error) {
       this.#deps.button.restore(closesAt)
       throw error
@@ -192,7 +205,7 @@ export class TokenService implements Subscribable<TokenEvents> {
       return null
     }
     this.#usage.record(found.doc._id, { at: this.#deps.clock.now(), ip })
-    return { name: found.doc.name, id: found.doc._id }
+    return { name: found.doc.name, id: found.doc._id, scope: found.doc.scope ?? defaultScope }
   }
 
   /**
@@ -238,16 +251,39 @@ export class TokenService implements Subscribable<TokenEvents> {
    * neither matches. The new name (valid, see names.ts) is in force at once.
    */
   async rename(selector: string, newName: string): Promise<TokenRecord[]> {
-    const all = [...this.#entries.values()]
-    let entries = all.filter((entry) => entry.doc.name === selector)
-    if (!entries.length) entries = all.filter((entry) => entry.doc.prefix === selector)
-    if (!entries.length) throw new DomainError('TOKEN_NOT_FOUND', selector)
+    const entries = this.#select(selector)
     await this.#deps.collection.update({ _id: { $in: entries.map((entry) => entry.doc._id) } }, { $set: { name: newName } }, { multi: true })
     for (const entry of entries) {
       this.#deps.log.info({ tokenName: newName, previousName: entry.doc.name, tokenId: entry.doc._id }, 'access token renamed')
       entry.doc.name = newName
     }
     return entries.map((entry) => this.#record(entry))
+  }
+
+  /**
+   * Narrows every token called `selector`, or else every token whose prefix it is, to
+   * `scope`, in force on the next request. Never widens: when any of them holds less than
+   * `scope`, nothing changes (403, -51); -6 when none matches.
+   */
+  async narrow(selector: string, scope: Scope): Promise<TokenRecord[]> {
+    const entries = this.#select(selector)
+    const wider = entries.find((entry) => !scopeAllows(entry.doc.scope ?? defaultScope, scope))
+    if (wider) throw new DomainError('SCOPE_DENIED', `"${wider.doc.name}" is ${wider.doc.scope}; a scope can only be narrowed`)
+    await this.#deps.collection.update({ _id: { $in: entries.map((entry) => entry.doc._id) } }, { $set: { scope } }, { multi: true })
+    for (const entry of entries) {
+      this.#deps.log.info({ tokenName: entry.doc.name, tokenId: entry.doc._id, scope, previousScope: entry.doc.scope ?? defaultScope }, 'access token narrowed')
+      entry.doc.scope = scope
+    }
+    return entries.map((entry) => this.#record(entry))
+  }
+
+  /** Tokens called `selector`, or else those whose prefix it is; -6 when neither matches. */
+  #select(selector: string): Entry[] {
+    const all = [...this.#entries.values()]
+    let entries = all.filter((entry) => entry.doc.name === selector)
+    if (!entries.length) entries = all.filter((entry) => entry.doc.prefix === selector)
+    if (!entries.length) throw new DomainError('TOKEN_NOT_FOUND', selector)
+    return entries
   }
 
   /** Writes pending last-use times (also done by a timer and at stop). */
@@ -270,7 +306,7 @@ export class TokenService implements Subscribable<TokenEvents> {
     await this.#deps.collection.remove({ _id: { $in: entries.map((entry) => entry.doc._id) } }, { multi: true })
     for (const entry of entries) {
       this.#deps.log.info({ tokenName: entry.doc.name, tokenId: entry.doc._id }, 'access token revoked')
-      this.#events.emit('revoked', { name: entry.doc.name, id: entry.doc._id })
+      this.#events.emit('revoked', { name: entry.doc.name, id: entry.doc._id, scope: entry.doc.scope ?? defaultScope })
     }
   }
 
@@ -285,6 +321,7 @@ export class TokenService implements Subscribable<TokenEvents> {
       id: entry.doc._id,
       name: entry.doc.name,
       prefix: entry.doc.prefix,
+      scope: entry.doc.scope ?? defaultScope,
       createdAt: entry.doc.createdAt,
       lastUsedAt: use?.at ?? entry.doc.lastUsedAt,
       ipAddress: use?.ip ?? entry.doc.ipAddress,

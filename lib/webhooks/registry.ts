@@ -24,6 +24,12 @@ export interface Registration {
    * Absent in registrations stored before it existed: every change.
    */
   fromSeq?: number
+  /**
+   * The id of the token that registered it, when that token was not an admin (a till's own
+   * webhooks: it lists and removes only these). Absent: an admin's, an open v1 caller's or
+   * from before scopes, which only admins manage.
+   */
+  owner?: string
 }
 
 export class Registry {

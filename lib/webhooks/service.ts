@@ -119,9 +119,11 @@ export class WebhookService implements Subscribable<WebhookEvents> {
   /**
    * Registers a callback URL after a HEAD probe. Idempotent: registering a URL again keeps
    * its secret and backlog (and re-enables it after a 410); the secret is returned only
-   * when the registration is new.
+   * when the registration is new. `owner`: the registering token's id when it is not an
+   * admin's, so that token manages it (docs/api.md, "Scopes"); registering a URL that exists
+   * already changes no owner.
    */
-  async register(value: unknown, version: 'v1' | 'v2'): Promise<{ url: string; secret?: string; created: boolean }> {
+  async register(value: unknown, version: 'v1' | 'v2', owner?: string): Promise<{ url: string; secret?: string; created: boolean }> {
     const url = parseTarget(value)
     await this.#probe(url)
     return this.#serialised(async () => {
@@ -144,6 +146,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
         lastError: null,
         dropped: 0,
         fromSeq: this.#deps.lastSeq() + 1,
+        ...(owner === undefined ? {} : { owner }),
       }
       await this.registry.add(registration)
       this.#deps.log.info({ url: url.host, version }, 'webhook registered')
@@ -169,19 +172,24 @@ export class WebhookService implements Subscribable<WebhookEvents> {
     }
   }
 
-  async unregister(value: unknown): Promise<void> {
+  /** `owner`: only a registration of that token may go (another's is "not registered", as if absent). */
+  async unregister(value: unknown, owner?: string): Promise<void> {
     const url = parseTarget(value)
     await this.#serialised(async () => {
-      if (!this.registry.get(url.href)) throw new DomainError('CALLBACK_NOT_REGISTERED')
+      const registration = this.registry.get(url.href)
+      if (!registration || (owner !== undefined && registration.owner !== owner)) throw new DomainError('CALLBACK_NOT_REGISTERED')
       await this.registry.remove(url.href)
       await this.outbox.clear(url.href)
       this.#deps.log.info({ url: url.host }, 'webhook removed')
     })
   }
 
-  /** Every registration with its delivery state, never the secret. */
-  list(): WebhookStatus[] {
-    return this.registry.all().map(({ secret: _secret, fromSeq: _fromSeq, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
+  /** Every registration (or only `owner`'s) with its delivery state, never the secret nor the owner. */
+  list(owner?: string): WebhookStatus[] {
+    return this.registry
+      .all()
+      .filter((r) => owner === undefined || r.owner === owner)
+      .map(({ secret: _secret, fromSeq: _fromSeq, owner: _owner, ...r }) => ({ ...r, backlog: this.outbox.backlog(r.url) }))
   }
 
   /** Host only (control socket): the registrations with their secrets. */

@@ -6,7 +6,11 @@
 // - Presented credentials that fail count against the client address; once it is limited,
 //   such requests answer 429 -36 with Retry-After. Valid tokens are never refused, and a
 //   missing header is not a guess, so it is not counted.
+// - A valid token whose scope is below the route's (config.scope, docs/api.md "Scopes") is
+//   403 -51 before the handler runs: it proved who it is, so it is not a failure to count.
 import { DomainError } from '../../lib/kernel/errors.ts'
+import { retryIn } from '../../lib/tokens/limiter.ts'
+import { defaultScope, requireScope } from '../../lib/tokens/scopes.ts'
 import type { Caller, ManifestEntry } from './function-types.ts'
 import type { Services } from '../wiring/services.ts'
 
@@ -35,17 +39,19 @@ export function authorizeNow(entry: ManifestEntry, request: Request, services: S
   // Decided before this attempt counts: the attempt that empties the bucket still gets -1/-2.
   const retryAfter = limiter.retryAfter(caller.ip)
   if ('malformed' in credential) {
-    if (retryAfter) throw new DomainError('RATE_LIMITED', undefined, { retryAfter })
+    if (retryAfter) throw new DomainError('RATE_LIMITED', retryIn(retryAfter), { retryAfter })
     limiter.recordFailure(caller.ip)
     services.log.warn({ ip: caller.ip, method: entry.method, route: entry.path }, 'malformed Authorization header')
     throw new DomainError('AUTH_MALFORMED')
   }
   const identity = services.tokens.verifyTokenNow(credential.token, caller.ip)
   if (!identity) {
-    if (retryAfter) throw new DomainError('RATE_LIMITED', undefined, { retryAfter })
+    if (retryAfter) throw new DomainError('RATE_LIMITED', retryIn(retryAfter), { retryAfter })
     services.log.warn({ ip: caller.ip, method: entry.method, route: entry.path }, 'unknown access token')
     throw new DomainError('AUTH_REJECTED')
   }
+  // A route that forgot its scope is refused to all but admin, never opened (the manifest check names it).
+  if (identity.scope !== 'admin') requireScope(identity.scope, entry.scope ?? defaultScope, `${entry.method} ${entry.path}`)
   caller.token = identity
 }
 

@@ -7,13 +7,14 @@ import type { Outcome } from '../../lib/kernel/errors.ts'
 import type { Presenter } from '../../lib/api/request-presenter.ts'
 import type { FunctionServices } from './function-services.ts'
 import type { FunctionConfig } from '../../lib/api/function-config.ts'
+import type { TokenIdentity } from '../../lib/tokens/service.ts'
 
 export type { AuthStance, FunctionConfig, HttpMethod, JsonSchema, ParamDoc } from '../../lib/api/function-config.ts'
 
 export interface Caller {
   ip: string
-  /** Set by the auth gate on bearer-authenticated requests. */
-  token?: { name: string; id: string }
+  /** Set by the auth gate on token-authenticated requests (its scope already checked). */
+  token?: TokenIdentity
 }
 
 export interface OkOptions {

@@ -1,6 +1,8 @@
 // Rules every manifest must satisfy; run by the generator, at start-up and by the tests.
 // Each breach names the file, so a mistake in a dropped-in function is found at once.
 import type { FunctionConfig } from '../host/function-types.ts'
+import { takesToken } from '../../lib/api/function-config.ts'
+import { isScope, scopes } from '../../lib/tokens/scopes.ts'
 
 export interface ManifestCandidate {
   file: string
@@ -51,10 +53,19 @@ export function checkManifest(candidates: ManifestCandidate[]): string[] {
       if (config.code !== undefined) problems.push(`${file}: v1 routes carry no returnCode`)
       if (config.auth === 'bearer') problems.push(`${file}: bearer auth is v2 only`)
     }
+    if (version !== 'hq') problems.push(...scopeProblems(file, config))
     const key = `${config.method} ${config.path.replace(/:\w+/g, ':param')}`
     const previous = seen.get(key)
     if (previous) problems.push(`${file}: ${config.method} ${config.path} is already served by ${previous}`)
     else seen.set(key, file)
   }
   return problems
+}
+
+/** A route that can take a token names the least scope it needs; an open one names none. */
+function scopeProblems(file: string, config: FunctionConfig): string[] {
+  if (!takesToken(config)) return config.scope === undefined ? [] : [`${file}: an open route names no scope (it takes no token)`]
+  if (config.scope === undefined) return [`${file}: a route that takes a token must name its scope (${scopes.join(', ')})`]
+  if (!isScope(config.scope)) return [`${file}: unknown scope ${String(config.scope)} (${scopes.join(', ')})`]
+  return []
 }

@@ -6,6 +6,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AuthStance, HttpMethod } from '../host/function-types.ts'
+import { takesToken } from '../../lib/api/function-config.ts'
+import { isScope, type Scope, scopes } from '../../lib/tokens/scopes.ts'
 import { expectedFileName } from './manifest.ts'
 import { ensureFreshManifest, listFunctionFiles, loadCandidates } from './manifest-gen.ts'
 
@@ -20,6 +22,8 @@ export interface NewEndpoint {
   path: string
   auth: AuthStance
   code?: number
+  /** Routes that take a token: the least scope they need (default admin: nothing is opened by accident). */
+  scope?: Scope
 }
 
 export interface Written {
@@ -44,14 +48,26 @@ async function plan(root: string, methodText: string | undefined, routePath: str
   }
   const auth = (flags.auth ?? (version === 'v2' ? 'bearer' : 'none')) as AuthStance
   if (!stances.includes(auth) || (version === 'v1' && auth === 'bearer')) fail(`--auth "${String(flags.auth)}" must be ${version === 'v1' ? 'none or button' : stances.join(', ')}`)
+  const scope = planScope({ path: routePath, auth }, flags.scope)
   const candidates = await loadCandidates(path.join(root, 'functions'))
   const taken = candidates.find((c) => c.config?.method === method && c.config.path.replace(/:\w+/g, ':') === routePath.replace(/:\w+/g, ':'))
   if (taken) fail(`${method} ${routePath} is already served by functions/${taken.file}`)
   if (version === 'v1') {
     if (flags.code !== undefined) fail('v1 routes carry no returnCode: leave out --code')
-    return { method, path: routePath, auth }
+    return { method, path: routePath, auth, ...scope }
   }
-  return { method, path: routePath, auth, code: codeFor(routePath, flags.code, candidates.map((c) => c.config!)) }
+  return { method, path: routePath, auth, code: codeFor(routePath, flags.code, candidates.map((c) => c.config!)), ...scope }
+}
+
+/** --scope for a route that takes a token (default admin); an open route takes none. */
+function planScope(route: { path: string; auth: AuthStance }, given: unknown): { scope?: Scope } {
+  if (!takesToken(route)) {
+    if (given !== undefined) fail(`--scope: ${route.auth === 'none' ? 'an open route' : 'a button route'} takes no token, so it names no scope`)
+    return {}
+  }
+  const scope = given ?? 'admin'
+  if (!isScope(scope)) fail(`--scope "${String(given)}" must be one of ${scopes.join(', ')}`)
+  return { scope }
 }
 
 /** --code, or the code of a route on the same resource, or one above every code in use. */
@@ -77,7 +93,7 @@ import type { FunctionConfig, GatewayFunction } from '../../runtime/host/functio
 export const config = {
   method: '${e.method}',
   path: '${e.path}',
-  auth: '${e.auth}',${e.code === undefined ? '' : `\n  code: ${e.code},`}
+  auth: '${e.auth}',${e.scope === undefined ? '' : `\n  scope: '${e.scope}',`}${e.code === undefined ? '' : `\n  code: ${e.code},`}
   summary: '${e.method} ${e.path} (say here what it answers)',${errors}
 } as const satisfies FunctionConfig
 
@@ -139,7 +155,7 @@ export async function newEndpoint(method: string | undefined, routePath: string 
   return { functionFile, testFile }
 }
 
-export const newEndpointUsage = 'gateway new endpoint <GET|POST|DELETE> </api/v1|v2/...> [--code N] [--auth none|bearer|button]'
+export const newEndpointUsage = 'gateway new endpoint <GET|POST|DELETE> </api/v1|v2/...> [--code N] [--auth none|bearer|button] [--scope S]'
 
 /** What `gateway new endpoint --help` says beyond its usage line. */
 export const newEndpointHelp = `${newEndpointUsage}
@@ -150,6 +166,8 @@ in functions/_manifest.gen.ts. Path segments are words or :id, :uuid, :name
   --code N    the path's v2 returnCode (1-999); default: that of a route on the same
               resource, else one above every code in use. v1 routes have none.
   --auth A    bearer (the v2 default), none (the v1 default) or button; v1 takes none or button.
+  --scope S   the least token scope the route needs: read, screen, pos or admin (default admin;
+              docs/api.md, "Scopes"); only for routes that take a token.
 Then: npm run dev serves it at once; docs/architecture.md, "Adding an endpoint".`
 
 /** The `gateway new endpoint ...` command. */

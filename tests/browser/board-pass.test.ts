@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import t from 'tap'
 import type { Page } from 'playwright-core'
+import { until } from '../helpers/until.ts'
 import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock, watchErrors } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)
@@ -217,9 +218,11 @@ t.test('recently cleared: by this screen and at the unit, with recall', async (t
   t.same([...errors, ...later.errors], [], 'no console errors')
 })
 
-t.test('signing out needs a second, deliberate step, and comes after the cards', async (t) => {
+t.test('signing out needs a second, deliberate step, comes after the cards, and revokes the screen\'s token', async (t) => {
   await rush(3)
-  const { page, errors } = await openBoard(t, browser, base, token)
+  // Its own screen token: signing out gives it up at the gateway.
+  const wallToken = (await api('POST', '/api/v2/accesstoken/generate?name=wall-sign-out&scope=screen')).body.token.token as string
+  const { page, errors } = await openBoard(t, browser, base, wallToken)
   await settled(page, 3)
   const order = await page.evaluate(() => {
     const signOut = document.getElementById('forget-token')!
@@ -232,6 +235,8 @@ t.test('signing out needs a second, deliberate step, and comes after the cards',
   })
   t.ok(order.afterCards, 'after every card in tab order')
   t.ok(order.farFromSound, 'not next to Sound')
+  await page.locator('#screen-identity', { hasText: 'Signed in as wall-sign-out, scope screen' }).waitFor({ timeout: 5000 })
+  t.ok(await page.locator('#approve-form').isHidden(), 'only an admin token approves screens: the form is not offered')
   await page.locator('#forget-token').click()
   await page.locator('#sign-out-confirm').waitFor({ state: 'visible' })
   await page.locator('#sign-out-no').click()
@@ -241,6 +246,8 @@ t.test('signing out needs a second, deliberate step, and comes after the cards',
   await page.locator('#sign-out-yes').click()
   await page.locator('#login').waitFor({ state: 'visible' })
   t.equal(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), null, 'signed out on purpose')
+  await until(async () => (await apiClient(base, wallToken)('GET', '/api/v2/accesstoken')).status === 401, 'the token revoked at the gateway', 10_000)
+  t.notOk(gateway.services.tokens.list().some((record) => record.name === 'wall-sign-out'), 'gone from the token list')
   t.same(errors, [], 'no console errors')
 })
 
@@ -261,13 +268,15 @@ t.test('a new screen signs in with a code approved on a signed-in screen in anot
   await manager.page.locator('#approve-code').fill(code.toLowerCase())
   await manager.page.locator('#approve-name').fill('pass-left')
   await manager.page.locator('#approve-form button[type="submit"]').click()
-  await manager.page.locator('#approve-result', { hasText: 'signed in as pass-left' }).waitFor({ timeout: 3000 })
+  await manager.page.locator('#approve-result', { hasText: 'signed in as pass-left (scope screen)' }).waitFor({ timeout: 3000 })
 
   await wall.locator('body[data-connection="live"]').waitFor({ timeout: 8000 })
   const wallToken = await wall.evaluate(() => localStorage.getItem('trackerGateway.accessToken'))
   t.match(wallToken, /^[0-9a-f]{48}$/)
   t.not(wallToken, token, 'its own token, not the manager’s')
-  t.ok(gateway.services.tokens.list().some((record) => record.name === 'pass-left'), 'named as the manager chose')
+  t.ok(gateway.services.tokens.list().some((record) => record.name === 'pass-left' && record.scope === 'screen'), 'named as the manager chose, scope screen by default')
+  await wall.locator('a[href="#screen"]').click()
+  await wall.locator('#screen-identity', { hasText: 'Signed in as pass-left, scope screen' }).waitFor({ timeout: 5000 })
   t.same([...wallErrors, ...manager.errors], [], 'no console errors')
 })
 

@@ -1,7 +1,9 @@
 // What the OpenAPI fuzz tests share: the fixed seed and run count (FUZZ_SEED, FUZZ_RUNS),
 // a JSON Schema validator for the served document's schemas (their $refs into the document's
-// components resolved), and a gateway with a token and its served document's operations.
+// components resolved), and a gateway with a token (admin, or of the scope asked for) and its
+// served document's operations.
 import Ajv2020 from 'ajv/dist/2020.js'
+import type { Scope } from '../../lib/tokens/scopes.ts'
 import { testGateway, type TestGateway } from './gateway.ts'
 import type { Schema } from './schema-arbitrary.ts'
 
@@ -10,7 +12,9 @@ export const numRuns = Number(process.env.FUZZ_RUNS ?? 150)
 export const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: Schema): (value: unknown) => boolean })({ strict: false, validateFormats: false })
 
 export interface Operation {
-  parameters: { name: string; in: string; required?: boolean; schema: Schema }[]
+  security?: Record<string, string[]>[]
+  'x-route'?: string
+  parameters: { name: string; in: string; required?: boolean; schema: Schema; 'x-scope'?: Scope }[]
   requestBody?: { required?: boolean; content: { 'application/json': { schema: Schema } } }
   responses: Record<string, unknown>
 }
@@ -23,10 +27,14 @@ export interface FuzzSetup {
   accepts: (schema: Schema) => (value: unknown) => boolean
 }
 
-/** A test gateway (its radio up), a token, and the served document's operation for a route. */
-export async function fuzzSetup(): Promise<FuzzSetup> {
-  const gw = await testGateway()
-  const token = await gw.issueToken()
+/**
+ * A test gateway (its radio up), a token, and the served document's operation for a route.
+ * `scope`: the token's (default admin, what the button gives); `configInput`: the gateway's.
+ */
+export async function fuzzSetup(scope: Scope = 'admin', configInput: Record<string, unknown> = {}): Promise<FuzzSetup> {
+  const gw = await testGateway(configInput)
+  const admin = await gw.issueToken()
+  const token = scope === 'admin' ? admin : await mint(gw, admin, scope)
   if (!(await gw.services.radio.info()).up) await gw.services.radio.start()
   const doc = (await gw.json('GET /api/openapi.json')).body as { paths: Record<string, Record<string, Operation>>; components: Schema }
   // A schema compiled beside the components, so '#/components/schemas/...' resolves as in the document.
@@ -35,4 +43,11 @@ export async function fuzzSetup(): Promise<FuzzSetup> {
     return (value: unknown) => validate(value)
   }
   return { gw, token, op: (method, template) => doc.paths[template]![method.toLowerCase()]!, accepts }
+}
+
+/** A token of `scope`, minted with an admin token as a client would. */
+export async function mint(gw: TestGateway, admin: string, scope: Scope): Promise<string> {
+  const { status, body } = await gw.json(`POST /api/v2/accesstoken/generate?name=fuzz-${scope}&scope=${scope}`, { token: admin })
+  if (status !== 201) throw new Error(`minting a ${scope} token: ${status} ${JSON.stringify(body)}`)
+  return (body as { token: { token: string } }).token.token
 }

@@ -1,5 +1,5 @@
 // fast-check values from a JSON Schema (the subset the OpenAPI document uses for inputs:
-// type, enum, const, pattern, maxLength, minimum/maximum, anyOf/oneOf), and near misses:
+// type, enum, const, pattern, maxLength, minimum/maximum, anyOf/oneOf, arrays and objects), and near misses:
 // values an input schema may or may not accept, for checking a document against a server.
 import fc from 'fast-check'
 
@@ -17,6 +17,15 @@ export function valuesOf(schema: Schema): fc.Arbitrary<unknown> {
       return fc.boolean()
     case 'null':
       return fc.constant(null)
+    case 'number':
+      return fc.double({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9, noNaN: true })
+    case 'array':
+      // A few items: enough to reach every item rule, small enough to stay under the body limit.
+      return fc.array(schema.items ? valuesOf(schema.items) : fc.constant(null), { maxLength: Math.min(schema.maxItems ?? 4, 4) })
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Schema>
+      return fc.record(Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, valuesOf(v)])), { requiredKeys: schema.required ?? [] })
+    }
     case 'string': {
       const text = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern)) : fc.string()
       return schema.maxLength === undefined ? text : text.filter((s) => s.length <= schema.maxLength)

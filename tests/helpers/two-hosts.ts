@@ -52,19 +52,20 @@ function request(port: number, method: string, target: string, headers: Record<s
   })
 }
 
-async function gateway(start: string) {
+async function gateway(start: string, configInput: Record<string, unknown>) {
   let next = 0
   const newUuid = () => `00000000-0000-4000-8000-${String(++next).padStart(12, '0')}`
-  const config = parseConfig({ dataDir: '/nonexistent-test-data', deviceId: 'TG-DIFFERENTIAL' })
+  const config = parseConfig({ dataDir: '/nonexistent-test-data', deviceId: 'TG-DIFFERENTIAL', ...configInput })
   const clock = new ManualClock(start)
   const services = await buildServices({ config, clock, log: memoryLogger('warn').log, inMemory: true, newUuid })
   await services.radio.start()
   return services
 }
 
-export async function twoHosts(start = '2026-11-22T12:00:00Z'): Promise<HostPair> {
-  const fast = await gateway(start)
-  const reference = await gateway(start)
+/** `configInput`: gateway.config.json settings both gateways get (e.g. { v1: { basicAuth: true } }). */
+export async function twoHosts(start = '2026-11-22T12:00:00Z', configInput: Record<string, unknown> = {}): Promise<HostPair> {
+  const fast = await gateway(start, configInput)
+  const reference = await gateway(start, configInput)
   const fastHost = createHttpHost(buildRouter(manifest, fast), fast.log)
   const fastPort = await fastHost.listen(0, '127.0.0.1')
   const adapter = fetchAdapter(buildRouter(manifest, reference))
@@ -83,7 +84,9 @@ export async function twoHosts(start = '2026-11-22T12:00:00Z'): Promise<HostPair
     for (const [a, b] of tokens) text = text.replaceAll(b, a).replaceAll(b.slice(0, 6), a.slice(0, 6))
     return text
   }
-  const toReference = (text: string) => {
+  const toReference = (text: string): string => {
+    // v1 Basic credentials carry the token in base64 ("<token>:").
+    if (/^Basic /i.test(text)) return `Basic ${Buffer.from(toReference(Buffer.from(text.slice(6), 'base64').toString('utf8'))).toString('base64')}`
     for (const [a, b] of tokens) text = text.replaceAll(a, b)
     return text
   }

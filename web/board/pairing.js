@@ -1,21 +1,28 @@
 // Signing a screen in with a code (POST /api/v2/board/pairing and friends): the new screen
 // asks for a code, shows it and polls; a signed-in screen approves it under "This screen";
-// the new screen then collects its own token. No button, no SSH.
+// the new screen then collects its own token. No button, no SSH. Asking for a new code names
+// the request it replaces, so pressing "Show a code" again holds one place at the gateway
+// instead of one per press (a few presses used to lock every screen behind the address out).
 const pollMs = 2000
 
 /**
- * The new screen's side. `onToken` gets the token once approved.
- * @param {{ name: string, onToken: (token: string) => void, show: (code: string | null, status: string) => void }} deps
- * @returns {{ stop(): void, done: Promise<void> }}
+ * The new screen's side. `onToken` gets the token once approved; `replaces`: the `id` of this
+ * screen's earlier request (a flow's `id`), dropped by the gateway.
+ * @param {{ name: string, replaces?: string | null, onToken: (token: string) => void, show: (code: string | null, status: string) => void }} deps
+ * @returns {{ stop(): void, done: Promise<void>, readonly id: string | null }}
  */
-export function waitForApproval({ name, onToken, show, fetchImpl = (...args) => fetch(...args), setTimer = (fn, ms) => setTimeout(fn, ms) }) {
+export function waitForApproval({ name, replaces = null, onToken, show, fetchImpl = (...args) => fetch(...args), setTimer = (fn, ms) => setTimeout(fn, ms) }) {
   let stopped = false
   let timer = null
+  let id = null
   const done = (async () => {
-    const response = await fetchImpl('/api/v2/board/pairing', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ name }) })
+    const request = replaces ? { name, replaces } : { name }
+    const response = await fetchImpl('/api/v2/board/pairing', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(request) })
     const body = await response.json().catch(() => ({}))
+    // A refusal says when to retry (the gateway's message names the time).
     if (!response.ok) return show(null, body.message ?? `The gateway refused (${response.status}).`)
-    const { id, code } = body.pairing
+    id = body.pairing.id
+    const { code } = body.pairing
     show(code, 'Waiting for approval… The code works for 10 minutes.')
     await new Promise((resolve) => {
       const poll = async () => {
@@ -42,6 +49,9 @@ export function waitForApproval({ name, onToken, show, fetchImpl = (...args) => 
   })()
   return {
     done,
+    get id() {
+      return id
+    },
     stop() {
       stopped = true
       clearTimeout(timer)

@@ -36,8 +36,9 @@ export function setupScreenSettings({ onDensity, onSignOut }) {
     event.preventDefault()
     const name = $('approve-name').value.trim()
     try {
-      const { screen } = await api('POST', '/api/v2/board/pairing/approve', { code: $('approve-code').value.trim(), ...(name ? { name } : {}) })
-      $('approve-result').textContent = `Approved: the new screen is signed in as ${screen.name}.`
+      const scope = $('approve-scope').value
+      const { screen } = await api('POST', '/api/v2/board/pairing/approve', { code: $('approve-code').value.trim(), scope, ...(name ? { name } : {}) })
+      $('approve-result').textContent = `Approved: the new screen is signed in as ${screen.name} (scope ${screen.scope}).`
       $('approve-code').value = ''
       $('approve-name').value = ''
     } catch (error) {

@@ -95,7 +95,7 @@ t.test('gw.issueToken gives a working token', async (t) => {
   const gw = await testGateway()
   const token = await gw.issueToken('kds')
   t.match(token, /^[0-9a-f]{48}$/)
-  t.same(await gw.services.tokens.verifyToken(token, '10.0.0.9'), { name: 'kds', id: gw.services.tokens.list()[0].id })
+  t.same(await gw.services.tokens.verifyToken(token, '10.0.0.9'), { name: 'kds', id: gw.services.tokens.list()[0].id, scope: 'admin' })
 })
 
 t.test('an <img> from a page of another LAN host (only its Referer tells) mints nothing and leaves the window open', async (t) => {

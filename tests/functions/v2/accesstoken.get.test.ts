@@ -15,6 +15,7 @@ t.test("GET /api/v2/accesstoken answers the caller's own record with code 1", as
     token: {
       name: 'pos',
       prefix: pos.slice(0, 6),
+      scope: 'admin',
       creation_date: '2026-11-22T13:00:00',
       last_used: '2026-11-22T13:00:05',
       ip_address: '192.168.1.50',

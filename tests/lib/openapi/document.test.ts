@@ -4,6 +4,7 @@ import { manifest } from '../../../functions/_manifest.gen.ts'
 import { v2Errors } from '../../../lib/api/envelope.ts'
 import { outcomeCodes, type ErrorKind } from '../../../lib/kernel/errors.ts'
 import { buildOpenApiDocument, operationId, templateOf, type DocumentedRoute } from '../../../lib/openapi/document.ts'
+import { scopeAllows, scopes } from '../../../lib/tokens/scopes.ts'
 import { contract } from '../../contract/endpoints.ts'
 
 type Doc = { paths: Record<string, Record<string, any>>; [key: string]: unknown }
@@ -59,7 +60,17 @@ t.test('every manifest route is in the document under its method and template', 
     t.equal(op.summary, entry.summary)
     const template = Object.keys(doc.paths).find((p) => doc.paths[p]![entry.method.toLowerCase()] === op)!
     t.equal(template.replace(/\{\w+\}/g, '{}'), templateOf(entry.path).replace(/\{\w+\}/g, '{}'), 'same shape of path')
-    if (entry.auth === 'bearer') t.same(op.security, [{ bearerAuth: [] }], 'bearer routes say so')
+    // Per-route security: the scheme, and as its roles every token scope that may call the route.
+    const roles = entry.scope ? scopes.filter((held) => scopeAllows(held, entry.scope!)) : []
+    if (entry.auth === 'bearer') t.same(op.security, [{ bearerAuth: roles }], 'bearer routes name the scopes that may call them')
+    else if (entry.path.startsWith('/api/v1') && entry.scope) t.same(op.security, [{}, { v1BasicAuth: roles }], 'v1 routes: open, or Basic with these scopes')
+    else t.notOk(JSON.stringify(op.security).match(/"(read|screen|pos|admin)"/), 'open routes name no scope')
+    if (entry.scope) {
+      t.equal(op['x-scope'], entry.scope)
+      t.match(op.description, new RegExp(`scope ${entry.scope} or wider`))
+      t.ok(documentedCodes(op).statuses.includes('403'), `${entry.method} ${entry.path} documents its 403`)
+      if (entry.path.startsWith('/api/v2')) t.ok(documentedCodes(op).returnCodes.includes(-51), `${entry.method} ${entry.path} documents -51`)
+    }
     const { returnCodes } = documentedCodes(op)
     if (entry.path.startsWith('/api/v2')) {
       t.ok(returnCodes.includes(entry.code!) || (entry.outcomes ?? []).length > 0, 'default code documented')

@@ -68,8 +68,8 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
   const rows = (await sendControl(dataDir, 'token.list')) as TokenListRow[]
   t.match(rows, [{ name: 'admin', prefix: admin.slice(0, 6) }, { name: 'kds', prefix: kds.slice(0, 6), ip_address: '127.0.0.1' }])
   const listed = await tokenCliCommand(['list'], {}, dataDir)
-  t.match(listed, /^NAME\s+PREFIX\s+CREATED\s+LAST USED\s+FROM\n/)
-  t.match(listed, new RegExp(`kds\\s+${kds.slice(0, 6)}…`))
+  t.match(listed, /^NAME\s+PREFIX\s+SCOPE\s+CREATED\s+LAST USED\s+FROM\n/)
+  t.match(listed, new RegExp(`kds\\s+${kds.slice(0, 6)}…\\s+admin`))
   t.notOk(listed.includes(kds) || listed.includes(admin), 'no token printed')
 
   t.equal(await tokenCliCommand(['revoke', 'kds'], {}, dataDir), 'revoked 1 access token named "kds"')
@@ -80,7 +80,7 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
 
   await t.rejects(tokenCliCommand(['revoke', 'kds'], {}, dataDir), /no access token named "kds"/)
   await t.rejects(tokenCliCommand(['revoke', 'a b'], {}, dataDir), /is not a token name/)
-  await t.rejects(tokenCliCommand(['drop'], {}, dataDir), /usage: gateway token list/)
+  await t.rejects(tokenCliCommand(['drop'], {}, dataDir), /usage: gateway token list[^]*gateway token create <name> \[--scope/)
 
   // Two screens that share a name: one is renamed by its prefix, then both names by name.
   const screenA = (await api('POST', '/api/v2/accesstoken/generate?name=board', admin)).body.token.token as string
@@ -104,6 +104,32 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
   t.equal(revoke.code, 0)
   t.equal((await api('GET', '/api/v2/accesstoken', admin)).status, 401)
   t.match((await runCli(['token', 'list', '--data-dir', dataDir])).stdout, /no access tokens/)
+})
+
+t.test('gateway token create --scope mints a token of that scope, printed once; token scope narrows, never widens', async (t) => {
+  const { dataDir, api } = await start(t)
+  const created = await runCli(['token', 'create', 'wall', '--scope', 'screen', '--data-dir', dataDir])
+  t.equal(created.code, 0, created.stderr)
+  const [token, said] = created.stdout.trimEnd().split('\n')
+  t.match(token, /^[0-9a-f]{48}$/)
+  t.equal(said, 'created access token "wall" (scope screen); the token above is shown only now')
+  t.match(await api('GET', '/api/v2/accesstoken', token), { status: 200, body: { token: { name: 'wall', scope: 'screen' } } })
+  t.match(await api('GET', '/api/v2/gateway/settings', token), { status: 403, body: { returnCode: -51 } }, 'a screen token cannot read the settings')
+  t.match(await tokenCliCommand(['list'], {}, dataDir), new RegExp(`wall\\s+${token!.slice(0, 6)}…\\s+screen\\s`))
+
+  const admin = (await sendControl(dataDir, 'token.create', { name: 'office' })) as { token: string; row: TokenListRow }
+  t.equal(admin.row.scope, 'admin', 'without --scope: admin, as the button gives')
+  t.equal(await tokenCliCommand(['scope', 'office', 'pos'], {}, dataDir), 'narrowed 1 access token to pos')
+  t.match(await api('GET', '/api/v2/accesstoken/all', admin.token), { status: 403, body: { returnCode: -51 } }, 'narrowed at once')
+  t.equal((await api('DELETE', '/api/v2/activeorders', admin.token)).status, 200, 'a till still clears every order')
+  await t.rejects(tokenCliCommand(['scope', 'office', 'admin'], {}, dataDir), /"office" is pos; a scope can only be narrowed[^]*never widened/)
+  await t.rejects(tokenCliCommand(['scope', token!.slice(0, 6), 'pos'], {}, dataDir), /never widened/, 'by prefix too')
+  t.match(await api('GET', '/api/v2/accesstoken', admin.token), { body: { token: { scope: 'pos' } } }, 'a refused widening changes nothing')
+  await t.rejects(tokenCliCommand(['scope', 'office', 'root'], {}, dataDir), /"root" is not a scope \(read, screen, pos, admin\)/)
+  await t.rejects(tokenCliCommand(['create', 'x'], { scope: 'owner' }, dataDir), /"owner" is not a scope/)
+  await t.rejects(tokenCliCommand(['create', 'a b'], {}, dataDir), /"a b" is not a token name/)
+  await t.rejects(tokenCliCommand(['scope', 'nobody', 'read'], {}, dataDir), /no access token named "nobody"/)
+  t.same(((await sendControl(dataDir, 'token.list')) as TokenListRow[]).map((row) => [row.name, row.scope]), [['wall', 'screen'], ['office', 'pos']], 'refusals minted nothing')
 })
 
 t.test('no token string in the data dir or the logs; last_used is written at stop', async (t) => {
@@ -141,7 +167,7 @@ t.test('security.openRoutes: a listed route opens, a typo is reported at start',
 t.test('formatTokenList', async (t) => {
   t.equal(formatTokenList([]), 'no access tokens')
   t.equal(
-    formatTokenList([{ name: 'a', prefix: '0a1b2c', creation_date: '2026-01-01T10:00:00', last_used: null, ip_address: null }]),
-    'NAME  PREFIX   CREATED              LAST USED  FROM\na     0a1b2c…  2026-01-01T10:00:00  never      -',
+    formatTokenList([{ name: 'a', prefix: '0a1b2c', scope: 'screen', creation_date: '2026-01-01T10:00:00', last_used: null, ip_address: null }]),
+    'NAME  PREFIX   SCOPE   CREATED              LAST USED  FROM\na     0a1b2c…  screen  2026-01-01T10:00:00  never      -',
   )
 })

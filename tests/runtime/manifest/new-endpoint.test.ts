@@ -19,7 +19,7 @@ t.test('new endpoint GET /api/v2/things/:id writes a working endpoint', async (t
   t.equal(result.code, 0, result.stderr)
   t.match(result.stdout, /wrote functions\/v2\/things\.id\.get\.ts, tests\/functions\/v2\/things\.id\.get\.test\.ts/)
   const source = readFileSync(path.join(project.functions, 'v2/things.id.get.ts'), 'utf8')
-  t.match(source, new RegExp(`path: '/api/v2/things/:id',\n  auth: 'bearer',\n  code: ${nextCode},`), 'next free code, bearer by default')
+  t.match(source, new RegExp(`path: '/api/v2/things/:id',\n  auth: 'bearer',\n  scope: 'admin',\n  code: ${nextCode},`), 'next free code, bearer and admin by default')
   t.match(readFileSync(path.join(project.functions, '_manifest.gen.ts'), 'utf8'), /from '\.\/v2\/things\.id\.get\.ts'/)
   t.match(readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'), `{ method: 'GET', path: '/api/v2/things/:id', auth: 'bearer', code: ${nextCode}, outcomes: [200], errors: [-1, -2] },\n]`)
   // The manifest is fresh and the written test passes against the written function.
@@ -28,13 +28,13 @@ t.test('new endpoint GET /api/v2/things/:id writes a working endpoint', async (t
   t.match(tap, /# \{ total: 2, pass: 2 \}|ok 2 - GET \/api\/v2\/things\/:id needs a token/)
   t.notMatch(tap, /not ok/)
 
-  const sibling = await runCli(['new', 'endpoint', 'delete', '/api/v2/things/:id', '--code', '30'], {}, { cli: project.cli })
+  const sibling = await runCli(['new', 'endpoint', 'delete', '/api/v2/things/:id', '--code', '30', '--scope', 'screen'], {}, { cli: project.cli })
   t.equal(sibling.code, 0, sibling.stderr)
-  t.match(readFileSync(path.join(project.functions, 'v2/things.id.delete.ts'), 'utf8'), /method: 'DELETE',[^]*code: 30,/)
+  t.match(readFileSync(path.join(project.functions, 'v2/things.id.delete.ts'), 'utf8'), /method: 'DELETE',[^]*scope: 'screen',\n  code: 30,/)
   const v1 = await runCli(['new', 'endpoint', 'POST', '/api/v1/things'], {}, { cli: project.cli })
   t.equal(v1.code, 0, v1.stderr)
   t.notMatch(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /code:/, 'v1 carries no code')
-  t.match(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /auth: 'none'/)
+  t.match(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /auth: 'none',\n  scope: 'admin',/, 'v1 takes a token under Basic auth: it names its scope')
 })
 
 t.test('bad input is refused with one line and writes nothing', async (t) => {
@@ -69,7 +69,7 @@ t.test('newEndpoint in process: writes into the given project, refuses what brea
   const written = await newEndpoint('post', '/api/v2/activeorders/:id/things', { auth: 'none' }, project.root)
   t.equal(path.relative(project.root, written.functionFile), 'functions/v2/activeorders.id.things.post.ts')
   const source = readFileSync(written.functionFile, 'utf8')
-  t.match(source, /auth: 'none',\n  code: 5,/, 'the code of the resource it extends')
+  t.match(source, /auth: 'none',\n  code: 5,/, 'the code of the resource it extends; an open route names no scope')
   t.notMatch(source, /errors:/, 'no auth errors on an open route')
   t.match(readFileSync(written.testFile, 'utf8'), /POST \/api\/v2\/activeorders\/1\/things/)
   t.notMatch(readFileSync(written.testFile, 'utf8'), /needs a token/)
@@ -77,6 +77,9 @@ t.test('newEndpoint in process: writes into the given project, refuses what brea
   t.match(readFileSync(button.testFile, 'utf8'), /GET \/api\/v1\/orders\/6f9619ff-8b86-d011-b42d-00c04fc964ff\/note/)
   t.match(readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'), /path: '\/api\/v1\/orders\/:uuid\/note', auth: 'button', outcomes: \[200\], errors: \[-3\] \}/)
   await t.rejects(newEndpoint('POST', '/api/v2/activeorders/:id/things', {}, project.root), { message: /already served by functions\/v2\/activeorders\.id\.things\.post\.ts/ })
+  await t.rejects(newEndpoint('GET', '/api/v2/scoped', { scope: 'root' }, project.root), { message: /--scope "root" must be one of read, screen, pos, admin/ })
+  await t.rejects(newEndpoint('GET', '/api/v2/scoped', { auth: 'none', scope: 'read' }, project.root), { message: /--scope: an open route takes no token, so it names no scope/ })
+  t.notOk(existsSync(path.join(project.functions, 'v2/scoped.get.ts')), 'nothing written for a bad scope')
 })
 
 t.test('a project whose functions already break a rule gets nothing new; the command checks its words', async (t) => {

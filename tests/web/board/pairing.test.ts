@@ -63,3 +63,31 @@ t.test('a gateway out of reach for a moment: it keeps asking', async (t) => {
   await waitForApproval({ name: 'x', fetchImpl: () => answers.shift()!(), setTimer: now, show: () => {}, onToken: (value: string) => (token = value) }).done
   t.equal(token, 'd'.repeat(48))
 })
+
+t.test('asking for a new code names the old request, so the gateway drops it instead of adding one', async (t) => {
+  const bodies: unknown[] = []
+  const answers: Array<[number, unknown]> = [
+    [201, { pairing: { id: 'aa'.repeat(16), code: 'AAAA-BBBB' } }],
+    [201, { pairing: { id: 'bb'.repeat(16), code: 'CCCC-DDDD' } }],
+  ]
+  const fetchImpl = async (_url: string, init?: { body?: string }) => {
+    bodies.push(JSON.parse(init?.body ?? 'null'))
+    const [status, body] = answers.shift()!
+    return { status, ok: status < 300, json: async () => body }
+  }
+  const idle = () => {}
+  // The flows wait for approval (their polls never fire here): wait until the code is shown.
+  const shown = async (flow: { id: string | null }) => {
+    for (let turn = 0; flow.id === null && turn < 1000; turn++) await new Promise((resolve) => setImmediate(resolve))
+  }
+  const first = waitForApproval({ name: 'board-x', fetchImpl, setTimer: idle, show: idle, onToken: () => t.fail('no token') })
+  t.equal(first.id, null, 'no id before the gateway answers')
+  await shown(first)
+  t.equal(first.id, 'aa'.repeat(16))
+  first.stop()
+  const second = waitForApproval({ name: 'board-x', replaces: first.id, fetchImpl, setTimer: idle, show: idle, onToken: () => t.fail('no token') })
+  await shown(second)
+  second.stop()
+  t.same(bodies, [{ name: 'board-x' }, { name: 'board-x', replaces: 'aa'.repeat(16) }])
+  t.equal(second.id, 'bb'.repeat(16))
+})

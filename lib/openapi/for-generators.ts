@@ -30,8 +30,9 @@ export function numericRange(source: string): { type: 'integer' | 'number'; mini
   }
   const low = matches(pattern, 0) ? 0 : 1
   // The largest accepted integer, by bisection (every pattern here is a range); none past 10^15.
+  const ceiling = 1e15
   let good = low
-  let bad = 1e15
+  let bad = ceiling
   while (bad - good > 1) {
     const mid = Math.floor((good + bad) / 2)
     if (matches(pattern, mid)) good = mid
@@ -39,7 +40,7 @@ export function numericRange(source: string): { type: 'integer' | 'number'; mini
   }
   // A pattern with holes is no range: check a spread of integers inside it.
   for (let i = 0; i <= 64; i++) if (!matches(pattern, low + Math.floor(((good - low) * i) / 64))) return undefined
-  return { type: 'integer', minimum: low, ...(good < bad - 1 ? { maximum: good } : {}) }
+  return { type: 'integer', minimum: low, ...(good < ceiling - 1 ? { maximum: good } : {}) }
 }
 
 /** A parameter's schema as generators should type it, or undefined to keep it. */

@@ -50,5 +50,10 @@ export function posClient(options: GatewayOptions) {
     history: async (query: NonNullable<paths['/api/v2/orders']['get']['parameters']['query']> = {}) =>
       body(await api.GET('/api/v2/orders', { params: { query } })),
     statistics: async () => body(await api.GET('/api/v2/statistics')).statistics,
+    /** Registers a webhook URL; the secret (for verifyWebhook) is in the first answer only. */
+    registerWebhook: async (url: string) => body(await api.POST('/api/v2/register', { body: { http_client: url } })),
   }
 }
+
+export { verifyWebhook, type OrderWebhook } from './webhooks.ts'
+export { orderFeed, type Feed, type FeedOptions, type OrderChange, type Snapshot } from './feed.ts'

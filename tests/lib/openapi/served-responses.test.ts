@@ -3,7 +3,7 @@
 // starts, locates, pages and clears orders, reads history and statistics, and calls every GET
 // route without path parameters.
 import Ajv2020 from 'ajv/dist/2020.js'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { testGateway } from '../../helpers/gateway.ts'
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown }
@@ -25,7 +25,7 @@ function operationOf(method: string, path: string): { template: string; op: any 
 }
 
 const seen: string[] = []
-async function call(t: Tap.Test, route: string, options: { body?: unknown } = {}) {
+async function call(t: Test, route: string, options: { body?: unknown } = {}) {
   const [method, path] = route.split(' ') as [string, string]
   const answer = await gw.json(route, { token, ...options })
   const found = operationOf(method, path)
@@ -40,7 +40,6 @@ async function call(t: Tap.Test, route: string, options: { body?: unknown } = {}
   seen.push(`${method} ${found?.template}`)
   return answer
 }
-declare namespace Tap { type Test = Parameters<Parameters<typeof t.test>[1]>[0] }
 
 t.test('an order from start to clear, and the reads around it', async (t) => {
   await call(t, 'POST /api/v2/activeorders', { body: { name: 4711, orderType: 'TO_GO' } })

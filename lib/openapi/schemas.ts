@@ -184,5 +184,15 @@ export const payloads: Record<string, Record<string, JsonSchema>> = {
   'GET /api/v2/accesstoken/generate': { token: ref('AccessToken') },
   'POST /api/v2/accesstoken/generate': { token: ref('AccessToken') },
   'GET /api/v2/statistics': { statistics: ref('Statistics') },
+  'POST /api/v2/register': {
+    webhook: {
+      type: 'object',
+      required: ['url'],
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret (Standard Webhooks), in the answer that registers the URL only' },
+      },
+    },
+  },
   'GET /api/v1/statistics': { ...(componentSchemas.Statistics!.properties as Record<string, JsonSchema>) },
 }

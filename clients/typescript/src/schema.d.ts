@@ -8746,6 +8746,12 @@ export interface operations {
                         status: 200;
                         /** @enum {unknown} */
                         returnCode: 19 | 1005;
+                        webhook: {
+                            /** Format: uri */
+                            url: string;
+                            /** @description The signing secret (Standard Webhooks), in the answer that registers the URL only */
+                            secret?: string;
+                        };
                     };
                 };
             };

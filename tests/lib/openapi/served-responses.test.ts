@@ -67,6 +67,8 @@ t.test('an order from start to clear, and the reads around it', async (t) => {
   await call(t, 'DELETE /api/v1/activeorders/88')
   await call(t, 'GET /api/v1/orders?limit=5')
   await call(t, 'GET /api/v1/statistics')
+  await call(t, 'POST /api/v2/register', { body: { http_client: 'http://192.168.1.50:3000/hook' } })
+  await call(t, 'POST /api/v2/register', { body: { http_client: 'http://192.168.1.50:3000/hook' } })
 })
 
 t.test('every GET route without path parameters', async (t) => {

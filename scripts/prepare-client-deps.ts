@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-export const clientDirs = [join(import.meta.dirname, '..', 'clients', 'typescript')]
+export const clientDirs = ['typescript', 'hey-api'].map((name) => join(import.meta.dirname, '..', 'clients', name))
 
 const stampOf = (dir: string) => join(dir, 'node_modules', '.installed-lock-sha256')
 const lockHash = (dir: string) => createHash('sha256').update(readFileSync(join(dir, 'package-lock.json'))).digest('hex')

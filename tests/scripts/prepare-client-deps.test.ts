@@ -17,6 +17,7 @@ t.test('a client is installed only from its current package-lock.json', async (t
   t.notOk(installed(dir), 'the lock changed: stale')
 })
 
-t.test('the TypeScript client is one of them', async (t) => {
+t.test('the TypeScript client and the hey-api one are installed', async (t) => {
   t.match(clientDirs[0], /clients\/typescript$/)
+  t.match(clientDirs[1], /clients\/hey-api$/)
 })

@@ -10,6 +10,7 @@ import { defaultScope, scopeAllows, scopes, type Scope } from '../tokens/scopes.
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
 import { componentSchemas, payloads } from './schemas.ts'
 import { extraPaths } from './extra-paths.ts'
+import { forGenerators } from './for-generators.ts'
 import { simulatorBodySchemas } from '../api/sim-input.ts'
 
 export type DocumentedRoute = FunctionConfig & { file: string }
@@ -85,13 +86,27 @@ function successResponses(route: DocumentedRoute, codes: RouteCodes | undefined)
     }
   }
   Object.assign(properties, payloads[key] ?? {})
+  // Every field named here is always sent (a generated client needs no check for them).
   const schema = {
-    allOf: [{ $ref: `#/components/schemas/${version === 'v2' ? 'V2Envelope' : 'V1Envelope'}` }, { type: 'object', properties }],
+    allOf: [{ $ref: `#/components/schemas/${version === 'v2' ? 'V2Envelope' : 'V1Envelope'}` }, { type: 'object', required: Object.keys(properties), properties }],
   }
   return { [status]: { description: lines.join('\n'), content: { 'application/json': { schema } } } }
 }
 
-function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): Record<string, unknown> {
+/**
+ * The messages a route documents for an error code: those of the kinds it declares; for a code it
+ * declares no kind of, those of the kinds no route declares (the common ones, e.g. -31 invalid
+ * JSON and not another route's "tracking must be true or false").
+ */
+function messagesFor(route: DocumentedRoute, code: number, claimed: Set<string>): string[] {
+  const kinds = errorKinds.filter((kind) => v2Errors[kind].code === code)
+  const own = kinds.filter((kind) => route.errors?.includes(kind))
+  const common = kinds.filter((kind) => !claimed.has(kind))
+  const chosen = own.length ? own : common.length ? common : kinds
+  return [...new Set(chosen.map((kind) => v2Errors[kind].message()))]
+}
+
+function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined, claimed: Set<string>): Record<string, unknown> {
   const catalogue = errorCatalogue()
   const version = versionOf(route.path)
   const errorCodes = new Set<number>(commonErrorCodes)
@@ -113,7 +128,7 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined): 
     for (const code of codes?.errors ?? []) errorCodes.add(code)
     for (const code of [...errorCodes].sort((a, b) => b - a)) {
       const known = catalogue.get(code)
-      if (known) add(known.status, code, `- ${code}: ${known.messages.join(' / ')}`)
+      if (known) add(known.status, code, `- ${code}: ${messagesFor(route, code, claimed).join(' / ')}`)
     }
   } else {
     // v1 bodies carry no returnCode: document each error kind by the status v1 gives it.
@@ -183,7 +198,7 @@ function scopeNote(route: DocumentedRoute): string | undefined {
   return `${when} a token of scope ${scope} or wider (${roles.join(', ')}); a narrower one is 403 (-51).`
 }
 
-function operation(route: DocumentedRoute, codes: RouteCodes | undefined): Operation {
+function operation(route: DocumentedRoute, codes: RouteCodes | undefined, claimed: Set<string>): Operation {
   const op: Operation = {
     operationId: operationId(route.file),
     summary: route.summary,
@@ -191,7 +206,7 @@ function operation(route: DocumentedRoute, codes: RouteCodes | undefined): Opera
     security: security(route),
     ...(scopeOf(route) ? { 'x-scope': scopeOf(route) } : {}),
     parameters: parameters(route),
-    responses: { ...successResponses(route, codes), ...errorResponses(route, codes) },
+    responses: { ...successResponses(route, codes), ...errorResponses(route, codes, claimed) },
   }
   if (route.auth === 'button') {
     op.description = 'Open, but answers only within 120 s of a press of the gateway button (else 403, -3).'
@@ -211,12 +226,13 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
   // OpenAPI forbids two templates that differ only in parameter names (/x/{id} and /x/{name}),
   // so such paths share the first template and each operation names its parameter the same.
   const templates = new Map<string, string>()
+  const claimed = new Set(routes.flatMap((route) => route.errors ?? []))
   const ownBodies = options.simulatedRestaurant ? simulatorBodySchemas(options.simulatedRestaurant) : {}
   for (const route of routes) {
     const shape = route.path.replace(/:\w+/g, ':')
     const template = templates.get(shape) ?? templateOf(route.path)
     templates.set(shape, template)
-    const op = operation(route, codes[`${route.method} ${route.path}`])
+    const op = operation(route, codes[`${route.method} ${route.path}`], claimed)
     const ownNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1])
     const sharedNames = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
     op.parameters = (op.parameters as { name: string; in: string }[]).map((p) =>
@@ -231,7 +247,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
   // A copy that shares nothing with the route configs and schemas it was built from: a consumer
   // that resolves $refs in place (validators do) would otherwise change the next document, and
   // the recursive SafeJsonValue would then make it a cycle.
-  return structuredClone({
+  return forGenerators(structuredClone({
     openapi: '3.1.0',
     info: {
       title: 'Tracker Gateway API',
@@ -264,5 +280,5 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
         },
       },
     },
-  })
+  }))
 }

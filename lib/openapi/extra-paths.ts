@@ -75,6 +75,15 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         'any scope (read or wider) may open it.',
       tags: ['board'],
       security: [{}],
+      // The protocol after the upgrade, its frames as component schemas (JSON text frames).
+      'x-websocket': {
+        clientFrames: [{ $ref: '#/components/schemas/WsTokenFrame' }],
+        serverFrames: [
+          { $ref: '#/components/schemas/WsActiveOrdersFrame' },
+          { $ref: '#/components/schemas/WsOrderChangeFrame' },
+          { $ref: '#/components/schemas/V2Error' },
+        ],
+      },
       parameters: [
         { name: 'Upgrade', in: 'header', required: true, schema: { const: 'websocket' } },
         { name: 'Connection', in: 'header', required: true, schema: { type: 'string', pattern: '[Uu][Pp][Gg][Rr][Aa][Dd][Ee]' } },

@@ -96,8 +96,41 @@ export const componentSchemas: Record<string, JsonSchema> = {
       token: { type: 'string', pattern: '^[0-9a-f]{48}$', description: 'Shown once, in this answer only' },
     },
   },
+  // The WebSocket feed's frames (GET /api/v2/websocket, x-websocket): the client's one frame, then the gateway's.
+  WsTokenFrame: {
+    type: 'object',
+    required: ['accesstoken'],
+    properties: { accesstoken: { type: 'string', pattern: '^[0-9a-f]{48}$', description: 'An access token of any scope' } },
+    description: 'The first text frame a client sends, within 10 s of the upgrade',
+  },
+  WsActiveOrdersFrame: {
+    type: 'object',
+    required: ['type', 'count', 'items', 'seq'],
+    properties: {
+      type: { const: 'ACTIVE_ORDERS' },
+      count: { type: 'integer', minimum: 0 },
+      items: { type: 'array', items: { $ref: '#/components/schemas/ActiveOrderV2' } },
+      seq: { type: 'integer', minimum: 0, description: 'The change this snapshot includes: change frames with a larger seq follow' },
+    },
+    description: 'Sent once after the token frame: every active order',
+  },
+  WsOrderChangeFrame: {
+    allOf: [
+      { $ref: '#/components/schemas/ActiveOrderV2' },
+      {
+        type: 'object',
+        required: ['type', 'seq'],
+        properties: {
+          type: { enum: ['ORDER_CREATED', 'ORDER_MODIFIED', 'ORDER_PAGED', 'ORDER_CLEARED'] },
+          seq: { type: 'integer', minimum: 1, description: 'Increases by one per change; a client that reconnects ignores frames up to its snapshot seq' },
+        },
+      },
+    ],
+    description: 'One frame per change of an active order after the snapshot',
+  },
   ServiceDescription: {
     type: 'object',
+    required: ['name', 'apiVersion', 'deviceId'],
     properties: { name: { type: 'string' }, apiVersion: { type: 'string' }, deviceId: { type: 'string' } },
   },
 }
@@ -151,5 +184,15 @@ export const payloads: Record<string, Record<string, JsonSchema>> = {
   'GET /api/v2/accesstoken/generate': { token: ref('AccessToken') },
   'POST /api/v2/accesstoken/generate': { token: ref('AccessToken') },
   'GET /api/v2/statistics': { statistics: ref('Statistics') },
+  'POST /api/v2/register': {
+    webhook: {
+      type: 'object',
+      required: ['url'],
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret (Standard Webhooks), in the answer that registers the URL only' },
+      },
+    },
+  },
   'GET /api/v1/statistics': { ...(componentSchemas.Statistics!.properties as Record<string, JsonSchema>) },
 }

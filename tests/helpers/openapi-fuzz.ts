@@ -42,7 +42,20 @@ export async function fuzzSetup(scope: Scope = 'admin', configInput: Record<stri
     const validate = ajv.compile({ allOf: [schema], components: doc.components })
     return (value: unknown) => validate(value)
   }
-  return { gw, token, op: (method, template) => doc.paths[template]![method.toLowerCase()]!, accepts }
+  return { gw, token, op: (method, template) => onTheWire(doc.paths[template]![method.toLowerCase()]!), accepts }
+}
+
+/**
+ * An operation with the exact schemas of what the server accepts on the wire: the document gives
+ * generators typed parameters and bodies and keeps the exact ones as `x-wire-schema`
+ * (lib/openapi/for-generators.ts); the fuzz tests hold the server to those.
+ */
+export function onTheWire(op: Operation): Operation {
+  const wire = structuredClone(op) as Operation & { parameters: { 'x-wire-schema'?: Schema }[] }
+  for (const param of wire.parameters ?? []) if (param['x-wire-schema']) param.schema = param['x-wire-schema']
+  const media = wire.requestBody?.content['application/json'] as { schema: Schema; 'x-wire-schema'?: Schema } | undefined
+  if (media?.['x-wire-schema']) media.schema = media['x-wire-schema']
+  return wire
 }
 
 /** A token of `scope`, minted with an admin token as a client would. */

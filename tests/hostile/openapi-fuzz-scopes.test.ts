@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { type Scope, scopeAllows } from '../../lib/tokens/scopes.ts'
-import { fuzzSetup, mint, numRuns, type Operation, seed } from '../helpers/openapi-fuzz.ts'
+import { fuzzSetup, mint, numRuns, onTheWire, type Operation, seed } from '../helpers/openapi-fuzz.ts'
 import { nearTexts, nearValues, type Schema, valuesOf } from '../helpers/schema-arbitrary.ts'
 
 const runsPerOperation = Math.max(5, Math.floor(numRuns / 6))
@@ -60,7 +60,7 @@ for (const scope of ['screen', 'read'] as Scope[]) {
         const allowed = !scoped || roles.includes(scope)
         const v1 = template.startsWith('/api/v1')
         await fc.assert(
-          fc.asyncProperty(callArbitrary(template, op), async ({ path, query, body }) => {
+          fc.asyncProperty(callArbitrary(template, onTheWire(op)), async ({ path, query, body }) => {
             // DELETE /api/v2/accesstoken signs the token out: carry on with a new one.
             if (!gw.services.tokens.list().some((record) => record.name === `fuzz-${scope}`)) token = await mint(gw, admin, scope)
             const authorization = v1 ? `Basic ${Buffer.from(`${token}:`).toString('base64')}` : `Bearer ${token}`

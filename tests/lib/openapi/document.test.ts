@@ -211,13 +211,14 @@ t.test('the simulator bodies state the running restaurant; without one (Zigbee) 
   t.match(bodyOf(zigbee, '/api/v2/simulator/place').properties.tracker.anyOf, [{ maximum: 2 ** 31 - 1 }, {}])
 })
 
-t.test('a body’s other keys: any JSON without unsafe keys at any depth (SafeJsonValue)', async (t) => {
-  const doc = build(manifest) as Doc & { components: { schemas: Record<string, any> } }
-  t.same(doc.paths['/api/v2/activeorders']!.post.requestBody.content['application/json'].schema.additionalProperties, { $ref: '#/components/schemas/SafeJsonValue' })
-  const safe = doc.components.schemas.SafeJsonValue
-  t.same(safe.items, { $ref: '#/components/schemas/SafeJsonValue' })
-  t.same(safe.additionalProperties, { $ref: '#/components/schemas/SafeJsonValue' })
+t.test('a body’s other keys: any JSON without unsafe keys at any depth (SafeJsonValue, exact in the wire schema)', async (t) => {
+  const doc = build(manifest) as Doc & { components: { schemas: Record<string, any>; 'x-wire-schemas': Record<string, any> } }
+  const media = doc.paths['/api/v2/activeorders']!.post.requestBody.content['application/json']
+  t.same(media['x-wire-schema'].additionalProperties, { $ref: '#/components/x-wire-schemas/SafeJsonValue' })
+  const safe = doc.components['x-wire-schemas'].SafeJsonValue
+  t.same(safe.items, { $ref: '#/components/x-wire-schemas/SafeJsonValue' })
+  t.same(safe.additionalProperties, { $ref: '#/components/x-wire-schemas/SafeJsonValue' })
   // Two documents share nothing: resolving one in place cannot change the next.
-  ;(doc.components.schemas.SafeJsonValue as any).items = safe
-  t.same((build(manifest) as any).components.schemas.SafeJsonValue.items, { $ref: '#/components/schemas/SafeJsonValue' })
+  safe.items = safe
+  t.same((build(manifest) as any).components['x-wire-schemas'].SafeJsonValue.items, { $ref: '#/components/x-wire-schemas/SafeJsonValue' })
 })

@@ -2382,6 +2382,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description - Too many callback URLs */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"] & {
+                        /** @constant */
+                        status?: 409;
+                    };
+                };
+            };
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2406,7 +2418,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Too many failed authentication attempts; retry later */
+            /**
+             * @description - This client already holds its share; retry later
+             *     - Too many failed authentication attempts; retry later
+             */
             429: {
                 headers: {
                     /** @description Seconds until this address may present credentials again */

@@ -5,6 +5,7 @@ import path from 'node:path'
 import t, { type Test } from 'tap'
 import { sendControl } from '../../runtime/control/control.ts'
 import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, watchErrors } from '../helpers/browser.ts'
+import { until } from '../helpers/until.ts'
 
 const browser = await launchBrowser(t)
 
@@ -57,7 +58,9 @@ t.test('the board: live orders from the simulator, paging, and a clear that can 
   await card.locator('.menu [data-action="page"]').click()
   await page.locator('.card[data-order="7"][data-paged="true"]').waitFor()
   t.equal((await api('GET', '/api/v2/activeorders/7/page')).body.paged, true, 'the API says order 7 is paged')
-  t.equal((await api('GET', '/api/v2/simulator')).body.simulator.trackers[6].buzzing, true, 'tracker 7 buzzes')
+  // The radio sends the page once the order's write is durable (the answer does not wait for the radio).
+  await until(async () => (await api('GET', '/api/v2/simulator')).body.simulator.trackers[6].buzzing === true, 'tracker 7 buzzing')
+  t.pass('tracker 7 buzzes')
   await card.locator('.more').click()
   await card.locator('.menu [data-action="cancel"]').click()
   await page.locator('.card[data-order="7"][data-paged="false"]').waitFor()

@@ -26,7 +26,12 @@ declare module 'autocannon' {
     headers?: Record<string, string>
     body?: string
     overallRate?: number
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }[]
+    requests?: {
+      method?: string
+      path?: string
+      headers?: Record<string, string>
+      setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>
+    }[]
   }
   const autocannon: (options: Options) => Promise<Result>
   export default autocannon

@@ -26,7 +26,13 @@ import { generateHistory } from './history-data.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const { values: flags } = parseArgs({
-  options: { rows: { type: 'string' }, seconds: { type: 'string' }, 'get-rate': { type: 'string' }, 'write-rate': { type: 'string' }, keep: { type: 'boolean' } },
+  options: {
+    rows: { type: 'string' },
+    seconds: { type: 'string' },
+    'get-rate': { type: 'string' },
+    'write-rate': { type: 'string' },
+    keep: { type: 'boolean' },
+  },
 })
 const rows = Number(flags.rows ?? 1_000_000)
 const baselineSeconds = Number(flags.seconds ?? 30)
@@ -40,10 +46,20 @@ function requester(port: number) {
   const send = (method: string, target: string, body?: unknown) =>
     new Promise<number>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body)
-      const request = http.request({ host: '127.0.0.1', port, method, path: target, agent, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} }, (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-      })
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path: target,
+          agent,
+          headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+        },
+        (response) => {
+          response.resume()
+          response.on('end', () => resolve(response.statusCode ?? 0))
+        },
+      )
       request.on('error', reject)
       request.end(payload)
     })
@@ -109,7 +125,10 @@ function summary(values: number[]) {
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; ms: number }> {
   const began = performance.now()
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     child.stdout.on('data', (chunk) => (out += chunk))
     child.stderr.on('data', (chunk) => (out += chunk))
@@ -129,17 +148,24 @@ async function main() {
     writeFileSync(path.join(dataDir, 'passphrase'), 'a bench passphrase\n')
     const port = await freePort()
     const configFile = path.join(dataDir, 'gateway.config.json')
-    writeFileSync(configFile, JSON.stringify({
-      host: '127.0.0.1',
-      port,
-      dataDir,
-      mdns: { enabled: false },
-      // The bench measures backups beside requests, not token checks: the routes are opened
-      // as a legacy integrator's would be.
-      security: { openRoutes: ['GET /api/v2/activeorders', 'POST /api/v2/activeorders', 'DELETE /api/v2/activeorders/:id'] },
-    }))
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        host: '127.0.0.1',
+        port,
+        dataDir,
+        mdns: { enabled: false },
+        // The bench measures backups beside requests, not token checks: the routes are opened
+        // as a legacy integrator's would be.
+        security: { openRoutes: ['GET /api/v2/activeorders', 'POST /api/v2/activeorders', 'DELETE /api/v2/activeorders/:id'] },
+      }),
+    )
     const env = { ...process.env, TZ: 'UTC', LOG_LEVEL: 'warn', NODE_COMPILE_CACHE: path.join(dataDir, 'compile-cache') }
-    gateway = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--max-old-space-size=256', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+    gateway = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', '--max-old-space-size=256', path.join(root, 'runtime/cli.ts'), 'start', '--config', configFile],
+      { env, stdio: ['ignore', 'ignore', 'inherit'] },
+    )
     const { send, close } = requester(port)
     for (;;) {
       if (gateway.exitCode !== null) throw new Error(`gateway exited with ${gateway.exitCode}`)
@@ -156,7 +182,10 @@ async function main() {
     loadAverage.baseline = round(os.loadavg()[0])
     const baseline = await load(port, new Promise((resolve) => setTimeout(resolve, baselineSeconds * 1000)))
     const phases: Record<string, { samples: Samples & { seconds: number }; backup: { ms: number; bytes: number; out: string } }> = {}
-    for (const [phase, extra] of [['plain', []], ['encrypted', ['--passphrase-file', path.join(dataDir, 'passphrase')]]] as const) {
+    for (const [phase, extra] of [
+      ['plain', []],
+      ['encrypted', ['--passphrase-file', path.join(dataDir, 'passphrase')]],
+    ] as const) {
       process.stderr.write(`during a ${phase} backup…\n`)
       loadAverage[phase] = round(os.loadavg()[0])
       const target = path.join(backups, `${phase}.tar${phase === 'encrypted' ? '.enc' : ''}`)
@@ -172,23 +201,40 @@ async function main() {
     const base = figures(baseline)
     const report = {
       date: new Date().toISOString(),
-      machine: { nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', memoryGB: round(os.totalmem() / 2 ** 30, 1), node: process.version, loadAverage },
+      machine: {
+        nproc: os.availableParallelism(),
+        cpu: os.cpus()[0]?.model ?? 'unknown',
+        memoryGB: round(os.totalmem() / 2 ** 30, 1),
+        node: process.version,
+        loadAverage,
+      },
       data: { summaries: generated.rows, historyMB, activeOrders: 30 },
       rates: { getPerSecond: getRate, writesPerSecond: writeRate },
       baseline: { seconds: round(baseline.seconds, 1), ...base },
-      during: Object.fromEntries(Object.entries(phases).map(([phase, { samples, backup }]) => {
-        const during = figures(samples)
-        return [phase, {
-          backupSeconds: round(backup.ms / 1000, 1),
-          backupMB: round(backup.bytes / 1e6, 1),
-          ...during,
-          p99Ratio: { get: round(during.get.p99Ms / base.get.p99Ms), post: round(during.post.p99Ms / base.post.p99Ms), delete: round(during.delete.p99Ms / base.delete.p99Ms) },
-        }]
-      })),
+      during: Object.fromEntries(
+        Object.entries(phases).map(([phase, { samples, backup }]) => {
+          const during = figures(samples)
+          return [
+            phase,
+            {
+              backupSeconds: round(backup.ms / 1000, 1),
+              backupMB: round(backup.bytes / 1e6, 1),
+              ...during,
+              p99Ratio: {
+                get: round(during.get.p99Ms / base.get.p99Ms),
+                post: round(during.post.p99Ms / base.post.p99Ms),
+                delete: round(during.delete.p99Ms / base.delete.p99Ms),
+              },
+            },
+          ]
+        }),
+      ),
     }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, 'bench/results/backup.json'), `${JSON.stringify(report, null, 2)}\n`)
-    console.log(`backup benchmark: ${generated.rows.toLocaleString('en-US')} history rows (${historyMB} MB), 30 active orders; GET ${getRate}/s, POST+DELETE ${writeRate}/s`)
+    console.log(
+      `backup benchmark: ${generated.rows.toLocaleString('en-US')} history rows (${historyMB} MB), 30 active orders; GET ${getRate}/s, POST+DELETE ${writeRate}/s`,
+    )
     console.log(`machine: ${report.machine.nproc} × ${report.machine.cpu}, Node ${report.machine.node}, load average ${JSON.stringify(loadAverage)}`)
     const line = (label: string, f: ReturnType<typeof figures>, ratio?: { get: number; post: number; delete: number }) => {
       const cell = (k: 'get' | 'post' | 'delete') => `${f[k].p50Ms}/${f[k].p99Ms}/${f[k].maxMs}${ratio ? ` (p99 ×${ratio[k]})` : ''}`

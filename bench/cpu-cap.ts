@@ -79,7 +79,8 @@ export class CappedGroup {
         return undefined
       }
     })
-    if (!controller) throw new Error('no cgroup cpu controller is mounted (cgroup v2 with cpu in cgroup.controllers, or v1 with the cpu option): cannot cap the CPU here')
+    if (!controller)
+      throw new Error('no cgroup cpu controller is mounted (cgroup v2 with cpu in cgroup.controllers, or v1 with the cpu option): cannot cap the CPU here')
     const dir = path.join(controller.mount, name)
     const { quotaUs, periodUs } = quotaFor(fraction)
     try {
@@ -96,7 +97,10 @@ export class CappedGroup {
       }
     } catch (error) {
       if (existsSync(dir)) rmdirSync(dir)
-      throw new Error(`cannot make a CPU-capped cgroup at ${dir} (${(error as Error).message}): run as root on a machine whose cgroup cpu controller is writable`, { cause: error })
+      throw new Error(
+        `cannot make a CPU-capped cgroup at ${dir} (${(error as Error).message}): run as root on a machine whose cgroup cpu controller is writable`,
+        { cause: error },
+      )
     }
     return new CappedGroup(controller, dir)
   }

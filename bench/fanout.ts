@@ -49,7 +49,14 @@ export async function fanout(port: number, token: string, firstName: number, siz
       await new Promise<void>((resolve, reject) => {
         const body = JSON.stringify({ name: firstName + k, orderType: 'TO_GO' })
         const req = http.request(
-          { host: '127.0.0.1', port, method: 'POST', path: '/api/v2/activeorders', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/v2/activeorders',
+            agent,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          },
           (res) => {
             res.resume()
             res.on('end', resolve)
@@ -71,7 +78,15 @@ export async function fanout(port: number, token: string, firstName: number, siz
     }
     latencies.sort((a, b) => a - b)
     const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN)
-    return { subscribers: subscriberCount, events: eventCount, deliveries: latencies.length, missing, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(latencies.at(-1) ?? NaN) }
+    return {
+      subscribers: subscriberCount,
+      events: eventCount,
+      deliveries: latencies.length,
+      missing,
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+      maxMs: round(latencies.at(-1) ?? NaN),
+    }
   } finally {
     for (const socket of sockets) socket.terminate()
   }

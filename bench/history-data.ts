@@ -51,9 +51,9 @@ export function generateHistory(dataDir: string, rows: number, options: Generate
   const end = options.end ?? Date.now()
   const file = path.join(dataDir, 'history.sqlite')
   const store = new HistoryStore(file, { synchronous: 'NORMAL', cacheKiB: 256 * 1024 })
-  const indexes = store.db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'summaries' AND sql IS NOT NULL")
-    .all() as { name: string }[]
+  const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'summaries' AND sql IS NOT NULL").all() as {
+    name: string
+  }[]
   for (const { name } of indexes) store.db.exec(`DROP INDEX ${name}`)
   const batch: OrderSummary[] = []
   let done = 0

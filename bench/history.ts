@@ -51,7 +51,6 @@ function generate(dataDir: string): { ms: number; fileMB: number } {
   return { ms: performance.now() - began, fileMB }
 }
 
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 
 function get(port: number, target: string): Promise<{ status: number; body: string }> {
@@ -277,18 +276,19 @@ async function main() {
       queries: results,
       storeOnlyInProcess: storeOnly,
       targets,
-      pass:
-        startupMs < targets.startupMs &&
-        rssAfterStartMB < targets.rssMB &&
-        Object.values(results).every((r) => r.p99Ms < targets.p99Ms),
+      pass: startupMs < targets.startupMs && rssAfterStartMB < targets.rssMB && Object.values(results).every((r) => r.p99Ms < targets.p99Ms),
     }
     writeFileSync(path.join(root, 'bench/results/history.json'), `${JSON.stringify(report, null, 2)}\n`)
-    console.log(`history benchmark: ${count.toLocaleString('en-US')} summaries over ${historyYears} years (${generated.fileMB} MB, generated in ${report.data.generateSeconds} s)`)
+    console.log(
+      `history benchmark: ${count.toLocaleString('en-US')} summaries over ${historyYears} years (${generated.fileMB} MB, generated in ${report.data.generateSeconds} s)`,
+    )
     console.log(
       `machine: ${report.machine.nproc} × ${report.machine.cpu}, Node ${report.machine.node}, ` +
         `load average ${loadAtQueries} → ${report.machine.loadAverage.atEnd}`,
     )
-    console.log(`start-up to first answer: ${report.startupMs} ms (target < ${targets.startupMs}); first start with an empty compile cache: ${report.coldStartMs} ms`)
+    console.log(
+      `start-up to first answer: ${report.startupMs} ms (target < ${targets.startupMs}); first start with an empty compile cache: ${report.coldStartMs} ms`,
+    )
     console.log(`RSS after start-up: ${rssAfterStartMB} MB (target < ${targets.rssMB}); after the queries: ${rssAfterQueriesMB} MB`)
     console.log(
       `  of which: history layer alone (open + first page + statistics, fresh process) ${historyAlone.ms} ms, ${historyAlone.rssMB} MB; ` +
@@ -299,7 +299,9 @@ async function main() {
       console.log(`${name.padEnd(44)} ${r.p50Ms.toFixed(3).padStart(8)} ${r.p99Ms.toFixed(3).padStart(8)} ${r.maxMs.toFixed(3).padStart(8)}  ${r.matching}`)
     }
     console.log(
-      `store only, in process (p50/p99 ms): ${Object.entries(storeOnly).map(([name, r]) => `${name[0]} ${r.p50Ms}/${r.p99Ms}`).join(', ')}`,
+      `store only, in process (p50/p99 ms): ${Object.entries(storeOnly)
+        .map(([name, r]) => `${name[0]} ${r.p50Ms}/${r.p99Ms}`)
+        .join(', ')}`,
     )
     console.log(report.pass ? 'all targets met' : 'TARGETS MISSED')
     console.log('written to bench/results/history.json')

@@ -43,7 +43,12 @@ const quantile = (values: number[], q: number) => {
   return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10 : NaN
 }
 /** The machine as the figures were taken: shared machines show it in the load average. */
-const machineNow = () => ({ cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg().map((n) => Math.round(n * 100) / 100), memoryGB: Math.round(os.totalmem() / 1e9) })
+const machineNow = () => ({
+  cpus: os.cpus().length,
+  model: os.cpus()[0]?.model,
+  loadavg: os.loadavg().map((n) => Math.round(n * 100) / 100),
+  memoryGB: Math.round(os.totalmem() / 1e9),
+})
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -66,8 +71,22 @@ try {
   const ports: number[] = []
   for (const instanceId of ['a', 'b']) {
     const configFile = path.join(dir, `hq-${instanceId}.json`)
-    writeFileSync(configFile, JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: url, broker: { url: broker.url }, topicPrefix: prefix, instanceId, batchSize: 500, batchWaitMs: 20 }))
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'hq', '--config', configFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        port: 0,
+        host: '127.0.0.1',
+        postgresUrl: url,
+        broker: { url: broker.url },
+        topicPrefix: prefix,
+        instanceId,
+        batchSize: 500,
+        batchWaitMs: 20,
+      }),
+    )
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'hq', '--config', configFile], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     children.push(child)
     ports.push(
       await new Promise<number>((resolve, reject) => {
@@ -89,7 +108,15 @@ try {
 
   // The load, in its own process.
   const load = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'bench/hq-load.ts')], {
-    env: { ...process.env, BROKER_URL: broker.url, SITES: String(sites), RATE: String(rate), SECONDS: String(seconds), PREFIX: prefix, BACKLOG: String(backlog) },
+    env: {
+      ...process.env,
+      BROKER_URL: broker.url,
+      SITES: String(sites),
+      RATE: String(rate),
+      SECONDS: String(seconds),
+      PREFIX: prefix,
+      BACKLOG: String(backlog),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   children.push(load)
@@ -115,7 +142,8 @@ try {
       }, 100)
     : undefined
   const progress: { at: number; applied: number }[] = []
-  const appliedNow = async () => (await db.query<{ n: number }>(`SELECT COALESCE(sum(last_seq), 0) AS n FROM hq_sites WHERE site_id LIKE 'site-%' AND site_id <> 'site-back'`)).rows[0]!.n
+  const appliedNow = async () =>
+    (await db.query<{ n: number }>(`SELECT COALESCE(sum(last_seq), 0) AS n FROM hq_sites WHERE site_id LIKE 'site-%' AND site_id <> 'site-back'`)).rows[0]!.n
   const runStarted = Date.now()
   let probing = true
   const progressTimer = setInterval(async () => progress.push({ at: Date.now(), applied: await appliedNow() }), 1000)
@@ -184,114 +212,120 @@ try {
 
   if (historyRows === 0) {
     // Ingest only (HISTORY_ROWS=0): bench/results/hq-ingest.json.
-    const result = { when: new Date().toISOString(), machine: machineNow(), targets, ingest, pass: { ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond, lag: ingest.lagMs.p99 < targets.lagP99Ms } }
+    const result = {
+      when: new Date().toISOString(),
+      machine: machineNow(),
+      targets,
+      ingest,
+      pass: { ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond, lag: ingest.lagMs.p99 < targets.lagP99Ms },
+    }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, `bench/results/${backlog ? 'hq-backlog' : 'hq-ingest'}.json`), `${JSON.stringify(result, null, 2)}\n`)
     console.log(JSON.stringify(result, null, 2))
     await db.close()
     process.exitCode = 0
   } else {
-  // History at scale: 60 days ending now, spread over the sites, with their hour figures.
-  log(`generating ${historyRows.toLocaleString('en-US')} history rows`)
-  const days = 60
-  const now = Date.now()
-  const firstDay = now - days * 86_400_000
-  const partitions = new Partitions()
-  const monthStarts: number[] = []
-  for (let t = firstDay; t <= now + 86_400_000; t += 86_400_000) monthStarts.push(t)
-  await partitions.ensure(db, monthStarts)
-  const chunk = 1_000_000
-  const generated = performance.now()
-  for (let offset = 0; offset < historyRows; offset += chunk) {
-    const count = Math.min(chunk, historyRows - offset)
-    // Order i: site i % sites, started at an even spread over the 60 days (up to now),
-    // 2-14 minutes to table, cleared 20-60 minutes after it started.
-    await db.query(
-      `INSERT INTO hq_history (site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared, local_day, local_hour)
+    // History at scale: 60 days ending now, spread over the sites, with their hour figures.
+    log(`generating ${historyRows.toLocaleString('en-US')} history rows`)
+    const days = 60
+    const now = Date.now()
+    const firstDay = now - days * 86_400_000
+    const partitions = new Partitions()
+    const monthStarts: number[] = []
+    for (let t = firstDay; t <= now + 86_400_000; t += 86_400_000) monthStarts.push(t)
+    await partitions.ensure(db, monthStarts)
+    const chunk = 1_000_000
+    const generated = performance.now()
+    for (let offset = 0; offset < historyRows; offset += chunk) {
+      const count = Math.min(chunk, historyRows - offset)
+      // Order i: site i % sites, started at an even spread over the 60 days (up to now),
+      // 2-14 minutes to table, cleared 20-60 minutes after it started.
+      await db.query(
+        `INSERT INTO hq_history (site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared, local_day, local_hour)
        SELECT 'site-' || lpad((i % $3)::text, 4, '0'), 'gen-' || i, 1000000 + i, (i % 999 + 1)::text, 'ON_PREMISE', (i % 40 + 1)::text,
               s, s + make_interval(secs => 120 + (i * 7919) % 720), s + make_interval(secs => 1200 + (i * 104729) % 2400),
               (s AT TIME ZONE 'UTC')::date, EXTRACT(HOUR FROM s AT TIME ZONE 'UTC')::smallint
        FROM (SELECT i, to_timestamp($4::double precision + (i::double precision / $5) * $6) AS s FROM generate_series($1::bigint, $2::bigint) AS i) g`,
-      [offset, offset + count - 1, sites, firstDay / 1000, historyRows, (now - firstDay) / 1000],
-    )
-    log(`  ${(offset + count).toLocaleString('en-US')} rows (${Math.round((performance.now() - generated) / 1000)} s)`)
-  }
-  // Their figures, as ingest would have added them: per site and hour, per site and day,
-  // per chain hour (one aggregation of the generated rows, added to each table).
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `CREATE TEMP TABLE generated ON COMMIT DROP AS
+        [offset, offset + count - 1, sites, firstDay / 1000, historyRows, (now - firstDay) / 1000],
+      )
+      log(`  ${(offset + count).toLocaleString('en-US')} rows (${Math.round((performance.now() - generated) / 1000)} s)`)
+    }
+    // Their figures, as ingest would have added them: per site and hour, per site and day,
+    // per chain hour (one aggregation of the generated rows, added to each table).
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `CREATE TEMP TABLE generated ON COMMIT DROP AS
        SELECT local_day AS day, site_id, local_hour AS hour, count(*)::int AS orders, count(order_located)::int AS located,
               sum(EXTRACT(EPOCH FROM order_located - order_started))::double precision AS to_table_seconds,
               (count(*) FILTER (WHERE order_located - order_started > interval '600 seconds'))::int AS late
        FROM hq_history WHERE uuid LIKE 'gen-%' GROUP BY local_day, site_id, local_hour`,
-    )
-    const add = (table: string, keys: string) =>
-      tx.query(
-        `INSERT INTO ${table} AS f (${keys}, orders, located, to_table_seconds, late)
+      )
+      const add = (table: string, keys: string) =>
+        tx.query(
+          `INSERT INTO ${table} AS f (${keys}, orders, located, to_table_seconds, late)
          SELECT ${keys}, sum(orders), sum(located), sum(to_table_seconds), sum(late) FROM generated GROUP BY ${keys}
          ON CONFLICT (${keys}) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
            to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late`,
-      )
-    await add('hq_site_hours', 'day, site_id, hour')
-    await add('hq_site_days', 'day, site_id')
-    await add('hq_chain_hours', 'day, hour')
-  })
-  await db.query('VACUUM ANALYZE')
-  const sizes = (
-    await db.query<{ history: number; hours: number; live: number; sites: number; rows: number; hour_rows: number }>(
-      `SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits WHERE inhparent = 'hq_history'::regclass) AS history,
+        )
+      await add('hq_site_hours', 'day, site_id, hour')
+      await add('hq_site_days', 'day, site_id')
+      await add('hq_chain_hours', 'day, hour')
+    })
+    await db.query('VACUUM ANALYZE')
+    const sizes = (
+      await db.query<{ history: number; hours: number; live: number; sites: number; rows: number; hour_rows: number }>(
+        `SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits WHERE inhparent = 'hq_history'::regclass) AS history,
               pg_total_relation_size('hq_site_hours') + pg_total_relation_size('hq_site_days') + pg_total_relation_size('hq_chain_hours') AS hours, pg_total_relation_size('hq_live_orders') AS live,
               pg_total_relation_size('hq_sites') AS sites,
               (SELECT count(*) FROM hq_history) AS rows, (SELECT count(*) FROM hq_site_hours) AS hour_rows`,
-    )
-  ).rows[0]!
-  const storage = {
-    historyRows: sizes.rows,
-    hourRows: sizes.hour_rows,
-    historyBytes: sizes.history,
-    hourFigureBytes: sizes.hours,
-    bytesPerMillionOrders: Math.round(((sizes.history + sizes.hours) / sizes.rows) * 1e6),
-    generateSeconds: Math.round((performance.now() - generated) / 1000),
-  }
-  log(`storage: ${JSON.stringify(storage)}`)
-
-  const time = async (route: string) => {
-    const ms: number[] = []
-    for (let i = 0; i < samples + 20; i++) {
-      const started = performance.now()
-      await api(ports[i % 2]!, route)
-      if (i >= 20) ms.push(performance.now() - started)
+      )
+    ).rows[0]!
+    const storage = {
+      historyRows: sizes.rows,
+      hourRows: sizes.hour_rows,
+      historyBytes: sizes.history,
+      hourFigureBytes: sizes.hours,
+      bytesPerMillionOrders: Math.round(((sizes.history + sizes.hours) / sizes.rows) * 1e6),
+      generateSeconds: Math.round((performance.now() - generated) / 1000),
     }
-    return { samples: ms.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) }
-  }
-  const today = await api(ports[0]!, '/api/hq/statistics?period=today')
-  const queries = {
-    todayOrders: today.statistics.orders,
-    chainToday: await time('/api/hq/statistics?period=today'),
-    chainWeek: await time('/api/hq/statistics?period=week'),
-    siteToday: await time('/api/hq/statistics?period=today&site=site-0007'),
-    boardSites: await time('/api/hq/sites'),
-  }
-  log(`queries: ${JSON.stringify(queries)}`)
+    log(`storage: ${JSON.stringify(storage)}`)
 
-  const result = {
-    when: new Date().toISOString(),
-    machine: machineNow(),
-    targets,
-    ingest,
-    storage,
-    queries,
-    pass: {
-      ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond,
-      lag: ingest.lagMs.p99 < targets.lagP99Ms,
-      today: queries.chainToday.p99 < targets.todayP99Ms,
-    },
-  }
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true })
-  writeFileSync(path.join(root, 'bench/results/hq.json'), `${JSON.stringify(result, null, 2)}\n`)
-  console.log(JSON.stringify(result, null, 2))
-  await db.close()
+    const time = async (route: string) => {
+      const ms: number[] = []
+      for (let i = 0; i < samples + 20; i++) {
+        const started = performance.now()
+        await api(ports[i % 2]!, route)
+        if (i >= 20) ms.push(performance.now() - started)
+      }
+      return { samples: ms.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) }
+    }
+    const today = await api(ports[0]!, '/api/hq/statistics?period=today')
+    const queries = {
+      todayOrders: today.statistics.orders,
+      chainToday: await time('/api/hq/statistics?period=today'),
+      chainWeek: await time('/api/hq/statistics?period=week'),
+      siteToday: await time('/api/hq/statistics?period=today&site=site-0007'),
+      boardSites: await time('/api/hq/sites'),
+    }
+    log(`queries: ${JSON.stringify(queries)}`)
+
+    const result = {
+      when: new Date().toISOString(),
+      machine: machineNow(),
+      targets,
+      ingest,
+      storage,
+      queries,
+      pass: {
+        ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond,
+        lag: ingest.lagMs.p99 < targets.lagP99Ms,
+        today: queries.chainToday.p99 < targets.todayP99Ms,
+      },
+    }
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true })
+    writeFileSync(path.join(root, 'bench/results/hq.json'), `${JSON.stringify(result, null, 2)}\n`)
+    console.log(JSON.stringify(result, null, 2))
+    await db.close()
   }
 } finally {
   await cleanup()

@@ -60,7 +60,9 @@ export class KeepAliveClient {
       this.#bodyStart = end + headerEnd.length
     }
     if (this.#size - this.#bodyStart < this.#length) return
-    const body = Buffer.concat(this.#received).subarray(this.#bodyStart, this.#bodyStart + this.#length).toString('utf8')
+    const body = Buffer.concat(this.#received)
+      .subarray(this.#bodyStart, this.#bodyStart + this.#length)
+      .toString('utf8')
     const pending = this.#pending
     this.#pending = undefined
     pending?.resolve({ status: this.#status, body })

@@ -35,7 +35,8 @@ const root = path.resolve(import.meta.dirname, '..')
  * stripping into both processes and keep the radio process out of lite mode
  * (lib/radio/zigbee-process-flags.ts): not the radio process a box runs.
  */
-const compiledPreload = () => compileFakeCoordinator(path.join(root, 'node_modules/.cache/bench-fake-coordinator'), root, [fakeCoordinatorSources.gatewayPreload])[0]
+const compiledPreload = () =>
+  compileFakeCoordinator(path.join(root, 'node_modules/.cache/bench-fake-coordinator'), root, [fakeCoordinatorSources.gatewayPreload])[0]
 const emberSeconds = () => Number(process.env.BENCH_MEMORY_EMBER_SECONDS ?? 60)
 
 const rssOf = (pid: number | undefined) => (pid === undefined ? 0 : (residentOf(pid)?.rss ?? 0))
@@ -87,17 +88,28 @@ async function idleWithRadio(preload: string, report = true) {
     if (radioPid === undefined) throw new Error('the radio came up but its process is not running')
     // Both read together, so the parts add up to the settled sum.
     let parts = { gateway: 0, radio: 0 }
-    const reading = await settledReading(() => {
-      parts = { gateway: rssOf(started.pid), radio: rssOf(radioPid) }
-      return parts.gateway + parts.radio
-    }, report ? {} : { maxMs: 0 })
+    const reading = await settledReading(
+      () => {
+        parts = { gateway: rssOf(started.pid), radio: rssOf(radioPid) }
+        return parts.gateway + parts.radio
+      },
+      report ? {} : { maxMs: 0 },
+    )
     const gatewayMB = megabytes(parts.gateway)
     const radioMB = megabytes(parts.radio)
     // What the two take from the machine's memory, the pages they share counted once.
     const sharing = [sharingOf(started.pid), sharingOf(radioPid)].filter((one) => one !== undefined)
     const countedOnceMB = sharing.length === 2 ? megabytes(countedOnce(sharing)) : null
     if (report) process.stderr.write(` ${gatewayMB} + ${radioMB} MB\n`)
-    return { gatewayMB, radioMB, togetherMB: megabytes(reading.bytes), sharedCountedOnceMB: countedOnceMB, settled: reading.settled, fakeCoordinatorChildren: remote.children.length, radioLiteMode: remote.current?.webAssembly === false }
+    return {
+      gatewayMB,
+      radioMB,
+      togetherMB: megabytes(reading.bytes),
+      sharedCountedOnceMB: countedOnceMB,
+      settled: reading.settled,
+      fakeCoordinatorChildren: remote.children.length,
+      radioLiteMode: remote.current?.webAssembly === false,
+    }
   } finally {
     await gateway?.stop()
     await close()
@@ -150,7 +162,11 @@ async function zigbee2mqttOnSilentStick(seconds: number) {
     const began = Date.now()
     // Its working directory outside any git checkout: zigbee2mqtt's index.js compares `git
     // rev-parse HEAD` there with the commit it was built from and rebuilds when they differ.
-    const child = spawn(process.execPath, [entry], { cwd: dataDir, env: { ...process.env, ...zigbee2mqttEnv(dataDir) }, stdio: ['ignore', 'ignore', 'inherit'] })
+    const child = spawn(process.execPath, [entry], {
+      cwd: dataDir,
+      env: { ...process.env, ...zigbee2mqttEnv(dataDir) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     const watch = new PeakWatch(child.pid!)
     let timer: NodeJS.Timeout | undefined
@@ -216,12 +232,24 @@ export async function memoryBench(): Promise<boolean> {
   console.log(`machine: ${m.name}, ${m.nproc} × ${m.cpu}, ${m.memoryMB} MB, Node ${m.node}, load average ${m.loadAverage1m}`)
   console.log(`${'figure'.padEnd(66)} ${'measured'.padStart(9)}  ${'target'.padEnd(22)} ${'ratio'.padStart(5)}`)
   console.log(memoryRow('idle RSS, gateway, simulated radio, empty data dir', idle.gatewayMB, memoryTargets.idleGatewayMB))
-  console.log(memoryRow(`idle RSS, gateway ${withRadio.gatewayMB} + radio process ${withRadio.radioMB} (fake coordinator)`, withRadio.togetherMB, memoryTargets.idleWithRadioMB))
-  console.log(`  (the two with the pages they share, such as Node's own code, counted once: ${withRadio.sharedCountedOnceMB} MB; radio process ${withRadio.radioLiteMode ? 'under' : 'NOT under'} --lite-mode)`)
+  console.log(
+    memoryRow(
+      `idle RSS, gateway ${withRadio.gatewayMB} + radio process ${withRadio.radioMB} (fake coordinator)`,
+      withRadio.togetherMB,
+      memoryTargets.idleWithRadioMB,
+    ),
+  )
+  console.log(
+    `  (the two with the pages they share, such as Node's own code, counted once: ${withRadio.sharedCountedOnceMB} MB; radio process ${withRadio.radioLiteMode ? 'under' : 'NOT under'} --lite-mode)`,
+  )
   const g = ember.gateway
   const z = ember.zigbee2mqtt
-  console.log(memoryRow(`peak RSS, ember on a silent stick: gateway ${g.gatewayPeakMB} + radio ${g.radioPeakMB}`, g.togetherMB, z.peakMB, `≤ zigbee2mqtt ${z.peakMB} MB`))
-  console.log(`  (gateway: ${g.seconds} s, ${g.radioProcesses} radio process(es)${g.radioLiteMode ? ' under --lite-mode' : ''}; zigbee2mqtt ${z.version}: ${z.seconds} s, ${z.gaveUp ? 'gave up' : 'still trying when stopped'})`)
+  console.log(
+    memoryRow(`peak RSS, ember on a silent stick: gateway ${g.gatewayPeakMB} + radio ${g.radioPeakMB}`, g.togetherMB, z.peakMB, `≤ zigbee2mqtt ${z.peakMB} MB`),
+  )
+  console.log(
+    `  (gateway: ${g.seconds} s, ${g.radioProcesses} radio process(es)${g.radioLiteMode ? ' under --lite-mode' : ''}; zigbee2mqtt ${z.version}: ${z.seconds} s, ${z.gaveUp ? 'gave up' : 'still trying when stopped'})`,
+  )
   console.log('written to bench/results/memory.json')
   return Object.values(pass).every(Boolean)
 }

@@ -93,7 +93,8 @@ export class MemoryGateway {
 
   async #firstAnswer(): Promise<void> {
     for (;;) {
-      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`the gateway exited (${this.child.exitCode ?? this.child.signalCode}) before answering`)
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(`the gateway exited (${this.child.exitCode ?? this.child.signalCode}) before answering`)
       if ((await status(this.port, '/api/v2')) === 200) return
       await new Promise((resolve) => setTimeout(resolve, 50))
     }

@@ -68,7 +68,9 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const total = warmRequests + Math.max(1, Math.round(rate * options.seconds))
   const request = Buffer.from(
     `GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-      Object.entries(options.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+      Object.entries(options.headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       '\r\n',
   )
   const latencies = new Float64Array(total - warmRequests)
@@ -141,7 +143,12 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
     new Promise<Connection>((resolve, reject) => {
       // Reads go into one buffer per connection instead of a new one per read (see the top).
       const receive = Buffer.allocUnsafe(64 * 1024)
-      const socket = net.connect({ port, host: '127.0.0.1', noDelay: true, onread: { buffer: receive, callback: (length) => (onRead(connection, receive.subarray(0, length)), true) } })
+      const socket = net.connect({
+        port,
+        host: '127.0.0.1',
+        noDelay: true,
+        onread: { buffer: receive, callback: (length) => (onRead(connection, receive.subarray(0, length)), true) },
+      })
       const connection: Connection = { socket, due: undefined, head: noBytes, bodyLeft: -1, status: 0 }
       socket.on('close', () => {
         // A request sent just as the server closed the idle connection was never read:

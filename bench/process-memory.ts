@@ -143,7 +143,10 @@ export function isSettled(samples: Sample[], windowMs: number, toleranceBytes: n
  * Reads a figure (e.g. the RSS of a gateway and its radio process) every intervalMs until it
  * has settled (isSettled) or maxMs passed, and returns the last reading and whether it settled.
  */
-export async function settledReading(read: () => number, options: { windowMs?: number; toleranceBytes?: number; maxMs?: number; intervalMs?: number } = {}): Promise<{ bytes: number; settled: boolean; afterMs: number }> {
+export async function settledReading(
+  read: () => number,
+  options: { windowMs?: number; toleranceBytes?: number; maxMs?: number; intervalMs?: number } = {},
+): Promise<{ bytes: number; settled: boolean; afterMs: number }> {
   const { windowMs = 3000, toleranceBytes = 1024 * 1024, maxMs = 30_000, intervalMs = 250 } = options
   const started = Date.now()
   const samples: Sample[] = []

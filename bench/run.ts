@@ -101,7 +101,6 @@ function cpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100
 }
 
-
 function request(port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<RecordedAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: target, headers, agent: false }, (res) => {
@@ -171,7 +170,13 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   const saturatedRounds: LoadPair[] = []
   for (let i = 0; i < rounds; i++) {
     process.stderr.write(` saturated ${i + 1}/${rounds} …`)
-    saturatedRounds.push(await inTurn(i, () => saturatedAt(gateway), () => saturatedAt(bare)))
+    saturatedRounds.push(
+      await inTurn(
+        i,
+        () => saturatedAt(gateway),
+        () => saturatedAt(bare),
+      ),
+    )
   }
   const comparison = saturated(saturatedRounds)
   const rate = Math.max(1, Math.round(comparison.gateway.rps / 2))
@@ -179,7 +184,13 @@ async function compareRead(name: string, gateway: Server, bare: Server, target: 
   const pacedRounds: LoadPair[] = []
   for (let i = 0; i < rounds; i++) {
     process.stderr.write(` half rate ${i + 1}/${rounds} …`)
-    pacedRounds.push(await inTurn(i, () => pacedAt(gateway), () => pacedAt(bare)))
+    pacedRounds.push(
+      await inTurn(
+        i,
+        () => pacedAt(gateway),
+        () => pacedAt(bare),
+      ),
+    )
   }
   process.stderr.write(' done\n')
   return { ...comparison, ...halfRate(pacedRounds) }
@@ -228,7 +239,11 @@ async function startGateway(dataDir: string, extraArgs: string[] = []): Promise<
   // Logs at info go to stdout, a pipe to a reader that drops them: their cost is measured.
   // With the flags and compile cache of `npm start` (heap ceiling, young generation size).
   const reader = logReader()
-  const child = spawnServer([startEntry(), 'start', '--config', configFile, ...extraArgs], { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, reader.stdin!)
+  const child = spawnServer(
+    [startEntry(), 'start', '--config', configFile, ...extraArgs],
+    { ...startEnv(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+    reader.stdin!,
+  )
   // The reader ends when the gateway's end of the pipe closes, once this process lets go of its own.
   reader.stdin!.destroy()
   for (;;) {
@@ -285,13 +300,25 @@ async function main(): Promise<void> {
     const auth = { authorization: `Bearer ${token}` }
     // 48 orders here, one while recording the WebSocket frames and one recording a creation: 50.
     for (let name = 1; name <= 48; name++) {
-      const answer = await request(gateway.port, 'POST', '/api/v2/activeorders', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ name, orderType: 'TO_GO', locationName: (name % 40) + 1 }))
+      const answer = await request(
+        gateway.port,
+        'POST',
+        '/api/v2/activeorders',
+        { ...auth, 'content-type': 'application/json' },
+        JSON.stringify({ name, orderType: 'TO_GO', locationName: (name % 40) + 1 }),
+      )
       if (answer.status !== 201 && answer.status !== 200) throw new Error(`creating order ${name}: ${answer.status} ${answer.body}`)
     }
 
     // Record what the gateway answers, for the bare server to repeat byte for byte.
     const frames = await recordFrames(gateway.port, token)
-    const created = await request(gateway.port, 'POST', '/api/v2/activeorders', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ name: 50, orderType: 'TO_GO', locationName: 5 }))
+    const created = await request(
+      gateway.port,
+      'POST',
+      '/api/v2/activeorders',
+      { ...auth, 'content-type': 'application/json' },
+      JSON.stringify({ name: 50, orderType: 'TO_GO', locationName: 5 }),
+    )
     const active = await request(gateway.port, 'GET', '/api/v2/activeorders', auth)
     const orders = await request(gateway.port, 'GET', '/api/v2/orders', auth)
     for (const answer of [created, active, orders]) if (answer.status >= 300) throw new Error(`recording: ${answer.status} ${answer.body}`)
@@ -307,11 +334,15 @@ async function main(): Promise<void> {
 
     if (only) {
       // A look at some parts while working on them: printed, not recorded.
-      if (only.has('activeorders')) console.log(row('GET /api/v2/activeorders', await compareRead('GET /api/v2/activeorders', gateway, bare, '/api/v2/activeorders', auth)))
+      if (only.has('activeorders'))
+        console.log(row('GET /api/v2/activeorders', await compareRead('GET /api/v2/activeorders', gateway, bare, '/api/v2/activeorders', auth)))
       if (only.has('orders')) console.log(row('GET /api/v2/orders', await compareRead('GET /api/v2/orders', gateway, bare, '/api/v2/orders', auth)))
       if (only.has('writes')) console.log(row('POST /api/v2/activeorders', await compareWrite(gateway, bare, auth, 3_000_000)))
       if (only.has('reference')) {
-        const fastHost = compared(await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}/api/v2/activeorders`, connections, headers: auth }), await load(bare.pid, { url: `http://127.0.0.1:${bare.port}/api/v2/activeorders`, connections, headers: auth }))
+        const fastHost = compared(
+          await load(gateway.pid, { url: `http://127.0.0.1:${gateway.port}/api/v2/activeorders`, connections, headers: auth }),
+          await load(bare.pid, { url: `http://127.0.0.1:${bare.port}/api/v2/activeorders`, connections, headers: auth }),
+        )
         console.log(row('GET /api/v2/activeorders', fastHost))
         console.log(row('  … reference host', await referenceHost(fastHost.bare)))
       }
@@ -345,7 +376,9 @@ async function main(): Promise<void> {
     const m = report.machine
     console.log(`machine: ${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.pinned}, load average ${m.loadAverage1m}`)
     console.log(`${seconds} s per measurement, ${connections} connections; req/s and server CPU µs per request, bare vs gateway`)
-    console.log(`${'route'.padEnd(34)} ${'bare/s'.padStart(8)} ${'gw/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'b µs'.padStart(5)} ${'g µs'.padStart(5)} ${'ratio'.padStart(6)}  ${'p99 ms'.padStart(6)} p99 ms at half rate`)
+    console.log(
+      `${'route'.padEnd(34)} ${'bare/s'.padStart(8)} ${'gw/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'b µs'.padStart(5)} ${'g µs'.padStart(5)} ${'ratio'.padStart(6)}  ${'p99 ms'.padStart(6)} p99 ms at half rate`,
+    )
     console.log(row('GET /api/v2/activeorders', results.activeOrders))
     console.log(row('  … reference host (@whatwg-node)', results.referenceHost))
     console.log(row('GET /api/v2/orders', results.orders))
@@ -385,7 +418,13 @@ async function referenceHost(bare: Load): Promise<Comparison> {
     const token = await issueToken(dataDir, server.port)
     const headers = { authorization: `Bearer ${token}` }
     for (let name = 1; name <= 50; name++) {
-      await request(server.port, 'POST', '/api/v2/activeorders', { ...headers, 'content-type': 'application/json' }, JSON.stringify({ name, orderType: 'TO_GO', locationName: (name % 40) + 1 }))
+      await request(
+        server.port,
+        'POST',
+        '/api/v2/activeorders',
+        { ...headers, 'content-type': 'application/json' },
+        JSON.stringify({ name, orderType: 'TO_GO', locationName: (name % 40) + 1 }),
+      )
     }
     process.stderr.write('GET /api/v2/activeorders: reference host (@whatwg-node/server) …')
     const measured = await load(server.pid, { url: `http://127.0.0.1:${server.port}/api/v2/activeorders`, connections, headers })
@@ -411,7 +450,13 @@ async function recordFrames(port: number, token: string): Promise<BareAnswers['w
   await new Promise((resolve) => socket.once('open', resolve))
   socket.send(JSON.stringify({ accesstoken: token }))
   await got(1)
-  await request(port, 'POST', '/api/v2/activeorders', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ name: 999_999, orderType: 'TO_GO' }))
+  await request(
+    port,
+    'POST',
+    '/api/v2/activeorders',
+    { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    JSON.stringify({ name: 999_999, orderType: 'TO_GO' }),
+  )
   await got(2)
   socket.terminate()
   return { snapshot: frames[0], event: frames[1] }

@@ -34,13 +34,17 @@ async function main(): Promise<void> {
     for (const variant of variants) {
       if (!available.has(variant)) continue
       const runs = [0, 1, 2].map(() => {
-        const run = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--child', variant, dir], { encoding: 'utf8' })
+        const run = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--child', variant, dir], {
+          encoding: 'utf8',
+        })
         if (run.status !== 0) throw new Error(`${variant}: ${run.stderr}`)
         return JSON.parse(run.stdout) as { heap: number; rss: number }
       })
       const median = (values: number[]) => values.sort((a, b) => a - b)[1]!
       const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
-      console.log(`| ${variant} | ${(available.get(variant)! / 1000).toFixed(0)} kB | +${mb(median(runs.map((r) => r.heap)))} | +${mb(median(runs.map((r) => r.rss)))} |`)
+      console.log(
+        `| ${variant} | ${(available.get(variant)! / 1000).toFixed(0)} kB | +${mb(median(runs.map((r) => r.heap)))} | +${mb(median(runs.map((r) => r.rss)))} |`,
+      )
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -121,7 +125,10 @@ function bundle(dir: string): Map<Variant, number> {
     const out = path.join(dir, `${variant.replace('/', '-')}.mjs`)
     writeFileSync(entry, sources[variant])
     const esbuild = path.join(root, 'node_modules/.bin/esbuild')
-    const run = spawnSync(esbuild, [entry, '--bundle', '--format=esm', '--platform=node', `--outfile=${out}`, '--log-level=error'], { env: { ...process.env, NODE_PATH: nodePaths.join(path.delimiter) }, encoding: 'utf8' })
+    const run = spawnSync(esbuild, [entry, '--bundle', '--format=esm', '--platform=node', `--outfile=${out}`, '--log-level=error'], {
+      env: { ...process.env, NODE_PATH: nodePaths.join(path.delimiter) },
+      encoding: 'utf8',
+    })
     if (run.status === 0) sizes.set(variant, readFileSync(out).length)
     else if (variant !== 'valibot' || nodePaths.length > 1) throw new Error(`bundling ${variant}: ${run.stderr}`)
   }
@@ -163,14 +170,22 @@ function zodBuilder(z: any): (d: Description) => unknown {
         if (d.max !== undefined) s = s.max(d.max)
         return s
       }
-      case 'boolean': return z.boolean()
-      case 'enum': return z.enum(d.values)
-      case 'literal': return z.literal(d.values[0])
-      case 'optional': return build(d.inner).optional()
-      case 'nullable': return build(d.inner).nullable()
-      case 'default': return build(d.inner).default(d.value)
-      case 'prefault': return build(d.inner).prefault(d.value)
-      case 'transform': return build(d.inner).transform((value: unknown) => value)
+      case 'boolean':
+        return z.boolean()
+      case 'enum':
+        return z.enum(d.values)
+      case 'literal':
+        return z.literal(d.values[0])
+      case 'optional':
+        return build(d.inner).optional()
+      case 'nullable':
+        return build(d.inner).nullable()
+      case 'default':
+        return build(d.inner).default(d.value)
+      case 'prefault':
+        return build(d.inner).prefault(d.value)
+      case 'transform':
+        return build(d.inner).transform((value: unknown) => value)
       case 'object': {
         const shape = Object.fromEntries(Object.entries(d.shape).map(([key, value]) => [key, build(value as Description)]))
         return d.strict ? z.strictObject(shape) : z.object(shape)
@@ -181,8 +196,10 @@ function zodBuilder(z: any): (d: Description) => unknown {
         if (d.max !== undefined) s = s.max(d.max)
         return s
       }
-      case 'record': return z.record(build(d.key), build(d.value))
-      case 'union': return z.union(d.options.map(build))
+      case 'record':
+        return z.record(build(d.key), build(d.value))
+      case 'union':
+        return z.union(d.options.map(build))
     }
     throw new Error(d.k)
   }
@@ -195,25 +212,44 @@ function miniBuilder(z: any): (d: Description) => unknown {
   const build = (d: Description): any => {
     switch (d.k) {
       case 'string': {
-        const checks = [...(d.min === undefined ? [] : [z.minLength(d.min)]), ...(d.max === undefined ? [] : [z.maxLength(d.max)]), ...d.patterns.map((p: any) => z.regex(regex(p)))]
+        const checks = [
+          ...(d.min === undefined ? [] : [z.minLength(d.min)]),
+          ...(d.max === undefined ? [] : [z.maxLength(d.max)]),
+          ...d.patterns.map((p: any) => z.regex(regex(p))),
+        ]
         return checked(d.format === 'url' ? z.url() : d.format === 'datetime' ? z.iso.datetime() : z.string(), checks)
       }
-      case 'number': return checked(d.int ? z.int() : z.number(), [...(d.min === undefined ? [] : [z.gte(d.min)]), ...(d.max === undefined ? [] : [z.lte(d.max)])])
-      case 'boolean': return z.boolean()
-      case 'enum': return z.enum(d.values)
-      case 'literal': return z.literal(d.values[0])
-      case 'optional': return z.optional(build(d.inner))
-      case 'nullable': return z.nullable(build(d.inner))
-      case 'default': return z._default(build(d.inner), d.value)
-      case 'prefault': return z.prefault(build(d.inner), d.value)
-      case 'transform': return z.pipe(build(d.inner), z.transform((value: unknown) => value))
+      case 'number':
+        return checked(d.int ? z.int() : z.number(), [...(d.min === undefined ? [] : [z.gte(d.min)]), ...(d.max === undefined ? [] : [z.lte(d.max)])])
+      case 'boolean':
+        return z.boolean()
+      case 'enum':
+        return z.enum(d.values)
+      case 'literal':
+        return z.literal(d.values[0])
+      case 'optional':
+        return z.optional(build(d.inner))
+      case 'nullable':
+        return z.nullable(build(d.inner))
+      case 'default':
+        return z._default(build(d.inner), d.value)
+      case 'prefault':
+        return z.prefault(build(d.inner), d.value)
+      case 'transform':
+        return z.pipe(
+          build(d.inner),
+          z.transform((value: unknown) => value),
+        )
       case 'object': {
         const shape = Object.fromEntries(Object.entries(d.shape).map(([key, value]) => [key, build(value as Description)]))
         return d.strict ? z.strictObject(shape) : z.object(shape)
       }
-      case 'array': return checked(z.array(build(d.item)), [...(d.min === undefined ? [] : [z.minLength(d.min)]), ...(d.max === undefined ? [] : [z.maxLength(d.max)])])
-      case 'record': return z.record(build(d.key), build(d.value))
-      case 'union': return z.union(d.options.map(build))
+      case 'array':
+        return checked(z.array(build(d.item)), [...(d.min === undefined ? [] : [z.minLength(d.min)]), ...(d.max === undefined ? [] : [z.maxLength(d.max)])])
+      case 'record':
+        return z.record(build(d.key), build(d.value))
+      case 'union':
+        return z.union(d.options.map(build))
     }
     throw new Error(d.k)
   }
@@ -234,22 +270,40 @@ function valibotBuilder(v: any): (d: Description) => unknown {
         ]
         return piped(v.string(), actions)
       }
-      case 'number': return piped(v.number(), [...(d.int ? [v.integer()] : []), ...(d.min === undefined ? [] : [v.minValue(d.min)]), ...(d.max === undefined ? [] : [v.maxValue(d.max)])])
-      case 'boolean': return v.boolean()
-      case 'enum': return v.picklist(d.values)
-      case 'literal': return d.values[0] === null ? v.null() : v.literal(d.values[0])
-      case 'optional': return v.optional(build(d.inner))
-      case 'nullable': return v.nullable(build(d.inner))
+      case 'number':
+        return piped(v.number(), [
+          ...(d.int ? [v.integer()] : []),
+          ...(d.min === undefined ? [] : [v.minValue(d.min)]),
+          ...(d.max === undefined ? [] : [v.maxValue(d.max)]),
+        ])
+      case 'boolean':
+        return v.boolean()
+      case 'enum':
+        return v.picklist(d.values)
+      case 'literal':
+        return d.values[0] === null ? v.null() : v.literal(d.values[0])
+      case 'optional':
+        return v.optional(build(d.inner))
+      case 'nullable':
+        return v.nullable(build(d.inner))
       case 'default':
-      case 'prefault': return v.optional(build(d.inner), d.value)
-      case 'transform': return v.pipe(build(d.inner), v.transform((value: unknown) => value))
+      case 'prefault':
+        return v.optional(build(d.inner), d.value)
+      case 'transform':
+        return v.pipe(
+          build(d.inner),
+          v.transform((value: unknown) => value),
+        )
       case 'object': {
         const shape = Object.fromEntries(Object.entries(d.shape).map(([key, value]) => [key, build(value as Description)]))
         return d.strict ? v.strictObject(shape) : v.object(shape)
       }
-      case 'array': return piped(v.array(build(d.item)), [...(d.min === undefined ? [] : [v.minLength(d.min)]), ...(d.max === undefined ? [] : [v.maxLength(d.max)])])
-      case 'record': return v.record(build(d.key), build(d.value))
-      case 'union': return v.union(d.options.map(build))
+      case 'array':
+        return piped(v.array(build(d.item)), [...(d.min === undefined ? [] : [v.minLength(d.min)]), ...(d.max === undefined ? [] : [v.maxLength(d.max)])])
+      case 'record':
+        return v.record(build(d.key), build(d.value))
+      case 'union':
+        return v.union(d.options.map(build))
     }
     throw new Error(d.k)
   }

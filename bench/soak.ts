@@ -106,7 +106,13 @@ async function main(): Promise<void> {
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`)
-      if (await call(port, 'GET', '/api/v2', '').then((r) => r.status === 200, () => false)) break
+      if (
+        await call(port, 'GET', '/api/v2', '').then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      )
+        break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     await sendControl(dataDir, 'button.press')
@@ -194,7 +200,11 @@ async function main(): Promise<void> {
       }
       const [name, uuid] = [...active.entries()][Math.floor(Math.random() * active.size)]
       if (roll < 0.7) {
-        const located = await call(port, 'POST', '/api/v2/activeorders', token, { name, orderType: 'ON_PREMISE', locationName: 1 + Math.floor(Math.random() * 40) })
+        const located = await call(port, 'POST', '/api/v2/activeorders', token, {
+          name,
+          orderType: 'ON_PREMISE',
+          locationName: 1 + Math.floor(Math.random() * 40),
+        })
         // A started order becoming located is a change for sure (1009); moving tables may be none.
         return record(located, 'ORDER_MODIFIED', uuid, (code) => code === 1009)
       }
@@ -204,7 +214,13 @@ async function main(): Promise<void> {
     const read = async () => {
       const roll = Math.random()
       const target =
-        roll < 0.4 ? `/api/v2/orders?limit=50&offset=${Math.floor(Math.random() * 500)}` : roll < 0.6 ? '/api/v2/statistics' : roll < 0.9 ? '/api/v2/activeorders' : '/api/v2/gateway'
+        roll < 0.4
+          ? `/api/v2/orders?limit=50&offset=${Math.floor(Math.random() * 500)}`
+          : roll < 0.6
+            ? '/api/v2/statistics'
+            : roll < 0.9
+              ? '/api/v2/activeorders'
+              : '/api/v2/gateway'
       const answer = await call(port, 'GET', target, token)
       if (answer.status >= 300) counts.errors++
       else counts.reads++
@@ -244,7 +260,11 @@ async function main(): Promise<void> {
         webhookEvents: hook.seen.length,
       }
       samples.push(row)
-      console.log(Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', '))
+      console.log(
+        Object.entries(row)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      )
     }
     await sample(0)
     const load = Promise.all([paced(changesPerSecond, change, 2), paced(readsPerSecond, read, 4)])

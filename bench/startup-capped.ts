@@ -47,7 +47,13 @@ export function chooseCap(env: NodeJS.ProcessEnv, sysbench: () => string = runSy
     return { skipped: `start-up under a CPU cap skipped: ${reason}; apt-get install sysbench, or set BENCH_CPU_CAP (e.g. 0.42)` }
   }
   const here = parseSysbenchEventsPerSecond(output)
-  return { cap: { fraction: capFromScores(raspberryPi4Sysbench, here), source: `sysbench cpu, 1 thread: Raspberry Pi 4 ${raspberryPi4Sysbench} events/s (published) / here ${here}`, sysbenchHere: here } }
+  return {
+    cap: {
+      fraction: capFromScores(raspberryPi4Sysbench, here),
+      source: `sysbench cpu, 1 thread: Raspberry Pi 4 ${raspberryPi4Sysbench} events/s (published) / here ${here}`,
+      sysbenchHere: here,
+    },
+  }
 }
 
 const firstLine = (text: string) => text.split('\n')[0]!.trim()
@@ -125,14 +131,32 @@ export async function startupBench(): Promise<boolean | 'skipped'> {
     process.stderr.write(` ${restartMs.map(Math.round).join(', ')} ms\n`)
     const results = { firstStartMs: Math.round(firstMs), restartMedianMs: Math.round(median(restartMs)), restartsMs: restartMs.map(Math.round) }
     const pass = { firstStart: results.firstStartMs < startupTargetMs, restart: results.restartMedianMs < startupTargetMs }
-    const machine = { name: process.env.BENCH_MACHINE ?? os.hostname(), nproc: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100 }
-    const report = { date: new Date().toISOString(), machine, cap: { ...cap, cgroup: `v${group.version}` }, flags: startFlags(), targetMs: startupTargetMs, results, pass }
+    const machine = {
+      name: process.env.BENCH_MACHINE ?? os.hostname(),
+      nproc: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
+    }
+    const report = {
+      date: new Date().toISOString(),
+      machine,
+      cap: { ...cap, cgroup: `v${group.version}` },
+      flags: startFlags(),
+      targetMs: startupTargetMs,
+      results,
+      pass,
+    }
     mkdirSync(path.join(root, 'bench/results'), { recursive: true })
     writeFileSync(path.join(root, 'bench/results/startup.json'), `${JSON.stringify(report, null, 2)}\n`)
     console.log(`machine: ${machine.name}, ${machine.nproc} × ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverage1m}`)
     console.log(`CPU cap ${(cap.fraction * 100).toFixed(1)} % of one CPU (${cap.source})`)
-    console.log(`start-up to first answer, first start (empty data dir, empty compile cache): ${results.firstStartMs} ms  (target < ${startupTargetMs} ms) ${pass.firstStart ? 'met' : 'MISSED'}`)
-    console.log(`start-up to first answer, restart (median of ${restarts}): ${results.restartMedianMs} ms  (target < ${startupTargetMs} ms) ${pass.restart ? 'met' : 'MISSED'}`)
+    console.log(
+      `start-up to first answer, first start (empty data dir, empty compile cache): ${results.firstStartMs} ms  (target < ${startupTargetMs} ms) ${pass.firstStart ? 'met' : 'MISSED'}`,
+    )
+    console.log(
+      `start-up to first answer, restart (median of ${restarts}): ${results.restartMedianMs} ms  (target < ${startupTargetMs} ms) ${pass.restart ? 'met' : 'MISSED'}`,
+    )
     console.log('written to bench/results/startup.json')
     return pass.firstStart && pass.restart
   } finally {

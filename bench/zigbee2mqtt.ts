@@ -20,10 +20,14 @@ export function zigbee2mqttCache(root: string, version = zigbee2mqttVersion): st
 export function installZigbee2mqtt(root: string, version = zigbee2mqttVersion): string {
   const prefix = zigbee2mqttCache(root, version)
   const packageDir = path.join(prefix, 'node_modules/zigbee2mqtt')
-  const installed = () => existsSync(path.join(packageDir, 'package.json')) && (JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string }).version === version
+  const installed = () =>
+    existsSync(path.join(packageDir, 'package.json')) &&
+    (JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string }).version === version
   if (!installed()) {
     process.stderr.write(`installing zigbee2mqtt ${version} into ${path.relative(root, prefix)} (once) …\n`)
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `zigbee2mqtt@${version}`], { stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `zigbee2mqtt@${version}`], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     if (!installed()) throw new Error(`npm did not install zigbee2mqtt ${version} into ${prefix}`)
   }
   return path.join(packageDir, 'index.js')

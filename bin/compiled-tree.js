@@ -76,9 +76,13 @@ export function compiledCli(root, { execPath = process.execPath, warn = (line) =
   const sources = path.join(root, 'runtime/cli.ts')
   if (process.env.GATEWAY_RUN_SOURCES === '1') return sources
   if (!isFresh(root)) {
-    const build = spawnSync(execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/build/build.ts'), '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    const build = spawnSync(execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/build/build.ts'), '--quiet'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     if (build.status !== 0) {
-      warn(`gateway: the compiled tree in ${path.join(root, 'build')} could not be built (${build.error?.message ?? `exit ${build.status ?? build.signal}`}): running the TypeScript sources`)
+      warn(
+        `gateway: the compiled tree in ${path.join(root, 'build')} could not be built (${build.error?.message ?? `exit ${build.status ?? build.signal}`}): running the TypeScript sources`,
+      )
       return sources
     }
   }

@@ -21,7 +21,11 @@ if (existsSync(projectNode) && realpathSync(projectNode) !== realpathSync(proces
   // 18 ms of a restart's 350 ms of CPU (docs/architecture.md, "The compiled tree"). The project
   // links no module (npm install, no workspaces), so no module can load twice under two paths.
   const loaderFlags = ['--preserve-symlinks']
-  const child = spawn(projectNode, [...memoryFlags, ...loaderFlags, '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env })
+  const child = spawn(
+    projectNode,
+    [...memoryFlags, ...loaderFlags, '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env },
+  )
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))
 } else {

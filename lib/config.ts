@@ -55,7 +55,15 @@ export const configSchema = z.strictObject({
   http: z
     .strictObject({
       /** Host names the gateway answers to beyond IP literals, localhost and its own hostname(.local); others get 421. */
-      allowedHosts: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.\-_]*$/).max(253)).max(64).default([]),
+      allowedHosts: z
+        .array(
+          z
+            .string()
+            .regex(/^[A-Za-z0-9][A-Za-z0-9.\-_]*$/)
+            .max(253),
+        )
+        .max(64)
+        .default([]),
     })
     .default({ allowedHosts: [] }),
   v1: z
@@ -95,7 +103,10 @@ export const configSchema = z.strictObject({
       /** Where scheduled backups go (a USB stick, a network share); relative to the config file. */
       directory: z.string().min(1).nullable().default(null),
       /** Time of day, in the gateway's timezone, HH:MM. */
-      at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM').default('03:30'),
+      at: z
+        .string()
+        .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM')
+        .default('03:30'),
       /** How many scheduled backups of this gateway to keep in the directory. */
       keep: z.number().int().min(1).max(1000).default(7),
       /** A file holding the passphrase that encrypts them (its first line); null: not encrypted. */
@@ -171,7 +182,12 @@ export const installedConfigPath = '/etc/tracker-gateway/gateway.config.json'
  * The config file in force: --config, else GATEWAY_CONFIG (both must exist), else
  * ./gateway.config.json, else the installed one, else none (the defaults).
  */
-export function configFileOf(overrides: ConfigOverrides, env: NodeJS.ProcessEnv, cwd: string, installed = installedConfigPath): { file: string | undefined; explicit: boolean } {
+export function configFileOf(
+  overrides: ConfigOverrides,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  installed = installedConfigPath,
+): { file: string | undefined; explicit: boolean } {
   const explicitPath = overrides.configPath ?? env.GATEWAY_CONFIG
   if (explicitPath !== undefined) return { file: path.resolve(cwd, explicitPath), explicit: true }
   const file = [path.resolve(cwd, 'gateway.config.json'), installed].find((candidate) => existsSync(candidate))

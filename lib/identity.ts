@@ -10,17 +10,11 @@ export interface GatewayIdentity {
   startedAt: number
 }
 
-export const appVersion: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version
+export const appVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
 type IdentityDoc = { key: 'identity'; deviceId: string }
 
-export async function loadIdentity(
-  collection: Collection<IdentityDoc>,
-  startedAt: number,
-  configured?: string,
-): Promise<GatewayIdentity> {
+export async function loadIdentity(collection: Collection<IdentityDoc>, startedAt: number, configured?: string): Promise<GatewayIdentity> {
   let deviceId = configured
   if (!deviceId) {
     const stored = await collection.findOne({ key: 'identity' })

@@ -74,7 +74,13 @@ explicit data dir, the only other gateway this user runs is used.`
 const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliCommandEntry>([
   ['fleet', { run: fleetCliCommand }],
   ['sim', { run: simCliCommand, options: simCliOptions }],
-  ['radio', { run: radioCli(new Map([['channel', radioChannelCommand], ['probe', probeCliCommand], ...radioUpkeepSubcommands])), options: { force: { type: 'boolean' }, ...probeCliOptions } }],
+  [
+    'radio',
+    {
+      run: radioCli(new Map([['channel', radioChannelCommand], ['probe', probeCliCommand], ...radioUpkeepSubcommands])),
+      options: { force: { type: 'boolean' }, ...probeCliOptions },
+    },
+  ],
   ['button', { run: buttonCliCommand }],
   ['token', { run: tokenCliCommand, options: tokenCliOptions }],
   ['webhooks', { run: webhooksCliCommand }],
@@ -135,7 +141,8 @@ async function start(flags: Record<string, string | boolean | undefined>, dev: b
   if (flags.demo === true) console.log(await startDemo(gateway.services))
   // Start-up's garbage returned to the system once the gateway is up (memory-trim.ts).
   trimAfterStartUp(({ heapBefore, heapAfter, pauseMs }) =>
-    gateway.services.log.debug({ heapBefore, heapAfter, pauseMs: Math.round(pauseMs) }, 'start-up garbage collected'))
+    gateway.services.log.debug({ heapBefore, heapAfter, pauseMs: Math.round(pauseMs) }, 'start-up garbage collected'),
+  )
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

@@ -10,7 +10,10 @@ import { join } from 'node:path'
 export const clientDirs = ['typescript', 'hey-api'].map((name) => join(import.meta.dirname, '..', 'clients', name))
 
 const stampOf = (dir: string) => join(dir, 'node_modules', '.installed-lock-sha256')
-const lockHash = (dir: string) => createHash('sha256').update(readFileSync(join(dir, 'package-lock.json'))).digest('hex')
+const lockHash = (dir: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(dir, 'package-lock.json')))
+    .digest('hex')
 
 /** Whether `dir`'s packages are installed from its current package-lock.json. */
 export function installed(dir: string): boolean {

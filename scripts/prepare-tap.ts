@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 const root = new URL('../', import.meta.url)
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { tap?: unknown }
-const wanted = createHash('sha256').update(JSON.stringify(pkg.tap ?? {})).digest('hex')
+const wanted = createHash('sha256')
+  .update(JSON.stringify(pkg.tap ?? {}))
+  .digest('hex')
 const marker = new URL('node_modules/.cache/tap-build.sha256', root)
 const built = new URL('node_modules/@tapjs/test/test-built/', root)
 

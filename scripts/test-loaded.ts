@@ -51,7 +51,9 @@ while (process.ppid === parent) { const fd = fs.openSync(file, 'w'); fs.writeSyn
 
 function startGroup(commands: string[][], description: string, dir: string): Load {
   const children: ChildProcess[] = commands.map(([command, ...args]) => spawn(command, args, { detached: true, stdio: 'ignore' }))
-  const exits = children.map((child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))))
+  const exits = children.map(
+    (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
+  )
   let ended = false
   for (const child of children) {
     child.once('exit', () => (ended = true))
@@ -63,7 +65,9 @@ function startGroup(commands: string[][], description: string, dir: string): Loa
     running: () => !ended && children.every((child) => child.pid !== undefined),
     async stop() {
       for (const child of children) killGroup(child, 'SIGTERM')
-      const late = setTimeout(() => children.forEach((child) => killGroup(child, 'SIGKILL')), 10_000)
+      const late = setTimeout(() => {
+        for (const child of children) killGroup(child, 'SIGKILL')
+      }, 10_000)
       await Promise.all(exits)
       clearTimeout(late)
       // Workers that outlived their leader (stress-ng's, killed hard) go with the group.
@@ -91,7 +95,11 @@ export function stressNgLoad(executable: string, cores = os.availableParallelism
 export function ownLoad(cores = os.availableParallelism()): Load {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'test-loaded-'))
   const spinners = Array.from({ length: cores }, () => [process.execPath, '-e', busyLoop])
-  return startGroup([...spinners, [process.execPath, '-e', diskWriter, dir]], `our own load: ${cores} busy loop(s) and a disk writer that syncs 8 MB at a time`, dir)
+  return startGroup(
+    [...spinners, [process.execPath, '-e', diskWriter, dir]],
+    `our own load: ${cores} busy loop(s) and a disk writer that syncs 8 MB at a time`,
+    dir,
+  )
 }
 
 /** stress-ng if it is here or can be installed (as the pretest installs), else our own load. */
@@ -142,7 +150,11 @@ export async function runLoaded(options: LoadedOptions): Promise<LoadedRun> {
     options.log(`test:loaded: running ${options.suite.join(' ')}`)
     // In its own process group: npm does not pass a signal on to tap, so an interrupted run
     // stops the whole group (npm, tap, the test files and what they started).
-    const suite = spawn(options.suite[0], options.suite.slice(1), { stdio: 'inherit', detached: true, env: { ...process.env, TEST_LOAD_PIDS: load.pids.join(' ') } })
+    const suite = spawn(options.suite[0], options.suite.slice(1), {
+      stdio: 'inherit',
+      detached: true,
+      env: { ...process.env, TEST_LOAD_PIDS: load.pids.join(' ') },
+    })
     const stopSuite = () => killGroup(suite, 'SIGTERM')
     options.signal?.addEventListener('abort', stopSuite, { once: true })
     code = await new Promise<number>((resolve) => {

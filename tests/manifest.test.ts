@@ -53,8 +53,16 @@ t.test('checkManifest: a route that takes a token names its scope, an open one n
   const problems = checkManifest([
     { file: 'v2/orders.get.ts', config: { method: 'GET', path: '/api/v2/orders', auth: 'bearer', code: 8, summary: 'x' }, hasHandler: true },
     { file: 'v1/orders.get.ts', config: { method: 'GET', path: '/api/v1/orders', auth: 'none', summary: 'x' }, hasHandler: true },
-    { file: 'v2/capabilities.get.ts', config: { method: 'GET', path: '/api/v2/capabilities', auth: 'none', scope: 'read', code: 9, summary: 'x' }, hasHandler: true },
-    { file: 'v2/floor.get.ts', config: { method: 'GET', path: '/api/v2/floor', auth: 'bearer', scope: 'root' as never, code: 9, summary: 'x' }, hasHandler: true },
+    {
+      file: 'v2/capabilities.get.ts',
+      config: { method: 'GET', path: '/api/v2/capabilities', auth: 'none', scope: 'read', code: 9, summary: 'x' },
+      hasHandler: true,
+    },
+    {
+      file: 'v2/floor.get.ts',
+      config: { method: 'GET', path: '/api/v2/floor', auth: 'bearer', scope: 'root' as never, code: 9, summary: 'x' },
+      hasHandler: true,
+    },
     { file: 'v2/trackers.get.ts', config: { method: 'GET', path: '/api/v2/trackers', auth: 'bearer', scope: 'read', code: 9, summary: 'x' }, hasHandler: true },
     { file: 'v1/index.get.ts', config: { method: 'GET', path: '/api/v1', auth: 'none', summary: 'x' }, hasHandler: true },
   ])
@@ -64,7 +72,8 @@ t.test('checkManifest: a route that takes a token names its scope, an open one n
     'v2/capabilities.get.ts: an open route names no scope (it takes no token)',
     'v2/floor.get.ts: unknown scope root (read, screen, pos, admin)',
   ])
-  for (const entry of manifest) t.equal(checkManifest([{ file: entry.file, config: entry, hasHandler: true }]).length, 0, `${entry.file}: the manifest carries its scope`)
+  for (const entry of manifest)
+    t.equal(checkManifest([{ file: entry.file, config: entry, hasHandler: true }]).length, 0, `${entry.file}: the manifest carries its scope`)
 })
 
 t.test('file names follow the route', async (t) => {

@@ -128,7 +128,13 @@ function fitCards() {
 
 /** The top of the band where cards can be seen: under the sticky header and banners. */
 function bandTop() {
-  return Math.max(0, ...['.topbar', '#offline', '#sound-blocked'].map((selector) => document.querySelector(selector)).filter((el) => el && !el.hidden).map((el) => el.getBoundingClientRect().bottom))
+  return Math.max(
+    0,
+    ...['.topbar', '#offline', '#sound-blocked']
+      .map((selector) => document.querySelector(selector))
+      .filter((el) => el && !el.hidden)
+      .map((el) => el.getBoundingClientRect().bottom),
+  )
 }
 
 const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.dataset.callout}` : `#${card.dataset.order}`)
@@ -140,7 +146,12 @@ function updateOverflow() {
     bar.hidden = true
     return
   }
-  const measure = (bottom) => outOfView(cardElements().map((card) => ({ ...rectOf(card), label: cardLabel(card) })), bandTop(), bottom)
+  const measure = (bottom) =>
+    outOfView(
+      cardElements().map((card) => ({ ...rectOf(card), label: cardLabel(card) })),
+      bandTop(),
+      bottom,
+    )
   const names = window.innerWidth <= 700 ? 0 : 6
   let hidden = measure(window.innerHeight)
   // The bar covers the bottom of the screen: measure again under it (its text may wrap).
@@ -416,7 +427,14 @@ function afterChange(frame) {
   // Clearing changes today's figures; the simulator shows where trackers are.
   if (frame.type === 'ORDER_CLEARED') {
     pending.forget(frame.uuid)
-    recent.add({ uuid: frame.uuid, name: frame.name, orderType: frame.orderType, table: frame.locationName, clearedAt: Date.now(), here: sentHere.has(frame.uuid) })
+    recent.add({
+      uuid: frame.uuid,
+      name: frame.name,
+      orderType: frame.orderType,
+      table: frame.locationName,
+      clearedAt: Date.now(),
+      here: sentHere.has(frame.uuid),
+    })
     renderRecent()
     clearTimeout(statsSoon)
     statsSoon = setTimeout(refreshStatistics, 300)
@@ -461,7 +479,11 @@ function act(card, action) {
   if (action === 'clear') {
     // The selection goes on to the next card still waiting (else the one before).
     const wasSelected = selectedUuid === order.uuid
-    const next = afterBump(cardElements().map((element) => element.dataset.uuid), order.uuid, (uuid) => pending.has(uuid))
+    const next = afterBump(
+      cardElements().map((element) => element.dataset.uuid),
+      order.uuid,
+      (uuid) => pending.has(uuid),
+    )
     clearedHere.push(order.uuid)
     pending.start(order)
     if (wasSelected && cardOf(next)) selectCard(cardOf(next))
@@ -655,7 +677,19 @@ function setupControls() {
     const button = event.target.closest('button[data-recall]')
     if (button) void recall(button.dataset.recall)
   })
-  setupBumpBar({ cards: cardElements, inView: cardsInView, columns: () => columns, selected: () => cardOf(selectedUuid), act, primary: primaryAction, undo: undoLastClear, select: selectCard, find: findCard, closeMenus, say })
+  setupBumpBar({
+    cards: cardElements,
+    inView: cardsInView,
+    columns: () => columns,
+    selected: () => cardOf(selectedUuid),
+    act,
+    primary: primaryAction,
+    undo: undoLastClear,
+    select: selectCard,
+    find: findCard,
+    closeMenus,
+    say,
+  })
   window.addEventListener('resize', () => fitCards())
   window.addEventListener('scroll', () => updateOverflow(), { passive: true })
   // Closing the page sends the clears still in their undo window.
@@ -701,7 +735,14 @@ function start() {
     },
   })
   floor = setupFloor({ api, onError: reportError, orders: activeOrders, target: () => targetSeconds })
-  setupNetworkMap({ button: $('network-toggle'), dialog: $('network-map'), picture: $('network-map-picture'), notes: $('network-map-notes'), api, onError: reportError })
+  setupNetworkMap({
+    button: $('network-toggle'),
+    dialog: $('network-map'),
+    picture: $('network-map-picture'),
+    notes: $('network-map-notes'),
+    api,
+    onError: reportError,
+  })
   setupLogin()
   setupControls()
   // A screen that had sound on tries to start it at once: a kiosk started with the autoplay

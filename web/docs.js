@@ -43,7 +43,15 @@ function lines(text) {
 /** Follows local $refs and merges allOf, so a schema reads as one object. */
 function flatten(schema, doc, depth = 0) {
   if (!schema || depth > 8) return schema
-  if (schema.$ref) return flatten(schema.$ref.split('/').slice(1).reduce((node, key) => node?.[key], doc), doc, depth + 1)
+  if (schema.$ref)
+    return flatten(
+      schema.$ref
+        .split('/')
+        .slice(1)
+        .reduce((node, key) => node?.[key], doc),
+      doc,
+      depth + 1,
+    )
   if (schema.allOf) {
     const merged = { type: 'object', properties: {}, required: [] }
     for (const part of schema.allOf.map((s) => flatten(s, doc, depth + 1))) {
@@ -67,7 +75,14 @@ function parametersTable(parameters) {
       'tbody',
       {},
       parameters.map((p) =>
-        el('tr', {}, el('td', {}, el('code', {}, p.name)), el('td', {}, p.in), el('td', {}, p.required ? 'yes' : 'no'), el('td', {}, inline(p.description ?? ''))),
+        el(
+          'tr',
+          {},
+          el('td', {}, el('code', {}, p.name)),
+          el('td', {}, p.in),
+          el('td', {}, p.required ? 'yes' : 'no'),
+          el('td', {}, inline(p.description ?? '')),
+        ),
       ),
     ),
   )
@@ -84,13 +99,7 @@ function responsesTable(responses, doc) {
       Object.entries(responses).map(([status, response]) => {
         const schema = flatten(response.content?.['application/json']?.schema, doc)
         const codes = schema?.properties?.returnCode?.enum?.join(', ') ?? ''
-        return el(
-          'tr',
-          {},
-          el('td', { class: 'status' }, status),
-          el('td', {}, codes),
-          el('td', {}, lines(response.description)),
-        )
+        return el('tr', {}, el('td', { class: 'status' }, status), el('td', {}, codes), el('td', {}, lines(response.description)))
       }),
     ),
   )

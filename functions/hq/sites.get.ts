@@ -6,7 +6,8 @@ export const config: FunctionConfig = {
   path: '/api/hq/sites',
   auth: 'bearer',
   code: 2,
-  summary: 'Every site: connection (online, offline, silent, unknown), radio up or down, last seen, backlog, active orders, late now, today\'s time to table against the target',
+  summary:
+    "Every site: connection (online, offline, silent, unknown), radio up or down, last seen, backlog, active orders, late now, today's time to table against the target",
 }
 
 const handler: HqFunction = async (_request, ctx) => ctx.ok({ sites: await ctx.services.sites.list() })

@@ -7,7 +7,7 @@ export const config: FunctionConfig = {
   path: '/api/hq/sites/:site/orders',
   auth: 'bearer',
   code: 4,
-  summary: 'A site\'s open orders, oldest first: number, type, state, table, created, elapsed seconds, late (waiting longer than the target)',
+  summary: "A site's open orders, oldest first: number, type, state, table, created, elapsed seconds, late (waiting longer than the target)",
   errors: ['SITE_INVALID', 'SITE_NOT_FOUND'],
 }
 

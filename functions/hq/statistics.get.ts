@@ -8,10 +8,11 @@ export const config: FunctionConfig = {
   path: '/api/hq/statistics',
   auth: 'bearer',
   code: 5,
-  summary: 'Orders, time to table (average, late against the target) by hour and by day, for the chain (and per site) or one site, today or this week (from Monday)',
+  summary:
+    'Orders, time to table (average, late against the target) by hour and by day, for the chain (and per site) or one site, today or this week (from Monday)',
   query: {
     period: { description: 'today (default) or week', schema: { type: 'string', enum: ['today', 'week'] } },
-    site: { description: 'One site\'s figures instead of the chain\'s', schema: { type: 'string' } },
+    site: { description: "One site's figures instead of the chain's", schema: { type: 'string' } },
   },
   errors: ['PERIOD_INVALID', 'SITE_INVALID'],
 }

@@ -7,7 +7,6 @@ export const config = {
   summary: 'Service description',
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) =>
-  ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v1', deviceId: ctx.services.identity.deviceId })
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v1', deviceId: ctx.services.identity.deviceId })
 
 export default handler

@@ -8,7 +8,8 @@ export const config = {
   path: '/api/v1/register',
   auth: 'none',
   scope: 'pos',
-  summary: "Register a callback URL notified (signed POST) on every active-order change; idempotent. Without credentials, only a URL on the caller's own IP address",
+  summary:
+    "Register a callback URL notified (signed POST) on every active-order change; idempotent. Without credentials, only a URL on the caller's own IP address",
   query: registerQuery.params(),
   errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'CALLBACK_LIMIT_REACHED', 'SHARE_EXCEEDED'],
 } as const satisfies FunctionConfig

@@ -9,7 +9,7 @@ export const config = {
   auth: 'bearer',
   scope: 'read',
   code: 1,
-  summary: "Revoke the calling token (any scope: signing out), or with ?name= every token of that name (admin only, else 403/-51); effective at once",
+  summary: 'Revoke the calling token (any scope: signing out), or with ?name= every token of that name (admin only, else 403/-51); effective at once',
   // Revoking by name is managing tokens: admin, whatever the route lets in (checked below).
   query: { name: { ...revokeTokenQuery.params().name!, scope: 'admin' } },
   outcomes: ['TOKEN_DELETED'],

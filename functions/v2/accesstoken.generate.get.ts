@@ -18,10 +18,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   if (!ctx.services.button.isOpen()) throw new DomainError('BUTTON_WINDOW_CLOSED')
   const { name, scope } = issueTokenQuery.parse(ctx.query)
   const issued = await ctx.services.tokens.issueWithButton(name, scope)
-  return ctx.ok(
-    { token: ctx.present.token(issued.record, issued.token) },
-    { status: 201, headers: { 'cache-control': 'no-store' } },
-  )
+  return ctx.ok({ token: ctx.present.token(issued.record, issued.token) }, { status: 201, headers: { 'cache-control': 'no-store' } })
 }
 
 export default handler

@@ -9,7 +9,8 @@ export const config = {
   scope: 'admin',
   code: 2,
   successStatus: 201,
-  summary: 'Mint another access token with an existing one, of `scope` (default admin; never wider than the calling token: 403/-51); the full token is shown only here',
+  summary:
+    'Mint another access token with an existing one, of `scope` (default admin; never wider than the calling token: 403/-51); the full token is shown only here',
   query: issueTokenQuery.params(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'SCOPE_INVALID', 'SCOPE_DENIED', 'JSON_INVALID', 'RATE_LIMITED', 'TOKEN_LIMIT_REACHED'],
 } as const satisfies FunctionConfig
@@ -20,10 +21,7 @@ const handler: GatewayFunction = async (_request, ctx) => {
   // The route needs admin, so this holds today; it keeps holding if the route is ever opened wider.
   if (ctx.caller.token) assertWithin(ctx.caller.token.scope, scope)
   const issued = await ctx.services.tokens.issue(name, scope)
-  return ctx.ok(
-    { token: ctx.present.token(issued.record, issued.token) },
-    { status: 201, headers: { 'cache-control': 'no-store' } },
-  )
+  return ctx.ok({ token: ctx.present.token(issued.record, issued.token) }, { status: 201, headers: { 'cache-control': 'no-store' } })
 }
 
 export default handler

@@ -10,7 +10,16 @@ export const config = {
   summary: 'Start an active order; for an order already active, apply orderType/locationName and answer 1009 (was started) or 1010 (was located)',
   body: createBody.v2.schema(),
   outcomes: ['ALREADY_STARTED', 'ALREADY_LOCATED'],
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_NAME_MISSING', 'ORDER_NAME_INVALID', 'LOCATION_INVALID', 'ORDER_TYPE_MISSING', 'ORDER_TYPE_INVALID', 'JSON_INVALID'],
+  errors: [
+    'AUTH_MALFORMED',
+    'AUTH_REJECTED',
+    'ORDER_NAME_MISSING',
+    'ORDER_NAME_INVALID',
+    'LOCATION_INVALID',
+    'ORDER_TYPE_MISSING',
+    'ORDER_TYPE_INVALID',
+    'JSON_INVALID',
+  ],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

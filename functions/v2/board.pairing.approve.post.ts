@@ -10,9 +10,19 @@ export const config = {
   code: 23,
   successStatus: 201,
   summary:
-    'Extension (screen sign-in): approves the `code` a new screen shows: that screen gets its own token named `name` (default: the name it suggested) of `scope` (default screen), minted when it collects it (uncollected, it lapses with the code, minting nothing); the token itself goes only to the waiting screen. Unknown, expired or already approved code: 404/-42; more than 10 wrong codes a minute from one address: 429/-36; a scope above the approver\'s: 403/-51',
+    "Extension (screen sign-in): approves the `code` a new screen shows: that screen gets its own token named `name` (default: the name it suggested) of `scope` (default screen), minted when it collects it (uncollected, it lapses with the code, minting nothing); the token itself goes only to the waiting screen. Unknown, expired or already approved code: 404/-42; more than 10 wrong codes a minute from one address: 429/-36; a scope above the approver's: 403/-51",
   body: pairingApproveBody.schema(),
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SCREEN_CODE_UNKNOWN', 'TOKEN_NAME_INVALID', 'SCOPE_INVALID', 'SCOPE_DENIED', 'TOKEN_LIMIT_REACHED', 'JSON_INVALID', 'RATE_LIMITED'],
+  errors: [
+    'AUTH_MALFORMED',
+    'AUTH_REJECTED',
+    'SCREEN_CODE_UNKNOWN',
+    'TOKEN_NAME_INVALID',
+    'SCOPE_INVALID',
+    'SCOPE_DENIED',
+    'TOKEN_LIMIT_REACHED',
+    'JSON_INVALID',
+    'RATE_LIMITED',
+  ],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

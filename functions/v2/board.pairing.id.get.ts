@@ -16,7 +16,10 @@ const handler: GatewayFunction = async (_request, ctx) => {
   if (poll.state === 'waiting') {
     return ctx.ok({ pairing: { state: 'waiting', expiresIn: Math.round((poll.expiresAt - ctx.services.clock.now()) / 1000) } })
   }
-  return ctx.ok({ pairing: { state: 'approved' }, token: ctx.present.token(poll.issued.record, poll.issued.token) }, { headers: { 'cache-control': 'no-store' } })
+  return ctx.ok(
+    { pairing: { state: 'approved' }, token: ctx.present.token(poll.issued.record, poll.issued.token) },
+    { headers: { 'cache-control': 'no-store' } },
+  )
 }
 
 export default handler

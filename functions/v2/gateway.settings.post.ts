@@ -8,11 +8,21 @@ export const config = {
   auth: 'bearer',
   scope: 'admin',
   code: 13,
-  summary: 'Change settings, all or nothing: an unknown key (-20) or a bad value (-21) changes nothing; a zigbeePreset that would move a network with paired devices is -45 without force=true',
+  summary:
+    'Change settings, all or nothing: an unknown key (-20) or a bad value (-21) changes nothing; a zigbeePreset that would move a network with paired devices is -45 without force=true',
   body: settingsBodySchema,
   query: settingsQuery.params(),
   outcomes: ['SETTINGS_CHANGED'],
-  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_KEY_UNKNOWN', 'SETTINGS_VALUE_INVALID', 'CHANNEL_MOVE_REFUSED', 'FORCE_INVALID', 'JSON_INVALID', 'RATE_LIMITED'],
+  errors: [
+    'AUTH_MALFORMED',
+    'AUTH_REJECTED',
+    'SETTINGS_KEY_UNKNOWN',
+    'SETTINGS_VALUE_INVALID',
+    'CHANNEL_MOVE_REFUSED',
+    'FORCE_INVALID',
+    'JSON_INVALID',
+    'RATE_LIMITED',
+  ],
 } as const satisfies FunctionConfig
 
 const handler: GatewayFunction = async (_request, ctx) => {

@@ -8,7 +8,8 @@ export const config = {
   auth: 'bearer',
   scope: 'pos',
   code: 19,
-  summary: 'Remove a registered callback URL and its undelivered backlog; http_client in the query (absent or empty -28; a request body is not read); a pos token removes only those it registered (another is -30)',
+  summary:
+    'Remove a registered callback URL and its undelivered backlog; http_client in the query (absent or empty -28; a request body is not read); a pos token removes only those it registered (another is -30)',
   query: unregisterQuery.params(),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_NOT_REGISTERED'],
 } as const satisfies FunctionConfig

@@ -7,7 +7,8 @@ export const config = {
   auth: 'bearer',
   scope: 'pos',
   code: 19,
-  summary: 'List registered callback URLs with delivery state, last success, last error and backlog (never the secret); a pos token sees only those it registered',
+  summary:
+    'List registered callback URLs with delivery state, last success, last error and backlog (never the secret); a pos token sees only those it registered',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 

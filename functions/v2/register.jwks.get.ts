@@ -5,11 +5,9 @@ export const config = {
   path: '/api/v2/register/jwks',
   auth: 'none',
   code: 19,
-  summary:
-    "Extension: the gateway's public ed25519 key(s) as a JWKS document, to verify the v1a entry of webhook-signature without a shared secret",
+  summary: "Extension: the gateway's public ed25519 key(s) as a JWKS document, to verify the v1a entry of webhook-signature without a shared secret",
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) =>
-  ctx.ok(await ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok(await ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
 
 export default handler

@@ -9,7 +9,7 @@ export const config = {
   scope: 'pos',
   code: 19,
   summary:
-    'Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent. Registered with a pos token, it is that token\'s own (it lists and removes only its own)',
+    "Register a callback URL notified (signed POST) on every active-order change; the signing secret is in this answer only; idempotent. Registered with a pos token, it is that token's own (it lists and removes only its own)",
   body: registerBody.schema(),
   outcomes: ['CLIENT_REGISTERED'],
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'JSON_INVALID'],

@@ -11,7 +11,6 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) =>
-  ctx.ok({ removed: await ctx.services.repeaters.clear() }, { outcome: 'REPEATERS_CLEARED' })
+const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ removed: await ctx.services.repeaters.clear() }, { outcome: 'REPEATERS_CLEARED' })
 
 export default handler

@@ -6,7 +6,8 @@ export const config = {
   auth: 'bearer',
   scope: 'read',
   code: 21,
-  summary: 'Extension (simulator): the virtual restaurant: trackers (number, address, position, buzzing, bound order), tables, starters, clearers. 404/-5 when the radio is not simulated',
+  summary:
+    'Extension (simulator): the virtual restaurant: trackers (number, address, position, buzzing, bound order), tables, starters, clearers. 404/-5 when the radio is not simulated',
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND'],
 } as const satisfies FunctionConfig
 

@@ -2,10 +2,7 @@
 import * as z from '../kernel/schema/index.ts'
 import { BodyInput, required } from './input-schema.ts'
 
-const timeField = z.union([
-  z.number().int().min(0).max(8_640_000_000_000_000),
-  z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)),
-])
+const timeField = z.union([z.number().int().min(0).max(8_640_000_000_000_000), z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))])
 
 export const clockBody = new BodyInput({
   time: required(timeField, {

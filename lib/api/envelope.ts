@@ -113,8 +113,7 @@ export function errorEnvelope(version: ApiVersion, error: DomainError): Envelope
   const mapping = v2Errors[error.kind]
   const message = (version === 'v1' && v1Messages[error.kind]) || mapping.message(error.detail)
   const status = version === 'v1' ? (v1StatusOverrides[error.kind] ?? mapping.status) : mapping.status
-  const body: Record<string, unknown> =
-    version === 'v1' ? { status, message } : { status, returnCode: mapping.code, message }
+  const body: Record<string, unknown> = version === 'v1' ? { status, message } : { status, returnCode: mapping.code, message }
   const headers = error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : undefined
   return { status, body, headers }
 }

@@ -10,16 +10,16 @@ export const positiveIntString = z.string().max(10).regex(new RegExp(positiveInt
 /** 1..2^31-1 as a JSON number (any JSON spelling of an integer: 12, 12.0, 1.2e1) or as digits. */
 export const positiveInt = z.union([z.number().int().min(1).max(maxInt32), positiveIntString])
 
-export const uuidText = z.string().regex(new RegExp(uuidPattern)).transform((value) => value.toLowerCase())
+export const uuidText = z
+  .string()
+  .regex(new RegExp(uuidPattern))
+  .transform((value) => value.toLowerCase())
 
 /** true/false as JSON booleans or the texts "true"/"false". */
 export const booleanLike = z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
 
 /** An active-order reference in a path: a positive integer (its name) or its UUID (any case). */
-export const orderRefText = z.union([
-  uuidText.transform((uuid) => ({ uuid }) as OrderRef),
-  positiveIntString.transform((name) => ({ name }) as OrderRef),
-])
+export const orderRefText = z.union([uuidText.transform((uuid) => ({ uuid }) as OrderRef), positiveIntString.transform((name) => ({ name }) as OrderRef)])
 /** v1 clear and page: the order's number only. */
 export const orderNameText = positiveIntString.transform((name) => ({ name }) as OrderRef)
 
@@ -29,5 +29,8 @@ export const pathParams = {
   name: { schema: orderNameText, description: 'Active order number (1 to 2^31-1, as digits)' },
   uuid: { schema: uuidText, description: 'Order UUID (8-4-4-4-12 hex, any case)' },
   // Radio upkeep (lib/radio/upkeep.ts normalizeAddress reads it; an unknown one is -47).
-  address: { schema: z.string().regex(/^(0x)?[0-9a-fA-F]{16}$|^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){7}$/), description: 'A Zigbee device\'s EUI-64: 00:12:4b:00:01:02:03:04, 0x00124b0001020304 or 00124b0001020304' },
+  address: {
+    schema: z.string().regex(/^(0x)?[0-9a-fA-F]{16}$|^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){7}$/),
+    description: "A Zigbee device's EUI-64: 00:12:4b:00:01:02:03:04, 0x00124b0001020304 or 00124b0001020304",
+  },
 }

@@ -50,10 +50,13 @@ function historyFields(version: ApiVersion) {
     }),
     created_after: dateField('created_after', version, 'Only orders started at or after this time'),
     created_before: dateField('created_before', version, 'Only orders started before this time (exclusive)'),
-    order_type: optional(z.enum(['TO_GO', 'ON_PREMISE', 'ON_PREMISES']).transform((value) => orderTypes[value]), {
-      invalid: 'ORDER_TYPE_INVALID',
-      description: 'TO_GO or ON_PREMISE (ON_PREMISES accepted as ON_PREMISE).',
-    }),
+    order_type: optional(
+      z.enum(['TO_GO', 'ON_PREMISE', 'ON_PREMISES']).transform((value) => orderTypes[value]),
+      {
+        invalid: 'ORDER_TYPE_INVALID',
+        description: 'TO_GO or ON_PREMISE (ON_PREMISES accepted as ON_PREMISE).',
+      },
+    ),
     location_name: optional(positiveIntString, { invalid: 'LOCATION_INVALID', description: 'Exact location (table number), 1 to 2^31-1 as digits.' }),
   }
 }
@@ -115,7 +118,8 @@ export function historyQueryDocs(version: ApiVersion): Record<string, ParamDoc> 
 export const targetTimeQuery = new QueryInput({
   target_time: optional(text(positiveDecimalText).transform(Number), {
     invalid: 'TARGET_TIME_INVALID',
-    description: "Target time in seconds: a positive decimal (up to 9 integer digits and 6 decimals). Default: the gateway's targetTimeDefault setting (300 out of the box).",
+    description:
+      "Target time in seconds: a positive decimal (up to 9 integer digits and 6 decimals). Default: the gateway's targetTimeDefault setting (300 out of the box).",
   }),
 })
 

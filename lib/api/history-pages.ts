@@ -65,7 +65,11 @@ export class HistoryPages {
       return kept.page
     }
     const result = this.#history.list(filter, { ...page, asOf })
-    const presented = { count: result.count, asOf: result.asOf, items: new RawJson(JSON.stringify(result.items.map((summary) => orderSummary(summary, timezone)))) }
+    const presented = {
+      count: result.count,
+      asOf: result.asOf,
+      items: new RawJson(JSON.stringify(result.items.map((summary) => orderSummary(summary, timezone)))),
+    }
     this.#remember(key, presented)
     return presented
   }

@@ -4,8 +4,12 @@ import * as z from '../kernel/schema/index.ts'
 import { QueryInput, withDefault } from './input-schema.ts'
 
 export const removeDeviceQuery = new QueryInput({
-  force: withDefault(z.enum(['true', 'false']).transform((value) => value === 'true'), false, {
-    invalid: 'FORCE_INVALID',
-    description: 'true: forget the device even when it does not acknowledge the leave request (asleep, or gone)',
-  }),
+  force: withDefault(
+    z.enum(['true', 'false']).transform((value) => value === 'true'),
+    false,
+    {
+      invalid: 'FORCE_INVALID',
+      description: 'true: forget the device even when it does not acknowledge the leave request (asleep, or gone)',
+    },
+  ),
 })

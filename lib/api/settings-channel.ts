@@ -8,10 +8,14 @@ import { channelOfPreset, type Settings } from '../settings/service.ts'
 import { QueryInput, withDefault } from './input-schema.ts'
 
 export const settingsQuery = new QueryInput({
-  force: withDefault(z.enum(['true', 'false']).transform((value) => value === 'true'), false, {
-    invalid: 'FORCE_INVALID',
-    description: 'true: apply a zigbeePreset that moves the network even with devices paired (they may need pairing again)',
-  }),
+  force: withDefault(
+    z.enum(['true', 'false']).transform((value) => value === 'true'),
+    false,
+    {
+      invalid: 'FORCE_INVALID',
+      description: 'true: apply a zigbeePreset that moves the network even with devices paired (they may need pairing again)',
+    },
+  ),
 })
 
 /** Throws CHANNEL_MOVE_REFUSED when `changes` would move a network that must not move now. */

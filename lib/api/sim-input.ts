@@ -33,7 +33,13 @@ export const simStartBody = new BodyInput({
 
 /** A number 1..max as the parser takes numbers (a JSON integer or its digits, leading zeros allowed). */
 function upToNumber(max: number) {
-  return z.union([z.number().int().min(1).max(max), z.string().max(10).regex(new RegExp(`^0*${upTo(max)}$`))])
+  return z.union([
+    z.number().int().min(1).max(max),
+    z
+      .string()
+      .max(10)
+      .regex(new RegExp(`^0*${upTo(max)}$`)),
+  ])
 }
 
 /**
@@ -43,7 +49,10 @@ function upToNumber(max: number) {
  */
 export function simulatorBodySchemas(restaurant: { trackers: number; tables: number }): Record<string, JsonSchema> {
   const options = { missing: 'SIM_INPUT_INVALID', invalid: 'SIM_INPUT_INVALID' } as const
-  const tracker = required(upToNumber(restaurant.trackers), { ...options, description: `Tracker number in the simulated restaurant (1 to ${restaurant.trackers}, a JSON integer or its digits)` })
+  const tracker = required(upToNumber(restaurant.trackers), {
+    ...options,
+    description: `Tracker number in the simulated restaurant (1 to ${restaurant.trackers}, a JSON integer or its digits)`,
+  })
   const table = required(upToNumber(restaurant.tables), { ...options, description: `Table number (1 to ${restaurant.tables}, a JSON integer or its digits)` })
   return {
     'POST /api/v2/simulator/start': new BodyInput({ tracker, toGo: simStartBody.fields.toGo }).schema(),

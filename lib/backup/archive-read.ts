@@ -124,10 +124,12 @@ function parseManifest(text: string): BackupManifest {
     throw new BackupDamagedError('the manifest is not JSON')
   }
   const parsed = manifestSchema.safeParse(json)
-  if (!parsed.success) throw new BackupDamagedError(`the manifest is not one this gateway reads (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`)
+  if (!parsed.success)
+    throw new BackupDamagedError(`the manifest is not one this gateway reads (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`)
   // Over the JSON as written (its keys in the file's order), not the parsed copy.
   const own = (json as { manifestSha256?: string }).manifestSha256
   if (parsed.data.formatVersion >= 2 && own === undefined) throw new BackupDamagedError('the manifest has lost its own checksum (manifestSha256)')
-  if (own !== undefined && own !== manifestDigest(json as object)) throw new BackupDamagedError('the manifest does not match its own checksum (its time, seq or counts were changed)')
+  if (own !== undefined && own !== manifestDigest(json as object))
+    throw new BackupDamagedError('the manifest does not match its own checksum (its time, seq or counts were changed)')
   return parsed.data
 }

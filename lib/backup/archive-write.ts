@@ -95,7 +95,9 @@ async function addPart(pack: tarStream.Pack, part: BackupPart): Promise<Manifest
   const hash = createHash('sha256')
   if ('bytes' in part) {
     hash.update(part.bytes)
-    await new Promise<void>((resolve, reject) => pack.entry({ name: part.name, size: part.bytes.length, mode: 0o600 }, part.bytes, (error) => (error ? reject(error) : resolve())))
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name: part.name, size: part.bytes.length, mode: 0o600 }, part.bytes, (error) => (error ? reject(error) : resolve())),
+    )
     return { name: part.name, bytes: part.bytes.length, sha256: hash.digest('hex') }
   }
   const { size } = await fs.stat(part.file)

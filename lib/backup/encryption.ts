@@ -128,7 +128,10 @@ export async function* decrypt(source: AsyncIterable<Buffer>, passphrase: string
   }
   if (!(await fill(keyedHeaderBytes))) throw new BackupDamagedError('the file is cut short (no whole header)')
   const version = buffered[8]
-  if (!isEncrypted(buffered) || (version !== 1 && version !== 2)) throw new BackupDamagedError(`not an encrypted backup of a version this gateway reads (the header is damaged, or of a newer gateway: version byte ${version})`)
+  if (!isEncrypted(buffered) || (version !== 1 && version !== 2))
+    throw new BackupDamagedError(
+      `not an encrypted backup of a version this gateway reads (the header is damaged, or of a newer gateway: version byte ${version})`,
+    )
   const headerBytes = version === 1 ? keyedHeaderBytes : keyedHeaderBytes + digestBytes
   if (!(await fill(headerBytes))) throw new BackupDamagedError('the file is cut short (no whole header)')
   const header = buffered.subarray(0, headerBytes)
@@ -138,13 +141,18 @@ export async function* decrypt(source: AsyncIterable<Buffer>, passphrase: string
   }
   if (passphrase === undefined || passphrase === '') throw new BackupPassphraseError('the backup is encrypted: give its passphrase (--passphrase-file)')
   const cost = { log2N: header[9]!, r: header[10]!, p: header[11]! }
-  if (cost.log2N < 10 || cost.log2N > 22 || cost.r < 1 || cost.r > 32 || cost.p < 1 || cost.p > 16) throw new BackupDamagedError('the header is damaged (scrypt cost out of range)')
+  if (cost.log2N < 10 || cost.log2N > 22 || cost.r < 1 || cost.r > 32 || cost.p < 1 || cost.p > 16)
+    throw new BackupDamagedError('the header is damaged (scrypt cost out of range)')
   const headerStart = Buffer.from(header.subarray(0, 32))
   const prefix = Buffer.from(header.subarray(28, 32))
   const keys = await deriveKeys(passphrase, Buffer.from(header.subarray(12, 28)), cost)
   if (!timingSafeEqual(checkValue(keys, headerStart), header.subarray(32, 64))) {
     // Only a version 2 header is known whole here (its digest matched).
-    throw new BackupPassphraseError(version === 1 ? 'wrong passphrase for this backup, or its header is damaged (a backup of an older gateway cannot tell which)' : 'wrong passphrase for this backup')
+    throw new BackupPassphraseError(
+      version === 1
+        ? 'wrong passphrase for this backup, or its header is damaged (a backup of an older gateway cannot tell which)'
+        : 'wrong passphrase for this backup',
+    )
   }
   for (let index = 0n; ; index++) {
     if (!(await fill(4))) throw new BackupDamagedError('the file is cut short (its last record is missing)')

@@ -64,7 +64,10 @@ export const manifestSchema = z.strictObject({
   webhookSigningKeyId: z.string().nullable().optional(),
   parts: z.array(partSchema),
   /** SHA-256 of the manifest without this field (manifestDigest; version 2 on, where it is required). */
-  manifestSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  manifestSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 })
 
 export type BackupManifest = z.infer<typeof manifestSchema>

@@ -17,7 +17,11 @@ export function nextRunAt(now: number, at: string, zone: string): number {
   return parseLocal(`${tomorrow}T${at}:00`, zone)!
 }
 
-const stampOf = (ms: number): string => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+const stampOf = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
 const safeId = (deviceId: string): string => deviceId.replace(/[^A-Za-z0-9_-]/g, '_')
 
 /** What every backup file of this gateway is named with first. */

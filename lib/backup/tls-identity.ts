@@ -13,13 +13,15 @@ export function describeTlsPair(source: TlsSource, certPem: string, keyPem: stri
   let certificate: X509Certificate
   try {
     certificate = new X509Certificate(certPem)
-    if (!certificate.checkPrivateKey(createPrivateKey(keyPem))) throw new Error('the key is not the certificate\'s')
+    if (!certificate.checkPrivateKey(createPrivateKey(keyPem))) throw new Error("the key is not the certificate's")
   } catch (error) {
     throw new BackupDamagedError(`the ${source} TLS certificate and key do not go together (${(error as Error).message})`, { cause: error })
   }
   return {
     source,
-    spkiSha256: createHash('sha256').update(certificate.publicKey.export({ type: 'spki', format: 'der' })).digest('base64'),
+    spkiSha256: createHash('sha256')
+      .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64'),
     fingerprintSha256: certificate.fingerprint256,
     validTo: certificate.validToDate.toISOString(),
   }
@@ -45,7 +47,8 @@ export function checkTlsIdentity(manifest: { tls?: BackupCertificate[] }, files:
   for (const certificate of listed) {
     const match = found.find((f) => f.source === certificate.source)
     if (!match) throw new BackupDamagedError(`the ${certificate.source} TLS certificate named in the manifest is missing`)
-    if (match.spkiSha256 !== certificate.spkiSha256 || match.fingerprintSha256 !== certificate.fingerprintSha256) throw new BackupDamagedError(`the ${certificate.source} TLS certificate is not the one the manifest names`)
+    if (match.spkiSha256 !== certificate.spkiSha256 || match.fingerprintSha256 !== certificate.fingerprintSha256)
+      throw new BackupDamagedError(`the ${certificate.source} TLS certificate is not the one the manifest names`)
   }
   const unlisted = found.filter((f) => !listed.some((c) => c.source === f.source))
   if (unlisted.length) throw new BackupDamagedError(`TLS certificates not named in the manifest: ${unlisted.map((f) => f.source).join(', ')}`)

@@ -68,7 +68,13 @@ export function checkHistoryFile(file: string): number {
   }
   try {
     const result = db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]
-    if (result.length !== 1 || result[0]!.integrity_check !== 'ok') throw new BackupDamagedError(`the history copy fails SQLite's integrity check: ${result.map((row) => row.integrity_check).slice(0, 3).join('; ')}`)
+    if (result.length !== 1 || result[0]!.integrity_check !== 'ok')
+      throw new BackupDamagedError(
+        `the history copy fails SQLite's integrity check: ${result
+          .map((row) => row.integrity_check)
+          .slice(0, 3)
+          .join('; ')}`,
+      )
     return Number((db.prepare('SELECT count(*) AS n FROM summaries').get() as { n: number }).n)
   } catch (error) {
     if (error instanceof BackupDamagedError) throw error

@@ -266,14 +266,18 @@ export class FleetBridge {
     // Mosquitto grants it and delivers nothing): the site publishes as before, it only
     // cannot replay.
     connection.client.subscribe(replayTopic, { qos: 1 }, (error, granted) => {
-      if (error || granted?.some((g) => g.qos === 128)) log.warn({ topic: replayTopic, err: error }, 'fleet: the broker refused the replay subscription; headquarters cannot ask this site to replay')
+      if (error || granted?.some((g) => g.qos === 128))
+        log.warn({ topic: replayTopic, err: error }, 'fleet: the broker refused the replay subscription; headquarters cannot ask this site to replay')
     })
   }
 
   #replay(connection: Connection, payload: Buffer): void {
     const { log } = this.#options
     const publish = (entry: { messages: { channel: FleetChannel; payload: string }[] }) =>
-      Promise.race([Promise.all(entry.messages.map((m) => connection.client.publishAsync(this.#topic(m.channel), m.payload, { qos: 1 }))), connection.closed]).then(() => undefined)
+      Promise.race([
+        Promise.all(entry.messages.map((m) => connection.client.publishAsync(this.#topic(m.channel), m.payload, { qos: 1 }))),
+        connection.closed,
+      ]).then(() => undefined)
     this.#options
       .replayer!.serve(payload, publish)
       .then((outcome) => {
@@ -281,7 +285,10 @@ export class FleetBridge {
           log.warn({ reason: outcome.reason }, 'fleet: replay request not served')
           return
         }
-        log.info({ ...outcome.request, replayed: outcome.entries, firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, replayAfter: outcome.replayAfter }, 'fleet: replayed for headquarters')
+        log.info(
+          { ...outcome.request, replayed: outcome.entries, firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, replayAfter: outcome.replayAfter },
+          'fleet: replayed for headquarters',
+        )
         // The status says what can still be replayed (replayAfter): headquarters learns at once.
         if (connection === this.#connection && connection.connected) this.#publishStatus(connection)
       })

@@ -5,7 +5,11 @@ import path from 'node:path'
 import * as z from '../kernel/schema/index.ts'
 
 /** A topic level: no MQTT wildcards, no separator, no NUL (they would break subscriptions). */
-const topicLevel = z.string().min(1).max(64).regex(/^[^/+#\u0000]+$/, 'must not contain "/", "+", "#" or NUL')
+const topicLevel = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[^/+#\u0000]+$/, 'must not contain "/", "+", "#" or NUL')
 
 /** A broker URL: no user:password@ in it (credentials go in their own keys, never into logs). */
 export const brokerUrlSchema = z.string().regex(/^mqtts?:\/\/[^/\s@]+\/?$/, 'must be mqtt://host[:port] or mqtts://host[:port]')
@@ -67,7 +71,12 @@ export interface FleetTopics {
 }
 
 export function fleetTopics(prefix: string, siteId: string): FleetTopics {
-  return { events: `${prefix}/${siteId}/events`, history: `${prefix}/${siteId}/history`, status: `${prefix}/${siteId}/status`, replay: `${prefix}/${siteId}/replay` }
+  return {
+    events: `${prefix}/${siteId}/events`,
+    history: `${prefix}/${siteId}/history`,
+    status: `${prefix}/${siteId}/status`,
+    replay: `${prefix}/${siteId}/replay`,
+  }
 }
 
 /** Thrown when a CA, certificate or key file cannot be read: a TLS set-up problem. */

@@ -40,7 +40,12 @@ export class FleetOutbox {
   /** When each entry added in this run reaches the disk (entries loaded at start are there). */
   readonly #onDisk = new Map<number, Promise<void>>()
 
-  private constructor(entries: Collection<FleetOutboxEntry>, cursor: Collection<CursorDoc>, keep: number, state: { size: number; last: number | null; held: number; replayAfter: number; lastRendered: number | null }) {
+  private constructor(
+    entries: Collection<FleetOutboxEntry>,
+    cursor: Collection<CursorDoc>,
+    keep: number,
+    state: { size: number; last: number | null; held: number; replayAfter: number; lastRendered: number | null },
+  ) {
     this.#entries = entries
     this.#cursor = cursor
     this.#keep = keep

@@ -48,7 +48,9 @@ const preferredZones = [/cpu/i, /soc/i, /x86_pkg_temp/i, /coretemp/i]
 export function readThermal(root = '/sys/class/thermal'): number | undefined {
   let zones: string[]
   try {
-    zones = readdirSync(root).filter((name) => name.startsWith('thermal_zone')).sort()
+    zones = readdirSync(root)
+      .filter((name) => name.startsWith('thermal_zone'))
+      .sort()
   } catch {
     return undefined
   }

@@ -113,7 +113,12 @@ export class GatewayStatusService {
       radioUp: radio.up,
       radioKind: radio.kind,
       radioProcess: radio.supervision
-        ? { lastError: radio.supervision.lastError, restarts: radio.supervision.restarts, nextAttemptAt: radio.supervision.nextAttemptAt, rss: radio.supervision.rss }
+        ? {
+            lastError: radio.supervision.lastError,
+            restarts: radio.supervision.restarts,
+            nextAttemptAt: radio.supervision.nextAttemptAt,
+            rss: radio.supervision.rss,
+          }
         : null,
       fleet: this.#deps.fleet(),
       memory: processMemory(),

@@ -71,12 +71,7 @@ export function countSql(where: string): string {
 }
 
 function isUnfiltered(filter: HistoryFilter): boolean {
-  return (
-    filter.orderType === undefined &&
-    filter.locationName === undefined &&
-    filter.createdAfter === undefined &&
-    filter.createdBefore === undefined
-  )
+  return filter.orderType === undefined && filter.locationName === undefined && filter.createdAfter === undefined && filter.createdBefore === undefined
 }
 
 export class HistoryQueries {

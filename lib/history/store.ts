@@ -98,9 +98,7 @@ export class HistoryStore {
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING`,
     )
     this.#has = this.db.prepare('SELECT 1 AS found FROM summaries WHERE uuid = ?')
-    this.#get = this.db.prepare(
-      `SELECT ${summaryColumns} FROM summaries WHERE uuid = ?`,
-    )
+    this.#get = this.db.prepare(`SELECT ${summaryColumns} FROM summaries WHERE uuid = ?`)
     this.#queries = new HistoryQueries(this.db)
     this.#statistics = new StatisticsQuery(this.db)
     this.#hourly = new HourlyQuery(this.db)

@@ -43,9 +43,14 @@ export class WrittenColumns {
  * by deltaMs, in one transaction; returns the rows changed.
  */
 export function shiftRows(db: DatabaseSync, written: WrittenColumns | readonly (readonly [number, number])[], deltaMs: number): number {
-  const ranges: Record<TimeColumn, readonly (readonly [number, number])[]> = written instanceof WrittenColumns
-    ? { orderStarted: written.columns.orderStarted.ranges(), orderLocated: written.columns.orderLocated.ranges(), orderCleared: written.columns.orderCleared.ranges() }
-    : { orderStarted: written, orderLocated: written, orderCleared: written }
+  const ranges: Record<TimeColumn, readonly (readonly [number, number])[]> =
+    written instanceof WrittenColumns
+      ? {
+          orderStarted: written.columns.orderStarted.ranges(),
+          orderLocated: written.columns.orderLocated.ranges(),
+          orderCleared: written.columns.orderCleared.ranges(),
+        }
+      : { orderStarted: written, orderLocated: written, orderCleared: written }
   if (deltaMs === 0 || Object.values(ranges).every((list) => list.length === 0)) return 0
   // Every row this process wrote has its orderCleared stamped here: the most any column moved.
   let changed = 0

@@ -71,7 +71,11 @@ export class AlertWebhooks {
           error = (failure as Error).message
         }
         const delay = Math.min(600, 5 * 2 ** Math.min(row.attempts, 7))
-        await tx.query('UPDATE hq_webhook_outbox SET attempts = attempts + 1, last_error = $2, next_at = now() + make_interval(secs => $3) WHERE id = $1', [row.id, error.slice(0, 300), delay])
+        await tx.query('UPDATE hq_webhook_outbox SET attempts = attempts + 1, last_error = $2, next_at = now() + make_interval(secs => $3) WHERE id = $1', [
+          row.id,
+          error.slice(0, 300),
+          delay,
+        ])
         this.#log.warn({ url: row.url, error, attempts: row.attempts + 1 }, 'hq alert webhook not delivered')
       }
       return delivered

@@ -44,7 +44,8 @@ export async function openAlerts(db: SqlClient): Promise<Alert[]> {
   return rows.map(toAlert)
 }
 
-export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> & Partial<Pick<HqConfig['alerts'], 'lostHours'>>
+export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> &
+  Partial<Pick<HqConfig['alerts'], 'lostHours'>>
 
 /** The words of a 'lost' alert, from hq_sites' lost_* columns (replay.ts widens an open one's range). */
 export const lostDetailSql = `'changes after seq ' || lost_after || ' through seq ' || lost_through || ' are lost: the site could no longer replay them'`

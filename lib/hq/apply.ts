@@ -24,7 +24,10 @@ export interface ApplyResult {
   sites: string[]
 }
 
-const byKey = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)
+const byKey =
+  <T>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0
 
 /** The newest change per order (site, uuid). */
 function latestEvents(events: SiteEvent[]): SiteEvent[] {
@@ -124,22 +127,19 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
 
   let historyCount = 0
   if (history.length) {
-    const result = await tx.query(
-      insertHistoryWithFigures,
-      [
-        history.map((h) => h.siteId),
-        history.map((h) => h.uuid),
-        history.map((h) => h.seq),
-        history.map((h) => h.name),
-        history.map((h) => h.orderType),
-        history.map((h) => h.locationName),
-        history.map((h) => h.orderStarted),
-        history.map((h) => h.orderStarted),
-        history.map((h) => h.orderLocated),
-        history.map((h) => h.orderCleared),
-        options.targetSeconds,
-      ],
-    )
+    const result = await tx.query(insertHistoryWithFigures, [
+      history.map((h) => h.siteId),
+      history.map((h) => h.uuid),
+      history.map((h) => h.seq),
+      history.map((h) => h.name),
+      history.map((h) => h.orderType),
+      history.map((h) => h.locationName),
+      history.map((h) => h.orderStarted),
+      history.map((h) => h.orderStarted),
+      history.map((h) => h.orderLocated),
+      history.map((h) => h.orderCleared),
+      options.targetSeconds,
+    ])
     historyCount = (result.rows[0] as { inserted: number }).inserted
   }
 

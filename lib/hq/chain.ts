@@ -188,7 +188,10 @@ export async function storeChains(tx: SqlClient, work: Map<string, SiteSpans | u
   const sites = [...work.keys()].sort()
   if (!sites.length) return
   await tx.query('INSERT INTO hq_site_chains (site_id) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (site_id) DO NOTHING', [sites])
-  const { rows } = await tx.query<StoredChain>(`SELECT site_id, ${chainColumns} FROM hq_site_chains WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE`, [sites])
+  const { rows } = await tx.query<StoredChain>(
+    `SELECT site_id, ${chainColumns} FROM hq_site_chains WHERE site_id = ANY($1::text[]) ORDER BY site_id FOR UPDATE`,
+    [sites],
+  )
   const steps = rows.map((row) => advanceChain(storedState(row), work.get(row.site_id)))
   // A hole is something above chain_seq, or a status saying more was published (hq_sites,
   // read without a lock: a status committed meanwhile is seen at the next store); gap_since
@@ -239,7 +242,12 @@ export class PendingChains {
   #merge(site: string, spans: SiteSpans): void {
     const kept = this.#work.get(site)
     if (!kept) {
-      this.#work.set(site, { events: normalize(spans.events), cleared: normalize(spans.cleared), history: normalize(spans.history), firstPrev: spans.firstPrev })
+      this.#work.set(site, {
+        events: normalize(spans.events),
+        cleared: normalize(spans.cleared),
+        history: normalize(spans.history),
+        firstPrev: spans.firstPrev,
+      })
       return
     }
     kept.events = union(kept.events, normalize(spans.events))

@@ -33,7 +33,10 @@ export const hqConfigSchema = z.strictObject({
    */
   instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ (up to 40)'),
   /** Shared subscription group: instances in one group share the load. */
-  shareGroup: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('hq'),
+  shareGroup: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/)
+    .default('hq'),
   /**
    * false: every instance subscribes to everything (plain persistent subscriptions) and
    * applies it all (idempotent, so only the work doubles). For Mosquitto 2.0, which does not
@@ -64,7 +67,10 @@ export const hqConfigSchema = z.strictObject({
       /** How often alerts are evaluated. */
       checkIntervalMs: z.number().int().min(100).max(3_600_000).default(30_000),
       /** Signed webhooks (standard-webhooks) for every alert raised or cleared. */
-      webhooks: z.array(z.strictObject({ url: z.string().url(), secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be whsec_<base64>') })).max(20).default([]),
+      webhooks: z
+        .array(z.strictObject({ url: z.string().url(), secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be whsec_<base64>') }))
+        .max(20)
+        .default([]),
       /** Allow webhook URLs on loopback/private addresses (tests, a chain's own LAN). */
       allowPrivateTargets: z.boolean().default(false),
     })
@@ -100,7 +106,9 @@ export function parseHqConfig(input: unknown, source = 'hq.config.json'): HqConf
   const result = hqConfigSchema.safeParse(input ?? {})
   if (result.success) return result.data
   const problems = result.error.issues.map((issue) =>
-    issue.code === 'unrecognized_keys' ? `unknown key ${issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ')}` : `"${issue.path.join('.')}": ${issue.message}`,
+    issue.code === 'unrecognized_keys'
+      ? `unknown key ${issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ')}`
+      : `"${issue.path.join('.')}": ${issue.message}`,
   )
   throw new HqConfigError(`${source}: ${problems.join('; ')}`)
 }
@@ -108,14 +116,19 @@ export function parseHqConfig(input: unknown, source = 'hq.config.json'): HqConf
 /** --config, else HQ_CONFIG, else ./hq.config.json, else /etc/tracker-gateway/hq.config.json. */
 export function loadHqConfig(configPath: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): HqConfig {
   const explicit = configPath ?? env.HQ_CONFIG
-  const file = explicit !== undefined ? path.resolve(cwd, explicit) : [path.resolve(cwd, 'hq.config.json'), '/etc/tracker-gateway/hq.config.json'].find((f) => existsSync(f))
+  const file =
+    explicit !== undefined
+      ? path.resolve(cwd, explicit)
+      : [path.resolve(cwd, 'hq.config.json'), '/etc/tracker-gateway/hq.config.json'].find((f) => existsSync(f))
   if (!file) throw new HqConfigError('no hq.config.json here nor in /etc/tracker-gateway (or give --config FILE)')
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new HqConfigError(code === 'ENOENT' ? `config file not found: ${file}` : `${file}: ${error instanceof SyntaxError ? `not valid JSON (${error.message})` : String(error)}`)
+    throw new HqConfigError(
+      code === 'ENOENT' ? `config file not found: ${file}` : `${file}: ${error instanceof SyntaxError ? `not valid JSON (${error.message})` : String(error)}`,
+    )
   }
   const config = parseHqConfig(raw, file)
   const dir = path.dirname(file)

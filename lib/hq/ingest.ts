@@ -15,7 +15,10 @@ import { siteTimezone, type HqConfig } from './config.ts'
 import { parseSiteMessage, type SiteMessage } from './messages.ts'
 import { Partitions } from './schema.ts'
 
-export type IngestConfig = Pick<HqConfig, 'broker' | 'topicPrefix' | 'instanceId' | 'shareGroup' | 'shared' | 'batchSize' | 'batchWaitMs' | 'timezone' | 'siteTimezones' | 'targetSeconds'>
+export type IngestConfig = Pick<
+  HqConfig,
+  'broker' | 'topicPrefix' | 'instanceId' | 'shareGroup' | 'shared' | 'batchSize' | 'batchWaitMs' | 'timezone' | 'siteTimezones' | 'targetSeconds'
+>
 
 export interface IngestStatus {
   connected: boolean
@@ -127,7 +130,9 @@ export class Ingest {
       // publish before this would reach nobody). Subscribing again to the same filter keeps
       // what the session holds. `resubscribe: true` makes mqtt.js send it although it
       // believes the session still has it.
-      const filters = Object.assign(Object.fromEntries(subscriptions(config).map((filter) => [filter, { qos: 1 as const }])), { resubscribe: true }) as ISubscriptionMap
+      const filters = Object.assign(Object.fromEntries(subscriptions(config).map((filter) => [filter, { qos: 1 as const }])), {
+        resubscribe: true,
+      }) as ISubscriptionMap
       client.subscribe(filters, (error) => {
         if (error) log.error({ err: error }, 'hq ingest: subscribe failed')
         else {

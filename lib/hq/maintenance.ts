@@ -8,6 +8,8 @@ export const tombstoneDays = 2
 
 /** Removes tombstones older than tombstoneDays; returns how many. */
 export async function purgeTombstones(db: SqlClient): Promise<number> {
-  const { rowCount } = await db.query(`DELETE FROM hq_live_orders WHERE state = 'cleared' AND state_started < now() - make_interval(days => $1)`, [tombstoneDays])
+  const { rowCount } = await db.query(`DELETE FROM hq_live_orders WHERE state = 'cleared' AND state_started < now() - make_interval(days => $1)`, [
+    tombstoneDays,
+  ])
   return rowCount
 }

@@ -78,7 +78,8 @@ interface SiteRow {
 }
 
 function overview(row: SiteRow, targetSeconds: number): SiteOverview {
-  const connection: Connection = row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
+  const connection: Connection =
+    row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
   return {
     siteId: row.site_id,
     connection,
@@ -129,7 +130,17 @@ export interface LiveOrder {
 }
 
 export async function siteOrders(db: SqlClient, config: QueryConfig, siteId: string): Promise<LiveOrder[]> {
-  const { rows } = await db.query<{ uuid: string; name: string; order_type: string; state: string; location_name: string | null; created_at: Date; state_started: Date; elapsed: number; seq: number }>(
+  const { rows } = await db.query<{
+    uuid: string
+    name: string
+    order_type: string
+    state: string
+    location_name: string | null
+    created_at: Date
+    state_started: Date
+    elapsed: number
+    seq: number
+  }>(
     `SELECT uuid, name, order_type, state, location_name, created_at, state_started, seq,
             GREATEST(0, floor(EXTRACT(EPOCH FROM now() - created_at)))::int AS elapsed
      FROM hq_live_orders WHERE site_id = $1 AND state <> 'cleared' ORDER BY created_at, uuid`,
@@ -202,7 +213,10 @@ export async function statistics(db: SqlClient, config: QueryConfig, period: Per
          WHERE day BETWEEN $1::date AND $2::date GROUP BY GROUPING SETS ((), (day), (site_id))`,
         [from, today],
       ),
-      db.query<Grouped>(`SELECT hour, NULL AS day, NULL AS site_id, 3 AS set, ${sums} FROM hq_chain_hours WHERE day BETWEEN $1::date AND $2::date GROUP BY hour`, [from, today]),
+      db.query<Grouped>(
+        `SELECT hour, NULL AS day, NULL AS site_id, 3 AS set, ${sums} FROM hq_chain_hours WHERE day BETWEEN $1::date AND $2::date GROUP BY hour`,
+        [from, today],
+      ),
     ])
     // GROUPING(day, site_id): 3 the total, 1 by day, 2 by site; renumbered as below.
     const renumber: Record<number, number> = { 3: 7, 1: 5, 2: 6 }

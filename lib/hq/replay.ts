@@ -84,7 +84,10 @@ export async function planReplays(tx: SqlClient, config: Pick<HqConfig['replay']
         [row.site_id],
       )
       await storeChains(tx, new Map([[row.site_id, undefined]]))
-      const after = await tx.query<{ chain_seq: string; gap: boolean }>('SELECT chain_seq, gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = $1', [row.site_id])
+      const after = await tx.query<{ chain_seq: string; gap: boolean }>(
+        'SELECT chain_seq, gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = $1',
+        [row.site_id],
+      )
       if (!after.rows[0]!.gap) continue
       from = Number(after.rows[0]!.chain_seq) + 1
     }

@@ -47,7 +47,9 @@ export class HqTokens {
   }
 
   async list(): Promise<HqTokenInfo[]> {
-    const { rows } = await this.#db.query<{ id: string; name: string; created_at: Date; last_used: Date | null }>('SELECT id, name, created_at, last_used FROM hq_tokens ORDER BY created_at, id')
+    const { rows } = await this.#db.query<{ id: string; name: string; created_at: Date; last_used: Date | null }>(
+      'SELECT id, name, created_at, last_used FROM hq_tokens ORDER BY created_at, id',
+    )
     return rows.map((row) => ({ id: row.id, name: row.name, created: row.created_at.toISOString(), lastUsed: row.last_used?.toISOString() ?? null }))
   }
 

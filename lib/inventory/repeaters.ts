@@ -62,7 +62,10 @@ export class RepeaterInventory {
 
   static async open(deps: RepeaterDeps): Promise<RepeaterInventory> {
     const docs = await deps.collection.find({})
-    return new RepeaterInventory(deps, docs.map(({ _id, ...record }) => record as RepeaterRecord))
+    return new RepeaterInventory(
+      deps,
+      docs.map(({ _id, ...record }) => record as RepeaterRecord),
+    )
   }
 
   /**

@@ -41,7 +41,10 @@ export class TrackerInventory {
 
   static async open(collection: Collection<TrackerRecord>): Promise<TrackerInventory> {
     const docs = await collection.find({})
-    return new TrackerInventory(collection, docs.map(({ _id, ...record }) => record))
+    return new TrackerInventory(
+      collection,
+      docs.map(({ _id, ...record }) => record),
+    )
   }
 
   list(): TrackerRecord[] {

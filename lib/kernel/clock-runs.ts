@@ -58,7 +58,8 @@ export class ClockRuns {
           unsureRuns: Array.isArray(parsed.unsureRuns) ? parsed.unsureRuns.filter((run) => typeof run === 'string') : [],
         }
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log?.warn({ err: error, file }, 'the clock runs file is unreadable; starting without its high-water mark')
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+          log?.warn({ err: error, file }, 'the clock runs file is unreadable; starting without its high-water mark')
       }
     }
     return new ClockRuns(file, data, log)

@@ -93,7 +93,13 @@ export interface ClockWatchOptions {
   /** The latest time a board may set, against the gateway's clock, and the earliest at all. */
   boardMaxShiftMs: number
   /** Where this run's trust and the high-water mark are kept (clock-runs.ts). */
-  runs?: { noteSure(sure: boolean, now: number): void; noteRight(right: boolean): void; noteTime(now: number): void; noteSynchronized(now: number): void; shifted(deltaMs: number): void }
+  runs?: {
+    noteSure(sure: boolean, now: number): void
+    noteRight(right: boolean): void
+    noteTime(now: number): void
+    noteSynchronized(now: number): void
+    shifted(deltaMs: number): void
+  }
   /** How many active orders carry a time taken on an earlier run's unsure clock. */
   ordersOnUnsureClock?: () => number
   /**
@@ -187,7 +193,10 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     clock.shift(behindMs)
     this.#expectedDrift -= behindMs
     this.#behind = { highWater, behindMs }
-    log.warn({ behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() }, 'the system clock is behind the times the gateway already wrote; the gateway clock starts from the latest of them')
+    log.warn(
+      { behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() },
+      'the system clock is behind the times the gateway already wrote; the gateway clock starts from the latest of them',
+    )
     runs?.noteSure(false, clock.now())
   }
 
@@ -227,7 +236,11 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     }
     this.#steppedSinceReading = true
     if (this.#timelineRight && !this.#followSystem) {
-      if (!this.#holding) this.#options.log.warn({ shiftSeconds: Math.round((drift - this.#expectedDrift) / 1000) }, 'the system clock was stepped away from a synchronised time; the gateway keeps its clock until the system says it is synchronised again')
+      if (!this.#holding)
+        this.#options.log.warn(
+          { shiftSeconds: Math.round((drift - this.#expectedDrift) / 1000) },
+          'the system clock was stepped away from a synchronised time; the gateway keeps its clock until the system says it is synchronised again',
+        )
       this.#holding = true
       this.#expectedDrift = drift
       void this.#readSync()
@@ -247,10 +260,16 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
       if (behindMs > thresholdMs) {
         shiftMs = Math.round(highWater - gatewayNow)
         behind = { highWater, behindMs }
-        this.#options.log.warn({ behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() }, 'the system clock was stepped behind the times the gateway already wrote; the gateway clock goes to the latest of them')
+        this.#options.log.warn(
+          { behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() },
+          'the system clock was stepped behind the times the gateway already wrote; the gateway clock goes to the latest of them',
+        )
       }
     }
-    this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000) }, 'the system clock was stepped; moving the gateway clock and the times it stored by the same amount')
+    this.#options.log.warn(
+      { shiftSeconds: Math.round(shiftMs / 1000) },
+      'the system clock was stepped; moving the gateway clock and the times it stored by the same amount',
+    )
     this.#runMend(shiftMs, 'system', () => {
       this.#expectedDrift = behind ? drift - shiftMs : 0
       this.#setFromBoardAt = null
@@ -278,7 +297,10 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     if (Math.abs(shiftMs) > boardMaxShiftMs) {
       throw new DomainError('SETTINGS_VALUE_INVALID', `time: more than ${Math.round(boardMaxShiftMs / 86_400_000)} days from the gateway's clock`)
     }
-    this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000), tokenName: by }, 'a board set the gateway clock; moving the times it stored by the same amount')
+    this.#options.log.warn(
+      { shiftSeconds: Math.round(shiftMs / 1000), tokenName: by },
+      'a board set the gateway clock; moving the times it stored by the same amount',
+    )
     this.#runMend(shiftMs, 'board', () => {
       this.#timelineRight = false
       this.#holding = false
@@ -438,4 +460,12 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
 }
 
 /** The state shown where no clock is watched (a test's hand-moved clock). */
-export const unwatchedClockState: ClockState = { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, behind: null, ordersOnUnsureClock: 0 }
+export const unwatchedClockState: ClockState = {
+  synchronized: null,
+  source: 'none',
+  lastJump: null,
+  setFromBoardAt: null,
+  holdingDeliveries: false,
+  behind: null,
+  ordersOnUnsureClock: 0,
+}

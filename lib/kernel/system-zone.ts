@@ -38,7 +38,23 @@ export function zoneNameOf(value: string): string {
  * The zone files' names for UTC, which Intl (the previous source of the default) reports as
  * "UTC": a UTC machine's /etc/localtime links to Etc/UTC. TZ is taken as it is written, as before.
  */
-const utcNames = new Set(['Etc/UTC', 'Etc/UCT', 'UCT', 'Universal', 'Etc/Universal', 'Zulu', 'Etc/Zulu', 'Etc/GMT', 'GMT', 'Etc/GMT0', 'GMT0', 'Etc/GMT+0', 'Etc/GMT-0', 'Greenwich', 'Etc/Greenwich'])
+const utcNames = new Set([
+  'Etc/UTC',
+  'Etc/UCT',
+  'UCT',
+  'Universal',
+  'Etc/Universal',
+  'Zulu',
+  'Etc/Zulu',
+  'Etc/GMT',
+  'GMT',
+  'Etc/GMT0',
+  'GMT0',
+  'Etc/GMT+0',
+  'Etc/GMT-0',
+  'Greenwich',
+  'Etc/Greenwich',
+])
 
 function attempt(read: () => string | undefined): string | undefined {
   try {

@@ -162,11 +162,7 @@ const localPattern = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(Z|[+-]
  * Reads a wall-clock time in the gateway's zone (or with an explicit offset when allowed).
  * Returns undefined for anything malformed or impossible (e.g. February 30th).
  */
-export function parseLocal(
-  text: string,
-  zone: string,
-  options: { separator?: 'T' | ' ' | 'either'; allowOffset?: boolean } = {},
-): number | undefined {
+export function parseLocal(text: string, zone: string, options: { separator?: 'T' | ' ' | 'either'; allowOffset?: boolean } = {}): number | undefined {
   const match = localPattern.exec(text)
   if (!match) return undefined
   const separator = text[10]
@@ -176,10 +172,8 @@ export function parseLocal(
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number)
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second)
   const check = new Date(asUtc)
-  if (
-    check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day ||
-    hour > 23 || minute > 59 || second > 59
-  ) return undefined
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+    return undefined
   if (match[7]) {
     const offset = match[7] === 'Z' ? 0 : offsetMinutes(0, match[7])
     return asUtc - offset * 60000

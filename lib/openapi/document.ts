@@ -88,7 +88,10 @@ function successResponses(route: DocumentedRoute, codes: RouteCodes | undefined)
   Object.assign(properties, payloads[key] ?? {})
   // Every field named here is always sent (a generated client needs no check for them).
   const schema = {
-    allOf: [{ $ref: `#/components/schemas/${version === 'v2' ? 'V2Envelope' : 'V1Envelope'}` }, { type: 'object', required: Object.keys(properties), properties }],
+    allOf: [
+      { $ref: `#/components/schemas/${version === 'v2' ? 'V2Envelope' : 'V1Envelope'}` },
+      { type: 'object', required: Object.keys(properties), properties },
+    ],
   }
   return { [status]: { description: lines.join('\n'), content: { 'application/json': { schema } } } }
 }
@@ -147,7 +150,12 @@ function errorResponses(route: DocumentedRoute, codes: RouteCodes | undefined, c
   for (const [status, { lines, codes: returnCodes }] of Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))) {
     const schema =
       version === 'v2'
-        ? { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: Number(status) }, returnCode: { enum: returnCodes } } }] }
+        ? {
+            allOf: [
+              { $ref: '#/components/schemas/V2Error' },
+              { type: 'object', properties: { status: { const: Number(status) }, returnCode: { enum: returnCodes } } },
+            ],
+          }
         : { allOf: [{ $ref: '#/components/schemas/V1Error' }, { type: 'object', properties: { status: { const: Number(status) } } }] }
     out[status] = { description: lines.join('\n'), content: { 'application/json': { schema } }, ...(status === '429' ? { headers: retryAfter } : {}) }
   }
@@ -167,7 +175,14 @@ function parameters(route: DocumentedRoute): unknown[] {
     list.push({ name, in: 'path', required: true, ...doc })
   }
   for (const [name, doc] of Object.entries(route.query ?? {})) {
-    list.push({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema, ...(doc.scope ? { 'x-scope': doc.scope } : {}) })
+    list.push({
+      name,
+      in: 'query',
+      required: doc.required ?? false,
+      description: doc.description,
+      schema: doc.schema,
+      ...(doc.scope ? { 'x-scope': doc.scope } : {}),
+    })
   }
   return list
 }
@@ -247,38 +262,40 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
   // A copy that shares nothing with the route configs and schemas it was built from: a consumer
   // that resolves $refs in place (validators do) would otherwise change the next document, and
   // the recursive SafeJsonValue would then make it a cycle.
-  return forGenerators(structuredClone({
-    openapi: '3.1.0',
-    info: {
-      title: 'Tracker Gateway API',
-      version: options.version,
-      description:
-        'JSON HTTP API of the order-tracking gateway, v1 and v2. Every body carries `status` equal to the HTTP status; ' +
-        'v2 adds `returnCode` (the path default 1-999, an outcome above 1000, or a negative error).',
-    },
-    servers: [{ url: '/' }],
-    tags: [
-      { name: 'v2', description: 'Current API; bearer tokens from the gateway button' },
-      { name: 'v1', description: 'Legacy API; open unless v1.basicAuth is on' },
-      { name: 'board', description: 'Routes outside the manifest: the board, these docs, the WebSocket feed' },
-    ],
-    paths,
-    components: {
-      schemas: componentSchemas,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            '48 hex characters from /api/v2/accesstoken/generate. Each token has a scope (read < screen < pos < admin, each holding ' +
-            'the ones before it); the roles an operation lists are the scopes that may call it, and a narrower token gets 403 (-51).',
-        },
-        v1BasicAuth: {
-          type: 'http',
-          scheme: 'basic',
-          description: 'User name: an access token; password empty (only when v1.basicAuth is on). The roles listed are the token scopes that may call it.',
+  return forGenerators(
+    structuredClone({
+      openapi: '3.1.0',
+      info: {
+        title: 'Tracker Gateway API',
+        version: options.version,
+        description:
+          'JSON HTTP API of the order-tracking gateway, v1 and v2. Every body carries `status` equal to the HTTP status; ' +
+          'v2 adds `returnCode` (the path default 1-999, an outcome above 1000, or a negative error).',
+      },
+      servers: [{ url: '/' }],
+      tags: [
+        { name: 'v2', description: 'Current API; bearer tokens from the gateway button' },
+        { name: 'v1', description: 'Legacy API; open unless v1.basicAuth is on' },
+        { name: 'board', description: 'Routes outside the manifest: the board, these docs, the WebSocket feed' },
+      ],
+      paths,
+      components: {
+        schemas: componentSchemas,
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              '48 hex characters from /api/v2/accesstoken/generate. Each token has a scope (read < screen < pos < admin, each holding ' +
+              'the ones before it); the roles an operation lists are the scopes that may call it, and a narrower token gets 403 (-51).',
+          },
+          v1BasicAuth: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'User name: an access token; password empty (only when v1.basicAuth is on). The roles listed are the token scopes that may call it.',
+          },
         },
       },
-    },
-  }))
+    }),
+  )
 }

@@ -97,7 +97,10 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
             'authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB ' +
             'closes with 1009.',
           'x-error-frames': {
-            allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { enum: [400, 401, 408, 429] }, returnCode: { enum: [-31, -2, -32, -36] } } }],
+            allOf: [
+              { $ref: '#/components/schemas/V2Error' },
+              { type: 'object', properties: { status: { enum: [400, 401, 408, 429] }, returnCode: { enum: [-31, -2, -32, -36] } } },
+            ],
           },
         },
         '400': {
@@ -112,7 +115,13 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         },
         '404': {
           description: 'Not a WebSocket upgrade (a plain GET): the route is not found (-5)',
-          content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: 404 }, returnCode: { const: -5 } } }] } } },
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: 404 }, returnCode: { const: -5 } } }],
+              },
+            },
+          },
         },
         '421': {
           description: 'A Host header that names neither this gateway nor one of http.allowedHosts (a rebound name): unknown host (-41)',

@@ -44,8 +44,20 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
     const parameters = [
-      ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, description: pathParamDocs[m[1]!] ?? m[1], schema: { type: 'string' } })),
-      ...Object.entries(route.query ?? {}).map(([name, doc]) => ({ name, in: 'query', required: doc.required ?? false, description: doc.description, schema: doc.schema })),
+      ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        description: pathParamDocs[m[1]!] ?? m[1],
+        schema: { type: 'string' },
+      })),
+      ...Object.entries(route.query ?? {}).map(([name, doc]) => ({
+        name,
+        in: 'query',
+        required: doc.required ?? false,
+        description: doc.description,
+        schema: doc.schema,
+      })),
     ]
     ;(paths[templateOf(route.path)] ??= {})[route.method.toLowerCase()] = {
       operationId: operationId(route.file),
@@ -73,7 +85,8 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
   paths['/api/hq/live'] = {
     get: {
       operationId: 'hq_live',
-      summary: 'WebSocket (upgrade): {"type":"changed","sites":[...]} whenever a site\'s rows change, from any HQ instance; subprotocols "hq" and "token.<HQ token>"',
+      summary:
+        'WebSocket (upgrade): {"type":"changed","sites":[...]} whenever a site\'s rows change, from any HQ instance; subprotocols "hq" and "token.<HQ token>"',
       tags: ['hq'],
       security: [{}],
       responses: { '101': { description: 'Switching protocols' }, '401': { description: 'No valid HQ token among the subprotocols' } },
@@ -84,7 +97,8 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
     info: {
       title: 'Tracker Gateway HQ API',
       version,
-      description: 'Headquarters of a chain: every site\'s state, open orders and figures, read from PostgreSQL. Every body carries `status` equal to the HTTP status and `returnCode` (the path default, or a negative error).',
+      description:
+        "Headquarters of a chain: every site's state, open orders and figures, read from PostgreSQL. Every body carries `status` equal to the HTTP status and `returnCode` (the path default, or a negative error).",
     },
     servers: [{ url: '/' }],
     tags: [{ name: 'hq', description: 'Headquarters; HQ tokens from `gateway hq token create <name>`' }],

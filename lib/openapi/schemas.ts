@@ -150,7 +150,10 @@ const tlsStatus: JsonSchema = {
       required: ['port', 'source', 'fingerprintSha256', 'spkiSha256', 'subjectAltNames', 'validTo'],
       properties: {
         port: { type: 'integer', minimum: 1, maximum: 65535, description: 'The HTTPS port' },
-        source: { enum: ['self-signed', 'installed', 'config'], description: "The box's own certificate, one installed with the gateway tls install command, or the one of tls.certFile" },
+        source: {
+          enum: ['self-signed', 'installed', 'config'],
+          description: "The box's own certificate, one installed with the gateway tls install command, or the one of tls.certFile",
+        },
         fingerprintSha256: { type: 'string', pattern: '^([0-9A-F]{2}:){31}[0-9A-F]{2}$', description: 'SHA-256 of the certificate, as browsers show it' },
         spkiSha256: { type: 'string', description: "SHA-256 of the public key (base64): the pin that survives a reissue of the box's own certificate" },
         subjectAltNames: { type: 'array', items: { type: 'string' }, description: 'e.g. "DNS:box.local", "IP Address:192.168.1.20"' },

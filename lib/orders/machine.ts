@@ -31,9 +31,7 @@ export type OrdersAction =
   /** A single (non-tracking) page of this tracker ran out. */
   | { kind: 'pageLapsed'; tracker: string; at: number }
 
-export type PagingEffect =
-  | { kind: 'page'; tracker: string; tracking: boolean }
-  | { kind: 'stopPaging'; tracker: string }
+export type PagingEffect = { kind: 'page'; tracker: string; tracking: boolean } | { kind: 'stopPaging'; tracker: string }
 
 /**
  * One order's new version. ORDER_CLEARED means: summary into history, then out of the

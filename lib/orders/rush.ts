@@ -122,10 +122,13 @@ export class LunchRush {
   #after(seconds: number, step: () => Promise<void>): void {
     // A move that was under way when the rush stopped schedules nothing more.
     if (this.#status.state === 'stopped') return
-    const timer = this.#clock.setTimeout(() => {
-      this.#timers.delete(timer)
-      this.#run(step)
-    }, (seconds * 1000) / this.#status.pace)
+    const timer = this.#clock.setTimeout(
+      () => {
+        this.#timers.delete(timer)
+        this.#run(step)
+      },
+      (seconds * 1000) / this.#status.pace,
+    )
     this.#timers.add(timer)
   }
 

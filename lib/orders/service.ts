@@ -205,16 +205,20 @@ export class OrdersService {
     return this.#serial(async (batch, paging) => {
       const known = this.#deps.trackers.byNumber(input.name)?.address
       const tracker = known ?? (input.dummyTracker ? dummyTrackerAddress(input.name) : null)
-      const result = await this.#run({
-        kind: 'create',
-        name: input.name,
-        orderType: input.orderType,
-        locationName: input.locationName,
-        tracker,
-        requireTracker: input.requireTracker,
-        at: this.#deps.clock.now(),
-        uuid: this.#newUuid(),
-      }, batch, paging)
+      const result = await this.#run(
+        {
+          kind: 'create',
+          name: input.name,
+          orderType: input.orderType,
+          locationName: input.locationName,
+          tracker,
+          requireTracker: input.requireTracker,
+          at: this.#deps.clock.now(),
+          uuid: this.#newUuid(),
+        },
+        batch,
+        paging,
+      )
       return { order: result.order!, outcome: result.outcome }
     })
   }
@@ -331,7 +335,11 @@ export class OrdersService {
   trackerStarted(event: RadioEvents['trackerStarted']): Promise<void> {
     return this.#background('trackerStarted', async (batch, paging) => {
       await this.#deps.trackers.captured({ address: event.address, number: event.number, at: event.at }, batch)
-      await this.#run({ kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() }, batch, paging)
+      await this.#run(
+        { kind: 'radioStart', address: event.address, number: event.number, orderType: event.orderType, at: event.at, uuid: this.#newUuid() },
+        batch,
+        paging,
+      )
     })
   }
 

@@ -138,11 +138,14 @@ export class SimulatedRadio implements Radio {
     this.#repeaters
       .filter((repeater) => !repeater.joined)
       .forEach((repeater, index) => {
-        this.#clock.setTimeout(() => {
-          if (repeater.joined || !this.#joinOpen()) return
-          repeater.joined = true
-          this.#announce(repeater)
-        }, (index + 1) * simulatedJoinDelaySeconds * 1000)
+        this.#clock.setTimeout(
+          () => {
+            if (repeater.joined || !this.#joinOpen()) return
+            repeater.joined = true
+            this.#announce(repeater)
+          },
+          (index + 1) * simulatedJoinDelaySeconds * 1000,
+        )
       })
   }
 

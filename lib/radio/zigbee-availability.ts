@@ -95,7 +95,10 @@ export class ZigbeeAvailability {
     } catch (error) {
       if (this.#unavailable.has(device.ieeeAddr)) return
       this.#unavailable.add(device.ieeeAddr)
-      this.#options.log.warn({ err: error, address: ieeeToAddress(device.ieeeAddr), role: deviceRole(device) }, 'zigbee device did not answer a ping: unavailable')
+      this.#options.log.warn(
+        { err: error, address: ieeeToAddress(device.ieeeAddr), role: deviceRole(device) },
+        'zigbee device did not answer a ping: unavailable',
+      )
     }
   }
 

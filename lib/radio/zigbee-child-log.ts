@@ -4,7 +4,12 @@
 import type { Logger } from '../kernel/log.ts'
 
 const levels: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
-  10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal',
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
 }
 
 export function relayChildLog(log: Logger, line: string, pid: number | undefined): void {

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const trimmed = trimMemory()
   const options = JSON.parse(process.argv[2] ?? '{}') as ZigbeeChildOptions
   const log = createLogger({ level: options.logLevel, destination: { write: (line: string) => void send({ type: 'log', line }) } })
-  if (trimmed) log.debug({ heapBefore: trimmed.heapBefore, heapAfter: trimmed.heapAfter, pauseMs: Math.round(trimmed.pauseMs) }, 'garbage of loading herdsman collected')
+  if (trimmed)
+    log.debug({ heapBefore: trimmed.heapBefore, heapAfter: trimmed.heapAfter, pauseMs: Math.round(trimmed.pauseMs) }, 'garbage of loading herdsman collected')
   const radio = new ZigbeeRadio({
     ...options,
     clock: new SystemClock(),

@@ -17,14 +17,7 @@ import type { Logger } from '../kernel/log.ts'
 import { ZigbeeAvailability, type UnavailableDevice } from './zigbee-availability.ts'
 import { configureDevice, isConfigured } from './zigbee-configure.ts'
 import { deviceRole, isRepeater, isTracker, type ZigbeeDevice } from './zigbee-device-kinds.ts'
-import {
-  ieeeToAddress,
-  interpretMessage,
-  isForeignTrackerFrame,
-  trackerCluster,
-  trackerClusterName,
-  type ZigbeeMessage,
-} from './zigbee-profile.ts'
+import { ieeeToAddress, interpretMessage, isForeignTrackerFrame, trackerCluster, trackerClusterName, type ZigbeeMessage } from './zigbee-profile.ts'
 import type { RadioEvents } from './radio.ts'
 
 export type RadioEmit = <K extends keyof RadioEvents>(event: K, payload: RadioEvents[K]) => void
@@ -169,7 +162,10 @@ export class ZigbeeDevices {
   message(message: ZigbeeMessage & { device: ZigbeeDevice }): void {
     const { device } = message
     if (isForeignTrackerFrame(message, this.#manufacturerCode)) {
-      this.#log.debug({ address: ieeeToAddress(device.ieeeAddr), manufacturerCode: message.meta?.manufacturerCode ?? null }, 'frame on 0xFC00 with another manufacturer code ignored')
+      this.#log.debug(
+        { address: ieeeToAddress(device.ieeeAddr), manufacturerCode: message.meta?.manufacturerCode ?? null },
+        'frame on 0xFC00 with another manufacturer code ignored',
+      )
     }
     const events = interpretMessage(message, this.#clock.now(), isTracker(device), this.#manufacturerCode)
     for (const { kind, event } of events) this.#emit(kind, event as never)

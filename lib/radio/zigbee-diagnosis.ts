@@ -79,7 +79,8 @@ export function diagnoseStart(reason: string, setting: ProbeSetting, candidates:
 /** A coordinator on the network: its address, power and firmware matter, not a baud rate. */
 function diagnoseNetworkStart(reason: string, setting: ProbeSetting): string {
   const { path } = setting
-  if (/ECONNREFUSED/i.test(reason)) return `connection refused by ${path}: nothing listens on that port (is the coordinator's serial server on, and the port right?)`
+  if (/ECONNREFUSED/i.test(reason))
+    return `connection refused by ${path}: nothing listens on that port (is the coordinator's serial server on, and the port right?)`
   if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(reason)) return `unknown host in ${path}: check the name or use the coordinator's IP address`
   if (/EHOSTUNREACH|ENETUNREACH/i.test(reason)) return `no route to ${path}: is the coordinator on this network and switched on?`
   if (noAnswer.some((pattern) => pattern.test(reason)) || /ETIMEDOUT/i.test(reason)) {

@@ -12,12 +12,33 @@ export interface ZigbeeChildOptions extends ZigbeeRadioSettings {
 
 /** The settings the radio process gets (the gateway's own options, clock and logger stay behind). */
 export const zigbeeRadioSettingKeys = [
-  'adapter', 'serialPort', 'baudRate', 'rtscts', 'transmitPower',
-  'dataDir', 'manufacturerCode', 'commandTimeoutMs', 'checkIntervalMs', 'checkTimeoutMs', 'pingIntervalMs',
+  'adapter',
+  'serialPort',
+  'baudRate',
+  'rtscts',
+  'transmitPower',
+  'dataDir',
+  'manufacturerCode',
+  'commandTimeoutMs',
+  'checkIntervalMs',
+  'checkTimeoutMs',
+  'pingIntervalMs',
 ] as const satisfies readonly (keyof ZigbeeRadioSettings)[]
 
 /** The radio methods the gateway may call in the radio process. */
-export const radioCalls = ['page', 'cancel', 'permitJoin', 'info', 'refreshRepeaters', 'announceChannel', 'backupCoordinator', 'devices', 'interview', 'remove', 'networkMap'] as const
+export const radioCalls = [
+  'page',
+  'cancel',
+  'permitJoin',
+  'info',
+  'refreshRepeaters',
+  'announceChannel',
+  'backupCoordinator',
+  'devices',
+  'interview',
+  'remove',
+  'networkMap',
+] as const
 export type RadioCall = (typeof radioCalls)[number]
 
 export type ParentMessage =

@@ -66,9 +66,13 @@ export function generateCredentials(): NetworkCredentials {
 
 function valid(stored: Partial<StoredCredentials>): stored is StoredCredentials {
   return (
-    typeof stored.networkKey === 'string' && /^[0-9a-f]{32}$/.test(stored.networkKey) &&
-    typeof stored.extendedPanId === 'string' && /^[0-9a-f]{16}$/.test(stored.extendedPanId) &&
-    Number.isInteger(stored.panId) && stored.panId! >= 1 && stored.panId! <= 0xfffe
+    typeof stored.networkKey === 'string' &&
+    /^[0-9a-f]{32}$/.test(stored.networkKey) &&
+    typeof stored.extendedPanId === 'string' &&
+    /^[0-9a-f]{16}$/.test(stored.extendedPanId) &&
+    Number.isInteger(stored.panId) &&
+    stored.panId! >= 1 &&
+    stored.panId! <= 0xfffe
   )
 }
 

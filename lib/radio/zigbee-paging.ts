@@ -59,11 +59,16 @@ export class ZigbeePager {
     const endpoint = device.endpoints.find((e) => e.supportsInputCluster('genIdentify')) ?? device.endpoints[0]
     if (!endpoint) throw new Error(`zigbee device ${address} has no endpoint`)
     const timeout = this.#options.commandTimeoutMs ?? defaultCommandTimeoutMs
-    const send = endpoint.command('genIdentify', 'identify', { identifytime: seconds }, {
-      sendPolicy: 'immediate',
-      disableRecovery: true,
-      timeout,
-    })
+    const send = endpoint.command(
+      'genIdentify',
+      'identify',
+      { identifytime: seconds },
+      {
+        sendPolicy: 'immediate',
+        disableRecovery: true,
+        timeout,
+      },
+    )
     const answer = await this.#bounded(send, timeout + timeoutGraceMs, address)
     // identify has no response of its own: what comes back is the Default Response.
     const status = (answer as { statusCode?: unknown } | undefined)?.statusCode

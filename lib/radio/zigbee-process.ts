@@ -301,7 +301,8 @@ export class ZigbeeProcessRadio implements Radio, RadioUpkeep {
     this.#clock.clearTimeout(this.#retryTimer)
     this.#retryTimer = undefined
     // Told to the running network first, while it still listens on the old channel.
-    if (this.#up) await this.#call('announceChannel', [wanted]).catch((error: unknown) => this.#log.warn({ err: error }, 'announcing the channel change failed'))
+    if (this.#up)
+      await this.#call('announceChannel', [wanted]).catch((error: unknown) => this.#log.warn({ err: error }, 'announcing the channel change failed'))
     this.#info = { ...this.#info, channel: wanted }
     await this.#end('changing channel')
     if (this.#running) this.#spawn()

@@ -115,12 +115,9 @@ function tableFromLocationDesc(value: unknown): number | undefined {
  */
 export function interpretMessage(message: ZigbeeMessage, at: number, isTracker: boolean, manufacturerCode = defaultManufacturerCode): ProfileEvent[] {
   const sender = ieeeToAddress(message.device.ieeeAddr)
-  const data = (message.data && typeof message.data === 'object' && !Buffer.isBuffer(message.data)
-    ? message.data
-    : {}) as Record<string, unknown>
+  const data = (message.data && typeof message.data === 'object' && !Buffer.isBuffer(message.data) ? message.data : {}) as Record<string, unknown>
   const events: ProfileEvent[] = []
-  const subject = (ieee: unknown) =>
-    typeof ieee === 'string' && /^0x[0-9a-f]{16}$/i.test(ieee) && !nullIeee.test(ieee) ? ieeeToAddress(ieee) : sender
+  const subject = (ieee: unknown) => (typeof ieee === 'string' && /^0x[0-9a-f]{16}$/i.test(ieee) && !nullIeee.test(ieee) ? ieeeToAddress(ieee) : sender)
   const isReport = message.type === 'attributeReport' || message.type === 'readResponse'
 
   if (isForeignTrackerFrame(message, manufacturerCode)) {

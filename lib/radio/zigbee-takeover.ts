@@ -42,10 +42,7 @@ export interface CoordinatorBackupSummary {
   at: number
 }
 
-export type StoredBackup =
-  | { state: 'none' }
-  | { state: 'damaged'; error: string }
-  | { state: 'ok'; backup: CoordinatorBackupSummary }
+export type StoredBackup = { state: 'none' } | { state: 'damaged'; error: string } | { state: 'ok'; backup: CoordinatorBackupSummary }
 
 interface UnifiedBackup {
   metadata?: { format?: string; version?: number; internal?: { date?: string; znpVersion?: number; ezspVersion?: number } }
@@ -81,13 +78,30 @@ export function readCoordinatorBackup(dir: string): StoredBackup {
   }
   if (data && typeof data === 'object' && 'adapterType' in data) {
     // zigbee2mqtt's old Z-Stack format: only the zstack adapter reads it.
-    return { state: 'ok', backup: { family: 'zstack', coordinatorEui64: null, channel: null, panId: null, extendedPanId: null, networkKey: null, devices: 0, at: Math.round(modified) } }
+    return {
+      state: 'ok',
+      backup: {
+        family: 'zstack',
+        coordinatorEui64: null,
+        channel: null,
+        panId: null,
+        extendedPanId: null,
+        networkKey: null,
+        devices: 0,
+        at: Math.round(modified),
+      },
+    }
   }
   if (data?.metadata?.format !== 'zigpy/open-coordinator-backup' || data.metadata.version !== 1) {
     return { state: 'damaged', error: 'not a coordinator backup herdsman can read (zigpy/open-coordinator-backup version 1)' }
   }
   const internal = data.metadata.internal ?? {}
-  const family: BackupFamily = internal.ezspVersion !== undefined || data.stack_specific?.ezsp ? 'ember' : internal.znpVersion !== undefined || data.stack_specific?.zstack ? 'zstack' : 'other'
+  const family: BackupFamily =
+    internal.ezspVersion !== undefined || data.stack_specific?.ezsp
+      ? 'ember'
+      : internal.znpVersion !== undefined || data.stack_specific?.zstack
+        ? 'zstack'
+        : 'other'
   const date = internal.date ? Date.parse(internal.date) : Number.NaN
   return {
     state: 'ok',
@@ -148,7 +162,11 @@ export function backupOfNetwork(backup: CoordinatorBackupSummary, credentials: N
   if (backup.panId === null || backup.extendedPanId === null || backup.networkKey === null) return true
   const extended = toHex(credentials.extendedPanId)
   const reversed = toHex([...credentials.extendedPanId].reverse())
-  return backup.panId === credentials.panId && (backup.extendedPanId === extended || backup.extendedPanId === reversed) && backup.networkKey === toHex(credentials.networkKey)
+  return (
+    backup.panId === credentials.panId &&
+    (backup.extendedPanId === extended || backup.extendedPanId === reversed) &&
+    backup.networkKey === toHex(credentials.networkKey)
+  )
 }
 
 export interface StartPlan {
@@ -186,12 +204,19 @@ export function planStart(adapter: string | undefined, credentials: NetworkCrede
   }
   if (!readsBackup) return { channel: wantedChannel, warnings: [] }
   if (!backupOfNetwork(backup, credentials)) {
-    return { channel: wantedChannel, warnings: [`coordinator_backup.json is of another network (PAN ID ${backup.panId?.toString(16)}) than network.json: a replacement stick cannot take this network over from it`] }
+    return {
+      channel: wantedChannel,
+      warnings: [
+        `coordinator_backup.json is of another network (PAN ID ${backup.panId?.toString(16)}) than network.json: a replacement stick cannot take this network over from it`,
+      ],
+    }
   }
   if (backup.channel !== null && backup.channel !== wantedChannel) {
     return {
       channel: backup.channel,
-      warnings: [`the last coordinator backup has the network on channel ${backup.channel}: starting there (a blank stick takes it over only on its channel), then moving it to channel ${wantedChannel}`],
+      warnings: [
+        `the last coordinator backup has the network on channel ${backup.channel}: starting there (a blank stick takes it over only on its channel), then moving it to channel ${wantedChannel}`,
+      ],
     }
   }
   return { channel: wantedChannel, warnings: [] }

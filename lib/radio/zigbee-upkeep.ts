@@ -60,7 +60,11 @@ export function findDevice(controller: Controller, address: string): ZigbeeDevic
  * Runs herdsman's interview again; `interviewed` is told how it went (the device is then
  * treated as after a join: configured, or removed when not of this profile).
  */
-export async function interviewAgain(device: ZigbeeDevice, log: Logger, interviewed: (status: 'successful' | 'failed', device: ZigbeeDevice) => void): Promise<InterviewResult> {
+export async function interviewAgain(
+  device: ZigbeeDevice,
+  log: Logger,
+  interviewed: (status: 'successful' | 'failed', device: ZigbeeDevice) => void,
+): Promise<InterviewResult> {
   const address = ieeeToAddress(device.ieeeAddr)
   log.info({ address }, 'zigbee interview started by request')
   try {
@@ -87,7 +91,10 @@ export async function removeDevice(device: ZigbeeDevice, force: boolean, log: Lo
     return { left: true }
   } catch (error) {
     if (!force) {
-      throw new Error(`${address} did not acknowledge the leave request (${(error as Error).message}); it may be asleep or gone: wake it, or remove it with force to forget it anyway`, { cause: error })
+      throw new Error(
+        `${address} did not acknowledge the leave request (${(error as Error).message}); it may be asleep or gone: wake it, or remove it with force to forget it anyway`,
+        { cause: error },
+      )
     }
     device.removeFromDatabase()
     log.warn({ address, err: error }, 'zigbee device forgotten by request without acknowledging the leave request')
@@ -117,7 +124,13 @@ export async function networkMap(controller: Controller, clock: Clock): Promise<
   const devices = controller.getDevices()
   for (const device of devices) {
     const address = ieeeToAddress(device.ieeeAddr)
-    nodes.set(address, { address, networkAddress: device.networkAddress, type: device.type === 'Coordinator' ? 'Coordinator' : deviceType(device), role: deviceRole(device) ?? null, model: device.modelID ?? null })
+    nodes.set(address, {
+      address,
+      networkAddress: device.networkAddress,
+      type: device.type === 'Coordinator' ? 'Coordinator' : deviceType(device),
+      role: deviceRole(device) ?? null,
+      model: device.modelID ?? null,
+    })
   }
   for (const device of devices) {
     if (device.type !== 'Coordinator' && device.type !== 'Router') continue

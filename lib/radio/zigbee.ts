@@ -161,7 +161,15 @@ export class ZigbeeRadio implements Radio, RadioUpkeep {
       })
       this.#coordinator = await this.#describeCoordinator(controller, result)
       this.#log.info(
-        { result, eui64: this.#eui64, channel: this.#channel, type: this.#coordinator.type, firmware: this.#coordinator.firmware, adapter: this.#coordinator.adapter, coordinator: describeCoordinator(this.#coordinator) },
+        {
+          result,
+          eui64: this.#eui64,
+          channel: this.#channel,
+          type: this.#coordinator.type,
+          firmware: this.#coordinator.firmware,
+          adapter: this.#coordinator.adapter,
+          coordinator: describeCoordinator(this.#coordinator),
+        },
         'zigbee coordinator connected',
       )
       this.#reportTakeover(result, formedBefore, stored)

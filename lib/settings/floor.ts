@@ -22,7 +22,11 @@ export interface FloorPlan {
   tables: FloorTable[]
 }
 
-const cell = z.number().int().min(0).max(maxGrid - 1)
+const cell = z
+  .number()
+  .int()
+  .min(0)
+  .max(maxGrid - 1)
 /**
  * Tables in one plan. The plan travels in one request body (16 KiB at most): the longest
  * table entry, {"table":9999,"x":29,"y":29} and its comma, is 31 bytes, so 500 of them fit
@@ -39,7 +43,8 @@ export const planSchema = z
     const tables = new Set<number>()
     const cells = new Set<string>()
     plan.tables.forEach((t, i) => {
-      if (t.x >= plan.columns || t.y >= plan.rows) ctx.addIssue({ code: 'custom', path: ['tables', i], message: `cell ${t.x},${t.y} is outside the ${plan.columns}x${plan.rows} grid` })
+      if (t.x >= plan.columns || t.y >= plan.rows)
+        ctx.addIssue({ code: 'custom', path: ['tables', i], message: `cell ${t.x},${t.y} is outside the ${plan.columns}x${plan.rows} grid` })
       if (tables.has(t.table)) ctx.addIssue({ code: 'custom', path: ['tables', i, 'table'], message: `table ${t.table} is placed twice` })
       if (cells.has(`${t.x},${t.y}`)) ctx.addIssue({ code: 'custom', path: ['tables', i], message: `two tables in cell ${t.x},${t.y}` })
       tables.add(t.table)
@@ -57,7 +62,10 @@ export function parseFloor(input: unknown): FloorPlan {
   const result = planSchema.safeParse(input)
   if (result.success) return result.data
   const issue = result.error.issues[0]!
-  const where = ['floor', ...issue.path].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1)
+  const where = ['floor', ...issue.path]
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .slice(1)
   throw new DomainError('SETTINGS_VALUE_INVALID', `${where}: ${issue.message}`.slice(0, 200))
 }
 

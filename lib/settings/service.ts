@@ -54,8 +54,7 @@ type SettingsDoc = Settings & { key: 'settings' }
 
 const validators: { [K in keyof Settings]: (value: unknown) => value is Settings[K] } = {
   zigbeePreset: (value): value is string => typeof value === 'string' && Object.hasOwn(zigbeePresets, value),
-  targetTimeDefault: (value): value is number =>
-    typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 86_400,
+  targetTimeDefault: (value): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 86_400,
   timezone: (value): value is string => typeof value === 'string' && isValidTimezone(value),
 }
 

@@ -95,7 +95,8 @@ export class Collection<T extends object> {
   static async open<T extends object>(name: string, indexes: IndexSpec[], options: CollectionOptions = {}): Promise<Collection<T>> {
     const content = options.datafile ? await readDatafile(options.datafile.file) : { docs: [], unreadable: 0 }
     const collection = new Collection<T>(name, await inMemory(content.docs, indexes, options.key), indexes, options)
-    if (content.unreadable) options.log?.warn({ collection: name, lines: content.unreadable }, 'datafile lines unreadable (cut short by a crash or a full disk), dropped')
+    if (content.unreadable)
+      options.log?.warn({ collection: name, lines: content.unreadable }, 'datafile lines unreadable (cut short by a crash or a full disk), dropped')
     await collection.#rewriteLoaded()
     return collection
   }

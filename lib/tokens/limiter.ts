@@ -70,7 +70,10 @@ export function keyOf(ip: string): string {
   const left = head ? head.split(':') : []
   const right = ip.includes('::') && tail ? tail.split(':') : []
   const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
 }
 
 /**

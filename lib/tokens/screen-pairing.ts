@@ -43,9 +43,7 @@ export interface PairingRequest {
   expiresAt: number
 }
 
-export type PairingPoll =
-  | { state: 'waiting'; expiresAt: number }
-  | { state: 'approved'; issued: IssuedToken }
+export type PairingPoll = { state: 'waiting'; expiresAt: number } | { state: 'approved'; issued: IssuedToken }
 
 /** An approval not yet collected: the token's secret is drawn, but nothing is stored. */
 interface Approval {
@@ -99,7 +97,15 @@ export class ScreenPairing {
     }
     let code = newCode()
     while (this.#byCode.has(code)) code = newCode()
-    const entry: Entry = { id: randomBytes(16).toString('hex'), code, name: wanted, expiresAt: this.#deps.clock.now() + pairingTtlMs, address, approval: null, collecting: null }
+    const entry: Entry = {
+      id: randomBytes(16).toString('hex'),
+      code,
+      name: wanted,
+      expiresAt: this.#deps.clock.now() + pairingTtlMs,
+      address,
+      approval: null,
+      collecting: null,
+    }
     this.#byCode.set(code, entry)
     this.#byId.set(entry.id, entry)
     return present(entry)
@@ -137,7 +143,12 @@ export class ScreenPairing {
    * minted until the screen collects it; -50 already now when no token may be added.
    * Approving twice is refused.
    */
-  approve(code: string, approver: { name: string; scope: Scope }, ip: string, options: { name?: string; scope?: Scope } = {}): { name: string; prefix: string; scope: Scope } {
+  approve(
+    code: string,
+    approver: { name: string; scope: Scope },
+    ip: string,
+    options: { name?: string; scope?: Scope } = {},
+  ): { name: string; prefix: string; scope: Scope } {
     this.#sweep()
     const retryAfter = this.#wrongCodes.retryAfter(ip)
     if (retryAfter > 0) throw new DomainError('RATE_LIMITED', retryIn(retryAfter), { retryAfter })

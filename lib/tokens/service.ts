@@ -224,9 +224,7 @@ export class TokenService implements Subscribable<TokenEvents> {
 
   /** Every token, oldest first. */
   list(): TokenRecord[] {
-    return [...this.#entries.values()]
-      .map((entry) => this.#record(entry))
-      .sort((a, b) => a.createdAt - b.createdAt || byLettersAndDigits(a.id, b.id))
+    return [...this.#entries.values()].map((entry) => this.#record(entry)).sort((a, b) => a.createdAt - b.createdAt || byLettersAndDigits(a.id, b.id))
   }
 
   /** Revokes one token by id; false when it does not exist (any more). */

@@ -4,14 +4,7 @@
 // other IPv6 forms that embed an IPv4 address are unwrapped here) lands in the same class.
 import net from 'node:net'
 
-export type AddressClass =
-  | 'loopback'
-  | 'link-local'
-  | 'multicast'
-  | 'unspecified'
-  | 'broadcast'
-  | 'reserved'
-  | 'allowed'
+export type AddressClass = 'loopback' | 'link-local' | 'multicast' | 'unspecified' | 'broadcast' | 'reserved' | 'allowed'
 
 function ipv4Class(octets: number[]): AddressClass {
   const [a, b] = octets as [number, number]

@@ -102,10 +102,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
 
   static async open(deps: WebhookDeps): Promise<WebhookService> {
     const registry = await Registry.open(await deps.store.collection('webhooks', [{ fieldName: 'url', unique: true }]))
-    const outbox = await Outbox.open(
-      await deps.store.collection('webhook-outbox', [{ fieldName: 'url' }]),
-      new Set(registry.all().map((r) => r.url)),
-    )
+    const outbox = await Outbox.open(await deps.store.collection('webhook-outbox', [{ fieldName: 'url' }]), new Set(registry.all().map((r) => r.url)))
     return new WebhookService(deps, registry, outbox, await deps.store.collection<SigningKeyDoc>('webhook-keys'))
   }
 
@@ -268,10 +265,14 @@ export class WebhookService implements Subscribable<WebhookEvents> {
         const dropped = await this.outbox.append({ url: target.url, seq: change.seq, id, body, attempts: 0, nextAttemptAt: 0, created: change.at }, durability)
         if (dropped) {
           const current = this.registry.get(target.url)
-          await this.registry.patch(target.url, {
-            dropped: (current?.dropped ?? 0) + dropped,
-            lastError: { at: change.at, message: `backlog full: oldest ${dropped} event(s) dropped` },
-          }, { durability })
+          await this.registry.patch(
+            target.url,
+            {
+              dropped: (current?.dropped ?? 0) + dropped,
+              lastError: { at: change.at, message: `backlog full: oldest ${dropped} event(s) dropped` },
+            },
+            { durability },
+          )
         }
       }),
     )
@@ -317,7 +318,11 @@ export class WebhookService implements Subscribable<WebhookEvents> {
       }
       if (status === 410) {
         await this.outbox.clear(entry.url)
-        await this.registry.patch(entry.url, { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } }, { durability: 'lazy' })
+        await this.registry.patch(
+          entry.url,
+          { state: 'disabled', lastError: { at: clock.now(), message: 'receiver answered 410 Gone: disabled' } },
+          { durability: 'lazy' },
+        )
         this.#deps.log.warn({ url: new URL(entry.url).host }, 'webhook disabled by 410 Gone')
         return 'disabled'
       }

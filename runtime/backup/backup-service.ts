@@ -81,7 +81,8 @@ export class BackupService {
       // A file written but not verified (or not synced into its directory) is no backup: it
       // would take a good one's place among those kept, and its space. #target never names a
       // file that was there before, so whatever is there now is this run's.
-      if (file) await fs.rm(file, { force: true }).catch((cause: unknown) => this.#deps.log.warn({ err: cause, file }, 'the unverified backup could not be removed'))
+      if (file)
+        await fs.rm(file, { force: true }).catch((cause: unknown) => this.#deps.log.warn({ err: cause, file }, 'the unverified backup could not be removed'))
       await this.#save({ at: this.#deps.clock.now(), trigger: options.trigger, ok: false, file, bytes: null, reason })
       throw error
     } finally {
@@ -100,7 +101,13 @@ export class BackupService {
       const stat = await fs.stat(to).catch(() => undefined)
       file = stat?.isDirectory() ? path.join(to, named()) : to
     }
-    if (await fs.stat(file).then(() => true, () => false)) throw new Error(`${file} exists; a backup never overwrites a file`)
+    if (
+      await fs.stat(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw new Error(`${file} exists; a backup never overwrites a file`)
     return file
   }
 

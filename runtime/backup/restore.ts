@@ -63,13 +63,19 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   const dataDir = path.resolve(options.dataDir)
   const now = options.now ?? Date.now()
   const present = await ownEntries(dataDir)
-  if (present.length && !options.replace) throw new ConfigError(`data dir ${dataDir} is not empty; restore into an empty one, or add --replace (the present content is then moved aside, not deleted)`)
+  if (present.length && !options.replace)
+    throw new ConfigError(
+      `data dir ${dataDir} is not empty; restore into an empty one, or add --replace (the present content is then moved aside, not deleted)`,
+    )
   // Everything happens inside the data dir: the installed `gateway` command runs as the
   // service user, who owns the data dir but not its parent. The data dir's lock is held
   // throughout (a gateway starting meanwhile is refused; a running one refuses the restore).
   await fs.mkdir(dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataDir(dataDir)
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
   const staging = path.join(dataDir, `${restoringPrefix}${stamp}`)
   try {
     for (const name of await fs.readdir(dataDir)) if (name.startsWith(restoringPrefix)) await fs.rm(path.join(dataDir, name), { recursive: true, force: true })
@@ -83,7 +89,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     const rows = checkHistoryFile(path.join(staging, historyPart))
     if (rows !== manifest.counts.historyRows) throw new BackupDamagedError(`the history holds ${rows} rows, the manifest says ${manifest.counts.historyRows}`)
     if (now < manifest.takenAt) {
-      throw new ConfigError(`this computer's clock (${new Date(now).toISOString()}) is before the backup was taken (${new Date(manifest.takenAt).toISOString()}): set the clock (NTP) and restore again, so change numbers stay above what the old gateway sent`)
+      throw new ConfigError(
+        `this computer's clock (${new Date(now).toISOString()}) is before the backup was taken (${new Date(manifest.takenAt).toISOString()}): set the clock (NTP) and restore again, so change numbers stay above what the old gateway sent`,
+      )
     }
     const seqFloor = seqFloorAt(now, manifest.reservedUpTo)
     await fs.writeFile(path.join(staging, 'seq.db'), seqLines(lines.get('seq') ?? '', seqFloor), { mode: 0o600 })

@@ -18,7 +18,17 @@ import path from 'node:path'
 import { backup as sqliteBackup, DatabaseSync } from 'node:sqlite'
 import { setImmediate as yieldToRequests, setTimeout as sleep } from 'node:timers/promises'
 import { partialSuffix, writeBackupFile, type BackupPart } from '../../lib/backup/archive-write.ts'
-import { backupFormat, backupFormatVersion, collectionPart, historyPart, radioPart, tlsFileNames, tlsPart, type BackupCertificate, type BackupManifest } from '../../lib/backup/manifest.ts'
+import {
+  backupFormat,
+  backupFormatVersion,
+  collectionPart,
+  historyPart,
+  radioPart,
+  tlsFileNames,
+  tlsPart,
+  type BackupCertificate,
+  type BackupManifest,
+} from '../../lib/backup/manifest.ts'
 import { describeTlsFiles } from '../../lib/backup/tls-identity.ts'
 import { tlsDir } from '../host/tls/certificate-files.ts'
 import { serializeLine } from '../../lib/store/db.ts'

@@ -33,7 +33,9 @@ export function registerBackupCommands(control: ControlServer, backups: BackupSe
 export function describeBackupStatus(view: BackupStatusView): string[] {
   const last = view.last
   const lines = [
-    view.scheduled ? `backups: daily at ${view.at} into ${view.directory}, ${view.keep} kept${view.nextAt ? `, next ${view.nextAt}` : ''}` : 'backups: none scheduled (gateway.config.json "backup.directory")',
+    view.scheduled
+      ? `backups: daily at ${view.at} into ${view.directory}, ${view.keep} kept${view.nextAt ? `, next ${view.nextAt}` : ''}`
+      : 'backups: none scheduled (gateway.config.json "backup.directory")',
   ]
   if (view.running) lines.push('backup running now')
   if (!last) lines.push('last backup: never')
@@ -64,13 +66,19 @@ export const backupCliCommand: CliCommand = async (positionals, flags, dataDir) 
 
 export const restoreCliCommand: CliCommand = async (positionals, flags) => {
   const [file, ...extra] = positionals
-  if (file === undefined || extra.length) throw new Error('usage: gateway restore FILE [--data-dir DIR] [--replace] [--passphrase-file F] (with the gateway stopped)')
+  if (file === undefined || extra.length)
+    throw new Error('usage: gateway restore FILE [--data-dir DIR] [--replace] [--passphrase-file F] (with the gateway stopped)')
   // The data dir resolved as `gateway start` resolves it, never another running gateway's.
   const dataDir = loadConfig({ configPath: flags.config as string | undefined, dataDir: flags['data-dir'] as string | undefined }).dataDir
   const { restoreBackup } = await import('../backup/restore.ts')
   const result = await restoreBackup({ file: path.resolve(file), dataDir, passphrase: await passphraseOf(flags), replace: flags.replace === true })
   const orders = result.activeOrders.length
-    ? [`${result.activeOrders.length} order(s) were active at the backup and are active again (clear on the board any that are gone):`, ...result.activeOrders.map((o) => `  order ${o.name}${o.locationName !== null ? ` at table ${o.locationName}` : ''}, started ${new Date(o.created).toISOString()}`)]
+    ? [
+        `${result.activeOrders.length} order(s) were active at the backup and are active again (clear on the board any that are gone):`,
+        ...result.activeOrders.map(
+          (o) => `  order ${o.name}${o.locationName !== null ? ` at table ${o.locationName}` : ''}, started ${new Date(o.created).toISOString()}`,
+        ),
+      ]
     : ['no order was active at the backup']
   return [
     `restored ${file} into ${result.dataDir}`,
@@ -90,7 +98,10 @@ export function describeManifest(manifest: BackupManifest): string {
   return [
     `taken ${new Date(manifest.takenAt).toISOString()} by gateway ${manifest.deviceId} (version ${manifest.appVersion}) at seq ${manifest.seq}`,
     `${manifest.counts.activeOrders} active orders, ${manifest.counts.historyRows} history rows, ${collections} documents in ${Object.keys(manifest.counts.collections).length} collections, ${manifest.counts.radioFiles} radio files${manifest.counts.radioFiles ? (manifest.coordinatorBackupFresh ? ' (fresh coordinator backup)' : ' (as they were: the radio was not up)') : ''}`,
-    ...tls.map((c) => `TLS: ${source[c.source]} with its private key, public key pin (SPKI SHA-256) ${c.spkiSha256}, fingerprint ${c.fingerprintSha256}, valid until ${c.validTo}`),
+    ...tls.map(
+      (c) =>
+        `TLS: ${source[c.source]} with its private key, public key pin (SPKI SHA-256) ${c.spkiSha256}, fingerprint ${c.fingerprintSha256}, valid until ${c.validTo}`,
+    ),
     ...(manifest.formatVersion >= 2 && tls.length === 0 ? ['TLS: no certificate (HTTPS never ran on this box): a restored box makes a new one'] : []),
     ...(manifest.webhookSigningKeyId ? [`webhook signing key (JWKS kid) ${manifest.webhookSigningKeyId}, with its private key`] : []),
     ...manifestWarnings(manifest).map((warning) => `warning: ${warning}`),

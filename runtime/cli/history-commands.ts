@@ -88,9 +88,7 @@ export function progressBar(total: number, out: ProgressOut): (done: number, lin
 }
 
 export function formatReport(report: ImportReport, file: string): string {
-  const lines = [
-    `${file}: ${report.lines} lines, ${report.inserted} added, ${report.duplicates} already in history, ${report.rejectedCount} rejected`,
-  ]
+  const lines = [`${file}: ${report.lines} lines, ${report.inserted} added, ${report.duplicates} already in history, ${report.rejectedCount} rejected`]
   for (const rejected of report.rejected) lines.push(`  line ${rejected.line}: ${rejected.reason}`)
   if (report.rejectedCount > report.rejected.length) lines.push(`  ... and ${report.rejectedCount - report.rejected.length} more`)
   return lines.join('\n')
@@ -117,11 +115,7 @@ export async function historyImport(dataDir: string, file: string | undefined, i
   }
 }
 
-export async function historyExport(
-  dataDir: string,
-  flags: Record<string, string | boolean | undefined>,
-  io: HistoryCommandIo,
-): Promise<string> {
+export async function historyExport(dataDir: string, flags: Record<string, string | boolean | undefined>, io: HistoryCommandIo): Promise<string> {
   const format = (flags.format ?? 'ndjson') as ExportFormat
   if (format !== 'ndjson' && format !== 'csv') throw new Error('--format must be ndjson or csv')
   const timezone = typeof flags.timezone === 'string' ? flags.timezone : (storedTimezone(dataDir) ?? systemTimezone())

@@ -29,7 +29,10 @@ export interface RadioChannelDeps {
   radio: Pick<Radio, 'kind' | 'info'>
 }
 
-const presetList = () => Object.entries(zigbeePresets).map(([letter, { channel }]) => `${channel} (${letter})`).join(', ')
+const presetList = () =>
+  Object.entries(zigbeePresets)
+    .map(([letter, { channel }]) => `${channel} (${letter})`)
+    .join(', ')
 
 /** Shows the channel, or moves to `channel` (a preset's) when nothing is paired or `force`. */
 export async function radioChannel(deps: RadioChannelDeps, args: { channel?: unknown; force?: unknown }): Promise<ChannelReport> {

@@ -60,7 +60,14 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
   const found = await options.list()
   const candidates = describeCandidates(found)
   const path = options.device ?? config.radio.serialPort ?? found.find((candidate) => candidate.adapter)?.path
-  if (!path) return { ok: false, candidates, attempt: 'nothing to try', verdict: 'no stick found: plug one in, or set radio.serialPort (and radio.adapter)', replacement: replacementLine(options.adapter ?? config.radio.adapter) }
+  if (!path)
+    return {
+      ok: false,
+      candidates,
+      attempt: 'nothing to try',
+      verdict: 'no stick found: plug one in, or set radio.serialPort (and radio.adapter)',
+      replacement: replacementLine(options.adapter ?? config.radio.adapter),
+    }
   const adapter = options.adapter ?? config.radio.adapter ?? (found.find((candidate) => candidate.path === path)?.adapter as ZigbeeAdapterKind | undefined)
   const baudRate = options.baudRate ?? config.radio.baudRate
   const rtscts = options.rtscts ?? config.radio.rtscts
@@ -91,7 +98,13 @@ export async function probeRadio(options: ProbeOptions): Promise<ProbeResult> {
     if (info.up) {
       const coordinator = info.coordinator ? describeCoordinator(info.coordinator) : `coordinator ${info.eui64}`
       const tookOver = info.coordinator?.start === 'restored' ? '; it took the network over from coordinator_backup.json' : ''
-      return { ok: true, candidates, attempt, verdict: `ok: ${adapter ?? 'the adapter'} on ${path} answers: ${coordinator}, channel ${info.channel}${tookOver}`, replacement }
+      return {
+        ok: true,
+        candidates,
+        attempt,
+        verdict: `ok: ${adapter ?? 'the adapter'} on ${path} answers: ${coordinator}, channel ${info.channel}${tookOver}`,
+        replacement,
+      }
     }
     const reason = info.supervision?.lastError ?? 'unknown'
     return { ok: false, candidates, attempt, verdict: diagnoseStart(reason, { path, adapter, baudRate }, found), replacement }
@@ -119,7 +132,10 @@ export async function probeCliCommand(positionals: string[], flags: Record<strin
   }
   const config = loadConfig({ configPath: flags.config as string | undefined, dataDir: flags['data-dir'] as string | undefined })
   // A running gateway holds the port (and its data dir): probing beside it would only say "busy".
-  const running = await sendControl(config.dataDir, 'button.status', {}, 2000).then(() => true, () => false)
+  const running = await sendControl(config.dataDir, 'button.status', {}, 2000).then(
+    () => true,
+    () => false,
+  )
   if (running) throw new Error('the gateway is running and holds the radio: stop it first (sudo systemctl stop tracker-gateway), then probe')
   const { listSticks } = await import('../../lib/radio/zigbee.ts')
   const result = await probeRadio({

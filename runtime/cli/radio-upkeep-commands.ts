@@ -64,7 +64,9 @@ export function describeDevices(devices: RadioDevice[], now: number): string {
       `seen ${ago(device.lastSeen, now)}`,
     ].join('  '),
   )
-  const advice = failed ? [`${failed} interview${failed === 1 ? '' : 's'} failed: wake the device and run "gateway radio interview <address>", or "gateway radio remove <address>"`] : []
+  const advice = failed
+    ? [`${failed} interview${failed === 1 ? '' : 's'} failed: wake the device and run "gateway radio interview <address>", or "gateway radio remove <address>"`]
+    : []
   return [...lines, ...advice].join('\n')
 }
 

@@ -8,8 +8,7 @@ import type { CliCommand } from './cli-command.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
 import type { Services } from '../wiring/services.ts'
 
-const simUsage =
-  'usage: gateway sim start <tracker> [--to-go] | place <tracker> <table> | clear <tracker> | status | rush [--minutes N] [--pace X] | rush stop'
+const simUsage = 'usage: gateway sim start <tracker> [--to-go] | place <tracker> <table> | clear <tracker> | status | rush [--minutes N] [--pace X] | rush stop'
 
 function number(value: unknown, what: string): number {
   // A missing argument is a usage mistake, not a malformed number.
@@ -25,7 +24,8 @@ function number(value: unknown, what: string): number {
 function decimal(value: unknown, what: string): number | undefined {
   if (value === undefined) return undefined
   const n = Number(value)
-  if (typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new Error(`--${what} must be a positive number, got ${JSON.stringify(value)}`)
+  if (typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value) || !(n > 0))
+    throw new Error(`--${what} must be a positive number, got ${JSON.stringify(value)}`)
   return n
 }
 
@@ -52,7 +52,9 @@ export const simCliOptions = {
 function describeAction(verb: string, result: SimActionResult): string {
   const { tracker } = result
   const order = result.cleared !== undefined ? result.cleared : result.order
-  const orderText = order ? `order ${order.name} ${result.cleared ? 'cleared' : order.state}${order.locationName !== null ? ` at table ${order.locationName}` : ''} (${order.orderType})` : 'no active order'
+  const orderText = order
+    ? `order ${order.name} ${result.cleared ? 'cleared' : order.state}${order.locationName !== null ? ` at table ${order.locationName}` : ''} (${order.orderType})`
+    : 'no active order'
   return `tracker ${tracker.number} ${verb}: ${orderText}`
 }
 
@@ -64,7 +66,9 @@ export function describeRush(status: RushStatus): string {
 }
 
 export function describeStatus(status: SimulatorStatus): string {
-  const lines = [`simulated radio ${status.up ? 'up' : 'down'}; tables 1-${status.tables.length}; starters ${status.starters.map((s) => s.name).join(', ')}; clearers ${status.clearers.join(', ')}`]
+  const lines = [
+    `simulated radio ${status.up ? 'up' : 'down'}; tables 1-${status.tables.length}; starters ${status.starters.map((s) => s.name).join(', ')}; clearers ${status.clearers.join(', ')}`,
+  ]
   for (const t of status.trackers) {
     const where = t.position.at === 'table' ? `table ${t.position.table}` : t.position.at === 'guest' ? `with guest (${t.position.orderType})` : 'rack'
     const order = t.order ? `order ${t.order.name} ${t.order.state}` : '-'

@@ -25,12 +25,26 @@ export function statusCommand(registry?: string): CliCommand {
     const port = owner.port ?? 'not yet listening'
     const boards = owner.port !== null ? boardUrls(owner.host ?? '0.0.0.0', owner.port).map((url) => `board: ${url}`) : []
     // A gateway from before the clock watch has no clock.status: no line.
-    const clock = await sendControl(dataDir, 'clock.status', {}, 5_000).then((state) => [describeClock(state as ClockState)], () => [])
+    const clock = await sendControl(dataDir, 'clock.status', {}, 5_000).then(
+      (state) => [describeClock(state as ClockState)],
+      () => [],
+    )
     const backup = (await sendControl(dataDir, 'backup.status', {}, 5_000).catch(() => null)) as BackupStatusView | null
     const backupLines = backup ? describeBackupStatus(backup) : []
     // The coordinator stick (type, firmware, IEEE address), or why the radio is down.
-    const radio = await sendControl(dataDir, 'radio.summary', {}, 5_000).then((summary) => [describeRadioSummary(summary as RadioSummary)], () => [])
+    const radio = await sendControl(dataDir, 'radio.summary', {}, 5_000).then(
+      (summary) => [describeRadioSummary(summary as RadioSummary)],
+      () => [],
+    )
     const tls = await tlsStatusLines(dataDir)
-    return [`gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`, ...radio, ...boards, ...tls, ...clock, ...backupLines, ...otherLines].join('\n')
+    return [
+      `gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`,
+      ...radio,
+      ...boards,
+      ...tls,
+      ...clock,
+      ...backupLines,
+      ...otherLines,
+    ].join('\n')
   }
 }

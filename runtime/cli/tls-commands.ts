@@ -33,7 +33,9 @@ export function registerTlsCommands(control: ControlServer, service: TlsService 
 /** How `gateway status` and `gateway tls status` print the TLS side. */
 export function formatTlsStatus(status: TlsStatus | null): string {
   if (!status) return off
-  const source = { 'self-signed': "the box's own certificate", installed: 'the installed certificate', config: 'the certificate of tls.certFile' }[status.source]
+  const source = { 'self-signed': "the box's own certificate", installed: 'the installed certificate', config: 'the certificate of tls.certFile' }[
+    status.source
+  ]
   return [
     `https: port ${status.port}, ${source}, valid until ${status.validTo}`,
     `  SHA-256 fingerprint: ${status.fingerprintSha256}`,
@@ -67,7 +69,8 @@ function installOffline(dataDir: string, pair: { cert: string; key: string }): s
   installPair(dataDir, pair)
   if (process.getuid?.() === 0) {
     const owner = statSync(dataDir)
-    for (const file of [tlsDir(dataDir), path.join(tlsDir(dataDir), 'installed.crt'), path.join(tlsDir(dataDir), 'installed.key')]) chownSync(file, owner.uid, owner.gid)
+    for (const file of [tlsDir(dataDir), path.join(tlsDir(dataDir), 'installed.crt'), path.join(tlsDir(dataDir), 'installed.key')])
+      chownSync(file, owner.uid, owner.gid)
   }
   return `installed in ${tlsDir(dataDir)}; no gateway runs on ${dataDir}: it serves this certificate when it starts`
 }
@@ -85,7 +88,8 @@ export const tlsCliCommand: CliCommand = async (positionals, flags, dataDir) => 
     try {
       const status = (await sendControl(dataDir, 'tls.install', pair)) as TlsStatus | null
       if (!status) return `installed in ${tlsDir(dataDir)}; ${off}`
-      const note = status.source === 'config' ? '\nnote: tls.certFile in the config wins over an installed certificate: remove it from the config to serve this one' : ''
+      const note =
+        status.source === 'config' ? '\nnote: tls.certFile in the config wins over an installed certificate: remove it from the config to serve this one' : ''
       return `installed and served from now on (no restart needed)\n${formatTlsStatus(status)}${note}`
     } catch (error) {
       if (error instanceof GatewayUnreachableError) return installOffline(dataDir, pair)

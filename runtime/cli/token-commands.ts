@@ -21,9 +21,7 @@ export interface TokenListRow {
 }
 
 export function registerTokenCommands(control: ControlServer, services: Services): void {
-  control.register('token.list', () =>
-    services.tokens.list().map((record) => presentToken(record, services.settings.timezone) as unknown as TokenListRow),
-  )
+  control.register('token.list', () => services.tokens.list().map((record) => presentToken(record, services.settings.timezone) as unknown as TokenListRow))
   control.register('token.revoke', async (args) => {
     const name = typeof args.name === 'string' ? args.name : ''
     return inWords({ missing: name, invalid: name }, async () => ({ revoked: await services.tokens.revokeByName(tokenName(name)) }))
@@ -54,10 +52,12 @@ async function inWords<T>(names: { missing: string; invalid: string; scope?: str
     return await run()
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'SCOPE_INVALID') throw new Error(`"${names.scope}" is not a scope (${scopes.join(', ')})`)
-    if (error instanceof DomainError && error.kind === 'SCOPE_DENIED') throw new Error(`${error.detail}: a token's scope can be narrowed, never widened (create a new token instead)`)
+    if (error instanceof DomainError && error.kind === 'SCOPE_DENIED')
+      throw new Error(`${error.detail}: a token's scope can be narrowed, never widened (create a new token instead)`)
     if (error instanceof DomainError && error.kind === 'TOKEN_LIMIT_REACHED') throw new Error(`${error.detail}`)
     if (error instanceof DomainError && error.kind === 'TOKEN_NOT_FOUND') throw new Error(`no access token named "${names.missing}"`)
-    if (error instanceof DomainError && error.kind === 'TOKEN_NAME_INVALID') throw new Error(`"${names.invalid}" is not a token name (1-64 letters, digits, - or _)`)
+    if (error instanceof DomainError && error.kind === 'TOKEN_NAME_INVALID')
+      throw new Error(`"${names.invalid}" is not a token name (1-64 letters, digits, - or _)`)
     throw error
   }
 }
@@ -77,7 +77,10 @@ export const tokenCliCommand: CliCommand = async (positionals, flags, dataDir) =
   if (sub === 'list' && name === undefined) return formatTokenList((await sendControl(dataDir, 'token.list')) as TokenListRow[])
   if (sub === 'create' && name !== undefined && extra.length === 0) {
     const scope = typeof flags.scope === 'string' ? flags.scope : undefined
-    const { token, row } = (await sendControl(dataDir, 'token.create', { name, ...(scope === undefined ? {} : { scope }) })) as { token: string; row: TokenListRow }
+    const { token, row } = (await sendControl(dataDir, 'token.create', { name, ...(scope === undefined ? {} : { scope }) })) as {
+      token: string
+      row: TokenListRow
+    }
     return `${token}\ncreated access token "${row.name}" (scope ${row.scope}); the token above is shown only now`
   }
   if (sub === 'scope' && name !== undefined && extra.length === 1) {
@@ -102,5 +105,12 @@ export function formatTokenList(rows: TokenListRow[]): string {
     ...rows.map((row) => [row.name, `${row.prefix}…`, row.scope, row.creation_date, row.last_used ?? 'never', row.ip_address ?? '-']),
   ]
   const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)))
-  return table.map((line) => line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n')
+  return table
+    .map((line) =>
+      line
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }

@@ -54,7 +54,11 @@ export interface FunctionServices {
   check: ConnectionCheck
   pairing: PairingScheduler
   /** The repeater inventory; refresh() pings through the radio without handing it out. */
-  repeaters: { list(): ReturnType<RepeaterInventory['list']>; refresh(): ReturnType<RepeaterInventory['refresh']>; clear(): ReturnType<RepeaterInventory['clear']> }
+  repeaters: {
+    list(): ReturnType<RepeaterInventory['list']>
+    refresh(): ReturnType<RepeaterInventory['refresh']>
+    clear(): ReturnType<RepeaterInventory['clear']>
+  }
   clock: Pick<Clock, 'now'>
   /** Setting the gateway's clock from a board (POST /api/v2/gateway/clock); none for a test's hand-moved clock. */
   clockWatch: Pick<ClockWatch, 'setFromBoard' | 'state'> | undefined

@@ -191,7 +191,11 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   return answersAlways(handler)
 }
 
-export function buildRouter(manifest: ManifestEntry[], services: Services, hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts)): GatewayRouter {
+export function buildRouter(
+  manifest: ManifestEntry[],
+  services: Services,
+  hosts = HostAllowList.forHost(hostname(), services.config.http.allowedHosts),
+): GatewayRouter {
   const requestLog = new RequestLog(services.log)
   // itty-router compiles the routes; runtime/host/dispatch.ts runs them (see there why).
   const table = Router<RoutedRequest, [ServerContext | undefined]>()

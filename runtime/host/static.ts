@@ -145,7 +145,11 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
       // The manifest is fixed for the life of the process: build the document once. Its
       // builder is imported then, not with the host (a gateway that is never asked skips it).
       if (!openapi) {
-        const gatewayDocument = async () => (await import('../../lib/openapi/document.ts')).buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })
+        const gatewayDocument = async () =>
+          (await import('../../lib/openapi/document.ts')).buildOpenApiDocument(routes, {
+            version: packageVersion(),
+            simulatedRestaurant: options.simulatedRestaurant,
+          })
         const document = options.openApiDocument?.() ?? (await gatewayDocument())
         const body = new TextEncoder().encode(JSON.stringify(document))
         openapi = { body, etag: etagOf(body) }

@@ -50,7 +50,9 @@ export class HqLive {
     }
     if (new URL(request.url ?? '/', 'http://hq').pathname !== livePath) return refuse('404 Not Found')
     if (this.#wss.clients.size >= maxBoards) return refuse('503 Service Unavailable')
-    const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+    const offered = String(request.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim())
     const token = offered.find((p) => p.startsWith('token.'))?.slice('token.'.length)
     const identity = token && offered.includes('hq') ? await this.#tokens.verify(token).catch(() => undefined) : undefined
     if (!identity) return refuse('401 Unauthorized')
@@ -64,7 +66,11 @@ export class HqLive {
   async start(): Promise<void> {
     this.#stopped = false
     try {
-      this.#listener = await this.#db.listen(notifyChannel, (payload) => this.#notified(payload), () => this.#lost())
+      this.#listener = await this.#db.listen(
+        notifyChannel,
+        (payload) => this.#notified(payload),
+        () => this.#lost(),
+      )
     } catch (error) {
       this.#log.warn({ err: error }, 'hq live: cannot LISTEN, trying again')
       this.#lost()

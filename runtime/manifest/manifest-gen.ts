@@ -29,8 +29,18 @@ export interface ManifestTarget {
   typesModule: string
 }
 
-export const gatewayTarget: ManifestTarget = { folders: ['v1', 'v2'], fileName: '_manifest.gen.ts', entryType: 'ManifestEntry', typesModule: '../runtime/host/function-types' }
-export const hqTarget: ManifestTarget = { folders: ['hq'], fileName: '_hq_manifest.gen.ts', entryType: 'HqManifestEntry', typesModule: '../runtime/hq/function-types' }
+export const gatewayTarget: ManifestTarget = {
+  folders: ['v1', 'v2'],
+  fileName: '_manifest.gen.ts',
+  entryType: 'ManifestEntry',
+  typesModule: '../runtime/host/function-types',
+}
+export const hqTarget: ManifestTarget = {
+  folders: ['hq'],
+  fileName: '_hq_manifest.gen.ts',
+  entryType: 'HqManifestEntry',
+  typesModule: '../runtime/hq/function-types',
+}
 export const hqManifestFile = path.join(functionsDir, hqTarget.fileName)
 
 export function listFunctionFiles(dir = functionsDir, target = gatewayTarget): string[] {

@@ -16,14 +16,20 @@ const allowedParams = new Set(['id', 'uuid', 'name', 'address', 'site'])
 export function expectedFileName(config: Pick<FunctionConfig, 'method' | 'path'>): string {
   const match = /^\/api\/(v[12]|hq)(\/.*)?$/.exec(config.path)
   if (!match) return '(path must start with /api/v1, /api/v2 or /api/hq)'
-  const segments = (match[2] ?? '').split('/').filter(Boolean).map((s) => s.replace(/^:/, ''))
+  const segments = (match[2] ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/^:/, ''))
   const stem = segments.length ? segments.join('.') : 'index'
   return `${match[1]}/${stem}.${config.method.toLowerCase()}.ts`
 }
 
 /** Static segments before parameters, so itty's first match is the most specific. */
 export function routeSortKey(config: Pick<FunctionConfig, 'method' | 'path'>): string {
-  const path = config.path.split('/').map((s) => (s.startsWith(':') ? `~${s}` : s)).join('/')
+  const path = config.path
+    .split('/')
+    .map((s) => (s.startsWith(':') ? `~${s}` : s))
+    .join('/')
   return `${path} ${config.method}`
 }
 

@@ -47,7 +47,8 @@ async function plan(root: string, methodText: string | undefined, routePath: str
     if (!segmentPattern.test(segment)) fail(`path segment "${segment}" must be a word (letters, digits) or one of :id, :uuid, :name`)
   }
   const auth = (flags.auth ?? (version === 'v2' ? 'bearer' : 'none')) as AuthStance
-  if (!stances.includes(auth) || (version === 'v1' && auth === 'bearer')) fail(`--auth "${String(flags.auth)}" must be ${version === 'v1' ? 'none or button' : stances.join(', ')}`)
+  if (!stances.includes(auth) || (version === 'v1' && auth === 'bearer'))
+    fail(`--auth "${String(flags.auth)}" must be ${version === 'v1' ? 'none or button' : stances.join(', ')}`)
   const scope = planScope({ path: routePath, auth }, flags.scope)
   const candidates = await loadCandidates(path.join(root, 'functions'))
   const taken = candidates.find((c) => c.config?.method === method && c.config.path.replace(/:\w+/g, ':') === routePath.replace(/:\w+/g, ':'))
@@ -56,7 +57,17 @@ async function plan(root: string, methodText: string | undefined, routePath: str
     if (flags.code !== undefined) fail('v1 routes carry no returnCode: leave out --code')
     return { method, path: routePath, auth, ...scope }
   }
-  return { method, path: routePath, auth, code: codeFor(routePath, flags.code, candidates.map((c) => c.config!)), ...scope }
+  return {
+    method,
+    path: routePath,
+    auth,
+    code: codeFor(
+      routePath,
+      flags.code,
+      candidates.map((c) => c.config!),
+    ),
+    ...scope,
+  }
 }
 
 /** --scope for a route that takes a token (default admin); an open route takes none. */
@@ -117,12 +128,16 @@ t.test('${e.method} ${e.path} answers', async (t) => {
   t.equal(status, 200)
   t.match(body, ${expected})
 })
-${token ? `
+${
+  token
+    ? `
 t.test('${e.method} ${e.path} needs a token', async (t) => {
   const gw = await testGateway()
   t.match((await gw.json('${e.method} ${target}')).body, { status: 401, returnCode: -2 })
 })
-` : ''}`
+`
+    : ''
+}`
 }
 
 function contractRow(e: NewEndpoint): string {
@@ -131,7 +146,12 @@ function contractRow(e: NewEndpoint): string {
   return `  { method: '${e.method}', path: '${e.path}', auth: '${e.auth}',${code} outcomes: [200], errors: ${errors} },\n`
 }
 
-export async function newEndpoint(method: string | undefined, routePath: string | undefined, flags: Record<string, unknown> = {}, root = projectRoot): Promise<Written> {
+export async function newEndpoint(
+  method: string | undefined,
+  routePath: string | undefined,
+  flags: Record<string, unknown> = {},
+  root = projectRoot,
+): Promise<Written> {
   const endpoint = await plan(root, method, routePath, flags)
   const file = expectedFileName(endpoint)
   const stem = file.replace(/\.ts$/, '')

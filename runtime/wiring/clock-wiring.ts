@@ -42,7 +42,11 @@ export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
     log,
     runs,
     ordersOnUnsureClock: () => orders.ordersOnUnsureClock(unsure),
-    highWater: () => Math.max(runs.earlierHighWater, orders.latestTime((run) => !unsure(run))),
+    highWater: () =>
+      Math.max(
+        runs.earlierHighWater,
+        orders.latestTime((run) => !unsure(run)),
+      ),
     mend: (deltaMs) => mendClock({ orders, history, historyPages, repeaters, clock, log }, deltaMs),
     readSync: deps.readSync ?? (() => readSystemSync()),
     thresholdMs: config.clock.jumpThresholdMs,

@@ -26,8 +26,22 @@ export const fetchMembers: Record<FetchClass, Members> = {
     methods: body.methods,
     getters: [
       ...body.getters,
-      'cache', 'credentials', 'destination', 'duplex', 'headers', 'integrity', 'isHistoryNavigation',
-      'isReloadNavigation', 'keepalive', 'method', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'signal', 'url',
+      'cache',
+      'credentials',
+      'destination',
+      'duplex',
+      'headers',
+      'integrity',
+      'isHistoryNavigation',
+      'isReloadNavigation',
+      'keepalive',
+      'method',
+      'mode',
+      'redirect',
+      'referrer',
+      'referrerPolicy',
+      'signal',
+      'url',
     ],
   },
   Response: {
@@ -76,12 +90,7 @@ function lazyPrototype(name: FetchClass, standInPrototype: object): object {
  * define itself, defines one on `standIn.prototype` that asks `realOf(this)`; then chains the
  * stand-in's prototype to the real one, looked up lazily.
  */
-export function delegateToReal<T>(
-  standIn: { prototype: T },
-  real: FetchClass,
-  realOf: (self: T) => object,
-  options: { getters: boolean },
-): void {
+export function delegateToReal<T>(standIn: { prototype: T }, real: FetchClass, realOf: (self: T) => object, options: { getters: boolean }): void {
   const prototype = standIn.prototype as object
   const { methods, getters } = fetchMembers[real]
   for (const key of methods) {

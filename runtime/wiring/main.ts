@@ -66,11 +66,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clock = options.clock ?? new GatewayClock()
   const log = options.log ?? createLogger()
   const dev = options.watchFunctionsDir
-  const manifest =
-    options.manifest ?? (dev ? await loadFunctionTable(dev) : (await import('../../functions/_manifest.gen.ts')).manifest)
-  const problems = checkManifest(
-    manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })),
-  )
+  const manifest = options.manifest ?? (dev ? await loadFunctionTable(dev) : (await import('../../functions/_manifest.gen.ts')).manifest)
+  const problems = checkManifest(manifest.map((entry) => ({ file: entry.file, config: entry, hasHandler: typeof entry.handler === 'function' })))
   if (problems.length) throw new Error(`manifest invalid:\n${problems.join('\n')}`)
   for (const route of unknownOpenRoutes(manifest, config.security.openRoutes)) {
     log.warn({ route }, 'security.openRoutes names a route the gateway does not serve; it opens nothing')
@@ -158,7 +155,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       stop: () => control.close(),
     },
     announcePart({ lock, port: () => port, log, host: config.host }),
-    backupSchedulePart({ backups, record: services.backupRecord, clock, log, directory: config.backup.directory, at: config.backup.at, timezone: () => services.settings.timezone, settings: services.settings, clockWatch: services.clockWatch }),
+    backupSchedulePart({
+      backups,
+      record: services.backupRecord,
+      clock,
+      log,
+      directory: config.backup.directory,
+      at: config.backup.at,
+      timezone: () => services.settings.timezone,
+      settings: services.settings,
+      clockWatch: services.clockWatch,
+    }),
     ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
     // HTTPS beside it (stopped by http.close() too): same answers, limits and WebSocket feed
     // (the hub above listens on both servers). After the WebSocket hub and the control
@@ -167,7 +174,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     tlsPart(tls),
     // Advertised last, once the HTTP port is known (port 0 → the chosen one) and the HTTPS
     // certificate (its public-key pin) is.
-    mdnsPart({ enabled: config.mdns.enabled && !isLoopbackHost(config.host), port: () => port, tls: () => services.tlsStatus.get(), deviceId: services.identity.deviceId, version: services.identity.version, log }),
+    mdnsPart({
+      enabled: config.mdns.enabled && !isLoopbackHost(config.host),
+      port: () => port,
+      tls: () => services.tlsStatus.get(),
+      deviceId: services.identity.deviceId,
+      version: services.identity.version,
+      log,
+    }),
   ]
   const stopAll = await startParts(parts, log)
   log.info({ port, dataDir: config.dataDir, radio: config.radio.kind, deviceId: services.identity.deviceId }, 'gateway started')

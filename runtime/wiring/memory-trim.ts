@@ -6,7 +6,11 @@ import { trimMemory, type TrimResult } from '../../lib/kernel/memory-trim.ts'
 export const trimDelayMs = 2_000
 
 /** Runs trimMemory once, trimDelayMs after the call (never keeping the process alive). */
-export function trimAfterStartUp(report: (result: TrimResult) => void, delayMs = trimDelayMs, collect: NodeJS.GCFunction | undefined = globalThis.gc): NodeJS.Timeout | undefined {
+export function trimAfterStartUp(
+  report: (result: TrimResult) => void,
+  delayMs = trimDelayMs,
+  collect: NodeJS.GCFunction | undefined = globalThis.gc,
+): NodeJS.Timeout | undefined {
   if (typeof collect !== 'function') return undefined
   const timer = setTimeout(() => {
     const result = trimMemory(collect)

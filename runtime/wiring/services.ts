@@ -122,7 +122,19 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [fleet.sink, webhooks.sink], log })
   // This run's clock and the high-water mark earlier runs left (docs/api.md, "Clock").
   const clockRuns = ClockRuns.open(options.inMemory ? undefined : path.join(config.dataDir, 'clock-runs.json'), log)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault, clockRun: clockRuns })
+  const orderServices = await buildOrderServices({
+    config,
+    clock,
+    log,
+    store,
+    history,
+    changes,
+    zigbee: { ...options.zigbee, channel: presetChannel(settings) },
+    radio: options.radio,
+    newUuid: options.newUuid,
+    fault: options.fault,
+    clockRun: clockRuns,
+  })
   const gatewayServices = await buildGatewayServices({
     config,
     clock,
@@ -138,6 +150,35 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   fleetFollowsRadio(orderServices.radio, fleet)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages, repeaters: gatewayServices.repeaters, runs: clockRuns })
-  return { config, clock, log, store, identity, settings, floor, button, tokens, screens, history, historyPages, changes, fleet, webhooks, activeList, clockWatch, ...orderServices, ...gatewayServices }
+  const clockWatch = buildClockWatch({
+    config,
+    clock,
+    log,
+    orders: orderServices.orders,
+    history,
+    historyPages,
+    repeaters: gatewayServices.repeaters,
+    runs: clockRuns,
+  })
+  return {
+    config,
+    clock,
+    log,
+    store,
+    identity,
+    settings,
+    floor,
+    button,
+    tokens,
+    screens,
+    history,
+    historyPages,
+    changes,
+    fleet,
+    webhooks,
+    activeList,
+    clockWatch,
+    ...orderServices,
+    ...gatewayServices,
+  }
 }

@@ -49,7 +49,10 @@ export function radioUpFlag(radio: Radio, changed?: (up: boolean) => void): () =
   }
   radio.on('status', (status) => set(status.up))
   // A radio already up before this subscription reports it only here.
-  void radio.info().then((info) => set(info.up), () => {})
+  void radio.info().then(
+    (info) => set(info.up),
+    () => {},
+  )
   return () => up
 }
 

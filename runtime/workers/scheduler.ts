@@ -124,9 +124,15 @@ export class PagingScheduler implements Pager {
       this.#stopTimers.delete(tracker)
       if (this.#generations.get(tracker) !== generation) return
       sent++
-      this.#enqueue(tracker, generation, async () => {
-        await this.#deps.radio.cancel(tracker)
-      }, 'stop', { jumpQueue: true })
+      this.#enqueue(
+        tracker,
+        generation,
+        async () => {
+          await this.#deps.radio.cancel(tracker)
+        },
+        'stop',
+        { jumpQueue: true },
+      )
       if (sent < this.options.stopRepeats) this.#stopTimers.set(tracker, this.#deps.clock.setTimeout(sendStop, this.options.stopIntervalMs))
     }
     sendStop()
@@ -169,21 +175,24 @@ export class PagingScheduler implements Pager {
 
   #sendPage(tracker: string, job: Job): void {
     const { clock } = this.#deps
-    const leaseSeconds = job.tracking
-      ? this.options.trackingLeaseSeconds
-      : Math.max(1, Math.ceil((job.endsAt - monotonicNow(clock)) / 1000))
+    const leaseSeconds = job.tracking ? this.options.trackingLeaseSeconds : Math.max(1, Math.ceil((job.endsAt - monotonicNow(clock)) / 1000))
     job.inFlight = true
     job.attempts++
     if (job.tracking && job.timer === undefined) this.#arm(tracker, job)
-    void this.#enqueue(tracker, job.generation, async () => {
-      try {
-        await this.#deps.radio.page(tracker, leaseSeconds)
-        job.consecutiveFailures = 0
-      } catch (error) {
-        job.consecutiveFailures++
-        throw error
-      }
-    }, 'page').then((ok) => {
+    void this.#enqueue(
+      tracker,
+      job.generation,
+      async () => {
+        try {
+          await this.#deps.radio.page(tracker, leaseSeconds)
+          job.consecutiveFailures = 0
+        } catch (error) {
+          job.consecutiveFailures++
+          throw error
+        }
+      },
+      'page',
+    ).then((ok) => {
       job.inFlight = false
       if (this.#jobs.get(tracker) !== job || job.tracking || ok) return
       // A single page that did not get out is retried a few times within its lease.

@@ -17,7 +17,12 @@ const bareName = /(?<![\w/.*-])([\w-]+\.(?:ts|js|css|html))\b/g
 
 function globExists(root: string, pattern: string): boolean {
   const dir = path.join(root, path.dirname(pattern))
-  const name = new RegExp(`^${path.basename(pattern).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`)
+  const name = new RegExp(
+    `^${path
+      .basename(pattern)
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')}$`,
+  )
   return existsSync(dir) && readdirSync(dir).some((entry) => name.test(entry))
 }
 

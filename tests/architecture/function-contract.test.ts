@@ -44,7 +44,11 @@ t.test('no function file reaches the composition root (runtime/wiring/) through 
   const functionFiles = [...graph.keys()].filter((file) => file.startsWith('functions/') && !file.startsWith('functions/_'))
   t.ok(functionFiles.length > 50, `${functionFiles.length} function files`)
   const contract = reach(graph, 'runtime/host/function-types.ts')
-  t.same([...contract.keys()].filter((file) => file.startsWith('runtime/wiring/')), [], 'the contract itself')
+  t.same(
+    [...contract.keys()].filter((file) => file.startsWith('runtime/wiring/')),
+    [],
+    'the contract itself',
+  )
   let widest = { file: '', files: 0, depth: 0 }
   for (const file of functionFiles) {
     const reached = reach(graph, file)
@@ -52,7 +56,9 @@ t.test('no function file reaches the composition root (runtime/wiring/) through 
     if (wiring) t.fail(`${file} reaches ${wiring}: ${chain(graph, file, wiring).join(' -> ')}`)
     if (reached.size > widest.files) widest = { file, files: reached.size, depth: Math.max(...reached.values()) }
   }
-  t.comment(`the contract (function-types.ts) reaches ${contract.size} files, ${Math.max(...contract.values())} imports deep; the widest function file, ${widest.file}, ${widest.files} files, ${widest.depth} deep`)
+  t.comment(
+    `the contract (function-types.ts) reaches ${contract.size} files, ${Math.max(...contract.values())} imports deep; the widest function file, ${widest.file}, ${widest.files} files, ${widest.depth} deep`,
+  )
 })
 
 t.test('reach() gives each file its shortest import depth', async (t) => {

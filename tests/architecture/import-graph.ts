@@ -23,7 +23,7 @@ export function importSpecifiers(source: string): string[] {
   for (const pattern of [STATIC, DYNAMIC]) {
     for (const match of text.matchAll(pattern)) found.push(match[1]!)
   }
-  return found.filter(spec => spec.startsWith('.'))
+  return found.filter((spec) => spec.startsWith('.'))
 }
 
 function listTs(root: string, dir: string, out: string[]): void {
@@ -42,8 +42,10 @@ export function readImportGraph(root: string, dirs: readonly string[]): ImportGr
   for (const file of files) {
     const edges = new Set<string>()
     for (const spec of importSpecifiers(readFileSync(join(root, file), 'utf8'))) {
-      const target = normalize(join(dirname(file), spec.split('?')[0]!)).split(sep).join('/')
-      if (!target.startsWith('..') && dirs.some(dir => target.startsWith(`${dir}/`))) edges.add(target)
+      const target = normalize(join(dirname(file), spec.split('?')[0]!))
+        .split(sep)
+        .join('/')
+      if (!target.startsWith('..') && dirs.some((dir) => target.startsWith(`${dir}/`))) edges.add(target)
     }
     graph.set(file, edges)
   }
@@ -130,8 +132,11 @@ export function staleKnown(graph: ImportGraph, map: LayerMap, known: ReadonlyArr
   const stale: string[] = []
   for (const pair of known) {
     const [from, to] = pair
-    if (!graph.get(from)?.has(to)) { stale.push(`${from} -> ${to} (no such import)`); continue }
-    const without = known.filter(other => other !== pair)
+    if (!graph.get(from)?.has(to)) {
+      stale.push(`${from} -> ${to} (no such import)`)
+      continue
+    }
+    const without = known.filter((other) => other !== pair)
     const before = checkGraph(graph, map, known).length
     if (checkGraph(graph, map, without).length === before) stale.push(`${from} -> ${to} (not a violation)`)
   }

@@ -14,14 +14,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
  */
 const KNOWN: ReadonlyArray<readonly [string, string]> = []
 
-t.test('the product code imports only downward and has no import cycle', async t => {
+t.test('the product code imports only downward and has no import cycle', async (t) => {
   const graph = readImportGraph(root, ['lib', 'functions', 'runtime'])
   t.ok(graph.size > 100, `read ${graph.size} files`)
   t.strictSame(checkGraph(graph, gatewayLayers, KNOWN), [], 'no violation outside the known list')
   t.strictSame(staleKnown(graph, gatewayLayers, KNOWN), [], 'every known violation still occurs (delete the ones fixed)')
 })
 
-t.test('the layer map places every lib folder and ranks the layers', async t => {
+t.test('the layer map places every lib folder and ranks the layers', async (t) => {
   t.equal(layerOf('lib/kernel/clock.ts'), 'kernel')
   t.equal(layerOf('lib/store/db.ts'), 'store')
   t.equal(layerOf('lib/orders/service.ts'), 'domain')
@@ -40,7 +40,7 @@ t.test('the layer map places every lib folder and ranks the layers', async t => 
   }
 })
 
-t.test('the reader finds static, type-only, multi-line and dynamic relative imports', async t => {
+t.test('the reader finds static, type-only, multi-line and dynamic relative imports', async (t) => {
   const source = [
     "import { a } from './a.ts'",
     "import type { B } from '../b.ts'",
@@ -61,11 +61,11 @@ t.test('the reader finds static, type-only, multi-line and dynamic relative impo
 })
 
 const tiny: LayerMap = {
-  layerOf: file => file.split('/')[0],
+  layerOf: (file) => file.split('/')[0],
   forbids: (from, to) => (from.startsWith('low/') && to.startsWith('high/') ? 'low may not import high (upward)' : undefined),
 }
 
-t.test('the check fails on an upward import and on a cycle (synthetic graph)', async t => {
+t.test('the check fails on an upward import and on a cycle (synthetic graph)', async (t) => {
   const graph: ImportGraph = new Map([
     ['high/a.ts', new Set(['low/b.ts'])],
     ['low/b.ts', new Set(['high/a.ts', 'low/c.ts'])],
@@ -74,24 +74,32 @@ t.test('the check fails on an upward import and on a cycle (synthetic graph)', a
     ['low/e.ts', new Set(['low/e.ts'])],
   ])
   const violations = checkGraph(graph, tiny)
-  t.strictSame(violations.filter(v => !v.why.startsWith('import cycle')), [
-    { from: 'low/b.ts', to: 'high/a.ts', why: 'low may not import high (upward)' },
-  ])
+  t.strictSame(
+    violations.filter((v) => !v.why.startsWith('import cycle')),
+    [{ from: 'low/b.ts', to: 'high/a.ts', why: 'low may not import high (upward)' }],
+  )
   t.strictSame(findCycles(graph), [['high/a.ts', 'low/b.ts'], ['low/c.ts', 'low/d.ts'], ['low/e.ts']])
-  t.equal(violations.filter(v => v.why.startsWith('import cycle')).length, 3, 'two-file, upward and self cycles all fail')
+  t.equal(violations.filter((v) => v.why.startsWith('import cycle')).length, 3, 'two-file, upward and self cycles all fail')
 
-  const excused = checkGraph(graph, tiny, [['low/b.ts', 'high/a.ts'], ['low/d.ts', 'low/c.ts'], ['low/e.ts', 'low/e.ts']])
+  const excused = checkGraph(graph, tiny, [
+    ['low/b.ts', 'high/a.ts'],
+    ['low/d.ts', 'low/c.ts'],
+    ['low/e.ts', 'low/e.ts'],
+  ])
   t.strictSame(excused, [], 'listing the offending imports excuses them, and breaks the cycles they made')
-  t.strictSame(staleKnown(graph, tiny, [['low/b.ts', 'high/a.ts'], ['high/a.ts', 'low/b.ts'], ['low/x.ts', 'low/c.ts']]), [
-    'high/a.ts -> low/b.ts (not a violation)',
-    'low/x.ts -> low/c.ts (no such import)',
-  ], 'a listed import that is gone, or that is allowed, is stale')
+  t.strictSame(
+    staleKnown(graph, tiny, [
+      ['low/b.ts', 'high/a.ts'],
+      ['high/a.ts', 'low/b.ts'],
+      ['low/x.ts', 'low/c.ts'],
+    ]),
+    ['high/a.ts -> low/b.ts (not a violation)', 'low/x.ts -> low/c.ts (no such import)'],
+    'a listed import that is gone, or that is allowed, is stale',
+  )
   t.strictSame(staleKnown(graph, tiny, [['low/c.ts', 'low/d.ts']]), [], 'one edge of a cycle is enough to list')
 })
 
-t.test('a file the map does not place is a violation', async t => {
+t.test('a file the map does not place is a violation', async (t) => {
   const graph: ImportGraph = new Map([['elsewhere/x.ts', new Set<string>()]])
-  t.strictSame(checkGraph(graph, { ...tiny, layerOf: () => undefined }), [
-    { from: 'elsewhere/x.ts', to: 'elsewhere/x.ts', why: 'not placed in any layer' },
-  ])
+  t.strictSame(checkGraph(graph, { ...tiny, layerOf: () => undefined }), [{ from: 'elsewhere/x.ts', to: 'elsewhere/x.ts', why: 'not placed in any layer' }])
 })

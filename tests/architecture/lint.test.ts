@@ -17,6 +17,10 @@ t.test('Biome finds nothing to report in the repository', async (t) => {
 })
 
 t.test('the check fails on a finding (a file with an unused variable, outside the repository list)', async (t) => {
-  const run = spawnSync(biome, ['lint', '--stdin-file-path=probe.ts'], { cwd: repositoryRoot, encoding: 'utf8', input: 'export function f() {\n  const unused = 1\n}\n' })
+  const run = spawnSync(biome, ['lint', '--stdin-file-path=probe.ts'], {
+    cwd: repositoryRoot,
+    encoding: 'utf8',
+    input: 'export function f() {\n  const unused = 1\n}\n',
+  })
   t.not(run.status, 0, 'an unused variable is reported')
 })

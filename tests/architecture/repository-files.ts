@@ -22,7 +22,9 @@ function walk(dir: string, relative = ''): string[] {
 /** Repository-relative paths (with /) of every file in the repository. */
 export function repositoryFiles(root = repositoryRoot): string[] {
   try {
-    return execFileSync('git', ['-C', root, 'ls-files', '-z'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0').filter(Boolean)
+    return execFileSync('git', ['-C', root, 'ls-files', '-z'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\0')
+      .filter(Boolean)
   } catch {
     return walk(root)
   }

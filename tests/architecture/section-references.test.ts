@@ -23,7 +23,10 @@ function joined(file: string, text: string): string {
 
 /** The places a section can be: its headings and the bold lead-ins of its paragraphs. */
 function sectionsOf(text: string): string[] {
-  const headings = text.split('\n').filter((line) => /^#{1,6} /.test(line)).map((line) => line.replace(/^#+\s*/, ''))
+  const headings = text
+    .split('\n')
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) => line.replace(/^#+\s*/, ''))
   const leadIns = [...text.matchAll(/\*\*([^*\n]+)\*\*/g)].map((match) => match[1]!)
   return [...headings, ...leadIns]
 }

@@ -27,11 +27,13 @@ export function outsideReferences(root: string, files: string[]): string[] {
   const found: string[] = []
   for (const file of files) {
     if (binary.test(file) || file === 'package-lock.json' || !existsSync(path.join(root, file))) continue
-    readFileSync(path.join(root, file), 'utf8').split('\n').forEach((line, index) => {
-      for (const [what, pattern] of outside) {
-        if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what} (${line.trim().slice(0, 120)})`)
-      }
-    })
+    readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        for (const [what, pattern] of outside) {
+          if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what} (${line.trim().slice(0, 120)})`)
+        }
+      })
   }
   return found
 }
@@ -52,7 +54,10 @@ t.test('the check finds each kind of outside reference', async (t) => {
     `// ${['routes', 'tsv'].join('.')}`,
   ]
   const dir = t.testdir(Object.fromEntries(samples.map((text, index) => [`f${index}.ts`, `ok line\n${text}\n`])))
-  const found = outsideReferences(dir, samples.map((_, index) => `f${index}.ts`))
+  const found = outsideReferences(
+    dir,
+    samples.map((_, index) => `f${index}.ts`),
+  )
   t.equal(found.length, samples.length, found.join('\n'))
   t.match(found[0], /^f0\.ts:2: the spec folder/)
   t.same(outsideReferences(dir, []), [])

@@ -31,11 +31,18 @@ t.test('each side is its round with the median p99, taken apart from the other s
   t.equal(summed.atHalfRate, rounds[2].gateway, 'the gateway round in the middle, whole (its rate and CPU with it)')
   t.equal(summed.bareAtHalfRate, rounds[2].bare)
   t.same(summed.halfRateRounds, rounds, 'every round kept, in the order run')
-  t.same(rounds.map((round) => round.gateway.p99Ms), [2.4, 0.8, 1.1], 'the rounds are not reordered')
+  t.same(
+    rounds.map((round) => round.gateway.p99Ms),
+    [2.4, 0.8, 1.1],
+    'the rounds are not reordered',
+  )
 })
 
 t.test('with an even count the higher of the middle two; one round is itself', async (t) => {
-  const even = halfRate([{ gateway: load(1), bare: load(4) }, { gateway: load(3), bare: load(2) }])
+  const even = halfRate([
+    { gateway: load(1), bare: load(4) },
+    { gateway: load(3), bare: load(2) },
+  ])
   t.equal(even.atHalfRate?.p99Ms, 3)
   t.equal(even.bareAtHalfRate?.p99Ms, 4)
   const one = halfRate([{ gateway: load(5), bare: load(6) }])
@@ -45,11 +52,24 @@ t.test('with an even count the higher of the middle two; one round is itself', a
 })
 
 t.test('the row prints the median figures and, for several rounds, each round', async (t) => {
-  const comparison = { ...compared(load(2, 900), load(1, 1000)), ...halfRate([{ gateway: load(2.4), bare: load(0.5) }, { gateway: load(0.8), bare: load(3.4) }, { gateway: load(1.1), bare: load(0.9) }]) }
+  const comparison = {
+    ...compared(load(2, 900), load(1, 1000)),
+    ...halfRate([
+      { gateway: load(2.4), bare: load(0.5) },
+      { gateway: load(0.8), bare: load(3.4) },
+      { gateway: load(1.1), bare: load(0.9) },
+    ]),
+  }
   t.match(row('GET /x', comparison), /1\.1 @ 1000\/s \(bare 0\.9\) \[rounds 2\.4\/0\.8\/1\.1, bare 0\.5\/3\.4\/0\.9\]/)
   const single = { ...compared(load(2), load(1)), ...halfRate([{ gateway: load(2.4), bare: load(0.5) }]) }
   t.notMatch(row('GET /x', single), /rounds/)
-  const both = { ...saturated([{ gateway: load(1, 900), bare: load(1, 1000) }, { gateway: load(1, 950), bare: load(1, 1000) }]), ...halfRate([{ gateway: load(2.4), bare: load(0.5) }]) }
+  const both = {
+    ...saturated([
+      { gateway: load(1, 900), bare: load(1, 1000) },
+      { gateway: load(1, 950), bare: load(1, 1000) },
+    ]),
+    ...halfRate([{ gateway: load(2.4), bare: load(0.5) }]),
+  }
   t.match(row('GET /x', both), /; ratio by round 0\.90\/0\.95$/)
   t.notMatch(row('GET /x', single), /ratio by round/)
 })
@@ -60,5 +80,13 @@ t.test('rounds alternate which server goes first: the bare server in even rounds
   const pairs = []
   for (let round = 0; round < 3; round++) pairs.push(await inTurn(round, measuring('gateway', 1), measuring('bare', 2)))
   t.same(order, ['bare', 'gateway', 'gateway', 'bare', 'bare', 'gateway'])
-  t.same(pairs.map((pair) => [pair.gateway.p99Ms, pair.bare.p99Ms]), [[1, 2], [1, 2], [1, 2]], 'each load kept on its own side')
+  t.same(
+    pairs.map((pair) => [pair.gateway.p99Ms, pair.bare.p99Ms]),
+    [
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ],
+    'each load kept on its own side',
+  )
 })

@@ -13,12 +13,32 @@ const v1 = [
 const v2 = '30 23 0:27 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n'
 
 t.test('the cpu controller: cgroup v2 when it lists cpu, else the v1 mount with the cpu option', async (t) => {
-  t.same(findCpuController(v2, () => 'cpuset cpu io memory pids\n'), { version: 2, mount: '/sys/fs/cgroup' })
-  t.same(findCpuController(v1, () => ''), { version: 1, mount: '/sys/fs/cgroup/cpu' }, 'v2 without cpu (it is bound to v1) falls back to v1')
-  t.same(findCpuController(v1, () => undefined), { version: 1, mount: '/sys/fs/cgroup/cpu' })
-  t.equal(findCpuController(v2, () => 'memory pids'), undefined, 'no cpu controller anywhere')
-  t.equal(findCpuController('', () => 'cpu'), undefined)
-  t.notOk(findCpuController('33 31 0:30 / /sys/fs/cgroup/cpuacct rw - cgroup cgroup rw,cpuacct', () => ''), 'cpuacct is not cpu')
+  t.same(
+    findCpuController(v2, () => 'cpuset cpu io memory pids\n'),
+    { version: 2, mount: '/sys/fs/cgroup' },
+  )
+  t.same(
+    findCpuController(v1, () => ''),
+    { version: 1, mount: '/sys/fs/cgroup/cpu' },
+    'v2 without cpu (it is bound to v1) falls back to v1',
+  )
+  t.same(
+    findCpuController(v1, () => undefined),
+    { version: 1, mount: '/sys/fs/cgroup/cpu' },
+  )
+  t.equal(
+    findCpuController(v2, () => 'memory pids'),
+    undefined,
+    'no cpu controller anywhere',
+  )
+  t.equal(
+    findCpuController('', () => 'cpu'),
+    undefined,
+  )
+  t.notOk(
+    findCpuController('33 31 0:30 / /sys/fs/cgroup/cpuacct rw - cgroup cgroup rw,cpuacct', () => ''),
+    'cpuacct is not cpu',
+  )
 })
 
 t.test('a share of one CPU becomes a quota over a 10 ms period; nonsense is refused', async (t) => {
@@ -57,7 +77,10 @@ t.test('a capped cgroup: the program runs inside it from the start, and the cgro
   child.stdout!.on('data', (chunk) => (output += chunk))
   await once(child, 'exit')
   const name = group.dir.split('/').at(-1)!
-  t.ok(output.split('\n').some((line) => (group.version === 2 ? line.startsWith('0::') : /:cpu[,:]/.test(line)) && line.endsWith(`/${name}`)), `cat ran inside ${name}: ${output}`)
+  t.ok(
+    output.split('\n').some((line) => (group.version === 2 ? line.startsWith('0::') : /:cpu[,:]/.test(line)) && line.endsWith(`/${name}`)),
+    `cat ran inside ${name}: ${output}`,
+  )
   await group.remove()
   t.notOk(existsSync(group.dir))
 })
@@ -76,7 +99,10 @@ t.test('a process left in the group is named, not hidden', async (t) => {
     if (existsSync(group.dir)) await group.remove()
   })
   // The shell joins the group, then becomes sleep.
-  while (!readFileSync(`${group.dir}/cgroup.procs`, 'utf8').split('\n').includes(String(sleeper.pid)) || !readFileSync(`/proc/${sleeper.pid}/cmdline`, 'utf8').startsWith('/bin/sleep')) {
+  while (
+    !readFileSync(`${group.dir}/cgroup.procs`, 'utf8').split('\n').includes(String(sleeper.pid)) ||
+    !readFileSync(`/proc/${sleeper.pid}/cmdline`, 'utf8').startsWith('/bin/sleep')
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   await t.rejects(group.remove(), new RegExp(`processes the gateway left behind in .*: ${sleeper.pid} \\(/bin/sleep 30\\)`))

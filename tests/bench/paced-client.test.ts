@@ -50,7 +50,10 @@ t.test('every request after the warm-up is timed once, sorted, with its status c
   t.equal(result.errors, 0)
   t.equal(result.non2xx, 0)
   t.equal(measuring, 1)
-  t.ok(result.latencies.every((ms, i) => ms >= 0 && (i === 0 || ms >= result.latencies[i - 1])), 'non-negative and ascending')
+  t.ok(
+    result.latencies.every((ms, i) => ms >= 0 && (i === 0 || ms >= result.latencies[i - 1])),
+    'non-negative and ascending',
+  )
   t.ok(result.seconds > 0)
 })
 

@@ -3,7 +3,20 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
-import { childPids, countedOnce, isSettled, megabytes, parseRollupSharing, parseStatusMemory, PeakWatch, residentBytes, residentOf, sharingOf, settledReading, type Resident } from '../../bench/process-memory.ts'
+import {
+  childPids,
+  countedOnce,
+  isSettled,
+  megabytes,
+  parseRollupSharing,
+  parseStatusMemory,
+  PeakWatch,
+  residentBytes,
+  residentOf,
+  sharingOf,
+  settledReading,
+  type Resident,
+} from '../../bench/process-memory.ts'
 
 const status = ['Name:\tnode', 'VmPeak:\t 1200000 kB', 'VmHWM:\t   90112 kB', 'VmRSS:\t   71680 kB', 'RssAnon:\t   30000 kB', ''].join('\n')
 
@@ -15,10 +28,26 @@ t.test('VmRSS and VmHWM are read in kB and given in bytes; a status without them
 })
 
 t.test('private and shared pages from smaps_rollup; shared pages counted once across processes', async (t) => {
-  const rollup = ['00400000-7ffd52e7b000 ---p 00000000 00:00 0    [rollup]', 'Rss:   44736 kB', 'Pss:   41710 kB', 'Shared_Clean:    3460 kB', 'Shared_Dirty:     100 kB', 'Private_Clean:   32748 kB', 'Private_Dirty:    8528 kB', ''].join('\n')
+  const rollup = [
+    '00400000-7ffd52e7b000 ---p 00000000 00:00 0    [rollup]',
+    'Rss:   44736 kB',
+    'Pss:   41710 kB',
+    'Shared_Clean:    3460 kB',
+    'Shared_Dirty:     100 kB',
+    'Private_Clean:   32748 kB',
+    'Private_Dirty:    8528 kB',
+    '',
+  ].join('\n')
   t.same(parseRollupSharing(rollup), { private: (32748 + 8528) * 1024, shared: 3560 * 1024 })
   t.throws(() => parseRollupSharing('Rss: 1 kB\n'), /no Private_Clean line/)
-  t.equal(countedOnce([{ private: 40, shared: 35 }, { private: 30, shared: 33 }]), 40 + 30 + 35, 'the larger shared set, once')
+  t.equal(
+    countedOnce([
+      { private: 40, shared: 35 },
+      { private: 30, shared: 33 },
+    ]),
+    40 + 30 + 35,
+    'the larger shared set, once',
+  )
   t.equal(countedOnce([]), 0)
   const own = sharingOf(process.pid)!
   const rss = residentOf(process.pid)!.rss
@@ -57,16 +86,65 @@ t.test('PeakWatch keeps the highest mark of the process and of every child, also
   children = [12]
   marks.set(12, { rss: 40, peak: 45 })
   marks.set(10, { rss: 55, peak: 65 })
-  t.same(watch.stop(), { peak: 65, children: [{ pid: 11, peak: 95 }, { pid: 12, peak: 45 }] })
+  t.same(watch.stop(), {
+    peak: 65,
+    children: [
+      { pid: 11, peak: 95 },
+      { pid: 12, peak: 45 },
+    ],
+  })
 })
 
 t.test('a figure has settled once a whole window of readings stays within the tolerance', async (t) => {
   const mb = 1024 * 1024
   t.notOk(isSettled([], 3000, mb), 'no readings')
-  t.notOk(isSettled([{ at: 0, bytes: 10 * mb }, { at: 2000, bytes: 10 * mb }], 3000, mb), 'not yet a whole window')
-  t.ok(isSettled([{ at: 0, bytes: 10 * mb }, { at: 1500, bytes: 10.5 * mb }, { at: 3000, bytes: 10.2 * mb }], 3000, mb))
-  t.notOk(isSettled([{ at: 0, bytes: 10 * mb }, { at: 1500, bytes: 12 * mb }, { at: 3000, bytes: 12 * mb }], 3000, mb), 'still growing within the window')
-  t.ok(isSettled([{ at: 0, bytes: 5 * mb }, { at: 1000, bytes: 12 * mb }, { at: 2500, bytes: 12 * mb }, { at: 4000, bytes: 12.4 * mb }], 3000, mb), 'growth before the window does not count')
+  t.notOk(
+    isSettled(
+      [
+        { at: 0, bytes: 10 * mb },
+        { at: 2000, bytes: 10 * mb },
+      ],
+      3000,
+      mb,
+    ),
+    'not yet a whole window',
+  )
+  t.ok(
+    isSettled(
+      [
+        { at: 0, bytes: 10 * mb },
+        { at: 1500, bytes: 10.5 * mb },
+        { at: 3000, bytes: 10.2 * mb },
+      ],
+      3000,
+      mb,
+    ),
+  )
+  t.notOk(
+    isSettled(
+      [
+        { at: 0, bytes: 10 * mb },
+        { at: 1500, bytes: 12 * mb },
+        { at: 3000, bytes: 12 * mb },
+      ],
+      3000,
+      mb,
+    ),
+    'still growing within the window',
+  )
+  t.ok(
+    isSettled(
+      [
+        { at: 0, bytes: 5 * mb },
+        { at: 1000, bytes: 12 * mb },
+        { at: 2500, bytes: 12 * mb },
+        { at: 4000, bytes: 12.4 * mb },
+      ],
+      3000,
+      mb,
+    ),
+    'growth before the window does not count',
+  )
 })
 
 t.test('settledReading returns the last reading once settled, or when the time is up', async (t) => {

@@ -24,6 +24,10 @@ t.test('installed under node_modules/.cache per version; run with its data dir a
 })
 
 t.test('an installed copy of the right version is used as it is (no npm run)', async (t) => {
-  const root = t.testdir({ 'node_modules': { '.cache': { 'bench-zigbee2mqtt-2.14.1': { 'node_modules': { zigbee2mqtt: { 'package.json': JSON.stringify({ version: '2.14.1' }), 'index.js': '' } } } } } })
+  const root = t.testdir({
+    node_modules: {
+      '.cache': { 'bench-zigbee2mqtt-2.14.1': { node_modules: { zigbee2mqtt: { 'package.json': JSON.stringify({ version: '2.14.1' }), 'index.js': '' } } } },
+    },
+  })
   t.equal(installZigbee2mqtt(root), path.join(root, 'node_modules/.cache/bench-zigbee2mqtt-2.14.1/node_modules/zigbee2mqtt/index.js'))
 })

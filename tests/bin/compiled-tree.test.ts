@@ -53,7 +53,11 @@ t.test('fresh only with a stamp of the sources as they are', async (t) => {
   t.notOk(isFresh(root), 'an unreadable stamp')
   stamp(root)
   t.ok(isFresh(root))
-  t.equal(compiledCli(root, { warn: () => t.fail('no warning') }), path.join(root, 'build/runtime/cli.js'), 'fresh: no build, the compiled cli (no bundle made)')
+  t.equal(
+    compiledCli(root, { warn: () => t.fail('no warning') }),
+    path.join(root, 'build/runtime/cli.js'),
+    'fresh: no build, the compiled cli (no bundle made)',
+  )
   mkdirSync(path.join(root, 'build/bundle'))
   writeFileSync(path.join(root, 'build/bundle/cli.js'), '')
   t.equal(compiledCli(root, { warn: () => t.fail('no warning') }), path.join(root, 'build/bundle/cli.js'), 'its bundle when there is one')

@@ -33,7 +33,10 @@ async function startBuilt(t: Test, config: Record<string, unknown> = {}) {
   writeFileSync(env.GATEWAY_CONFIG, JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, tls: { port: 0 }, ...config }))
   const gateway = await startGatewayProcess(path.join(dataDir, 'data'), env, [], { cli: gatewayJs })
   /** What each process started with the probe loaded (the gateway, its radio process). */
-  const probes = () => readdirSync(dataDir).filter((name) => name.startsWith('probe-')).map((name) => JSON.parse(readFileSync(path.join(dataDir, name), 'utf8')) as Probe)
+  const probes = () =>
+    readdirSync(dataDir)
+      .filter((name) => name.startsWith('probe-'))
+      .map((name) => JSON.parse(readFileSync(path.join(dataDir, name), 'utf8')) as Probe)
   const gatewayProbe = () => probes().find((p) => p.main === gatewayJs)!
   return { gateway, dataDir, probe: gatewayProbe, probes }
 }
@@ -50,7 +53,11 @@ t.test('the first start builds the tree and answers from it, loading no TypeScri
   t.equal(board.status, 200)
   t.match(board.headers.get('content-type'), 'text/html', 'the board, from web/ through build/web')
   t.equal((await fetch(`${gateway.url}/api/openapi.json`)).status, 200)
-  const status = await runCli(['status', '--data-dir', path.join(dataDir, 'data')], { NODE_OPTIONS: '', GATEWAY_CONFIG: path.join(dataDir, 'none.json') }, { cli: gatewayJs })
+  const status = await runCli(
+    ['status', '--data-dir', path.join(dataDir, 'data')],
+    { NODE_OPTIONS: '', GATEWAY_CONFIG: path.join(dataDir, 'none.json') },
+    { cli: gatewayJs },
+  )
   t.equal(status.code, 0, status.stderr)
   t.match(status.stdout, `PID ${gateway.child.pid}`, 'a gateway command, compiled, reaches it')
   // A backup is checked in a worker thread started from its module's file
@@ -69,13 +76,25 @@ t.test('the first start builds the tree and answers from it, loading no TypeScri
   t.same(loaded.typescript, [], 'no .ts module loaded')
   t.equal(loaded.amaro, false, "Node's TypeScript stripper never loaded")
   const bundle = path.join(copy.root, 'build/bundle/')
-  t.ok(loaded.files.some((file) => file.startsWith(bundle)), 'the gateway ran its bundle')
+  t.ok(
+    loaded.files.some((file) => file.startsWith(bundle)),
+    'the gateway ran its bundle',
+  )
   // The test runner's own hooks (NODE_OPTIONS) load modules too: only the project's count.
-  const dependencies = Object.keys((JSON.parse(readFileSync(path.join(copy.root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+  const dependencies = Object.keys(
+    (JSON.parse(readFileSync(path.join(copy.root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+  )
   const projects = (file: string) => file.startsWith(copy.root) || dependencies.some((name) => file.includes(`/node_modules/${name}/`))
-  t.ok(loaded.files.some((file) => file.includes('/node_modules/@tapjs/')), "the runner's modules are seen (so would a package's be)")
+  t.ok(
+    loaded.files.some((file) => file.includes('/node_modules/@tapjs/')),
+    "the runner's modules are seen (so would a package's be)",
+  )
   const bin = path.join(copy.root, 'bin/')
-  t.same(loaded.files.filter((file) => projects(file) && !file.startsWith(bundle) && !file.startsWith(bin)), [], 'and no module outside it: neither the compiled tree nor a package')
+  t.same(
+    loaded.files.filter((file) => projects(file) && !file.startsWith(bundle) && !file.startsWith(bin)),
+    [],
+    'and no module outside it: neither the compiled tree nor a package',
+  )
 })
 
 t.test('mDNS from the bundle: the gateway advertises itself (a CommonJS package imported when needed)', async (t) => {

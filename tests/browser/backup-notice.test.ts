@@ -18,7 +18,10 @@ t.test('a failed backup shows as a warning in the header; a good one hides it', 
   const notice = page.locator('#backup-notice')
   await notice.waitFor({ state: 'visible' })
   t.equal(await notice.textContent(), 'backup failed')
-  t.match(await notice.getAttribute('title'), /The last backup failed: the backup directory .*no-such-dir does not exist \(is the stick or share mounted\?\)\. no good backup yet/)
+  t.match(
+    await notice.getAttribute('title'),
+    /The last backup failed: the backup directory .*no-such-dir does not exist \(is the stick or share mounted\?\)\. no good backup yet/,
+  )
 
   await sendControl(dataDir, 'backup.run', { to: path.join(dataDir, 'good.tar') }, 60_000)
   await page.reload()

@@ -48,7 +48,14 @@ const keys = ['1', '2', '3', '5', '9', '0', 'ArrowLeft', 'ArrowRight', 'ArrowUp'
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom(...keys).map((key) => ({ kind: 'key' as const, key })) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('search' as const), pick: fc.nat(20), missing: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), name: fc.integer({ min: 1, max: 40 }), table: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      name: fc.integer({ min: 1, max: 40 }),
+      table: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('clear-elsewhere' as const), pick: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('page-elsewhere' as const), pick: fc.nat(20) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'undo-window-ends' as const }) },
@@ -132,7 +139,13 @@ function expectKey(key: string, seen: Seen, bumped: string[]): Expectation {
       return page(seen, card)
     case 'Enter':
       if (!card) return stay(true)
-      if (card.pending) return { selected, notice: false, undoes: card.uuid, also: (now) => (now.cards.find((c) => c.uuid === card.uuid)?.pending === false ? null : 'Enter did not undo the clear') }
+      if (card.pending)
+        return {
+          selected,
+          notice: false,
+          undoes: card.uuid,
+          also: (now) => (now.cards.find((c) => c.uuid === card.uuid)?.pending === false ? null : 'Enter did not undo the clear'),
+        }
       return card.paged || card.located ? bump(seen, card) : page(seen, card)
     case 'u':
       return undo(seen, bumped)
@@ -146,7 +159,12 @@ function bump(seen: Seen, card: Card | undefined): Expectation {
   const at = seen.cards.indexOf(card)
   const waiting = (other: Card) => other !== card && !other.pending
   const next = seen.cards.slice(at + 1).find(waiting) ?? seen.cards.slice(0, at).reverse().find(waiting) ?? card
-  return { selected: next.uuid, notice: false, bumps: card.uuid, also: (now) => (now.cards.find((c) => c.uuid === card.uuid)?.pending ? null : `${card.name} not being cleared`) }
+  return {
+    selected: next.uuid,
+    notice: false,
+    bumps: card.uuid,
+    also: (now) => (now.cards.find((c) => c.uuid === card.uuid)?.pending ? null : `${card.name} not being cleared`),
+  }
 }
 
 function page(seen: Seen, card: Card | undefined): Expectation {
@@ -158,10 +176,21 @@ function page(seen: Seen, card: Card | undefined): Expectation {
 /** u: the newest clear still in its window comes back, selected; else a recall (or a notice saying why not). */
 function undo(seen: Seen, bumped: string[]): Expectation {
   const newest = [...bumped].reverse().find((uuid) => seen.cards.some((card) => card.uuid === uuid && card.pending))
-  if (newest) return { selected: newest, notice: false, undoes: newest, also: (now) => (now.cards.find((c) => c.uuid === newest)?.pending === false ? null : 'the clear was not undone') }
+  if (newest)
+    return {
+      selected: newest,
+      notice: false,
+      undoes: newest,
+      also: (now) => (now.cards.find((c) => c.uuid === newest)?.pending === false ? null : 'the clear was not undone'),
+    }
   // A recall (a new card) or a notice: either is an answer the screen shows.
   const count = seen.cards.length
-  return { selected: seen.selected[0] ?? null, notice: false, mayTell: true, also: (now) => (now.cards.length === count + 1 || now.notices > seen.notices ? null : 'u neither recalled nor said why not') }
+  return {
+    selected: seen.selected[0] ?? null,
+    notice: false,
+    mayTell: true,
+    also: (now) => (now.cards.length === count + 1 || now.notices > seen.notices ? null : 'u neither recalled nor said why not'),
+  }
 }
 
 /** The selection after the card `gone` left the board last seen as `seen`. */
@@ -170,7 +199,12 @@ function afterLeaving(seen: Seen, gone: Set<string>): string | null {
   const staying = seen.cards.filter((card) => !gone.has(card.uuid))
   if (selected === null || !gone.has(selected)) return selected ?? staying[0]?.uuid ?? null
   const at = seen.cards.findIndex((card) => card.uuid === selected)
-  const next = seen.cards.slice(at + 1).find((card) => !gone.has(card.uuid)) ?? seen.cards.slice(0, at).reverse().find((card) => !gone.has(card.uuid))
+  const next =
+    seen.cards.slice(at + 1).find((card) => !gone.has(card.uuid)) ??
+    seen.cards
+      .slice(0, at)
+      .reverse()
+      .find((card) => !gone.has(card.uuid))
   return next?.uuid ?? null
 }
 
@@ -178,15 +212,18 @@ function checkSelection(expected: Expectation, notices: number) {
   return (seen: Seen): string | null => {
     if (seen.cards.length && seen.selected.length !== 1) return `${seen.selected.length} cards selected`
     const selected = seen.selected[0] ?? null
-    if (selected !== expected.selected && !(expected.selected === null && selected === seen.cards[0]?.uuid)) return `selected ${name(seen, selected)}, expected ${name(seen, expected.selected)}`
-    if (selected !== null && seen.focused !== selected) return `the focus is on ${seen.focused === null ? 'the page, not a card' : name(seen, seen.focused)}, not the selected card`
+    if (selected !== expected.selected && !(expected.selected === null && selected === seen.cards[0]?.uuid))
+      return `selected ${name(seen, selected)}, expected ${name(seen, expected.selected)}`
+    if (selected !== null && seen.focused !== selected)
+      return `the focus is on ${seen.focused === null ? 'the page, not a card' : name(seen, seen.focused)}, not the selected card`
     if (expected.notice && seen.notices === notices) return 'no notice for a key that could not act'
     if (!expected.notice && !expected.mayTell && seen.notices !== notices) return 'a notice for a key that acted'
     return expected.also?.(seen) ?? null
   }
 }
 
-const name = (seen: Seen, uuid: string | null) => (uuid === null ? 'nothing' : `order ${seen.cards.find((card) => card.uuid === uuid)?.name ?? `${uuid} (gone)`}`)
+const name = (seen: Seen, uuid: string | null) =>
+  uuid === null ? 'nothing' : `order ${seen.cards.find((card) => card.uuid === uuid)?.name ?? `${uuid} (gone)`}`
 
 /** A guest handed tracker `name` at a starter (to go when odd and without a table), then on `table`. */
 async function start(name: number, table: number | null) {
@@ -199,7 +236,14 @@ async function runSteps(page: Page, steps: Step[]): Promise<number> {
   await page.reload()
   await page.locator('body[data-connection="live"]').waitFor()
   await api('DELETE', '/api/v2/activeorders')
-  for (const [name, table] of [[1, 3], [2, null], [3, 5], [4, null], [5, 3]] as const) await start(name, table)
+  for (const [name, table] of [
+    [1, 3],
+    [2, null],
+    [3, 5],
+    [4, null],
+    [5, 3],
+  ] as const)
+    await start(name, table)
   await settle(page, (seen) => (seen.cards.length === 5 ? null : 'five cards'), 'start')
   await page.keyboard.press('1')
   let seen = await settle(page, (now) => (now.focused && now.selected[0] === now.focused ? null : 'first card selected'), 'start')
@@ -231,17 +275,29 @@ async function runSteps(page: Page, steps: Step[]): Promise<number> {
       if (!card) continue
       await api('DELETE', `/api/v2/activeorders/${card.uuid}`)
       bumped = bumped.filter((uuid) => uuid !== card.uuid)
-      expected = { selected: afterLeaving(seen, new Set([card.uuid])), notice: false, also: (now) => (now.cards.some((c) => c.uuid === card.uuid) ? `order ${card.name} still shown` : null) }
+      expected = {
+        selected: afterLeaving(seen, new Set([card.uuid])),
+        notice: false,
+        also: (now) => (now.cards.some((c) => c.uuid === card.uuid) ? `order ${card.name} still shown` : null),
+      }
     } else if (next.kind === 'page-elsewhere') {
       const card = seen.cards[next.pick % Math.max(1, seen.cards.length)]
       if (!card || card.pending || card.paged) continue
       await api('POST', `/api/v2/activeorders/${card.uuid}/page`, { tracking: true })
-      expected = { selected: seen.selected[0] ?? null, notice: false, also: (now) => (now.cards.find((c) => c.uuid === card.uuid)?.paged ? null : `order ${card.name} not shown paged`) }
+      expected = {
+        selected: seen.selected[0] ?? null,
+        notice: false,
+        also: (now) => (now.cards.find((c) => c.uuid === card.uuid)?.paged ? null : `order ${card.name} not shown paged`),
+      }
     } else {
       const gone = new Set(seen.cards.filter((card) => card.pending).map((card) => card.uuid))
       await page.clock.runFor(5_100)
       bumped = []
-      expected = { selected: afterLeaving(seen, gone), notice: false, also: (now) => (now.cards.some((card) => gone.has(card.uuid)) ? 'a clear past its undo window is still shown' : null) }
+      expected = {
+        selected: afterLeaving(seen, gone),
+        notice: false,
+        also: (now) => (now.cards.some((card) => gone.has(card.uuid)) ? 'a clear past its undo window is still shown' : null),
+      }
     }
     seen = await settle(page, checkSelection(expected, seen.notices), what)
     done += 1
@@ -283,7 +339,14 @@ t.test('random key sequences with orders changing from the API: the selection is
     fc.asyncProperty(fc.array(step, { minLength: 80, maxLength: 160 }), async (sequence) => {
       steps += await runSteps(page, sequence)
     }),
-    { seed, numRuns: runs, endOnFailure: true, interruptAfterTimeLimit: seconds * 1000, markInterruptAsFailure: false, ...(process.env.BUMP_PATH ? { path: process.env.BUMP_PATH } : {}) },
+    {
+      seed,
+      numRuns: runs,
+      endOnFailure: true,
+      interruptAfterTimeLimit: seconds * 1000,
+      markInterruptAsFailure: false,
+      ...(process.env.BUMP_PATH ? { path: process.env.BUMP_PATH } : {}),
+    },
   )
   t.comment(`${steps} steps, ${Math.round((Date.now() - started) / 1000)} s`)
   t.ok(steps >= 40, `${steps} steps taken`)

@@ -34,7 +34,12 @@ const veryLateTones = (page: Page) => page.evaluate(() => (window as unknown as 
 t.test('twice the target: very late, its own colour, shape and sound', async (t) => {
   await api('DELETE', '/api/v2/activeorders')
   // The default target is 5 minutes: 2, 6 and 11 minutes old, and one at 9 minutes.
-  for (const [name, minutes] of [[51, 2], [52, 6], [53, 11], [54, 9]] as const) {
+  for (const [name, minutes] of [
+    [51, 2],
+    [52, 6],
+    [53, 11],
+    [54, 9],
+  ] as const) {
     clock.offset = -minutes * 60_000
     await api('POST', '/api/v2/activeorders', { name, orderType: 'ON_PREMISE', locationName: name - 50 })
   }
@@ -85,9 +90,21 @@ t.test('twice the target: very late, its own colour, shape and sound', async (t)
   await page.clock.resume()
   await page.evaluate(axeSource)
   const found = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ['violations'] })
-    return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact, where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }))
+    const results = await (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> }
+      }
+    ).axe.run(document, { resultTypes: ['violations'] })
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }))
   })
-  t.same(found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical'), [], 'axe: no serious or critical finding with every stage shown')
+  t.same(
+    found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical'),
+    [],
+    'axe: no serious or critical finding with every stage shown',
+  )
   t.same(errors, [], 'no console errors')
 })

@@ -80,5 +80,9 @@ t.test('back on the first poll after the gateway returns; an offline alarm after
   const alarmsThen = await alarms(page)
   for (let second = 0; second < 40; second++) await page.clock.runFor(1000)
   t.equal(await alarms(page), alarmsThen, 'live again: the alarm is silent')
-  t.same(errors.filter((error) => !/ERR_CONNECTION_REFUSED|WebSocket/.test(error)), [], 'no console errors but the refused connections')
+  t.same(
+    errors.filter((error) => !/ERR_CONNECTION_REFUSED|WebSocket/.test(error)),
+    [],
+    'no console errors but the refused connections',
+  )
 })

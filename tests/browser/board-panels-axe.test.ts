@@ -33,10 +33,22 @@ t.test('the simulator panel and the floor being arranged: no serious or critical
   await page.locator('#floor-editor').waitFor()
   await page.evaluate(axeSource)
   const found = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ['violations'] })
-    return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact, where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }))
+    const results = await (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> }
+      }
+    ).axe.run(document, { resultTypes: ['violations'] })
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }))
   })
-  t.same(found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical'), [], 'no serious or critical finding')
+  t.same(
+    found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical'),
+    [],
+    'no serious or critical finding',
+  )
   if (found.length) t.comment(`minor findings ${JSON.stringify(found)}`)
   t.same(errors, [], 'no console errors')
 })

@@ -40,7 +40,14 @@ async function shown(page: Page) {
     const bottom = window.innerHeight - (bar.hidden ? 0 : bar.getBoundingClientRect().height)
     const cards = [...document.querySelectorAll('.card')].map((card) => card.getBoundingClientRect())
     const visible = cards.filter((box) => (box.top + box.bottom) / 2 >= top && (box.top + box.bottom) / 2 <= bottom).length
-    return { total: cards.length, visible, bar: bar.hidden ? '' : bar.textContent, below: Number(bar.dataset.below ?? 0), above: Number(bar.dataset.above ?? 0), size: document.getElementById('cards')!.dataset.size }
+    return {
+      total: cards.length,
+      visible,
+      bar: bar.hidden ? '' : bar.textContent,
+      below: Number(bar.dataset.below ?? 0),
+      above: Number(bar.dataset.above ?? 0),
+      size: document.getElementById('cards')!.dataset.size,
+    }
   })
 }
 
@@ -61,7 +68,10 @@ async function underBar(page: Page): Promise<string[]> {
 }
 
 async function settled(page: Page, count: number) {
-  await page.locator('.card').nth(count - 1).waitFor()
+  await page
+    .locator('.card')
+    .nth(count - 1)
+    .waitFor()
   await page.waitForFunction(() => document.body.dataset.fitWidth === String(window.innerWidth))
 }
 
@@ -154,7 +164,9 @@ t.test('readable from three metres: the identifier a runner needs is the headlin
       togoHeadlinePx: px(togo.querySelector('.headline')),
       // Every number a card shows outside its timer: one per card, the one called out.
       numbers: [...document.querySelectorAll<HTMLElement>('.card')].map((card) => {
-        const words = [...card.querySelectorAll<HTMLElement>('.head > :not(.timer), .meta > :not(.visually-hidden):not([hidden])')].map((el) => el.innerText).join(' ')
+        const words = [...card.querySelectorAll<HTMLElement>('.head > :not(.timer), .meta > :not(.visually-hidden):not([hidden])')]
+          .map((el) => el.innerText)
+          .join(' ')
         return { callout: card.dataset.callout, numbers: words.match(/\d+/g) ?? [] }
       }),
       tableCard: (document.querySelector('.card[data-where="table"] .headline') as HTMLElement).innerText,
@@ -165,7 +177,11 @@ t.test('readable from three metres: the identifier a runner needs is the headlin
   t.ok(sizes.smallestSecondary >= 24, `every other word on a card at least 24 px (smallest ${sizes.smallestSecondary})`)
   t.equal(sizes.togoHeadline, `Order ${sizes.togoOrder}`, 'to go: the order number is the headline')
   t.match(sizes.tableCard, /^Table \d+$/, 'on a table: the table, said so')
-  t.same(sizes.numbers.filter((card) => card.numbers.length !== 1 || card.numbers[0] !== card.callout), [], 'one number per card, the one called out')
+  t.same(
+    sizes.numbers.filter((card) => card.numbers.length !== 1 || card.numbers[0] !== card.callout),
+    [],
+    'one number per card, the one called out',
+  )
   t.equal(sizes.togoHeadlinePx, sizes.headline, 'as big as a table number')
   // Compact (chosen to fit a bigger rush): smaller, still within what docs/api.md writes down.
   await page.locator('#density').selectOption('compact')
@@ -266,7 +282,7 @@ t.test('recently cleared: by this screen and at the unit, with recall', async (t
   t.same([...errors, ...later.errors], [], 'no console errors')
 })
 
-t.test('signing out needs a second, deliberate step, comes after the cards, and revokes the screen\'s token', async (t) => {
+t.test("signing out needs a second, deliberate step, comes after the cards, and revokes the screen's token", async (t) => {
   await rush(3)
   // Its own screen token: signing out gives it up at the gateway.
   const wallToken = (await api('POST', '/api/v2/accesstoken/generate?name=wall-sign-out&scope=screen')).body.token.token as string
@@ -301,7 +317,10 @@ t.test('signing out needs a second, deliberate step, comes after the cards, and 
   await page.locator('#login').waitFor({ state: 'visible' })
   t.equal(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), null, 'signed out on purpose')
   await until(async () => (await apiClient(base, wallToken)('GET', '/api/v2/accesstoken')).status === 401, 'the token revoked at the gateway', 10_000)
-  t.notOk(gateway.services.tokens.list().some((record) => record.name === 'wall-sign-out'), 'gone from the token list')
+  t.notOk(
+    gateway.services.tokens.list().some((record) => record.name === 'wall-sign-out'),
+    'gone from the token list',
+  )
   t.same(errors, [], 'no console errors')
 })
 
@@ -328,7 +347,10 @@ t.test('a new screen signs in with a code approved on a signed-in screen in anot
   const wallToken = await wall.evaluate(() => localStorage.getItem('trackerGateway.accessToken'))
   t.match(wallToken, /^[0-9a-f]{48}$/)
   t.not(wallToken, token, 'its own token, not the manager’s')
-  t.ok(gateway.services.tokens.list().some((record) => record.name === 'pass-left' && record.scope === 'screen'), 'named as the manager chose, scope screen by default')
+  t.ok(
+    gateway.services.tokens.list().some((record) => record.name === 'pass-left' && record.scope === 'screen'),
+    'named as the manager chose, scope screen by default',
+  )
   await wall.locator('a[href="#screen"]').click()
   await wall.locator('#screen-identity', { hasText: 'Signed in as pass-left, scope screen' }).waitFor()
   t.same([...wallErrors, ...manager.errors], [], 'no console errors')
@@ -338,13 +360,27 @@ t.test('axe-core: no serious or critical finding on the pass, tablet and phone l
   await rush(30)
   await api('POST', '/api/v2/activeorders/14/page', { tracking: true })
   await api('POST', '/api/v2/simulator/clear', { tracker: 1 })
-  for (const viewport of [{ width: 1920, height: 1080 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1920, height: 1080 },
+    { width: 1024, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     const { page } = await openBoard(t, browser, base, token, viewport)
     await settled(page, 29)
     await page.evaluate(axeSource)
     const found = await page.evaluate(async () => {
-      const results = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ['violations'] })
-      return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact, where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }))
+      const results = await (
+        window as unknown as {
+          axe: {
+            run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>
+          }
+        }
+      ).axe.run(document, { resultTypes: ['violations'] })
+      return results.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+      }))
     })
     const serious = found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical')
     t.same(serious, [], `${viewport.width}x${viewport.height}: no serious or critical finding`)
@@ -353,7 +389,11 @@ t.test('axe-core: no serious or critical finding on the pass, tablet and phone l
     t.equal(heading, 1, 'one top-level heading')
     if (viewport.width === 390) {
       await page.locator('.stats').focus()
-      t.equal(await page.evaluate(() => document.activeElement?.classList.contains('stats')), true, 'the figures row takes the keyboard focus (it scrolls sideways)')
+      t.equal(
+        await page.evaluate(() => document.activeElement?.classList.contains('stats')),
+        true,
+        'the figures row takes the keyboard focus (it scrolls sideways)',
+      )
     }
   }
 })

@@ -72,7 +72,14 @@ t.test('a late order on a fresh screen without flags: a blocked-sound banner, on
   t.equal(await page.locator('#sound-toggle').textContent(), 'Sound on')
   await page.waitForFunction(() => (window as unknown as { tones: unknown[] }).tones.length >= 2)
   const played = await tones(page)
-  t.same(played.slice(0, 2), [{ frequency: 988, state: 'running' }, { frequency: 988, state: 'running' }], 'the late order beeps once the tap started the audio')
+  t.same(
+    played.slice(0, 2),
+    [
+      { frequency: 988, state: 'running' },
+      { frequency: 988, state: 'running' },
+    ],
+    'the late order beeps once the tap started the audio',
+  )
   t.same(errors, [], 'no console errors')
 })
 

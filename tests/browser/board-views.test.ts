@@ -28,7 +28,10 @@ async function smallTargets(page: import('playwright-core').Page): Promise<strin
         const box = el.getBoundingClientRect()
         return box.height < 44 || box.width < 44
       })
-      .map((el) => `${el.tagName} ${(el.textContent ?? '').trim().slice(0, 20)} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`),
+      .map(
+        (el) =>
+          `${el.tagName} ${(el.textContent ?? '').trim().slice(0, 20)} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`,
+      ),
   )
 }
 
@@ -36,7 +39,11 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
   // The demo's lunch at its peak (lib/orders/rush-peak.ts), laid out so the picture is the
   // same every time: a few orders already cleared (the figures and the recently cleared
   // list), then 30 trackers out, most on tables, a few paged to-go orders.
-  for (const [n, minutesAgo, seconds] of [[41, 14, 250], [42, 12, 380], [43, 9, 200]] as const) {
+  for (const [n, minutesAgo, seconds] of [
+    [41, 14, 250],
+    [42, 12, 380],
+    [43, 9, 200],
+  ] as const) {
     clock.offset = -minutesAgo * 60_000
     await api('POST', '/api/v2/simulator/start', { tracker: n })
     clock.offset = -minutesAgo * 60_000 + seconds * 1000
@@ -129,14 +136,27 @@ t.test('the floor plan arranged on one screen is the floor on another', async (t
     new MutationObserver(() => void (seen.count += 1)).observe(document.getElementById('floor')!, { childList: true })
   })
   await manager.page.waitForFunction(() => (window as any).timerChanges.count >= 2)
-  t.same(await manager.page.evaluate(() => [(document.activeElement as HTMLElement).dataset.x, (document.activeElement as HTMLElement).dataset.y]), ['2', '1'], 'the focus stays on its cell through two redraws')
-  t.same(await manager.page.evaluate(() => [...document.querySelectorAll('#floor [data-x]')].filter((el) => !el.getAttribute('aria-label') && !(el.textContent ?? '').trim()).length), 0, 'each cell is named')
+  t.same(
+    await manager.page.evaluate(() => [(document.activeElement as HTMLElement).dataset.x, (document.activeElement as HTMLElement).dataset.y]),
+    ['2', '1'],
+    'the focus stays on its cell through two redraws',
+  )
+  t.same(
+    await manager.page.evaluate(
+      () => [...document.querySelectorAll('#floor [data-x]')].filter((el) => !el.getAttribute('aria-label') && !(el.textContent ?? '').trim()).length,
+    ),
+    0,
+    'each cell is named',
+  )
   await manager.page.keyboard.press('Escape')
   await manager.page.locator('#floor-save').click()
   await manager.page.locator('#floor-editor').waitFor({ state: 'hidden' })
   const saved = (await api('GET', '/api/v2/floor')).body.floor
   t.equal(saved.columns, 7)
-  t.match(saved.tables.find((table: { table: number }) => table.table === 1), { x: 6, y: 0 })
+  t.match(
+    saved.tables.find((table: { table: number }) => table.table === 1),
+    { x: 6, y: 0 },
+  )
 
   const runner = await openBoard(t, browser, base, token, { width: 1024, height: 768 })
   await runner.page.locator('.tab[data-view="floor"]').click()
@@ -181,7 +201,15 @@ t.test('the charts draw the known history: time to table and orders per hour', a
 })
 
 function row(n: number, cleared: number, seconds: number): OrderSummary {
-  return { uuid: `00000000-0000-4000-8000-${String(900 + n).padStart(12, '0')}`, name: 100 + n, orderType: 'ON_PREMISE', locationName: 3, orderStarted: cleared - seconds * 1000, orderLocated: null, orderCleared: cleared }
+  return {
+    uuid: `00000000-0000-4000-8000-${String(900 + n).padStart(12, '0')}`,
+    name: 100 + n,
+    orderType: 'ON_PREMISE',
+    locationName: 3,
+    orderStarted: cleared - seconds * 1000,
+    orderLocated: null,
+    orderCleared: cleared,
+  }
 }
 
 t.test('a short lunch rush is seen live by an open board', async (t) => {
@@ -203,7 +231,11 @@ t.test('a short lunch rush is seen live by an open board', async (t) => {
   // 3 restaurant minutes at pace 60: guests for 3 s, the last food out within seconds.
   await gateway.services.rush.start({ minutes: 3, pace: 60, seed: 11, targetSeconds: 300 })
   await page.waitForFunction(() => (window as any).rushSeen.seen.size >= 3 && (window as any).rushSeen.gone.size >= 3)
-  await page.locator('.card').first().waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined)
+  await page
+    .locator('.card')
+    .first()
+    .waitFor({ state: 'detached', timeout: 20_000 })
+    .catch(() => undefined)
   const figures = await page.evaluate(() => ({ seen: (window as any).rushSeen.seen.size, gone: (window as any).rushSeen.gone.size }))
   t.ok(figures.seen >= 3 && figures.gone >= 3, `${figures.seen} orders appeared and ${figures.gone} were cleared live`)
   gateway.services.rush.stop()

@@ -105,7 +105,11 @@ t.test('over target counts the active late orders; refused simulator moves say w
   await page.locator('#toast', { hasText: 'tracker 4 has no order: start it on a starter first' }).waitFor()
   t.equal((await api('GET', '/api/v2/activeorders')).body.count, 1, 'nothing changed')
   // The refusals are 400s the browser logs; nothing else.
-  t.same(errors.filter((e) => !/status of 400/.test(e)), [], 'no other console errors')
+  t.same(
+    errors.filter((e) => !/status of 400/.test(e)),
+    [],
+    'no other console errors',
+  )
 })
 
 t.test('the gateway stopped under an open board: a banner, a greyed board, no actions; back when it returns', async (t) => {
@@ -136,7 +140,11 @@ t.test('the gateway stopped under an open board: a banner, a greyed board, no ac
   t.ok(await primary.isEnabled(), 'actions are back')
   await apiClient(base, token)('POST', '/api/v2/simulator/start', { tracker: 3 })
   await page.locator('.card[data-order="3"]').waitFor()
-  t.same(errors.filter((e) => !/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(e)), [], 'no other console errors')
+  t.same(
+    errors.filter((e) => !/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(e)),
+    [],
+    'no other console errors',
+  )
 })
 
 t.test('the login screen: no tabs, no error-looking pill; a rejected token asks again', async (t) => {
@@ -149,8 +157,16 @@ t.test('the login screen: no tabs, no error-looking pill; a rejected token asks 
   const errors = watchErrors(page)
   await page.goto(`http://127.0.0.1:${gateway.port}/`)
   await page.locator('#token-from-button').waitFor()
-  t.equal(await page.locator('.tab:visible, .pill:visible, .offline-banner:visible, .sound-blocked:visible').count(), 0, 'nothing on the login screen that does nothing or looks like an error')
-  t.match(await page.locator('#login .steps').textContent(), /Press the gateway's button.*npm run gateway -- button.*Within two minutes/s, 'the two steps to see orders')
+  t.equal(
+    await page.locator('.tab:visible, .pill:visible, .offline-banner:visible, .sound-blocked:visible').count(),
+    0,
+    'nothing on the login screen that does nothing or looks like an error',
+  )
+  t.match(
+    await page.locator('#login .steps').textContent(),
+    /Press the gateway's button.*npm run gateway -- button.*Within two minutes/s,
+    'the two steps to see orders',
+  )
   await page.screenshot({ path: path.join(artifacts, 'login.png') })
   await page.locator('#login summary').click()
   await page.locator('#token-input').fill('ab'.repeat(24))
@@ -163,9 +179,17 @@ t.test('the login screen: no tabs, no error-looking pill; a rejected token asks 
   await page.locator('body[data-connection="live"]').waitFor()
   t.ok(await page.locator('.tab[data-view="cards"]').isVisible(), 'the tabs come with the board')
   t.match(await page.evaluate(() => localStorage.getItem('trackerGateway.accessToken')), /^[0-9a-f]{48}$/)
-  t.match(gateway.services.tokens.list().map((token) => token.name), [/^board-chrome-linux-[0-9a-f]{6}$/], 'named after the browser, not "board"')
+  t.match(
+    gateway.services.tokens.list().map((token) => token.name),
+    [/^board-chrome-linux-[0-9a-f]{6}$/],
+    'named after the browser, not "board"',
+  )
   // The failed check of the bad token is a 401 the browser logs; nothing else.
-  t.same(errors.filter((e) => !/status of 401/.test(e)), [], 'no other console errors')
+  t.same(
+    errors.filter((e) => !/status of 401/.test(e)),
+    [],
+    'no other console errors',
+  )
 })
 
 t.test('the docs page renders Markdown from local assets and names no internal file', async (t) => {

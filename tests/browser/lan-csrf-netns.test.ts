@@ -40,7 +40,11 @@ function runInside(t: Test, ns: Namespace, args: string[], env: Record<string, s
   return { child, output: () => output }
 }
 
-const lines = (text: string) => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>)
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, any>)
 
 t.test('an <img> on a page of another LAN host registers nothing, with or without its referrer', { skip: netnsUnavailable() }, async (t) => {
   const ns = makeNamespace(t, [gatewayAddress, attackerAddress, mirrorAddress])
@@ -55,7 +59,12 @@ t.test('an <img> on a page of another LAN host registers nothing, with or withou
   const port = Number(/"port":(\d+)[^\n]*"msg":"gateway started"/.exec(gateway.output())![1])
   const gatewayUrl = `http://${gatewayAddress}:${port}`
 
-  const attacker = runInside(t, ns, [process.execPath, '--disable-warning=ExperimentalWarning', attackerServer, JSON.stringify({ page: attackerAddress, mirror: mirrorAddress, gateway: gatewayUrl })])
+  const attacker = runInside(t, ns, [
+    process.execPath,
+    '--disable-warning=ExperimentalWarning',
+    attackerServer,
+    JSON.stringify({ page: attackerAddress, mirror: mirrorAddress, gateway: gatewayUrl }),
+  ])
   await until(() => lines(attacker.output()).some((line) => 'pagePort' in line), 'the attacker page server')
   const { pagePort } = lines(attacker.output()).find((line) => 'pagePort' in line)!
 
@@ -73,7 +82,7 @@ t.test('an <img> on a page of another LAN host registers nothing, with or withou
   await page.goto(`http://${attackerAddress}:${pagePort}/page.html`)
   await page.waitForFunction(() => (window as unknown as { results?: unknown }).results !== undefined)
   const results = (await page.evaluate(() => (window as unknown as { results: Record<string, string> }).results)) as Record<string, string>
-  t.equal(results.control, 'load', "the page reaches the gateway (its icon loads), so the <img> requests did too")
+  t.equal(results.control, 'load', 'the page reaches the gateway (its icon loads), so the <img> requests did too')
 
   // What the browser sends to a plain-http LAN address: no Fetch Metadata, a Referer.
   const probe = lines(attacker.output()).find((line) => line.server === 'mirror')
@@ -82,7 +91,13 @@ t.test('an <img> on a page of another LAN host registers nothing, with or withou
 
   const requestLines = () => lines(gateway.output()).filter((line) => line.msg === 'request' && line.path === '/api/v1/register')
   await until(() => requestLines().length >= 2, 'both register requests logged by the gateway')
-  t.same(requestLines().map((line) => line.status).sort(), [400, 403], 'with its Referer: 403 (another site); without: 400 (not the caller’s own address)')
+  t.same(
+    requestLines()
+      .map((line) => line.status)
+      .sort(),
+    [400, 403],
+    'with its Referer: 403 (another site); without: 400 (not the caller’s own address)',
+  )
 
   t.same(await sendControl(dataDir, 'webhooks.list'), [], 'no callback URL registered')
   const hooks = lines(attacker.output()).filter((line) => line.server === 'page' && String(line.url).startsWith('/hook'))

@@ -95,9 +95,15 @@ t.test('a page of another site changes nothing, and a rebound name reads nothing
   await page.goto(`http://evil.test:${evilPort}/`)
   await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true)
 
-  const refused = memory.lines().filter((line) => line.msg === 'request' && line.status === 403).map((line) => `${line.method} ${line.path}`)
-  t.same(refused.sort(), ['GET /api/v1/register', 'POST /api/v1/activeorders', 'POST /api/v1/activeorders', 'POST /api/v1/activeorders/5/page', 'POST /api/v1/activeorders/5/page'],
-    'every hostile request reached the gateway and was refused with 403')
+  const refused = memory
+    .lines()
+    .filter((line) => line.msg === 'request' && line.status === 403)
+    .map((line) => `${line.method} ${line.path}`)
+  t.same(
+    refused.sort(),
+    ['GET /api/v1/register', 'POST /api/v1/activeorders', 'POST /api/v1/activeorders', 'POST /api/v1/activeorders/5/page', 'POST /api/v1/activeorders/5/page'],
+    'every hostile request reached the gateway and was refused with 403',
+  )
   t.same(await state(), before, 'no order, location, paging or webhook changed')
   t.same(probes, [], 'the receiver was never probed')
 
@@ -120,7 +126,11 @@ t.test('a page of another site changes nothing, and a rebound name reads nothing
   })
   for (const read of reads) {
     t.equal(read.status, 421, `${read.path}: 421`)
-    t.same(JSON.parse(read.text), { status: 421, message: 'Unknown host', ...(read.path.startsWith('/api/v1') ? {} : { returnCode: -41 }) }, `${read.path}: nothing but the refusal`)
+    t.same(
+      JSON.parse(read.text),
+      { status: 421, message: 'Unknown host', ...(read.path.startsWith('/api/v1') ? {} : { returnCode: -41 }) },
+      `${read.path}: nothing but the refusal`,
+    )
   }
   const socketRefused = await victim.evaluate(
     () =>

@@ -11,6 +11,9 @@ t.test(`${rounds} rounds of SIGKILL under a mixed write load (seed ${seed})`, as
   const report = await runCrashTest({ rounds, seed, log: (line) => t.comment(line) })
   t.equal(report.rounds.length, rounds, 'every round ran')
   t.ok(report.acknowledgedChanges > 0, `${report.acknowledgedChanges} acknowledged order changes`)
-  t.ok(report.rounds.some((r) => r.pending > 0), 'kills cut requests off mid-flight')
+  t.ok(
+    report.rounds.some((r) => r.pending > 0),
+    'kills cut requests off mid-flight',
+  )
   t.same(report.problems, [], `no acknowledged change lost, no seq reused, every change delivered (repeat with CRASH_SEED=${seed})`)
 })

@@ -99,7 +99,12 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   await writeFile(
     configFile,
     // Datafiles compacted every few dozen lines, so kills land during compactions too.
-    JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, storage: { compactAfterLines: 40 }, webhooks: { allowLoopback: true, retrySchedule: [20, 100], timeoutMs: 2000 } }),
+    JSON.stringify({
+      host: '127.0.0.1',
+      mdns: { enabled: false },
+      storage: { compactAfterLines: 40 },
+      webhooks: { allowLoopback: true, retrySchedule: [20, 100], timeoutMs: 2000 },
+    }),
   )
   const env = { GATEWAY_CONFIG: configFile }
 
@@ -155,7 +160,19 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
 
   const start = () => startGatewayProcess(dataDir, env, [], options.gateway)
   let session: Session = { gateway: await start(), token: '', killed: false }
-  const report: CrashReport = { seed: options.seed, rounds: [], problems, acknowledgedChanges: 0, deliveries: 0, duplicates: 0, refused: 0, drainMs: 0, durationMs: 0, inFlightApplied: 0, inFlightUnannounced: [] }
+  const report: CrashReport = {
+    seed: options.seed,
+    rounds: [],
+    problems,
+    acknowledgedChanges: 0,
+    deliveries: 0,
+    duplicates: 0,
+    refused: 0,
+    drainMs: 0,
+    durationMs: 0,
+    inFlightApplied: 0,
+    inFlightUnannounced: [],
+  }
   const applied: ExpectedChange[] = []
   try {
     await sendControl(dataDir, 'button.press')
@@ -216,13 +233,16 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
     report.drainMs = Date.now() - drainStarted
     // Changes dropped at the outbox's cap would show as lost below: say why first.
     const dropped = (await webhooksOf(session)).find((w) => w.url === mainUrl)?.dropped ?? 0
-    if (dropped > 0) problems.push(`the main receiver's outbox passed its cap (${maxBacklog}): ${dropped} oldest changes dropped, as documented; the load outran delivery`)
+    if (dropped > 0)
+      problems.push(`the main receiver's outbox passed its cap (${maxBacklog}): ${dropped} oldest changes dropped, as documented; the load outran delivery`)
     const delivered = checkDeliveries(deliveries)
     problems.push(...delivered.problems)
     problems.push(...checkExpectedArrived(expected, mainDeliveries()))
     report.duplicates = delivered.duplicates
     report.inFlightApplied = applied.length
-    report.inFlightUnannounced = applied.filter((change) => checkExpectedArrived([change], mainDeliveries()).length > 0).map((c) => `${c.op}: ${c.changeType} of ${c.uuid}`)
+    report.inFlightUnannounced = applied
+      .filter((change) => checkExpectedArrived([change], mainDeliveries()).length > 0)
+      .map((c) => `${c.op}: ${c.changeType} of ${c.uuid}`)
     // All-or-nothing: a request cut off by the kill that changed the state must be announced too.
     for (const line of report.inFlightUnannounced) problems.push(`a change made by a request in flight at a kill was never announced: ${line}`)
     const code = await session.gateway.stop('SIGTERM')
@@ -261,7 +281,10 @@ async function call(session: Session, method: string, url: string, body?: unknow
   try {
     const response = await fetch(session.gateway.url + url, {
       method,
-      headers: { ...(session.token ? { authorization: `Bearer ${session.token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(session.token ? { authorization: `Bearer ${session.token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     })
@@ -292,7 +315,12 @@ async function orderWorker(context: WorkerContext, names: number[], rng: () => n
         request = { method: 'POST', url: '/api/v2/simulator/start', body: { tracker: name, toGo: roll < 0.3 }, what: `sim start ${name}` }
       } else {
         const locationName = roll < 0.5 ? 1 + Math.floor(rng() * tables) : undefined
-        request = { method: 'POST', url: '/api/v2/activeorders', body: { name, orderType: roll < 0.25 ? 'TO_GO' : 'ON_PREMISE', locationName }, what: `create ${name}` }
+        request = {
+          method: 'POST',
+          url: '/api/v2/activeorders',
+          body: { name, orderType: roll < 0.25 ? 'TO_GO' : 'ON_PREMISE', locationName },
+          what: `create ${name}`,
+        }
       }
       onAck = ({ body }) => {
         const view = body.activeorder as Json | null
@@ -338,7 +366,8 @@ async function orderWorker(context: WorkerContext, names: number[], rng: () => n
           ? { method: 'POST', url: '/api/v2/simulator/clear', body: { tracker: name }, what: `sim clear ${name}` }
           : { method: 'DELETE', url: `/api/v2/activeorders/${rng() < 0.5 ? name : order.uuid}`, what: `clear ${name}` }
       onAck = ({ body }) => {
-        if (body.tracker && body.tracker.order !== null) problems.push(`round ${context.round}: ${request.what} left the tracker bound: ${JSON.stringify(body.tracker)}`)
+        if (body.tracker && body.tracker.order !== null)
+          problems.push(`round ${context.round}: ${request.what} left the tracker bound: ${JSON.stringify(body.tracker)}`)
         active.delete(name)
         context.cleared.set(order.uuid, { name, locationName: order.locationName })
         expected.push({ uuid: order.uuid, changeType: 'ORDER_CLEARED', state: 'cleared', locationName: order.locationName, op: request.what })
@@ -363,7 +392,13 @@ async function orderWorker(context: WorkerContext, names: number[], rng: () => n
   }
 }
 
-async function registrationWorker(context: WorkerContext, registrations: Map<string, boolean>, urls: string[], pending: Set<string>, rng: () => number): Promise<void> {
+async function registrationWorker(
+  context: WorkerContext,
+  registrations: Map<string, boolean>,
+  urls: string[],
+  pending: Set<string>,
+  rng: () => number,
+): Promise<void> {
   const { session, problems } = context
   while (!session.killed) {
     const url = urls[Math.floor(rng() * urls.length)]!
@@ -445,7 +480,8 @@ function reconcile(
   for (const name of names) {
     const before = active.get(name)
     const now = byName.get(name)
-    if (before && before.uuid !== now?.uuid && history.has(before.uuid)) cleared.set(before.uuid, { name, locationName: history.get(before.uuid)!.locationName })
+    if (before && before.uuid !== now?.uuid && history.has(before.uuid))
+      cleared.set(before.uuid, { name, locationName: history.get(before.uuid)!.locationName })
     if (now) {
       active.set(name, { uuid: now.uuid, locationName: now.locationName })
       created.add(now.uuid)

@@ -47,7 +47,8 @@ export function checkDeliveries(deliveries: readonly Delivery[]): DeliveryReport
   for (const d of deliveries) {
     const known = bySeq.get(d.seq)
     if (!known) bySeq.set(d.seq, { id: d.id, body: d.body })
-    else if (known.id !== d.id || known.body !== d.body) problems.push(`seq ${d.seq} was used for two different changes (${known.id} and ${d.id}, bodies differ: ${known.body !== d.body})`)
+    else if (known.id !== d.id || known.body !== d.body)
+      problems.push(`seq ${d.seq} was used for two different changes (${known.id} and ${d.id}, bodies differ: ${known.body !== d.body})`)
     let state = perPath.get(d.path)
     if (!state) perPath.set(d.path, (state = { max: 0, seen: new Map() }))
     if (d.seq > state.max) {
@@ -154,14 +155,16 @@ export function checkRecoveredState(model: ModelState, pending: readonly Pending
   for (const [uuid, cleared] of model.cleared) {
     const summary = historyByUuid.get(uuid)
     if (!summary) problems.push(`acknowledged clear of ${cleared.name} (${uuid}) is not in history`)
-    else if (summary.locationName !== cleared.locationName) problems.push(`history of ${uuid} has location "${summary.locationName}", acknowledged "${cleared.locationName}"`)
+    else if (summary.locationName !== cleared.locationName)
+      problems.push(`history of ${uuid} has location "${summary.locationName}", acknowledged "${cleared.locationName}"`)
     if (activeByUuid.has(uuid)) problems.push(`acknowledged clear of ${cleared.name} (${uuid}) is active again`)
   }
   for (const [name, acked] of model.active) {
     const p = pendingByName.get(name)
     const now = activeByUuid.get(acked.uuid)
     if (!now) {
-      if (!(p?.kind === 'clear' && historyByUuid.has(acked.uuid))) problems.push(`acknowledged order ${name} (${acked.uuid}) is gone${historyByUuid.has(acked.uuid) ? ' (cleared with no clear in flight)' : ''}`)
+      if (!(p?.kind === 'clear' && historyByUuid.has(acked.uuid)))
+        problems.push(`acknowledged order ${name} (${acked.uuid}) is gone${historyByUuid.has(acked.uuid) ? ' (cleared with no clear in flight)' : ''}`)
       continue
     }
     const allowed = [acked.locationName, ...(p?.kind === 'locate' ? [p.locationName] : [])]
@@ -170,7 +173,8 @@ export function checkRecoveredState(model: ModelState, pending: readonly Pending
   const known = new Set([...model.active.values()].map((o) => o.uuid))
   for (const o of active) {
     if (known.has(o.uuid) || !model.names.has(o.name)) continue
-    if (pendingByName.get(o.name)?.kind !== 'create' || model.active.has(o.name)) problems.push(`order ${o.name} (${o.uuid}) is active but was never acknowledged nor in flight`)
+    if (pendingByName.get(o.name)?.kind !== 'create' || model.active.has(o.name))
+      problems.push(`order ${o.name} (${o.uuid}) is active but was never acknowledged nor in flight`)
   }
   for (const uuid of model.created) {
     if (!activeByUuid.has(uuid) && !historyByUuid.has(uuid)) problems.push(`acknowledged order ${uuid} is neither active nor in history`)
@@ -207,7 +211,12 @@ export function prng(seed: number): () => number {
  * shows the new location): the changes they made, whose webhooks should follow too if a
  * mutation is all-or-nothing (state and its event together).
  */
-export function appliedInFlight(model: ModelState, pending: readonly PendingOp[], active: readonly OrderView[], history: readonly OrderView[]): ExpectedChange[] {
+export function appliedInFlight(
+  model: ModelState,
+  pending: readonly PendingOp[],
+  active: readonly OrderView[],
+  history: readonly OrderView[],
+): ExpectedChange[] {
   const changes: ExpectedChange[] = []
   const activeByName = new Map(active.map((o) => [o.name, o]))
   const inHistory = new Map(history.map((o) => [o.uuid, o]))
@@ -215,7 +224,8 @@ export function appliedInFlight(model: ModelState, pending: readonly PendingOp[]
     const acked = model.active.get(p.name)
     const now = activeByName.get(p.name)
     if (p.kind === 'create' && !acked && now) changes.push({ uuid: now.uuid, changeType: 'ORDER_CREATED', op: `create ${p.name} (in flight)` })
-    if (p.kind === 'clear' && acked && inHistory.has(acked.uuid)) changes.push({ uuid: acked.uuid, changeType: 'ORDER_CLEARED', op: `clear ${p.name} (in flight)` })
+    if (p.kind === 'clear' && acked && inHistory.has(acked.uuid))
+      changes.push({ uuid: acked.uuid, changeType: 'ORDER_CLEARED', op: `clear ${p.name} (in flight)` })
     if (p.kind === 'locate' && acked && now?.uuid === acked.uuid && now.locationName === p.locationName && p.locationName !== acked.locationName) {
       changes.push({ uuid: acked.uuid, changeType: 'ORDER_MODIFIED', locationName: p.locationName, op: `locate ${p.name} (in flight)` })
     }

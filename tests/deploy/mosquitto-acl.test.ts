@@ -35,14 +35,24 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
         .replace('/etc/mosquitto/tracker-hq/broker.crt', pki.serverCert)
         .replace('/etc/mosquitto/tracker-hq/broker.key', pki.serverKey),
     )
-  t.notOk(lines.some((line) => line.includes('/etc/')), 'every path replaced')
+  t.notOk(
+    lines.some((line) => line.includes('/etc/')),
+    'every path replaced',
+  )
   const broker = await startBroker({ dir, anonymous: false, lines }, 'mqtts')
   t.teardown(() => broker.stop())
 
   const clients: MqttClient[] = []
   t.teardown(() => Promise.all(clients.map((c) => c.endAsync(true))))
   const as = async (username: string, password: string) => {
-    const client = connect(broker.url, { username, password, ca: readFileSync(pki.ca), protocolVersion: 4, reconnectPeriod: 0, clientId: `${username}-${clients.length}` })
+    const client = connect(broker.url, {
+      username,
+      password,
+      ca: readFileSync(pki.ca),
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      clientId: `${username}-${clients.length}`,
+    })
     clients.push(client)
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve())
@@ -55,15 +65,29 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   const hq = await as('hq', accounts.hq)
   const received: string[] = []
   hq.on('message', (topic, payload) => received.push(`${topic} ${payload}`))
-  await hq.subscribeAsync(['events', 'history', 'status'].map((c) => `$share/hq/${prefix}/+/${c}`), { qos: 1 })
+  await hq.subscribeAsync(
+    ['events', 'history', 'status'].map((c) => `$share/hq/${prefix}/+/${c}`),
+    { qos: 1 },
+  )
 
   // A gateway's own bridge with its site's account publishes its changes.
-  const { service, changes } = await fleetService({ enabled: true, brokerUrl: broker.url, ca: pki.ca, username: 'paris-11', password: accounts['paris-11'], siteId: 'paris-11', topicPrefix: prefix })
+  const { service, changes } = await fleetService({
+    enabled: true,
+    brokerUrl: broker.url,
+    ca: pki.ca,
+    username: 'paris-11',
+    password: accounts['paris-11'],
+    siteId: 'paris-11',
+    topicPrefix: prefix,
+  })
   service.start()
   t.teardown(() => service.stop())
   await changes.record('ORDER_CREATED', order(1))
-  await until(() => received.some((m) => m.startsWith(`${prefix}/paris-11/events `)), 'the bridge\'s change reaches HQ')
-  t.ok(received.some((m) => m.startsWith(`${prefix}/paris-11/status `)), 'and its status')
+  await until(() => received.some((m) => m.startsWith(`${prefix}/paris-11/events `)), "the bridge's change reaches HQ")
+  t.ok(
+    received.some((m) => m.startsWith(`${prefix}/paris-11/status `)),
+    'and its status',
+  )
 
   // Paris's account writing under Lyon, HQ's account writing anything: Mosquitto drops the
   // message and closes the connection, having handled it (so nothing can arrive later).
@@ -80,16 +104,25 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   await refused('hq', accounts.hq, `${prefix}/lyon-2/events`, '{"fromHq":true}')
   const lyon = await as('lyon-2', accounts['lyon-2'])
   await lyon.publishAsync(`${prefix}/lyon-2/events`, '{"own":true}', { qos: 1 })
-  await until(() => received.some((m) => m.includes('"own":true')), 'lyon\'s own message')
-  t.notOk(received.some((m) => m.includes('forged')), 'a site writing under another\'s id is refused')
-  t.notOk(received.some((m) => m.includes('fromHq')), 'HQ cannot publish')
+  await until(() => received.some((m) => m.includes('"own":true')), "lyon's own message")
+  t.notOk(
+    received.some((m) => m.includes('forged')),
+    "a site writing under another's id is refused",
+  )
+  t.notOk(
+    received.some((m) => m.includes('fromHq')),
+    'HQ cannot publish',
+  )
   // A new subscriber gets the retained statuses: Lyon's forged one is not among them.
   const late = await as('hq', accounts.hq)
   const retained: string[] = []
   late.on('message', (topic, payload) => retained.push(`${topic} ${payload}`))
   await late.subscribeAsync(`${prefix}/+/status`, { qos: 1 })
-  await until(() => retained.length >= 1, 'paris\'s retained status')
-  t.notOk(retained.some((m) => m.includes('forged')), 'no forged retained status')
+  await until(() => retained.length >= 1, "paris's retained status")
+  t.notOk(
+    retained.some((m) => m.includes('forged')),
+    'no forged retained status',
+  )
 
   // HQ asks Paris's bridge for a replay: allowed both ways, and the change comes again.
   const before = received.filter((m) => m.startsWith(`${prefix}/paris-11/events `)).length
@@ -109,11 +142,11 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   let forgerClosed = false
   forger.once('close', () => (forgerClosed = true))
   forger.publish(`${prefix}/lyon-2/replay`, '{"from":1,"to":99,"forged":true}', { qos: 1 })
-  await until(() => forgerClosed || lyonRequests.length > 0, 'the broker\'s answer to paris asking lyon for a replay')
+  await until(() => forgerClosed || lyonRequests.length > 0, "the broker's answer to paris asking lyon for a replay")
   await hq.publishAsync(`${prefix}/lyon-2/replay`, '{"from":1,"to":2}', { qos: 1 })
-  await until(() => lyonRequests.length > 0, 'HQ\'s request reaches lyon')
-  t.same(lyonRequests, [`${prefix}/lyon-2/replay {"from":1,"to":2}`], 'lyon gets HQ\'s request only, not the forged one')
-  t.same(parisSpy, [], 'paris cannot read lyon\'s requests')
+  await until(() => lyonRequests.length > 0, "HQ's request reaches lyon")
+  t.same(lyonRequests, [`${prefix}/lyon-2/replay {"from":1,"to":2}`], "lyon gets HQ's request only, not the forged one")
+  t.same(parisSpy, [], "paris cannot read lyon's requests")
 
   // A site reads nothing else, not even another site's retained status.
   const spyReceived: string[] = []
@@ -121,7 +154,7 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   await lyon.subscribeAsync(`${prefix}/#`, { qos: 1 })
   const paris = await as('paris-11', accounts['paris-11'])
   await paris.publishAsync(`${prefix}/paris-11/events`, '{"late":true}', { qos: 1 })
-  await until(() => received.some((m) => m.includes('"late":true')), 'paris\'s message at HQ')
+  await until(() => received.some((m) => m.includes('"late":true')), "paris's message at HQ")
   t.same(spyReceived, [], 'a site cannot read the others')
 
   // Wrong password, no TLS: refused.

@@ -32,9 +32,10 @@ export async function startCloudServer(goodCode = '123-4567-890'): Promise<Cloud
   return {
     url: `http://127.0.0.1:${port}/activate`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

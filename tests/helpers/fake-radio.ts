@@ -46,6 +46,13 @@ export class FakeRadio implements Radio {
   async info(): Promise<RadioInfo> {
     const last = this.permitJoins.at(-1)
     const until = last && last.seconds > 0 ? last.at + last.seconds * 1000 : null
-    return { kind: 'zigbee', up: this.up, eui64: '00:12:4b:00:01:02:03:04', channel: 20, panId: 0x1234, permitJoinUntil: until && until > this.#clock.now() ? until : null }
+    return {
+      kind: 'zigbee',
+      up: this.up,
+      eui64: '00:12:4b:00:01:02:03:04',
+      channel: 20,
+      panId: 0x1234,
+      permitJoinUntil: until && until > this.#clock.now() ? until : null,
+    }
   }
 }

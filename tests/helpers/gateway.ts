@@ -32,7 +32,11 @@ export interface CallOptions {
 }
 
 /** `clock`: another hand-moved clock (a SteppingClock, whose steps the gateway mends). */
-export async function testGateway(configInput: Record<string, unknown> = {}, start?: string, clock: ManualClock = new ManualClock(start)): Promise<TestGateway> {
+export async function testGateway(
+  configInput: Record<string, unknown> = {},
+  start?: string,
+  clock: ManualClock = new ManualClock(start),
+): Promise<TestGateway> {
   const config: GatewayConfig = parseConfig({ dataDir: '/nonexistent-test-data', ...configInput })
   const logs = memoryLogger()
   const services = await buildServices({ config, clock, log: logs.log, inMemory: true })

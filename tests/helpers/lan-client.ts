@@ -118,13 +118,16 @@ async function burst(command: Command): Promise<Record<string, unknown>> {
   let left = command.count ?? 1
   const one = () =>
     new Promise<void>((resolve) => {
-      const req = http.get({ host: url.hostname, port: url.port, path: url.pathname + url.search, localAddress: command.from, agent, timeout: 10_000 }, (res) => {
-        res.resume()
-        res.on('end', () => {
-          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1
-          resolve()
-        })
-      })
+      const req = http.get(
+        { host: url.hostname, port: url.port, path: url.pathname + url.search, localAddress: command.from, agent, timeout: 10_000 },
+        (res) => {
+          res.resume()
+          res.on('end', () => {
+            statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1
+            resolve()
+          })
+        },
+      )
       req.on('timeout', () => req.destroy(new Error('timeout')))
       req.on('error', (error) => {
         statuses[error.message] = (statuses[error.message] ?? 0) + 1

@@ -46,9 +46,7 @@ export class ManualClock implements Clock {
     const target = this.#now + ms
     for (;;) {
       await settle()
-      const due = this.#timers
-        .filter((t) => t.at <= target)
-        .sort((a, b) => a.at - b.at || a.id - b.id)[0]
+      const due = this.#timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0]
       if (!due) break
       this.#timers = this.#timers.filter((t) => t !== due)
       this.#now = Math.max(this.#now, due.at)

@@ -13,6 +13,10 @@ export function memoryLogger(level = 'debug'): { log: Logger; lines: () => Recor
   return {
     log,
     text,
-    lines: () => text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
   }
 }

@@ -131,9 +131,13 @@ export function lanFlood(
 ) {
   const command = `ulimit -n 65536 2>/dev/null; exec "$0" "$@"`
   const [nsCommand, ...prefix] = ns.prefix
-  const child = spawn(nsCommand!, [...prefix, 'sh', '-c', command, process.execPath, '--disable-warning=ExperimentalWarning', flooderPath, JSON.stringify({ reconnectMs: 5, ...plan })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    nsCommand!,
+    [...prefix, 'sh', '-c', command, process.execPath, '--disable-warning=ExperimentalWarning', flooderPath, JSON.stringify({ reconnectMs: 5, ...plan })],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  )
   let latest: FloodCounts = { connected: 0, open: 0, closed: 0, errors: 0 }
   let mostOpen = 0
   let buffer = ''

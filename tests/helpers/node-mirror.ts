@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { requireExecutable, xzDep } from './system-deps.ts'
 
-export const nodeVersion = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node
+export const nodeVersion = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { devDependencies: { node: string } })
+  .devDependencies.node
 export const tarballName = `node-v${nodeVersion}-linux-x64`
 
 /** A mirror directory like https://nodejs.org/dist/vX: one tarball whose bin/node and bin/npm run this machine's. */
@@ -22,7 +23,9 @@ export function makeMirror(dir: string, corrupt = false): string {
   const tarball = path.join(mirror, `${tarballName}.tar.xz`)
   execFileSync('tar', ['-cJf', tarball, '-C', path.join(dir, 'tree'), tarballName])
   const digest = createHash('sha256').update(readFileSync(tarball)).digest('hex')
-  writeFileSync(path.join(mirror, 'SHASUMS256.txt'), `${corrupt ? '0'.repeat(64) : digest}  ${tarballName}.tar.xz\n${'1'.repeat(64)}  node-v${nodeVersion}-linux-arm64.tar.xz\n`)
+  writeFileSync(
+    path.join(mirror, 'SHASUMS256.txt'),
+    `${corrupt ? '0'.repeat(64) : digest}  ${tarballName}.tar.xz\n${'1'.repeat(64)}  node-v${nodeVersion}-linux-arm64.tar.xz\n`,
+  )
   return mirror
 }
-

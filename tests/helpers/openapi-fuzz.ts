@@ -9,7 +9,10 @@ import type { Schema } from './schema-arbitrary.ts'
 
 export const seed = Number(process.env.FUZZ_SEED ?? 20261123)
 export const numRuns = Number(process.env.FUZZ_RUNS ?? 150)
-export const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: Schema): (value: unknown) => boolean })({ strict: false, validateFormats: false })
+export const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: Schema): (value: unknown) => boolean })({
+  strict: false,
+  validateFormats: false,
+})
 
 export interface Operation {
   security?: Record<string, string[]>[]

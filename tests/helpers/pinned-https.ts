@@ -10,7 +10,9 @@ import tls from 'node:tls'
 /** The pin of a certificate (PEM or DER): SHA-256 of its public key, base64. */
 export function spkiPin(certificate: string | Buffer): string {
   const parsed = new X509Certificate(certificate)
-  return createHash('sha256').update(parsed.publicKey.export({ type: 'spki', format: 'der' })).digest('base64')
+  return createHash('sha256')
+    .update(parsed.publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64')
 }
 
 export class PinMismatch extends Error {
@@ -50,15 +52,18 @@ export async function pinnedJson(port: number, pin: string, method: string, targ
   const socket = await pinnedSocket(port, pin)
   const servedPin = spkiPin(socket.getPeerCertificate().raw)
   return new Promise((resolve, reject) => {
-    const request = http.request({ createConnection: () => socket, host: '127.0.0.1', port, method, path: target, headers: token ? { authorization: `Bearer ${token}` } : {} }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (text += chunk))
-      response.on('end', () => {
-        socket.destroy()
-        resolve({ status: response.statusCode!, body: JSON.parse(text), servedPin })
-      })
-    })
+    const request = http.request(
+      { createConnection: () => socket, host: '127.0.0.1', port, method, path: target, headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (text += chunk))
+        response.on('end', () => {
+          socket.destroy()
+          resolve({ status: response.statusCode!, body: JSON.parse(text), servedPin })
+        })
+      },
+    )
     request.on('error', reject)
     request.end()
   })

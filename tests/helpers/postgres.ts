@@ -53,7 +53,7 @@ function serverUser(): ServerUser | undefined {
   try {
     return { uid: lookup('-u'), gid: lookup('-g'), name: 'postgres' }
   } catch {
-    throw new Error('PostgreSQL refuses to run as root and there is no `postgres` user: install Debian\'s postgresql package or run the tests as another user')
+    throw new Error("PostgreSQL refuses to run as root and there is no `postgres` user: install Debian's postgresql package or run the tests as another user")
   }
 }
 
@@ -84,7 +84,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     ...(options.fast ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
     ...options.settings,
   }
-  const postgresOptions = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ')
+  const postgresOptions = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ')
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   const psqlBin = bin('psql')
   const server: PostgresServer = {
@@ -96,7 +98,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       return `postgres://postgres@127.0.0.1:${port}/${name}`
     },
     psql(database, sql) {
-      return execFileSync(psqlBin, ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' }).trim()
+      return execFileSync(psqlBin, ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+        encoding: 'utf8',
+      }).trim()
     },
     async start() {
       run(bin('pg_ctl'), user, ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', postgresOptions, '-w', '-t', '60', 'start'])

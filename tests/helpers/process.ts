@@ -45,10 +45,14 @@ export function runCli(
 
 export function startGatewayProcess(dataDir: string, env: Record<string, string> = {}, args: string[] = [], choice: CliChoice = {}): Promise<GatewayProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...(choice.nodeFlags ?? []), choice.cli ?? cliPath, choice.command ?? 'start', ...args], {
-      env: { ...process.env, PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', ...(choice.nodeFlags ?? []), choice.cli ?? cliPath, choice.command ?? 'start', ...args],
+      {
+        env: { ...process.env, PORT: '0', GATEWAY_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let output = ''
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
     // Waits while the gateway makes progress (writes its start-up log, or works: a first start

@@ -20,7 +20,16 @@ export interface TickShapeRun {
 export async function tickShapeAfterCollections(t: Test, cliArgs: string[], ready: string, dir: string, env: NodeJS.ProcessEnv = {}): Promise<TickShapeRun> {
   const out = path.join(dir, 'tick-shape.json')
   // Without the runner's coverage: V8 collecting coverage gathers feedback from a function's first call.
-  const { command, args } = withoutRunnerHooks(['--allow-natives-syntax', '--fuzzing', '--expose-gc', '--disable-warning=ExperimentalWarning', '--import', probe, cliPath, ...cliArgs])
+  const { command, args } = withoutRunnerHooks([
+    '--allow-natives-syntax',
+    '--fuzzing',
+    '--expose-gc',
+    '--disable-warning=ExperimentalWarning',
+    '--import',
+    probe,
+    cliPath,
+    ...cliArgs,
+  ])
   const child = spawn(command, args, { env: { ...process.env, ...env, TICK_SHAPE_OUT: out }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))

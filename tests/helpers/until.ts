@@ -31,7 +31,12 @@ export interface ProgressLimits {
  * a process wrote): it fails only when `progress()` has not changed for `stallMs`, or after
  * `limitMs` in all. A busy machine makes progress slowly; a stuck test makes none.
  */
-export async function untilProgress(condition: () => boolean | Promise<boolean>, progress: () => unknown, what = 'condition', limits: ProgressLimits = {}): Promise<void> {
+export async function untilProgress(
+  condition: () => boolean | Promise<boolean>,
+  progress: () => unknown,
+  what = 'condition',
+  limits: ProgressLimits = {},
+): Promise<void> {
   const { stallMs = generousMs, limitMs = 10 * generousMs } = limits
   const deadline = Date.now() + limitMs
   let last = JSON.stringify(progress())

@@ -154,15 +154,35 @@ export class FakeAdapter extends Adapter {
 
   /** A device sends a cluster-specific command (server → client) to the gateway. */
   sendCommand(device: FakeDevice, cluster: string, command: string, payload: Record<string, unknown>, customClusters = {}): void {
-    const manufacturerCode = cluster.startsWith('trk') ? device.manufacturerCode ?? 0xfff1 : undefined
-    const frame = Zcl.Frame.create(Zcl.FrameType.SPECIFIC, Zcl.Direction.SERVER_TO_CLIENT, true, manufacturerCode, this.#tsn++, command, cluster, payload, customClusters)
+    const manufacturerCode = cluster.startsWith('trk') ? (device.manufacturerCode ?? 0xfff1) : undefined
+    const frame = Zcl.Frame.create(
+      Zcl.FrameType.SPECIFIC,
+      Zcl.Direction.SERVER_TO_CLIENT,
+      true,
+      manufacturerCode,
+      this.#tsn++,
+      command,
+      cluster,
+      payload,
+      customClusters,
+    )
     this.#deliver(device, frame)
   }
 
   /** A device reports attributes. */
   report(device: FakeDevice, cluster: string, attributes: { attrId: number; dataType: number; attrData: unknown }[], customClusters = {}): void {
-    const manufacturerCode = cluster.startsWith('trk') ? device.manufacturerCode ?? 0xfff1 : undefined
-    const frame = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, manufacturerCode, this.#tsn++, 'report', cluster, attributes, customClusters)
+    const manufacturerCode = cluster.startsWith('trk') ? (device.manufacturerCode ?? 0xfff1) : undefined
+    const frame = Zcl.Frame.create(
+      Zcl.FrameType.GLOBAL,
+      Zcl.Direction.SERVER_TO_CLIENT,
+      true,
+      manufacturerCode,
+      this.#tsn++,
+      'report',
+      cluster,
+      attributes,
+      customClusters,
+    )
     this.#deliver(device, frame)
   }
 
@@ -203,7 +223,8 @@ export class FakeAdapter extends Adapter {
     const config = this.#network
     const memory = this.memory
     const same = (a: number[] | undefined, b: number[] | undefined) => Buffer.from(a ?? []).equals(Buffer.from(b ?? []))
-    if (memory && memory.panId === config.panID && same(memory.extendedPanId, config.extendedPanID) && same(memory.networkKey, config.networkKey)) return 'resumed'
+    if (memory && memory.panId === config.panID && same(memory.extendedPanId, config.extendedPanID) && same(memory.networkKey, config.networkKey))
+      return 'resumed'
     const backup = this.#storedBackup()
     if (
       backup &&
@@ -274,7 +295,11 @@ export class FakeAdapter extends Adapter {
       securityLevel: 5,
       networkUpdateId: 0,
       coordinatorIeeeAddress: Buffer.from(this.ieee.slice(2), 'hex'),
-      devices: [...this.devices.values()].map((device) => ({ networkAddress: device.nwk, ieeeAddress: Buffer.from(device.ieee.slice(2), 'hex'), isDirectChild: true })),
+      devices: [...this.devices.values()].map((device) => ({
+        networkAddress: device.nwk,
+        ieeeAddress: Buffer.from(device.ieee.slice(2), 'hex'),
+        isDirectChild: true,
+      })),
       ...(this.family === 'zstack' ? { znp: { version: 1 } } : {}),
       ...(this.family === 'ember' ? { ezsp: { version: 13, hashed_tclk: Buffer.alloc(16, 7) } } : {}),
     } as Backup
@@ -317,8 +342,17 @@ export class FakeAdapter extends Adapter {
       const start = payload[1] ?? 0
       // Two entries a response, as real stacks split long tables.
       const entryList = table.slice(start, start + 2).map((entry) => ({
-        extendedPanId: [0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd], eui64: entry.ieee, nwkAddress: entry.nwk, deviceType: entry.deviceType,
-        rxOnWhenIdle: entry.deviceType === 2 ? 0 : 1, relationship: entry.relationship, reserved1: 0, permitJoining: 0, reserved2: 0, depth: entry.depth, lqi: entry.lqi,
+        extendedPanId: [0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd, 0xdd],
+        eui64: entry.ieee,
+        nwkAddress: entry.nwk,
+        deviceType: entry.deviceType,
+        rxOnWhenIdle: entry.deviceType === 2 ? 0 : 1,
+        relationship: entry.relationship,
+        reserved1: 0,
+        permitJoining: 0,
+        reserved2: 0,
+        depth: entry.depth,
+        lqi: entry.lqi,
       }))
       return [Zdo.Status.SUCCESS, { neighborTableEntries: table.length, startIndex: start, entryList }]
     }
@@ -336,22 +370,52 @@ export class FakeAdapter extends Adapter {
       return [Zdo.Status.SUCCESS, { nwkAddress: nwk, endpointList: [1] }]
     }
     if (clusterId === Zdo.ClusterId.SIMPLE_DESCRIPTOR_REQUEST) {
-      return [Zdo.Status.SUCCESS, {
-        nwkAddress: nwk, length: 0, endpoint: 1, profileId: 0x0104, deviceId: device ? 0x0402 : 0x0005, deviceVersion: 1,
-        inClusterList: device?.inClusters ?? [0x0000], outClusterList: [],
-      }]
+      return [
+        Zdo.Status.SUCCESS,
+        {
+          nwkAddress: nwk,
+          length: 0,
+          endpoint: 1,
+          profileId: 0x0104,
+          deviceId: device ? 0x0402 : 0x0005,
+          deviceVersion: 1,
+          inClusterList: device?.inClusters ?? [0x0000],
+          outClusterList: [],
+        },
+      ]
     }
     if (clusterId === Zdo.ClusterId.NODE_DESCRIPTOR_REQUEST && device && !this.interviewFailing.has(ieee)) {
-      return [Zdo.Status.SUCCESS, {
-        nwkAddress: nwk, logicalType: device.type === 'Router' ? 1 : 2, fragmentationSupported: false, apsFlags: 0,
-        frequencyBand: 8, capabilities: {}, manufacturerCode: device.manufacturerCode ?? 0xfff1, maxBufSize: 80,
-        maxIncTxSize: 80, serverMask: { stackComplianceRevision: 22 }, maxOutTxSize: 80, deprecated1: 0, tlvs: [],
-      }]
+      return [
+        Zdo.Status.SUCCESS,
+        {
+          nwkAddress: nwk,
+          logicalType: device.type === 'Router' ? 1 : 2,
+          fragmentationSupported: false,
+          apsFlags: 0,
+          frequencyBand: 8,
+          capabilities: {},
+          manufacturerCode: device.manufacturerCode ?? 0xfff1,
+          maxBufSize: 80,
+          maxIncTxSize: 80,
+          serverMask: { stackComplianceRevision: 22 },
+          maxOutTxSize: 80,
+          deprecated1: 0,
+          tlvs: [],
+        },
+      ]
     }
     return [Zdo.Status.NOT_SUPPORTED, undefined]
   }
 
-  async sendZclFrameToEndpoint(ieee: string, nwk: number, endpoint: number, frame: Zcl.Frame, timeout: number, disableResponse: boolean, disableRecovery: boolean): Promise<any> {
+  async sendZclFrameToEndpoint(
+    ieee: string,
+    nwk: number,
+    endpoint: number,
+    frame: Zcl.Frame,
+    timeout: number,
+    disableResponse: boolean,
+    disableRecovery: boolean,
+  ): Promise<any> {
     this.sendOptions.push({ timeout, disableRecovery })
     if (this.failSends) throw new Error(this.failSends)
     if (this.unreachable.has(ieee)) throw new Error(`no answer from ${ieee}`)
@@ -369,23 +433,60 @@ export class FakeAdapter extends Adapter {
           ? { attrId, status: Zcl.Status.UNSUPPORTED_ATTRIBUTE }
           : { attrId, status: Zcl.Status.SUCCESS, dataType: basicAttributeTypes[name], attrData: value }
       })
-      const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'readRsp', frame.cluster.ID, records, {})
+      const response = Zcl.Frame.create(
+        Zcl.FrameType.GLOBAL,
+        Zcl.Direction.SERVER_TO_CLIENT,
+        true,
+        header.manufacturerCode,
+        header.transactionSequenceNumber,
+        'readRsp',
+        frame.cluster.ID,
+        records,
+        {},
+      )
       return this.#payload(nwk, endpoint, response)
     }
     if (frame.command.name === 'configReport') {
       const records = (frame.payload as { attrId: number }[]).map(({ attrId }) => ({ status: this.answerStatus, direction: 0, attrId }))
-      const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'configReportRsp', frame.cluster.ID, records, {})
+      const response = Zcl.Frame.create(
+        Zcl.FrameType.GLOBAL,
+        Zcl.Direction.SERVER_TO_CLIENT,
+        true,
+        header.manufacturerCode,
+        header.transactionSequenceNumber,
+        'configReportRsp',
+        frame.cluster.ID,
+        records,
+        {},
+      )
       return this.#payload(nwk, endpoint, response)
     }
     if (header.frameControl.disableDefaultResponse) return undefined
-    const response = Zcl.Frame.create(Zcl.FrameType.GLOBAL, Zcl.Direction.SERVER_TO_CLIENT, true, header.manufacturerCode, header.transactionSequenceNumber, 'defaultRsp', frame.cluster.ID, { cmdId: header.commandIdentifier, statusCode: this.answerStatus }, {})
+    const response = Zcl.Frame.create(
+      Zcl.FrameType.GLOBAL,
+      Zcl.Direction.SERVER_TO_CLIENT,
+      true,
+      header.manufacturerCode,
+      header.transactionSequenceNumber,
+      'defaultRsp',
+      frame.cluster.ID,
+      { cmdId: header.commandIdentifier, statusCode: this.answerStatus },
+      {},
+    )
     return this.#payload(nwk, endpoint, response)
   }
 
   #payload(nwk: number, endpoint: number, frame: Zcl.Frame) {
     return {
-      clusterID: frame.cluster.ID, header: frame.header, data: frame.toBuffer(), address: nwk, endpoint,
-      linkquality: 180, groupID: 0, wasBroadcast: false, destinationEndpoint: 1,
+      clusterID: frame.cluster.ID,
+      header: frame.header,
+      data: frame.toBuffer(),
+      address: nwk,
+      endpoint,
+      linkquality: 180,
+      groupID: 0,
+      wasBroadcast: false,
+      destinationEndpoint: 1,
     }
   }
 
@@ -401,7 +502,10 @@ export class FakeAdapter extends Adapter {
 
 /** A ZDO bind request's payload (after the transaction sequence number) in a few words. */
 function describeBind(payload: Buffer): string {
-  const ieee = (offset: number) => `0x${Buffer.from(payload.subarray(offset, offset + 8)).reverse().toString('hex')}`
+  const ieee = (offset: number) =>
+    `0x${Buffer.from(payload.subarray(offset, offset + 8))
+      .reverse()
+      .toString('hex')}`
   const cluster = payload.readUInt16LE(10)
   return `${ieee(1)} 0x${cluster.toString(16).padStart(4, '0')} -> ${ieee(13)}/${payload[21]}`
 }
@@ -453,7 +557,13 @@ export function installFakeAdapter(options: { family?: FakeFamily } = {}): FakeA
     const previous = created.at(-1)
     const stick = replacement
     replacement = undefined
-    const adapter = new FakeAdapter(network as never, serialPort as never, backupPath, adapterOptions as never, stick?.family ?? previous?.family ?? options.family)
+    const adapter = new FakeAdapter(
+      network as never,
+      serialPort as never,
+      backupPath,
+      adapterOptions as never,
+      stick?.family ?? previous?.family ?? options.family,
+    )
     if (stick) {
       adapter.ieee = stick.ieee
       if (previous) adapter.devices = previous.devices

@@ -60,7 +60,13 @@ export async function setup(t: Test, options: { failStarts?: number; radio?: Par
   const logs = memoryLogger('info')
   const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, checkIntervalMs: 0, ...options.radio })
   const events: { [K in keyof RadioEvents]: RadioEvents[K][] } = {
-    trackerStarted: [], trackerLocated: [], trackerCleared: [], trackerSeen: [], repeaterJoined: [], deviceLeft: [], status: [],
+    trackerStarted: [],
+    trackerLocated: [],
+    trackerCleared: [],
+    trackerSeen: [],
+    repeaterJoined: [],
+    deviceLeft: [],
+    status: [],
   }
   for (const name of Object.keys(events) as (keyof RadioEvents)[]) radio.on(name, (event) => void events[name].push(event as never))
   t.teardown(async () => {
@@ -93,7 +99,11 @@ export async function joinAndSettle(context: { logs: { lines(): Record<string, u
  * What the radio process's supervisor (zigbee-process.ts) does on a channel change, here in
  * one process: the running radio announces the move, stops, and a new one starts on it.
  */
-export async function restartOn(t: Test, context: { radio: ZigbeeRadio; dataDir: string; clock: ManualClock; logs: { log: ZigbeeRadioOptions['log'] } }, channel: number): Promise<ZigbeeRadio> {
+export async function restartOn(
+  t: Test,
+  context: { radio: ZigbeeRadio; dataDir: string; clock: ManualClock; logs: { log: ZigbeeRadioOptions['log'] } },
+  channel: number,
+): Promise<ZigbeeRadio> {
   await context.radio.announceChannel(channel)
   await context.radio.stop()
   const radio = new ZigbeeRadio({ dataDir: context.dataDir, clock: context.clock, channel, log: context.logs.log, checkIntervalMs: 0 })

@@ -33,7 +33,9 @@ t.test('query parameters: the server accepts a value exactly when the document d
           gw.services.button.press() // GET generate needs the button window
           const { status, body } = await gw.json(`${method} ${path}?${param.name}=${encodeURIComponent(value)}`, { token })
           if (documented(value) !== (status !== 400)) {
-            throw new Error(`${method} ${path} ${param.name}=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`)
+            throw new Error(
+              `${method} ${path} ${param.name}=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`,
+            )
           }
         }),
         { seed, numRuns },
@@ -49,7 +51,9 @@ t.test('every documented combination of the hourly statistics parameters is serv
   const all = fc.record(Object.fromEntries(params.map((p) => [p.name, valuesOf(p.schema)])), { requiredKeys: [] })
   await fc.assert(
     fc.asyncProperty(all, async (query) => {
-      const text = Object.entries(query).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')
+      const text = Object.entries(query)
+        .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+        .join('&')
       const { status, body } = await gw.json(`GET /api/v2/statistics/hourly?${text}`, { token })
       if (status !== 200) throw new Error(`?${text}: ${status} ${JSON.stringify(body)}`)
     }),
@@ -88,7 +92,9 @@ t.test('request bodies: the server accepts a body exactly when the document does
       fc.asyncProperty(fc.oneof(valid, near), async (body) => {
         const { status, body: answer } = await gw.json(`${method} ${path}`, { token, body })
         if (documented(body) === refused(status, answer as Answer)) {
-          throw new Error(`${method} ${path} ${JSON.stringify(body)}: document ${documented(body) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`)
+          throw new Error(
+            `${method} ${path} ${JSON.stringify(body)}: document ${documented(body) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`,
+          )
         }
       }),
       { seed, numRuns },
@@ -109,7 +115,9 @@ t.test("the floor plan: the server refuses a plan's shape exactly when the docum
     rows: 30,
     tables: Array.from({ length: count }, (_, i) => ({ table: 9999 - i, x: i % 30, y: Math.floor(i / 30) })),
   }))
-  const body = fc.tuple(fc.oneof(plan, crowded), fc.option(fc.constantFrom('extra', 'note'), { nil: undefined })).map(([p, extra]) => (extra ? { ...p, [extra]: 1 } : p))
+  const body = fc
+    .tuple(fc.oneof(plan, crowded), fc.option(fc.constantFrom('extra', 'note'), { nil: undefined }))
+    .map(([p, extra]) => (extra ? { ...p, [extra]: 1 } : p))
   // The cross-field rules (JSON Schema cannot say them) are the summary's; they refuse with a detail naming them.
   const crossField = /placed twice|two tables in cell|is outside the/
   await fc.assert(
@@ -171,7 +179,9 @@ t.test('DELETE /api/v2/register: the server takes a request exactly when the doc
       const { status, body: answer } = await gw.json(`DELETE ${target}`, { token, body })
       // Not registered (-30, 404) is an accepted request.
       if (documented(query, body) !== (status !== 400)) {
-        throw new Error(`DELETE ${target} ${JSON.stringify(body)}: document ${documented(query, body) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`)
+        throw new Error(
+          `DELETE ${target} ${JSON.stringify(body)}: document ${documented(query, body) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`,
+        )
       }
     }),
     { seed, numRuns: Math.min(numRuns, 60) },
@@ -183,7 +193,11 @@ t.test('DELETE /api/v2/register: the server takes a request exactly when the doc
 function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`GET /api/v2/websocket HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`)
+      socket.write(
+        `GET /api/v2/websocket HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}\r\n`,
+      )
     })
     let text = ''
     socket.setEncoding('utf8')

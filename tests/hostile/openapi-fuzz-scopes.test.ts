@@ -24,12 +24,14 @@ function callArbitrary(template: string, op: Operation): fc.Arbitrary<Call> {
   const queryParams = op.parameters.filter((p) => p.in === 'query')
   // A path segment is never empty, "." or ".." (URLs resolve those away).
   const segment = (schema: Schema) => nearTexts(schema).filter((v) => v !== '' && v !== '.' && v !== '..')
-  const path = fc.tuple(...pathParams.map((p) => segment(p.schema))).map((values) =>
-    pathParams.reduce((text, p, i) => text.replace(`{${p.name}}`, encodeURIComponent(values[i] as string)), template),
+  const path = fc
+    .tuple(...pathParams.map((p) => segment(p.schema)))
+    .map((values) => pathParams.reduce((text, p, i) => text.replace(`{${p.name}}`, encodeURIComponent(values[i] as string)), template))
+  const query = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, nearTexts(p.schema)])), { requiredKeys: [] }).map((values) =>
+    Object.entries(values)
+      .map(([k, v]) => `${k}=${encodeURIComponent(v as string)}`)
+      .join('&'),
   )
-  const query = fc
-    .record(Object.fromEntries(queryParams.map((p) => [p.name, nearTexts(p.schema)])), { requiredKeys: [] })
-    .map((values) => Object.entries(values).map(([k, v]) => `${k}=${encodeURIComponent(v as string)}`).join('&'))
   const schema = op.requestBody?.content['application/json'].schema
   const properties = (schema?.properties ?? {}) as Record<string, Schema>
   const keys = Object.keys(properties)
@@ -72,7 +74,9 @@ for (const scope of ['screen', 'read'] as Scope[]) {
             const refusedForScope = answer.status === 403 && (v1 ? /scope/.test(String((answer.body as { message?: string }).message)) : returnCode === -51)
             // A query parameter may ask for more than the route does (x-scope: revoking tokens by name).
             const params = new URLSearchParams(query)
-            const askedMore = op.parameters.some((p) => p.in === 'query' && p['x-scope'] !== undefined && !scopeAllows(scope, p['x-scope']) && params.has(p.name))
+            const askedMore = op.parameters.some(
+              (p) => p.in === 'query' && p['x-scope'] !== undefined && !scopeAllows(scope, p['x-scope']) && params.has(p.name),
+            )
             if (askedMore && answer.status < 400) throw new Error(`a ${scope} token did what needs more: ${said}`)
             if (allowed && refusedForScope && !askedMore) throw new Error(`${op['x-route']} lists ${scope} but refused it: ${said}`)
             if (!allowed && !refusedForScope) throw new Error(`${op['x-route']} leaves ${scope} out but answered: ${said}`)

@@ -23,7 +23,9 @@ t.test('query parameters: the server accepts a value exactly when the document d
         fc.asyncProperty(nearTexts(param.schema), async (value) => {
           const { status, body } = await gw.json(`GET ${path}?${param.name}=${encodeURIComponent(value)}`, { token })
           if (documented(value) !== (status === 200)) {
-            throw new Error(`${path} ${param.name}=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`)
+            throw new Error(
+              `${path} ${param.name}=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`,
+            )
           }
         }),
         { seed, numRuns },
@@ -35,7 +37,9 @@ t.test('query parameters: the server accepts a value exactly when the document d
     const all = fc.record(Object.fromEntries(params.map((p) => [p.name, valuesOf(p.schema)])), { requiredKeys: [] })
     await fc.assert(
       fc.asyncProperty(all, async (query) => {
-        const text = Object.entries(query).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')
+        const text = Object.entries(query)
+          .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+          .join('&')
         const { status, body } = await gw.json(`GET ${path}?${text}`, { token })
         if (status !== 200) throw new Error(`${path}?${text}: ${status} ${JSON.stringify(body)}`)
       }),
@@ -87,10 +91,16 @@ function bodies(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties as Record<string, Schema>
   const valid = fc.record(Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, valuesOf(s)])), { requiredKeys: schema.required ?? [] })
   const keys = Object.keys(properties)
-  const change = fc.option(fc.tuple(fc.constantFrom(...keys), fc.option(fc.oneof(...keys.map((k) => nearValues(properties[k]!))), { nil: undefined })), { nil: undefined })
+  const change = fc.option(fc.tuple(fc.constantFrom(...keys), fc.option(fc.oneof(...keys.map((k) => nearValues(properties[k]!))), { nil: undefined })), {
+    nil: undefined,
+  })
   // Other keys are ignored, but an unsafe key anywhere inside their values is refused (-31).
-  const nested = fc.constantFrom<unknown>(JSON.parse('{"__proto__":1}'), { $gt: 1 }, [{ constructor: 1 }], { a: { prototype: 2 } }, { a: [1, { b: 'ok' }] }, [[{ c: null }]])
-  const extra = fc.option(fc.tuple(fc.constantFrom('note', '$where', 'constructor', 'extra_1'), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), nested)), { nil: undefined })
+  const nested = fc.constantFrom<unknown>(JSON.parse('{"__proto__":1}'), { $gt: 1 }, [{ constructor: 1 }], { a: { prototype: 2 } }, { a: [1, { b: 'ok' }] }, [
+    [{ c: null }],
+  ])
+  const extra = fc.option(fc.tuple(fc.constantFrom('note', '$where', 'constructor', 'extra_1'), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), nested)), {
+    nil: undefined,
+  })
   return fc.tuple(valid, change, extra).map(([body, changed, added]) => {
     const out: Record<string, unknown> = { ...body }
     if (changed) {
@@ -112,7 +122,9 @@ t.test('request bodies: the server accepts a body exactly when the document does
       fc.asyncProperty(bodies(schema), async (body) => {
         const { status, body: answer } = await gw.json(`${method} ${target}`, { token, body })
         if (documented(body) !== served(status)) {
-          throw new Error(`${method} ${target} ${JSON.stringify(body)}: document ${documented(body) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`)
+          throw new Error(
+            `${method} ${target} ${JSON.stringify(body)}: document ${documented(body) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(answer)}`,
+          )
         }
       }),
       { seed, numRuns },
@@ -132,7 +144,9 @@ t.test('v1 create: any dummy_tracker_address value is accepted (only "true" stan
     fc.asyncProperty(values, async (value) => {
       const { status, body } = await gw.json(`POST /api/v1/activeorders?dummy_tracker_address=${encodeURIComponent(value)}`, { token, body: { name: 5 } })
       if (documented(value) !== (status === 200)) {
-        throw new Error(`dummy_tracker_address=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`)
+        throw new Error(
+          `dummy_tracker_address=${JSON.stringify(value)}: document ${documented(value) ? 'accepts' : 'refuses'}, server ${status} ${JSON.stringify(body)}`,
+        )
       }
     }),
     { seed, numRuns },

@@ -68,7 +68,10 @@ t.test('raw-socket cases', async (t) => {
   })
 
   t.test('a declared body over 16 KiB gets 413 -35 without being read', async (t) => {
-    const reply = await exchange(port, 'POST /api/v2/activeorders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{')
+    const reply = await exchange(
+      port,
+      'POST /api/v2/activeorders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{',
+    )
     t.match(reply, /^HTTP\/1\.1 413 /)
     t.match(reply, /"returnCode":-35/)
   })

@@ -27,7 +27,11 @@ const volatile = new Set(['last_used', 'ip_address', 'elapsedTime'])
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !volatile.has(k)).map(([k, v]) => [k, strip(v)]))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !volatile.has(k))
+        .map(([k, v]) => [k, strip(v)]),
+    )
   }
   return value
 }

@@ -16,8 +16,17 @@ t.test('paths are relative to the config file, as dataDir is', async (t) => {
   const dir = t.testdir()
   const file = path.join(dir, 'gateway.config.json')
   writeFileSync(file, JSON.stringify({ backup: { directory: 'usb', passphraseFile: 'secret/pass', at: '23:15', keep: 3 } }))
-  t.same(loadConfig({ configPath: file }, {}, '/elsewhere').backup, { directory: path.join(dir, 'usb'), passphraseFile: path.join(dir, 'secret/pass'), at: '23:15', keep: 3 })
-  t.same(loadConfig({}, {}, dir, path.join(dir, 'none.json')).backup, { directory: path.join(dir, 'usb'), passphraseFile: path.join(dir, 'secret/pass'), at: '23:15', keep: 3 }, './gateway.config.json')
+  t.same(loadConfig({ configPath: file }, {}, '/elsewhere').backup, {
+    directory: path.join(dir, 'usb'),
+    passphraseFile: path.join(dir, 'secret/pass'),
+    at: '23:15',
+    keep: 3,
+  })
+  t.same(
+    loadConfig({}, {}, dir, path.join(dir, 'none.json')).backup,
+    { directory: path.join(dir, 'usb'), passphraseFile: path.join(dir, 'secret/pass'), at: '23:15', keep: 3 },
+    './gateway.config.json',
+  )
   writeFileSync(file, JSON.stringify({ backup: { directory: '/mnt/backup' } }))
   t.equal(loadConfig({ configPath: file }, {}, '/elsewhere').backup.directory, '/mnt/backup')
   t.equal(loadConfig({ configPath: file }, {}, '/elsewhere').backup.passphraseFile, null)

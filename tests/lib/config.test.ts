@@ -19,12 +19,30 @@ t.test('an unknown key or a bad value names the key', async (t) => {
 })
 
 t.test('radio serial options; the adapter type is required where herdsman cannot detect it', async (t) => {
-  const radio = parseConfig({ radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10 } }).radio
-  t.same(radio, { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10, trackers: 50 })
+  const radio = parseConfig({
+    radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00', baudRate: 460800, rtscts: true, transmitPower: 10 },
+  }).radio
+  t.same(radio, {
+    kind: 'zigbee',
+    adapter: 'ember',
+    serialPort: '/dev/serial/by-id/usb-Nabu_Casa_ZBT-2-if00',
+    baudRate: 460800,
+    rtscts: true,
+    transmitPower: 10,
+    trackers: 50,
+  })
   for (const serialPort of ['tcp://192.168.1.20:6638', 'socket://slzb:6638', '/dev/serial/by-id/usb-ITead_Sonoff_Zigbee_3.0_USB_Dongle_Plus-if00-port0']) {
-    t.throws(() => parseConfig({ radio: { kind: 'zigbee', serialPort } }), { name: 'ConfigError', message: /"radio\.adapter": required with serialPort/ }, serialPort)
+    t.throws(
+      () => parseConfig({ radio: { kind: 'zigbee', serialPort } }),
+      { name: 'ConfigError', message: /"radio\.adapter": required with serialPort/ },
+      serialPort,
+    )
   }
-  t.equal(parseConfig({ radio: { kind: 'zigbee', serialPort: '/dev/ttyUSB0' } }).radio.adapter, undefined, 'a system device name: herdsman matches known sticks')
+  t.equal(
+    parseConfig({ radio: { kind: 'zigbee', serialPort: '/dev/ttyUSB0' } }).radio.adapter,
+    undefined,
+    'a system device name: herdsman matches known sticks',
+  )
   t.equal(parseConfig({ radio: { kind: 'zigbee' } }).radio.serialPort, undefined, 'no path: USB auto-detection')
   t.throws(() => parseConfig({ radio: { kind: 'zigbee', adapter: 'zstack', rtscts: 'yes' } }), { message: /"radio\.rtscts"/ })
   t.throws(() => parseConfig({ radio: { kind: 'zigbee', adapter: 'zstack', baudRate: 12 } }), { message: /"radio\.baudRate"/ })
@@ -65,7 +83,11 @@ t.test('no config file at all is fine', async (t) => {
   writeFileSync(path.join(dir, 'gateway.config.json'), JSON.stringify({ mdns: { enabled: 'yes' } }))
   t.throws(() => loadConfig({}, {}, dir), { message: /"mdns\.enabled"/ })
   writeFileSync(path.join(dir, 'gateway.config.json'), 'null')
-  t.throws(() => loadConfig({}, {}, dir), { name: 'ConfigError', message: /gateway\.config\.json: not a JSON object \(null\)$/ }, 'a file holding null: a clear error, not a crash')
+  t.throws(
+    () => loadConfig({}, {}, dir),
+    { name: 'ConfigError', message: /gateway\.config\.json: not a JSON object \(null\)$/ },
+    'a file holding null: a clear error, not a crash',
+  )
 })
 
 t.test('a relative dataDir in a config file is relative to that file; the installed config is the last resort', async (t) => {

@@ -21,7 +21,10 @@ async function stance(t: Test, row: ContractRoute) {
     t.match(none, { status: 401, body: { returnCode: -2 } }, `${route}: no token → 401 -2`)
     t.match(malformed, { status: 400, body: { returnCode: -1 } }, `${route}: malformed → 400 -1`)
   } else {
-    for (const [label, answer] of [['no token', none], ['malformed header', malformed]] as const) {
+    for (const [label, answer] of [
+      ['no token', none],
+      ['malformed header', malformed],
+    ] as const) {
       t.not(answer.status, 401, `${route}: ${label} is not refused (${row.auth})`)
       t.notOk([-1, -2, -36].includes(answer.body.returnCode), `${route}: ${label} gets no auth code`)
     }
@@ -60,13 +63,17 @@ const openExtensions: Record<string, string> = {
   'GET /api/v2/register/jwks': 'public keys for verifying webhook signatures: nothing secret',
   'POST /api/v2/board/pairing': 'a new screen asks for a sign-in code: bounded, and approving it needs a token',
   'GET /api/v2/board/pairing/:id': 'the new screen collects its token with a 128-bit handle only it knows',
-  'GET /api/v2/gateway/tls': 'the HTTPS port and certificate fingerprints, which every TLS handshake shows anyway; the sign-in screen needs them before a token',
+  'GET /api/v2/gateway/tls':
+    'the HTTPS port and certificate fingerprints, which every TLS handshake shows anyway; the sign-in screen needs them before a token',
 }
 
 t.test('v2 routes are bearer except GET /api/v2, GET .../generate, GET /api/v2/capabilities (and listed extensions)', async (t) => {
   const open = contract.filter((r) => r.path.startsWith('/api/v2') && r.auth !== 'bearer' && r.auth !== 'first-frame')
   t.same(
-    open.map((r) => `${r.method} ${r.path}`).filter((route) => !(route in openExtensions)).sort(),
+    open
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((route) => !(route in openExtensions))
+      .sort(),
     ['GET /api/v2', 'GET /api/v2/accesstoken/generate', 'GET /api/v2/capabilities'],
   )
 })

@@ -30,9 +30,15 @@ t.test('a memory-reducing collection before the gateway has started', async (t) 
     nodeFlags: ['--expose-gc', '--import', path.join(dir, 'preload.mjs')],
   })
   t.teardown(() => gateway.stop('SIGKILL'))
-  const started = gateway.output().split('\n').find((line) => line.includes('"msg":"gateway started"'))
+  const started = gateway
+    .output()
+    .split('\n')
+    .find((line) => line.includes('"msg":"gateway started"'))
   t.ok(started, gateway.output())
   const startedAt = Date.parse((JSON.parse(started!) as { time: string }).time)
   const times = (await readFile(collections, 'utf8')).split('\n').filter(Boolean).map(Number)
-  t.ok(times.some((time) => time < startedAt), `collections at ${times.join(', ')}, started at ${startedAt}`)
+  t.ok(
+    times.some((time) => time < startedAt),
+    `collections at ${times.join(', ')}, started at ${startedAt}`,
+  )
 })

@@ -16,7 +16,9 @@ t.test("after the start-up trim, nextTick's literal sites are still monomorphic"
   const configFile = path.join(dataDir, 'gateway.config.json')
   await writeFile(configFile, JSON.stringify({ host: '127.0.0.1', port, dataDir, mdns: { enabled: false }, tls: { enabled: false } }))
   // Asked once the trim has run (logged at debug level).
-  const { states } = await tickShapeAfterCollections(t, ['start', '--config', configFile], '"msg":"start-up garbage collected"', dataDir, { LOG_LEVEL: 'debug' })
+  const { states } = await tickShapeAfterCollections(t, ['start', '--config', configFile], '"msg":"start-up garbage collected"', dataDir, {
+    LOG_LEVEL: 'debug',
+  })
   t.ok(states.length >= 2, `nextTick still builds its entry as a literal with computed keys: ${states}`)
   t.same(new Set(states), new Set(['MONOMORPHIC']), String(states))
 })

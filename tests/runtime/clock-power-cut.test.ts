@@ -21,12 +21,15 @@ t.test('orders created before a power cut keep their waiting times through a boo
   const dir = t.testdir({})
   const dataDir = path.join(dir, 'data')
   const configFile = path.join(dir, 'gateway.config.json')
-  writeFileSync(configFile, JSON.stringify({
-    host: '127.0.0.1',
-    radio: { kind: 'simulated' },
-    mdns: { enabled: false },
-    clock: { syncCheckSeconds: 1 },
-  }))
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      host: '127.0.0.1',
+      radio: { kind: 'simulated' },
+      mdns: { enabled: false },
+      clock: { syncCheckSeconds: 1 },
+    }),
+  )
   const fake = fakeSystemClock(dir, '+0', true)
   const start = async (): Promise<GatewayProcess> => {
     const gw = await startGatewayProcess(dataDir, { ...fake.env, GATEWAY_CONFIG: configFile })
@@ -77,7 +80,10 @@ t.test('orders created before a power cut keep their waiting times through a boo
   // Before network time answers: waiting times go on from where they were, never back.
   for (const order of await orders()) {
     const earlier = beforeCut.find((o) => o.uuid === order.uuid)
-    t.ok(order.elapsedTime >= earlier.elapsedTime && order.elapsedTime < 300, `order ${order.name}: waited ${order.elapsedTime} s on the wrong clock (was ${earlier.elapsedTime} s)`)
+    t.ok(
+      order.elapsedTime >= earlier.elapsedTime && order.elapsedTime < 300,
+      `order ${order.name}: waited ${order.elapsedTime} s on the wrong clock (was ${earlier.elapsedTime} s)`,
+    )
   }
   // Order 2 is cleared and order 3 created while the clock is a day behind.
   t.match(await api('DELETE', '/api/v2/activeorders/2'), { status: 200 })
@@ -89,19 +95,29 @@ t.test('orders created before a power cut keep their waiting times through a boo
   // Network time answers: the clock steps forward a day and is synchronised.
   fake.offset('+0')
   fake.synchronized(true)
-  await until(async () => {
-    const clock = (await status()).clock
-    return clock.synchronized === true && clock.lastJump !== null && clock.behind === null
-  }, 'the step mended', 30_000)
+  await until(
+    async () => {
+      const clock = (await status()).clock
+      return clock.synchronized === true && clock.lastJump !== null && clock.behind === null
+    },
+    'the step mended',
+    30_000,
+  )
   const stepped = await status()
-  t.ok(Math.abs(stepped.clock.lastJump.shiftMs) < 300_000, `only the new run's clock moved, and by what it was behind the mark (${stepped.clock.lastJump.shiftMs} ms)`)
+  t.ok(
+    Math.abs(stepped.clock.lastJump.shiftMs) < 300_000,
+    `only the new run's clock moved, and by what it was behind the mark (${stepped.clock.lastJump.shiftMs} ms)`,
+  )
   t.ok(Math.abs(at(stepped.currentTime, stepped.utcOffset) - Date.now()) < 60_000, 'the gateway tells the right time')
 
   // Every order's waiting time is what it truly waited; none is dated tomorrow.
   for (const order of await orders()) {
     const truly = (Date.now() - createdAt.get(Number(order.name))!) / 1000
     t.ok(Math.abs(order.elapsedTime - truly) <= 15, `order ${order.name}: waited ${order.elapsedTime} s, truly ${Math.round(truly)} s`)
-    t.ok(Math.abs(at(order.created, stepped.utcOffset) - createdAt.get(Number(order.name))!) < 15_000, `order ${order.name}: created ${order.created}, when it was`)
+    t.ok(
+      Math.abs(at(order.created, stepped.utcOffset) - createdAt.get(Number(order.name))!) < 15_000,
+      `order ${order.name}: created ${order.created}, when it was`,
+    )
   }
 
   // Cleared: every history row ends after it starts and lasts what the order waited.
@@ -123,7 +139,10 @@ t.test('orders created before a power cut keep their waiting times through a boo
   }
   const statistics = (await api('GET', '/api/v2/statistics')).statistics
   t.equal(statistics.ordersToday, 3)
-  t.ok(statistics.averageSeconds >= 0 && Math.abs(statistics.averageSeconds - totalSeconds / 3) <= 1, `average ${statistics.averageSeconds} s, the rows say ${totalSeconds / 3} s`)
+  t.ok(
+    statistics.averageSeconds >= 0 && Math.abs(statistics.averageSeconds - totalSeconds / 3) <= 1,
+    `average ${statistics.averageSeconds} s, the rows say ${totalSeconds / 3} s`,
+  )
   t.equal(statistics.exceededToday, 0)
 
   // The rows leave and come back: export, then import into a fresh data dir.

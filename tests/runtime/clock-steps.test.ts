@@ -21,19 +21,22 @@ async function scenario(t: Test, startOffsetHours: number): Promise<void> {
   const dir = t.testdir({})
   const dataDir = path.join(dir, 'data')
   const configFile = path.join(dir, 'gateway.config.json')
-  writeFileSync(configFile, JSON.stringify({
-    host: '127.0.0.1',
-    radio: { kind: 'simulated' },
-    mdns: { enabled: false },
-    webhooks: { allowLoopback: true, retrySchedule: [200, 500, 1000] },
-    clock: { syncCheckSeconds: 1, holdDeliveriesSeconds: 3600 },
-  }))
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      host: '127.0.0.1',
+      radio: { kind: 'simulated' },
+      mdns: { enabled: false },
+      webhooks: { allowLoopback: true, retrySchedule: [200, 500, 1000] },
+      clock: { syncCheckSeconds: 1, holdDeliveriesSeconds: 3600 },
+    }),
+  )
   const fake = fakeSystemClock(dir, `${startOffsetHours > 0 ? '+' : ''}${startOffsetHours}h`, false)
   const gw = await startGatewayProcess(dataDir, { ...fake.env, GATEWAY_CONFIG: configFile })
   t.teardown(() => gw.stop())
 
   await sendControl(dataDir, 'button.press')
-  const generated = await (await fetch(`${gw.url}/api/v2/accesstoken/generate?name=clock-test`)).json() as any
+  const generated = (await (await fetch(`${gw.url}/api/v2/accesstoken/generate?name=clock-test`)).json()) as any
   const token: string = generated.token.token
   const api = async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${gw.url}${route}`, {
@@ -81,20 +84,28 @@ async function scenario(t: Test, startOffsetHours: number): Promise<void> {
   t.match(await api('DELETE', '/api/v2/activeorders/3'), { status: 200 })
   // Some real time passes, so a waiting time that stood still or went back would show.
   let before: any[] = []
-  await until(async () => {
-    before = (await api('GET', '/api/v2/activeorders')).items
-    return before.every((order) => order.elapsedTime >= 2)
-  }, 'orders two seconds old', 20_000)
+  await until(
+    async () => {
+      before = (await api('GET', '/api/v2/activeorders')).items
+      return before.every((order) => order.elapsedTime >= 2)
+    },
+    'orders two seconds old',
+    20_000,
+  )
   t.equal(before.length, 2)
   t.equal(receiver.posts().length, 0, 'nothing is delivered while the clock is known to be wrong')
 
   // NTP answers: the wall clock is stepped to the right time and reported synchronised.
   fake.offset('+0')
   fake.synchronized(true)
-  await until(async () => {
-    const state = await clockState()
-    return state.synchronized === true && state.lastJump !== null && !state.holdingDeliveries
-  }, 'the step mended and the clock trusted', 20_000)
+  await until(
+    async () => {
+      const state = await clockState()
+      return state.synchronized === true && state.lastJump !== null && !state.holdingDeliveries
+    },
+    'the step mended and the clock trusted',
+    20_000,
+  )
   const state = await clockState()
   t.ok(Math.abs(state.lastJump.shiftMs + startOffsetHours * hourMs) < 10_000, `the step measured (${state.lastJump.shiftMs} ms)`)
   t.equal(state.lastJump.cause, 'system')
@@ -104,7 +115,10 @@ async function scenario(t: Test, startOffsetHours: number): Promise<void> {
   const after = (await api('GET', '/api/v2/activeorders')).items as any[]
   for (const order of after) {
     const earlier = before.find((o) => o.uuid === order.uuid)
-    t.ok(order.elapsedTime >= earlier.elapsedTime && order.elapsedTime < 300, `order ${order.name}: elapsed ${order.elapsedTime} s (was ${earlier.elapsedTime} s)`)
+    t.ok(
+      order.elapsedTime >= earlier.elapsedTime && order.elapsedTime < 300,
+      `order ${order.name}: elapsed ${order.elapsedTime} s (was ${earlier.elapsedTime} s)`,
+    )
     const now = await api('GET', '/api/v2/gateway')
     const created = Date.parse(`${order.created}${now.gatewayStatus.utcOffset}`)
     t.ok(Math.abs(created - Date.now()) < 300_000, `order ${order.name}: created ${order.created}, on the right time now`)
@@ -141,11 +155,22 @@ async function scenario(t: Test, startOffsetHours: number): Promise<void> {
   t.same(refused, [], 'the receiver refused nothing')
   t.equal(receiver.posts().length, accepted.length, 'every delivery accepted')
   const seqs = accepted.map((p) => p.seq)
-  t.same(seqs, [...seqs].sort((a, b) => a - b), 'in order')
-  t.ok(accepted.some((p) => p.name === '3' && p.changeType === 'ORDER_CLEARED'), 'the change held from before the step too')
+  t.same(
+    seqs,
+    [...seqs].sort((a, b) => a - b),
+    'in order',
+  )
+  t.ok(
+    accepted.some((p) => p.name === '3' && p.changeType === 'ORDER_CLEARED'),
+    'the change held from before the step too',
+  )
 
   const synced = await runCli(['status'], { GATEWAY_DATA_DIR: dataDir })
-  t.match(synced.stdout, new RegExp(`clock: synchronised \\(timedatectl\\); last step ${startOffsetHours > 0 ? '-' : '\\+'}${Math.abs(startOffsetHours)}h 0m \\d+s \\(system\\)`), '`gateway status` shows the step')
+  t.match(
+    synced.stdout,
+    new RegExp(`clock: synchronised \\(timedatectl\\); last step ${startOffsetHours > 0 ? '-' : '\\+'}${Math.abs(startOffsetHours)}h 0m \\d+s \\(system\\)`),
+    '`gateway status` shows the step',
+  )
 }
 
 t.test('the wall clock stepped +3 h while orders are active and paged', (t) => scenario(t, -3))

@@ -15,7 +15,13 @@ const warning = 'storage cannot take writes (disk full or read-only): changes ar
 
 t.test('start-up on a full disk serves reads and refuses writes with -37; one warning per episode', async (t) => {
   const dataDir = t.testdir()
-  const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/activeorders'] } })
+  const config = parseConfig({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    mdns: { enabled: false },
+    security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/activeorders'] },
+  })
   const first = await startGateway({ config, log: memoryLogger('warn').log })
   await first.services.orders.create({ name: 3, orderType: 'TO_GO', requireTracker: false })
   await first.stop()
@@ -33,7 +39,11 @@ t.test('start-up on a full disk serves reads and refuses writes with -37; one wa
   t.equal(list.status, 200, 'reads are served')
   t.match(await list.json(), { count: '1', items: [{ name: '3' }] })
   const create = (name: number) =>
-    fetch(`${base}/api/v2/activeorders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, orderType: 'TO_GO' }) })
+    fetch(`${base}/api/v2/activeorders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, orderType: 'TO_GO' }),
+    })
   for (let i = 0; i < 3; i++) {
     const refused = await create(10 + i)
     t.equal(refused.status, 503)
@@ -68,34 +78,48 @@ function smallFileSystem(): string | undefined {
 
 const mountPoint = smallFileSystem()
 
-t.test('a really full file system (tmpfs, root only): SQLite history included, the gateway starts and reads', { skip: mountPoint ? false : 'mounting a tmpfs is not allowed here' }, async (t) => {
-  const dir = mountPoint!
-  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined
-  t.teardown(async () => {
-    await gateway?.stop()
-    execFileSync('umount', [dir])
-    rmSync(dir, { recursive: true, force: true })
-  })
-  const dataDir = path.join(dir, 'data')
-  const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/orders', 'DELETE /api/v2/activeorders/:id'] } })
-  const first = await startGateway({ config, log: memoryLogger('warn').log })
-  await first.services.orders.create({ name: 3, orderType: 'TO_GO', requireTracker: false })
-  await first.services.orders.create({ name: 4, orderType: 'TO_GO', requireTracker: false })
-  await first.services.orders.clear({ name: 4 })
-  await first.stop()
-  t.throws(() => writeFileSync(path.join(dir, 'filler'), Buffer.alloc(8 * 1024 * 1024)), { code: 'ENOSPC' }, 'the file system is full')
+t.test(
+  'a really full file system (tmpfs, root only): SQLite history included, the gateway starts and reads',
+  { skip: mountPoint ? false : 'mounting a tmpfs is not allowed here' },
+  async (t) => {
+    const dir = mountPoint!
+    let gateway: Awaited<ReturnType<typeof startGateway>> | undefined
+    t.teardown(async () => {
+      await gateway?.stop()
+      execFileSync('umount', [dir])
+      rmSync(dir, { recursive: true, force: true })
+    })
+    const dataDir = path.join(dir, 'data')
+    const config = parseConfig({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      mdns: { enabled: false },
+      security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/orders', 'DELETE /api/v2/activeorders/:id'] },
+    })
+    const first = await startGateway({ config, log: memoryLogger('warn').log })
+    await first.services.orders.create({ name: 3, orderType: 'TO_GO', requireTracker: false })
+    await first.services.orders.create({ name: 4, orderType: 'TO_GO', requireTracker: false })
+    await first.services.orders.clear({ name: 4 })
+    await first.stop()
+    t.throws(() => writeFileSync(path.join(dir, 'filler'), Buffer.alloc(8 * 1024 * 1024)), { code: 'ENOSPC' }, 'the file system is full')
 
-  const memory = memoryLogger('info')
-  gateway = await startGateway({ config, log: memory.log })
-  const base = `http://127.0.0.1:${gateway.port}`
-  t.equal((await fetch(`${base}/api/v1/activeorders`)).status, 200, 'active orders are read')
-  const history = await fetch(`${base}/api/v2/orders`)
-  t.equal(history.status, 200, 'history is read')
-  t.match(await history.json(), { count: 1 })
-  const created = await fetch(`${base}/api/v2/activeorders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":5,"orderType":"TO_GO"}' })
-  t.equal(created.status, 503)
-  t.match(await created.json(), { returnCode: -37 })
-  const cleared = await fetch(`${base}/api/v2/activeorders/3`, { method: 'DELETE' })
-  t.equal(cleared.status, 503, 'a clear (history insert, then the active store) is refused too')
-  t.equal(memory.lines().filter((line) => line.msg === warning).length, 1)
-})
+    const memory = memoryLogger('info')
+    gateway = await startGateway({ config, log: memory.log })
+    const base = `http://127.0.0.1:${gateway.port}`
+    t.equal((await fetch(`${base}/api/v1/activeorders`)).status, 200, 'active orders are read')
+    const history = await fetch(`${base}/api/v2/orders`)
+    t.equal(history.status, 200, 'history is read')
+    t.match(await history.json(), { count: 1 })
+    const created = await fetch(`${base}/api/v2/activeorders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":5,"orderType":"TO_GO"}',
+    })
+    t.equal(created.status, 503)
+    t.match(await created.json(), { returnCode: -37 })
+    const cleared = await fetch(`${base}/api/v2/activeorders/3`, { method: 'DELETE' })
+    t.equal(cleared.status, 503, 'a clear (history insert, then the active store) is refused too')
+    t.equal(memory.lines().filter((line) => line.msg === warning).length, 1)
+  },
+)

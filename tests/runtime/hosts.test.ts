@@ -85,7 +85,12 @@ t.test('hostile input answers alike through both hosts', async (t) => {
   const hosts = await twoHosts()
   t.teardown(() => hosts.close())
   let actor = await hosts.issueToken('fuzz')
-  await hosts.send('POST', '/api/v2/activeorders', { authorization: `Bearer ${actor}`, 'content-type': 'application/json' }, JSON.stringify({ name: 7, orderType: 'TO_GO', locationName: 3 }))
+  await hosts.send(
+    'POST',
+    '/api/v2/activeorders',
+    { authorization: `Bearer ${actor}`, 'content-type': 'application/json' },
+    JSON.stringify({ name: 7, orderType: 'TO_GO', locationName: 3 }),
+  )
   t.comment(`FUZZ_SEED=${seed}`)
   for (const entry of manifest) {
     await fc.assert(

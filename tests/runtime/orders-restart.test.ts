@@ -43,7 +43,13 @@ t.test('active orders, bindings, inventory and paging survive a restart', async 
   const before = first.services.orders.list()
   const inventory = first.services.trackers.list()
   t.equal(before.length, 4)
-  t.same(inventory.map((r) => [r.number, r.order?.name]), [[1, 1], [2, 2]])
+  t.same(
+    inventory.map((r) => [r.number, r.order?.name]),
+    [
+      [1, 1],
+      [2, 2],
+    ],
+  )
   const seq = first.services.changes.lastSeq
 
   await first.stop()
@@ -59,5 +65,8 @@ t.test('active orders, bindings, inventory and paging survive a restart', async 
   // The bindings work: the radio clears order 1 by its tracker after the restart.
   radio2.clearTracker(1)
   await second.services.orders.idle()
-  t.same(second.services.orders.list().map((o) => o.name), [2, 30, 31])
+  t.same(
+    second.services.orders.list().map((o) => o.name),
+    [2, 30, 31],
+  )
 })

@@ -45,7 +45,10 @@ t.test('a function file that breaks a rule or does not load stops start-up with 
   const rule = await runCli(['start', '--data-dir', t.testdir({}), '--port', '0'], {}, { cli: project.cli })
   t.equal(rule.code, 1)
   t.equal(rule.stderr.trim().split('\n').length, 1, 'one line')
-  t.match(rule.stderr, /^gateway start: functions\/v2\/hello\.post\.ts: GET \/api\/v2\/hello must live in v2\/hello\.get\.ts \(fix or remove the file, then start again\)/)
+  t.match(
+    rule.stderr,
+    /^gateway start: functions\/v2\/hello\.post\.ts: GET \/api\/v2\/hello must live in v2\/hello\.get\.ts \(fix or remove the file, then start again\)/,
+  )
 
   writeFileSync(file, 'export const = ')
   const load = await runCli(['start', '--data-dir', t.testdir({}), '--port', '0'], {}, { cli: project.cli })
@@ -60,7 +63,11 @@ t.test('a stale manifest that cannot be written is refused, naming the fix', asy
   writeFileSync(path.join(project.functions, 'v2/hello.get.ts'), hello)
   chmodSync(path.join(project.functions, '_manifest.gen.ts'), 0o444)
   // Root writes read-only files: it runs without that power.
-  const result = spawnObeyingFileModes(process.execPath, ['--disable-warning=ExperimentalWarning', project.cli, 'start', '--data-dir', t.testdir({}), '--port', '0'], { encoding: 'utf8' })
+  const result = spawnObeyingFileModes(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', project.cli, 'start', '--data-dir', t.testdir({}), '--port', '0'],
+    { encoding: 'utf8' },
+  )
   t.equal(result.status, 1)
   t.match(result.stderr, /functions\/_manifest\.gen\.ts is stale \(functions\/v2\/hello\.get\.ts is new\) and cannot be written \(EACCES\): run npm run gen/)
 })

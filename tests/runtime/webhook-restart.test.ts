@@ -73,7 +73,11 @@ t.test('SIGKILL mid-backlog: the rest is delivered after restart, in order, seq 
   run = 2
   const second = await startChild(dataDir, configPath)
   t.teardown(() => second.process.kill('SIGKILL'))
-  await untilProgress(() => new Set(posts.map((p) => p.seq)).size >= 100, () => posts.length, 'the rest of the backlog')
+  await untilProgress(
+    () => new Set(posts.map((p) => p.seq)).size >= 100,
+    () => posts.length,
+    'the rest of the backlog',
+  )
   second.send('record 1')
   await until(() => second.lines.some((l) => l.startsWith('recorded ')), 'a change after restart')
   const newSeq = Number(second.lines.find((l) => l.startsWith('recorded '))!.split(' ')[1])
@@ -84,7 +88,10 @@ t.test('SIGKILL mid-backlog: the rest is delivered after restart, in order, seq 
   t.same(unique, [...Array.from({ length: 100 }, (_, i) => i + 1), newSeq], 'every change, first deliveries in seq order')
   for (const r of [1, 2]) {
     const seqs = posts.filter((p) => p.run === r).map((p) => p.seq)
-    t.ok(seqs.every((s, i) => i === 0 || s > seqs[i - 1]!), `run ${r}: strictly increasing`)
+    t.ok(
+      seqs.every((s, i) => i === 0 || s > seqs[i - 1]!),
+      `run ${r}: strictly increasing`,
+    )
   }
   t.ok(posts.length - unique.length <= 2, `at most the in-flight entry redelivered (${posts.length - unique.length})`)
   second.send('stop')

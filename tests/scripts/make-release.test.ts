@@ -23,9 +23,24 @@ t.test('the release archive holds the installable app and installs from where it
   t.match(readFileSync(`${archive}.sha256`, 'utf8'), new RegExp(`^[0-9a-f]{64}  ${name}\\.tar\\.gz\\n$`))
 
   const entries = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).trim().split('\n')
-  t.ok(entries.every((entry) => entry.startsWith(`${name}/`)), 'everything under one versioned directory')
+  t.ok(
+    entries.every((entry) => entry.startsWith(`${name}/`)),
+    'everything under one versioned directory',
+  )
   const top = new Set(entries.map((entry) => entry.split('/')[1]).filter(Boolean))
-  t.same([...top].sort(), ['README.md', 'bin', 'deploy', 'docs', 'functions', 'gateway.config.json', 'lib', 'package-lock.json', 'package.json', 'runtime', 'web'])
+  t.same([...top].sort(), [
+    'README.md',
+    'bin',
+    'deploy',
+    'docs',
+    'functions',
+    'gateway.config.json',
+    'lib',
+    'package-lock.json',
+    'package.json',
+    'runtime',
+    'web',
+  ])
   for (const needed of ['deploy/install.sh', 'deploy/tracker-gateway.service', 'runtime/cli.ts', 'functions/_manifest.gen.ts', 'web/index.html']) {
     t.ok(entries.includes(`${name}/${needed}`), `holds ${needed}`)
   }

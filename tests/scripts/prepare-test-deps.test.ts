@@ -14,9 +14,13 @@ t.test('finding a program: the environment variable first, then PATH, then the u
   t.equal(findExecutable(chromiumDep, { CHROME_PATH: fake }), fake)
   t.equal(findExecutable(chromiumDep, { PATH: `${path.join(dir, 'other')}:${path.join(dir, 'bin')}` }), fake, 'a non-executable file is passed over')
   t.equal(findExecutable(chromiumDep, { CHROMIUM_PATH: path.join(dir, 'missing') }), undefined, 'a variable naming nothing wins, and fails')
-  t.throws(() => requireExecutable(chromiumDep, { CHROMIUM_PATH: path.join(dir, 'missing') }), { message: /^CHROMIUM_PATH=.*missing is not an executable file$/ })
+  t.throws(() => requireExecutable(chromiumDep, { CHROMIUM_PATH: path.join(dir, 'missing') }), {
+    message: /^CHROMIUM_PATH=.*missing is not an executable file$/,
+  })
   const nowhere: SystemDep = { ...mosquittoDep, locations: [path.join(dir, 'nope')] }
-  t.throws(() => requireExecutable(nowhere, { PATH: dir }), { message: 'Mosquitto is not installed: run sudo apt-get install -y mosquitto (or set MOSQUITTO_PATH=/path/to/it)' })
+  t.throws(() => requireExecutable(nowhere, { PATH: dir }), {
+    message: 'Mosquitto is not installed: run sudo apt-get install -y mosquitto (or set MOSQUITTO_PATH=/path/to/it)',
+  })
   t.equal(requireExecutable(nowhere, { MOSQUITTO_PATH: fake }), fake)
   t.equal(installHint([chromiumDep, mosquittoDep]), 'sudo apt-get install -y chromium mosquitto (or set CHROMIUM_PATH=/path/to/it MOSQUITTO_PATH=/path/to/it)')
   t.equal(installHint([xzDep]), 'sudo apt-get install -y xz-utils', 'nothing to set for xz')
@@ -58,9 +62,13 @@ t.test('the pretest: quiet when all is there, otherwise installs or says the one
   t.equal(cannot.length, 2)
   t.match(cannot[1], /run: sudo apt-get install -y chromium/)
   // An install that works: the program is there afterwards.
-  const installed = prepareTestDeps(env, (command) => {
-    if (command.includes('install')) writeFileSync(env.CHROMIUM_PATH, '#!/bin/sh\n', { mode: 0o755 })
-    return true
-  }, machine())
+  const installed = prepareTestDeps(
+    env,
+    (command) => {
+      if (command.includes('install')) writeFileSync(env.CHROMIUM_PATH, '#!/bin/sh\n', { mode: 0o755 })
+      return true
+    },
+    machine(),
+  )
   t.same(installed, ['npm test: Chrome or Chromium not found (needed by some tests)', "npm test: installing Debian's chromium with apt-get"])
 })

@@ -30,7 +30,11 @@ const groupAlive = (pid: number) => {
 const loadGone = () => until(() => !loaded!.pids.some(groupAlive), 'every process of the load to end')
 
 /** A suite that fails unless every process of the load is there, then ends with `code`. */
-const suite = (code: number) => [process.execPath, '-e', `for (const pid of process.env.TEST_LOAD_PIDS.split(' ')) process.kill(Number(pid), 0); process.exit(${code})`]
+const suite = (code: number) => [
+  process.execPath,
+  '-e',
+  `for (const pid of process.env.TEST_LOAD_PIDS.split(' ')) process.kill(Number(pid), 0); process.exit(${code})`,
+]
 
 let loaded: Load | undefined
 
@@ -70,7 +74,12 @@ t.test('interrupted: the suite is stopped with what it started (npm does not pas
   const dir = t.testdir()
   // A stand-in for npm: it starts a child (tap), and on SIGTERM ends without passing it on.
   const npm = `process.on('SIGTERM', () => process.exit(143)); const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']); require('node:fs').writeFileSync(${JSON.stringify(`${dir}/child`)}, String(c.pid)); setInterval(() => {}, 1000)`
-  const running = runLoaded({ suite: [process.execPath, '-e', npm], load: remember(() => ownLoad(1)), log: (line) => lines.push(line), signal: controller.signal })
+  const running = runLoaded({
+    suite: [process.execPath, '-e', npm],
+    load: remember(() => ownLoad(1)),
+    log: (line) => lines.push(line),
+    signal: controller.signal,
+  })
   await until(() => existsSync(`${dir}/child`), 'the suite to have started its child')
   const child = Number(readFileSync(`${dir}/child`, 'utf8'))
   controller.abort()
@@ -94,10 +103,14 @@ t.test('stress-ng: a CPU worker per core and a disk writer, ending by itself if 
 })
 
 const executable = findExecutable(stressNgDep)
-t.test('under stress-ng: the load ran throughout, and its workers went with it', { skip: executable ? false : 'stress-ng is not installed here (npm run test:loaded installs it where it can)' }, async (t) => {
-  const lines: string[] = []
-  const result = await runLoaded({ suite: suite(0), load: remember(() => stressNgLoad(executable!, 1)), log: (line) => lines.push(line) })
-  t.match(result, { code: 0, loadedThroughout: true })
-  await loadGone()
-  t.match(lines[0], /^test:loaded: load: stress-ng --cpu 1 --hdd 1/)
-})
+t.test(
+  'under stress-ng: the load ran throughout, and its workers went with it',
+  { skip: executable ? false : 'stress-ng is not installed here (npm run test:loaded installs it where it can)' },
+  async (t) => {
+    const lines: string[] = []
+    const result = await runLoaded({ suite: suite(0), load: remember(() => stressNgLoad(executable!, 1)), log: (line) => lines.push(line) })
+    t.match(result, { code: 0, loadedThroughout: true })
+    await loadGone()
+    t.match(lines[0], /^test:loaded: load: stress-ng --cpu 1 --hdd 1/)
+  },
+)

@@ -34,7 +34,13 @@ function frame(container, hours, max, formatAxis) {
     if (i % every === 0) svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`))
   })
   if (!hours.some((h) => h.orders > 0)) {
-    svg.append(node('text', { x: (left + width) / 2, y: top + (height - top - bottom) / 2, class: 'axis nothing', 'text-anchor': 'middle' }, 'No orders cleared in this period yet'))
+    svg.append(
+      node(
+        'text',
+        { x: (left + width) / 2, y: top + (height - top - bottom) / 2, class: 'axis nothing', 'text-anchor': 'middle' },
+        'No orders cleared in this period yet',
+      ),
+    )
   }
   return { svg, slot, y, width }
 }
@@ -48,14 +54,37 @@ export function drawTimes(container, hourly) {
     if (h.medianSeconds === null) return
     const x = left + slot * i + slot * 0.2
     const over = h.medianSeconds > hourly.targetTime
-    const bar = node('rect', { x, y: y(h.medianSeconds), width: slot * 0.6, height: y(0) - y(h.medianSeconds), class: over ? 'bar over' : 'bar within', 'data-hour': h.hour, 'data-median': h.medianSeconds, 'data-p90': h.p90Seconds })
+    const bar = node('rect', {
+      x,
+      y: y(h.medianSeconds),
+      width: slot * 0.6,
+      height: y(0) - y(h.medianSeconds),
+      class: over ? 'bar over' : 'bar within',
+      'data-hour': h.hour,
+      'data-median': h.medianSeconds,
+      'data-p90': h.p90Seconds,
+    })
     bar.append(node('title', {}, `${h.hour}:00 – median ${formatDuration(h.medianSeconds)}, 90 % within ${formatDuration(h.p90Seconds)} (${h.orders} orders)`))
     svg.append(bar, node('line', { x1: x - 4, x2: x + slot * 0.6 + 4, y1: y(h.p90Seconds), y2: y(h.p90Seconds), class: 'p90' }))
   })
   svg.append(node('line', { x1: left, x2: width - 8, y1: y(hourly.targetTime), y2: y(hourly.targetTime), class: 'target' }))
-  svg.append(node('text', { x: width - 10, y: y(hourly.targetTime) - 5, class: 'axis target-label', 'text-anchor': 'end' }, `target ${formatDuration(hourly.targetTime)}`))
+  svg.append(
+    node(
+      'text',
+      { x: width - 10, y: y(hourly.targetTime) - 5, class: 'axis target-label', 'text-anchor': 'end' },
+      `target ${formatDuration(hourly.targetTime)}`,
+    ),
+  )
   svg.setAttribute('aria-label', 'Median and 90th percentile time to table per hour, against the target')
-  container.replaceChildren(svg, legend([['within', 'median within target'], ['over', 'median over target'], ['p90', '90th percentile'], ['target', 'target']]))
+  container.replaceChildren(
+    svg,
+    legend([
+      ['within', 'median within target'],
+      ['over', 'median over target'],
+      ['p90', '90th percentile'],
+      ['target', 'target'],
+    ]),
+  )
 }
 
 /** Orders per hour, the count written over each bar. */
@@ -65,7 +94,9 @@ export function drawOrders(container, hourly) {
   const { svg, slot, y } = frame(container, hours, max, (n) => (Number.isInteger(n) ? String(n) : ''))
   hours.forEach((h, i) => {
     const x = left + slot * i + slot * 0.2
-    svg.append(node('rect', { x, y: y(h.orders), width: slot * 0.6, height: y(0) - y(h.orders), class: 'bar count', 'data-hour': h.hour, 'data-orders': h.orders }))
+    svg.append(
+      node('rect', { x, y: y(h.orders), width: slot * 0.6, height: y(0) - y(h.orders), class: 'bar count', 'data-hour': h.hour, 'data-orders': h.orders }),
+    )
     if (h.orders) svg.append(node('text', { x: x + slot * 0.3, y: y(h.orders) - 4, class: 'axis', 'text-anchor': 'middle' }, String(h.orders)))
   })
   svg.setAttribute('aria-label', `Orders per hour${hourly.days > 1 ? `, summed over ${hourly.days} days` : ''}`)

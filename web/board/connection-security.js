@@ -36,7 +36,9 @@ export async function showConnectionSecurity(element) {
     element.append(line('This connection is not encrypted (HTTPS is off on this gateway).', 'hint warning'))
   }
   if (tls) {
-    element.append(line("Compare the certificate's SHA-256 fingerprint with the one your browser shows (and the one the gateway status command prints on the box):", 'hint'))
+    element.append(
+      line("Compare the certificate's SHA-256 fingerprint with the one your browser shows (and the one the gateway status command prints on the box):", 'hint'),
+    )
     const fingerprint = line(tls.fingerprintSha256, 'fingerprint')
     fingerprint.id = 'tls-fingerprint'
     element.append(fingerprint)

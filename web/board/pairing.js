@@ -17,7 +17,11 @@ export function waitForApproval({ name, replaces = null, onToken, show, fetchImp
   let id = null
   const done = (async () => {
     const request = replaces ? { name, replaces } : { name }
-    const response = await fetchImpl('/api/v2/board/pairing', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(request) })
+    const response = await fetchImpl('/api/v2/board/pairing', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(request),
+    })
     const body = await response.json().catch(() => ({}))
     // A refusal says when to retry (the gateway's message names the time).
     if (!response.ok) return show(null, body.message ?? `The gateway refused (${response.status}).`)

@@ -46,5 +46,9 @@ export function whereText(entry) {
 
 /** The body of the recall request: the same number, type and table, as a new active order. */
 export function recallBody(entry) {
-  return { name: Number(entry.name), orderType: entry.orderType === 'TO_GO' ? 'TO_GO' : 'ON_PREMISE', ...(entry.table ? { locationName: Number(entry.table) } : {}) }
+  return {
+    name: Number(entry.name),
+    orderType: entry.orderType === 'TO_GO' ? 'TO_GO' : 'ON_PREMISE',
+    ...(entry.table ? { locationName: Number(entry.table) } : {}),
+  }
 }

@@ -29,7 +29,9 @@ function fillWhere(card, order) {
 
 /** What a screen reader says for a card: "Table 12, order 7, late, paging". */
 function cardName(order, level) {
-  const where = order.locationName ? `Table ${order.locationName}, order ${order.name}` : `Order ${order.name}, ${order.orderType === 'TO_GO' ? 'to go' : 'no table'}`
+  const where = order.locationName
+    ? `Table ${order.locationName}, order ${order.name}`
+    : `Order ${order.name}, ${order.orderType === 'TO_GO' ? 'to go' : 'no table'}`
   return `${where}, ${levelBadges[level].text.toLowerCase()}${order.paged ? ', paging' : ''}`
 }
 

@@ -17,7 +17,10 @@ export function keepSelection(before, after, selected) {
   if (at >= 0) {
     const following = before.slice(at + 1).find((uuid) => present.has(uuid))
     if (following !== undefined) return following
-    const preceding = before.slice(0, at).reverse().find((uuid) => present.has(uuid))
+    const preceding = before
+      .slice(0, at)
+      .reverse()
+      .find((uuid) => present.has(uuid))
     if (preceding !== undefined) return preceding
   }
   return after[0] ?? null

@@ -45,16 +45,34 @@ function renderSites() {
   const alerted = new Set(alerts.map((a) => a.siteId))
   const cards = sites.map((site) => {
     const overTarget = site.today.averageToTableSeconds !== null && site.today.averageToTableSeconds > site.targetSeconds
-    const dl = el('dl', {},
-      el('dt', {}, 'Active orders'), el('dd', { 'data-field': 'active' }, String(site.activeOrders)),
-      el('dt', {}, 'Late now'), el('dd', { 'data-field': 'late', class: site.lateNow ? 'late' : '' }, String(site.lateNow)),
-      el('dt', {}, 'To table today'), el('dd', { class: overTarget ? 'over' : '' }, `${minutes(site.today.averageToTableSeconds)} / ${minutes(site.targetSeconds)} min`),
-      el('dt', {}, 'Orders today'), el('dd', {}, String(site.today.orders)),
-      el('dt', {}, 'Last seen'), el('dd', {}, ago(site.lastSeen)),
+    const dl = el(
+      'dl',
+      {},
+      el('dt', {}, 'Active orders'),
+      el('dd', { 'data-field': 'active' }, String(site.activeOrders)),
+      el('dt', {}, 'Late now'),
+      el('dd', { 'data-field': 'late', class: site.lateNow ? 'late' : '' }, String(site.lateNow)),
+      el('dt', {}, 'To table today'),
+      el('dd', { class: overTarget ? 'over' : '' }, `${minutes(site.today.averageToTableSeconds)} / ${minutes(site.targetSeconds)} min`),
+      el('dt', {}, 'Orders today'),
+      el('dd', {}, String(site.today.orders)),
+      el('dt', {}, 'Last seen'),
+      el('dd', {}, ago(site.lastSeen)),
       ...(site.backlog ? [el('dt', {}, 'Backlog'), el('dd', {}, String(site.backlog))] : []),
     )
-    const card = el('button', { type: 'button', class: 'card', 'data-site': site.siteId, 'data-connection': site.connection, 'data-radio': site.radioUp === null ? 'unknown' : site.radioUp ? 'up' : 'down', 'data-alert': String(alerted.has(site.siteId)) },
-      el('h3', {}, el('span', {}, site.siteId), el('span', { class: 'state' }, siteState(site))), dl)
+    const card = el(
+      'button',
+      {
+        type: 'button',
+        class: 'card',
+        'data-site': site.siteId,
+        'data-connection': site.connection,
+        'data-radio': site.radioUp === null ? 'unknown' : site.radioUp ? 'up' : 'down',
+        'data-alert': String(alerted.has(site.siteId)),
+      },
+      el('h3', {}, el('span', {}, site.siteId), el('span', { class: 'state' }, siteState(site))),
+      dl,
+    )
     card.addEventListener('click', () => showSite(site.siteId))
     return card
   })
@@ -67,7 +85,9 @@ function renderSites() {
   const chosen = scope.value
   scope.replaceChildren(el('option', { value: '' }, 'Chain'), ...sites.map((s) => el('option', { value: s.siteId }, s.siteId)))
   scope.value = chosen
-  $('alerts').replaceChildren(...alerts.map((a) => el('div', { class: 'alert', 'data-kind': a.kind }, `${a.siteId}: ${a.kind} — ${a.detail} (since ${ago(a.raisedAt)})`)))
+  $('alerts').replaceChildren(
+    ...alerts.map((a) => el('div', { class: 'alert', 'data-kind': a.kind }, `${a.siteId}: ${a.kind} — ${a.detail} (since ${ago(a.raisedAt)})`)),
+  )
 }
 
 async function showSite(siteId) {
@@ -78,13 +98,25 @@ async function showSite(siteId) {
 
 async function refreshSite() {
   if (!openSite) return
-  const [{ site }, { orders }] = await Promise.all([api(`/api/hq/sites/${encodeURIComponent(openSite)}`), api(`/api/hq/sites/${encodeURIComponent(openSite)}/orders`)])
+  const [{ site }, { orders }] = await Promise.all([
+    api(`/api/hq/sites/${encodeURIComponent(openSite)}`),
+    api(`/api/hq/sites/${encodeURIComponent(openSite)}/orders`),
+  ])
   $('site-name').textContent = site.siteId
   const radio = site.radioUp === false ? ` · radio down (${ago(site.radioDownSince)})` : ''
-  $('site-facts').textContent = `${site.connection}${site.reason ? ` (${site.reason})` : ''}${radio} · version ${site.version ?? '–'} · last seen ${ago(site.lastSeen)} · change #${site.lastSeq}`
+  $('site-facts').textContent =
+    `${site.connection}${site.reason ? ` (${site.reason})` : ''}${radio} · version ${site.version ?? '–'} · last seen ${ago(site.lastSeen)} · change #${site.lastSeq}`
   $('site-orders').replaceChildren(
     ...orders.map((o) =>
-      el('tr', { class: o.late ? 'late' : '', 'data-order': o.name }, el('td', {}, o.name), el('td', {}, o.orderType), el('td', {}, o.state), el('td', {}, o.locationName ?? '–'), el('td', {}, `${Math.floor(o.elapsedSeconds / 60)}:${String(o.elapsedSeconds % 60).padStart(2, '0')}`)),
+      el(
+        'tr',
+        { class: o.late ? 'late' : '', 'data-order': o.name },
+        el('td', {}, o.name),
+        el('td', {}, o.orderType),
+        el('td', {}, o.state),
+        el('td', {}, o.locationName ?? '–'),
+        el('td', {}, `${Math.floor(o.elapsedSeconds / 60)}:${String(o.elapsedSeconds % 60).padStart(2, '0')}`),
+      ),
     ),
   )
 }
@@ -105,7 +137,15 @@ function barChart(target, data, { line, overLine } = {}) {
   const children = []
   data.forEach(([label, value], i) => {
     const h = ((value ?? 0) / max) * (height - 20)
-    children.push(svg('rect', { class: `bar${overLine && line !== undefined && value > line ? ' over' : ''}`, x: i * step + 2, y: height - 14 - h, width: Math.max(1, step - 4), height: h }))
+    children.push(
+      svg('rect', {
+        class: `bar${overLine && line !== undefined && value > line ? ' over' : ''}`,
+        x: i * step + 2,
+        y: height - 14 - h,
+        width: Math.max(1, step - 4),
+        height: h,
+      }),
+    )
     const text = svg('text', { x: i * step + step / 2, y: height - 3, 'text-anchor': 'middle' })
     text.textContent = label
     children.push(text)
@@ -123,11 +163,24 @@ async function refreshCharts() {
   const site = $('scope').value
   const { statistics: s } = await api(`/api/hq/statistics?period=${period}${site ? `&site=${encodeURIComponent(site)}` : ''}`)
   const hours = Array.from({ length: 24 }, (_, hour) => s.hours.find((h) => h.hour === hour) ?? { hour, orders: 0, averageToTableSeconds: null })
-  $('totals').textContent = `${s.from}${s.to !== s.from ? ` to ${s.to}` : ''}: ${s.orders} orders, time to table ${minutes(s.averageToTableSeconds)} min (target ${minutes(s.targetSeconds)}), ${s.late} late`
-  barChart($('chart-orders'), hours.map((h) => [String(h.hour), h.orders]))
-  barChart($('chart-ttt'), hours.map((h) => [String(h.hour), h.averageToTableSeconds === null ? 0 : h.averageToTableSeconds / 60]), { line: s.targetSeconds / 60, overLine: true })
+  $('totals').textContent =
+    `${s.from}${s.to !== s.from ? ` to ${s.to}` : ''}: ${s.orders} orders, time to table ${minutes(s.averageToTableSeconds)} min (target ${minutes(s.targetSeconds)}), ${s.late} late`
+  barChart(
+    $('chart-orders'),
+    hours.map((h) => [String(h.hour), h.orders]),
+  )
+  barChart(
+    $('chart-ttt'),
+    hours.map((h) => [String(h.hour), h.averageToTableSeconds === null ? 0 : h.averageToTableSeconds / 60]),
+    { line: s.targetSeconds / 60, overLine: true },
+  )
   $('by-site-figure').hidden = !!site
-  if (!site) barChart($('chart-sites'), s.sites.slice(0, 40).map((x) => [x.siteId, (x.averageToTableSeconds ?? 0) / 60]), { line: s.targetSeconds / 60, overLine: true })
+  if (!site)
+    barChart(
+      $('chart-sites'),
+      s.sites.slice(0, 40).map((x) => [x.siteId, (x.averageToTableSeconds ?? 0) / 60]),
+      { line: s.targetSeconds / 60, overLine: true },
+    )
 }
 
 async function refresh(changed = '*', withAlerts = true) {

@@ -6,9 +6,7 @@ export type Shape = Record<string, AnySchema>
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 type OptionalKeys<S extends Shape> = { [K in keyof S]: undefined extends output<S[K]> ? K : never }[keyof S]
-export type ObjectOutput<S extends Shape> = Simplify<
-  { [K in Exclude<keyof S, OptionalKeys<S>>]: output<S[K]> } & { [K in OptionalKeys<S>]?: output<S[K]> }
->
+export type ObjectOutput<S extends Shape> = Simplify<{ [K in Exclude<keyof S, OptionalKeys<S>>]: output<S[K]> } & { [K in OptionalKeys<S>]?: output<S[K]> }>
 type InputOptionalKeys<S extends Shape> = { [K in keyof S]: undefined extends S[K]['_input'] ? K : never }[keyof S]
 export type ObjectInput<S extends Shape> = Simplify<
   { [K in Exclude<keyof S, InputOptionalKeys<S>>]: S[K]['_input'] } & { [K in InputOptionalKeys<S>]?: S[K]['_input'] }
@@ -121,17 +119,25 @@ export class ZodArray<Item extends AnySchema> extends ZodType<output<Item>[], It
   }
 
   min(count: number): ZodArray<Item> {
-    const copy = this.withCheck((payload) => {
-      if ((payload.value as unknown[]).length < count) payload.issues.push(tooSmall(lengthOrigin(payload.value), count))
-    }, hasLength, {})
+    const copy = this.withCheck(
+      (payload) => {
+        if ((payload.value as unknown[]).length < count) payload.issues.push(tooSmall(lengthOrigin(payload.value), count))
+      },
+      hasLength,
+      {},
+    )
     copy.minItems = this.minItems === undefined ? count : Math.max(this.minItems, count)
     return copy
   }
 
   max(count: number): ZodArray<Item> {
-    const copy = this.withCheck((payload) => {
-      if ((payload.value as unknown[]).length > count) payload.issues.push(tooBig(lengthOrigin(payload.value), count))
-    }, hasLength, { maximum: count })
+    const copy = this.withCheck(
+      (payload) => {
+        if ((payload.value as unknown[]).length > count) payload.issues.push(tooBig(lengthOrigin(payload.value), count))
+      },
+      hasLength,
+      { maximum: count },
+    )
     copy.maxItems = this.maxItems === undefined ? count : Math.min(this.maxItems, count)
     return copy
   }
@@ -147,7 +153,10 @@ export class ZodArray<Item extends AnySchema> extends ZodType<output<Item>[], It
 }
 
 /** An object used as a map: every own key checked by one schema, every value by another. */
-export class ZodRecord<Key extends ZodType<string, string>, Value extends AnySchema> extends ZodType<Record<output<Key>, output<Value>>, Record<string, Value['_input']>> {
+export class ZodRecord<Key extends ZodType<string, string>, Value extends AnySchema> extends ZodType<
+  Record<output<Key>, output<Value>>,
+  Record<string, Value['_input']>
+> {
   readonly key: Key
   readonly value: Value
 

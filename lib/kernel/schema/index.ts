@@ -48,6 +48,3 @@ export function union<const Options extends readonly [AnySchema, ...AnySchema[]]
 export function toJSONSchema(schema: AnySchema, options: { io?: Io } = {}): JsonSchema {
   return compactTypeUnions({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...describedJson(schema, options.io ?? 'output') })
 }
-
-
-

@@ -102,7 +102,13 @@ export function invalidFormat(format: 'regex' | 'url' | 'datetime', pattern: Reg
 
 /** Unknown keys: the object's refinements still run (zod's rule; its keys were all there). */
 export function unrecognizedKeys(keys: string[]): RawIssue {
-  return { code: 'unrecognized_keys', path: [], keys, message: `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map(literal).join(', ')}`, continue: true }
+  return {
+    code: 'unrecognized_keys',
+    path: [],
+    keys,
+    message: `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map(literal).join(', ')}`,
+    continue: true,
+  }
 }
 
 export function custom(message = 'Invalid input', path: PathSegment[] = []): RawIssue {

@@ -282,4 +282,3 @@ export class ZodPipe<In, Mid, Out> extends ZodWrapper<Out, In, Mid, In> {
     return io === 'input' ? describedJson(this.inner, io) : {}
   }
 }
-

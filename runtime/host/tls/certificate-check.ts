@@ -22,7 +22,9 @@ export function checkCertificatePair(certPem: string, keyPem: string, now: Date)
   try {
     key = createPrivateKey(keyPem)
   } catch {
-    throw new CertificateRefused('the key file holds no unencrypted PEM private key (an encrypted key must be decrypted first: openssl pkey -in KEY -out PLAIN)')
+    throw new CertificateRefused(
+      'the key file holds no unencrypted PEM private key (an encrypted key must be decrypted first: openssl pkey -in KEY -out PLAIN)',
+    )
   }
   if (!certificate.checkPrivateKey(key)) throw new CertificateRefused('the key does not belong to the certificate (their public keys differ)')
   if (certificate.validToDate.getTime() <= now.getTime()) {

@@ -14,7 +14,9 @@ export interface LocalNames {
 export function localNames(name = hostname(), interfaces = networkInterfaces()): LocalNames {
   const lower = name.toLowerCase()
   const label = lower.split('.')[0]!
-  const names = [...new Set([lower, label, `${label}.local`, lower.endsWith('.local') ? lower : `${lower}.local`, 'localhost'])].filter((n) => n !== '' && n !== '.local')
+  const names = [...new Set([lower, label, `${label}.local`, lower.endsWith('.local') ? lower : `${lower}.local`, 'localhost'])].filter(
+    (n) => n !== '' && n !== '.local',
+  )
   const addresses = Object.values(interfaces)
     .flat()
     .filter((entry) => entry !== undefined)

@@ -76,12 +76,16 @@ export class TlsService {
         return installed
       } catch (error) {
         // Expired since it was installed: the box's own serves until IT installs a new one.
-        log.error({ reason: (error as Error).message }, 'the installed TLS certificate cannot be used: serving the box\'s own; install a new one with `gateway tls install`')
+        log.error(
+          { reason: (error as Error).message },
+          "the installed TLS certificate cannot be used: serving the box's own; install a new one with `gateway tls install`",
+        )
       }
     }
     const { pair, reissued, unstored } = await ensureSelfSigned(config.dataDir, this.#names(), now)
-    if (reissued) log.info({ reason: reissued }, 'made the box\'s own TLS certificate')
-    if (unstored) log.warn({ reason: unstored }, 'the box\'s own TLS certificate could not be stored in the data dir: it serves until the next start, which makes another')
+    if (reissued) log.info({ reason: reissued }, "made the box's own TLS certificate")
+    if (unstored)
+      log.warn({ reason: unstored }, "the box's own TLS certificate could not be stored in the data dir: it serves until the next start, which makes another")
     return pair
   }
 
@@ -135,9 +139,9 @@ export class TlsService {
       if (!reissued) return
       if (unstored) this.#options.log.warn({ reason: unstored }, 'the reissued TLS certificate could not be stored in the data dir')
       const status = this.#serve(pair)
-      this.#options.log.info({ reason: reissued, fingerprintSha256: status.fingerprintSha256 }, 'reissued the box\'s own TLS certificate (same key)')
+      this.#options.log.info({ reason: reissued, fingerprintSha256: status.fingerprintSha256 }, "reissued the box's own TLS certificate (same key)")
     } catch (error) {
-      this.#options.log.error({ err: error }, 'could not reissue the box\'s own TLS certificate')
+      this.#options.log.error({ err: error }, "could not reissue the box's own TLS certificate")
     }
   }
 

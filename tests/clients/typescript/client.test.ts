@@ -37,7 +37,10 @@ t.test('a POS day: create, list, page, clear, history, statistics; a webhook ver
   t.equal(created.state, 'started')
   t.ok((await pos.list()).items!.some((o) => o.uuid === created.uuid))
   // An order without a tracker cannot be paged: the error envelope is thrown.
-  const refused = await pos.page(4711).then(() => undefined, (error: GatewayError) => error)
+  const refused = await pos.page(4711).then(
+    () => undefined,
+    (error: GatewayError) => error,
+  )
   t.ok(refused instanceof GatewayError)
   t.equal(refused?.status, 404)
   t.equal(refused?.returnCode, -13)
@@ -84,6 +87,10 @@ t.test('the feed: snapshot, changes in seq order, reconnect without loss or repe
   const seen = [...snapshots[1]!.items.map((o) => o.name), ...changes.map((c) => c.name)]
   t.ok(seen.includes('22'), 'order 22 is in the new snapshot or a change')
   const seqs = changes.map((c) => c.seq)
-  t.same(seqs, [...new Set(seqs)].sort((a, b) => a - b), 'no change applied twice, in seq order')
+  t.same(
+    seqs,
+    [...new Set(seqs)].sort((a, b) => a - b),
+    'no change applied twice, in seq order',
+  )
   t.equal(feed.seq, Math.max(snapshots[1]!.seq, ...seqs))
 })

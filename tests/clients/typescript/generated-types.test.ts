@@ -12,7 +12,19 @@ const bin = (name: string) => join(clientDir, 'node_modules', '.bin', name)
 const run = (command: string, args: string[], cwd = clientDir) => spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 100_000 })
 
 const strictCompile = (file: string) =>
-  run(bin('tsc'), ['--strict', '--noEmit', '--skipLibCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--allowImportingTsExtensions', join(work, file)])
+  run(bin('tsc'), [
+    '--strict',
+    '--noEmit',
+    '--skipLibCheck',
+    '--target',
+    'ES2022',
+    '--module',
+    'NodeNext',
+    '--moduleResolution',
+    'NodeNext',
+    '--allowImportingTsExtensions',
+    join(work, file),
+  ])
 
 const work = mkdtempSync(join(clientDir, '.probe-'))
 t.teardown(() => rmSync(work, { recursive: true, force: true }))

@@ -48,4 +48,3 @@ t.test("without credentials, only a URL on the caller's own address; with v1 Bas
   t.equal(authenticated.status, 200, 'an authenticated v1 client registers another host')
   t.equal(basic.services.webhooks.list().length, 1)
 })
-

@@ -23,7 +23,14 @@ t.test('a press opens the window: 201, code 2, the full token once, no-store', a
   t.match(body, {
     status: 201,
     returnCode: 2,
-    token: { name: 'pos-1', token: /^[0-9a-f]{48}$/, prefix: /^[0-9a-f]{6}$/, creation_date: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/, last_used: null, ip_address: null },
+    token: {
+      name: 'pos-1',
+      token: /^[0-9a-f]{48}$/,
+      prefix: /^[0-9a-f]{6}$/,
+      creation_date: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/,
+      last_used: null,
+      ip_address: null,
+    },
   })
   t.equal(body.token.prefix, body.token.token.slice(0, 6))
 })
@@ -42,7 +49,10 @@ t.test('the first token closes the window', async (t) => {
   const second = await gw.json('GET /api/v2/accesstoken/generate?name=b')
   t.equal(second.status, 403)
   t.equal(second.body.returnCode, -3)
-  t.same(gw.services.tokens.list().map((r) => r.name), ['a'])
+  t.same(
+    gw.services.tokens.list().map((r) => r.name),
+    ['a'],
+  )
 })
 
 t.test('two concurrent calls in one window: exactly one token', async (t) => {
@@ -101,7 +111,9 @@ t.test('gw.issueToken gives a working token', async (t) => {
 t.test('an <img> from a page of another LAN host (only its Referer tells) mints nothing and leaves the window open', async (t) => {
   const gw = await testGateway()
   gw.services.button.press()
-  const refused = await gw.json('GET /api/v2/accesstoken/generate?name=evil', { headers: { host: '192.168.1.20:8000', referer: 'http://192.168.1.66/deals.html' } })
+  const refused = await gw.json('GET /api/v2/accesstoken/generate?name=evil', {
+    headers: { host: '192.168.1.20:8000', referer: 'http://192.168.1.66/deals.html' },
+  })
   t.match(refused, { status: 403, body: { returnCode: -39 } })
   t.same(gw.services.tokens.list(), [], 'nothing issued')
   t.ok(gw.services.button.isOpen(), 'the window is still there for the real device')

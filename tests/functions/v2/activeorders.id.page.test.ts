@@ -57,8 +57,8 @@ t.test('tracking accepts true/"true"; anything else is -31', async (t) => {
 t.test('an order without a tracker: page -13, cancel -14; unknown -6; bad id -7', async (t) => {
   const { gw, token } = await setup()
   await gw.json('POST /api/v2/activeorders', { token, body: { name: 40, orderType: 'TO_GO' } })
-  t.match((await gw.json('POST /api/v2/activeorders/40/page', { token })), { status: 404, body: { returnCode: -13 } })
-  t.match((await gw.json('DELETE /api/v2/activeorders/40/page', { token })), { status: 404, body: { returnCode: -14 } })
+  t.match(await gw.json('POST /api/v2/activeorders/40/page', { token }), { status: 404, body: { returnCode: -13 } })
+  t.match(await gw.json('DELETE /api/v2/activeorders/40/page', { token }), { status: 404, body: { returnCode: -14 } })
   t.equal(gw.services.orders.get({ name: 40 }).paged, false)
   for (const method of ['POST', 'GET', 'DELETE']) {
     t.match(await gw.json(`${method} /api/v2/activeorders/41/page`, { token }), { status: 404, body: { returnCode: -6 } }, method)

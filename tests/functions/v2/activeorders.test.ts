@@ -56,8 +56,12 @@ t.test('DELETE /:id clears into history (code 6, state cleared), then it is gone
   t.match(body, { returnCode: 6, activeorder: { name: '5', state: 'cleared', paged: false, stateChanged: '2026-11-22T13:01:30' } })
   t.same(changes, ['ORDER_CLEARED:cleared'])
   t.match(gw.services.history.get(created.activeorder.uuid), {
-    name: 5, orderType: 'TO_GO', locationName: 3,
-    orderStarted: Date.parse('2026-11-22T12:00:00Z'), orderLocated: Date.parse('2026-11-22T12:00:00Z'), orderCleared: Date.parse('2026-11-22T12:01:30Z'),
+    name: 5,
+    orderType: 'TO_GO',
+    locationName: 3,
+    orderStarted: Date.parse('2026-11-22T12:00:00Z'),
+    orderLocated: Date.parse('2026-11-22T12:00:00Z'),
+    orderCleared: Date.parse('2026-11-22T12:01:30Z'),
   })
   t.same((await gw.json('DELETE /api/v2/activeorders/5', { token })).body.returnCode, -6)
   t.same((await gw.json('DELETE /api/v2/activeorders/x', { token })).body.returnCode, -7)
@@ -80,7 +84,14 @@ t.test('DELETE clears every active order: code 5, integer count, items cleared; 
   t.ok(gw.radio.isBuzzing(1))
   const { status, body } = await gw.json('DELETE /api/v2/activeorders', { token })
   t.equal(status, 200)
-  t.match(body, { returnCode: 5, count: 2, items: [{ name: '1', state: 'cleared' }, { name: '2', state: 'cleared' }] })
+  t.match(body, {
+    returnCode: 5,
+    count: 2,
+    items: [
+      { name: '1', state: 'cleared' },
+      { name: '2', state: 'cleared' },
+    ],
+  })
   t.equal(gw.services.orders.list().length, 0)
   t.notOk(gw.radio.isBuzzing(1), 'clearing stopped the paging')
   await gw.clock.advance(60_000)

@@ -17,10 +17,17 @@ t.test('code, approval by a token holder, the token collected once by the waitin
 
   // Only a signed-in screen approves; the approver never sees the token.
   t.equal((await gw.json('POST /api/v2/board/pairing/approve', { body: { code } })).status, 401)
-  const approved = await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: code.toLowerCase().replace('-', ' '), name: 'pass-left' } })
+  const approved = await gw.json('POST /api/v2/board/pairing/approve', {
+    token: manager,
+    body: { code: code.toLowerCase().replace('-', ' '), name: 'pass-left' },
+  })
   t.match(approved, { status: 201, body: { returnCode: 23, screen: { name: 'pass-left' } } })
   t.notOk(JSON.stringify(approved.body).match(/[0-9a-f]{48}/), 'no full token in the approval')
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code } })).body, { status: 404, returnCode: -42 }, 'a code is approved once')
+  t.match(
+    (await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code } })).body,
+    { status: 404, returnCode: -42 },
+    'a code is approved once',
+  )
 
   const collected = await gw.json(`GET /api/v2/board/pairing/${id}`)
   t.match(collected.body, { status: 200, pairing: { state: 'approved' }, token: { name: 'pass-left' } })
@@ -38,7 +45,11 @@ t.test('codes expire; bad input is refused and changes nothing; bounded per addr
   const { code, id } = (await gw.json('POST /api/v2/board/pairing', { body: {} })).body.pairing
   t.equal(gw.services.screens.waiting, 1)
   await gw.clock.advance(10 * 60_000)
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code } })).body, { status: 404, returnCode: -42 }, 'expired after 10 minutes')
+  t.match(
+    (await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code } })).body,
+    { status: 404, returnCode: -42 },
+    'expired after 10 minutes',
+  )
   t.match((await gw.json(`GET /api/v2/board/pairing/${id}`)).body, { returnCode: -43 })
   t.equal(gw.services.screens.waiting, 0)
 
@@ -48,7 +59,10 @@ t.test('codes expire; bad input is refused and changes nothing; bounded per addr
   t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: '<script>' } })).body, { status: 404, returnCode: -42 })
   t.match((await gw.json('GET /api/v2/board/pairing/not-hex')).body, { status: 404, returnCode: -43 })
   const fresh = (await gw.json('POST /api/v2/board/pairing', { body: {} })).body.pairing
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: fresh.code, name: 'bad name!' } })).body, { status: 400, returnCode: -4 })
+  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: fresh.code, name: 'bad name!' } })).body, {
+    status: 400,
+    returnCode: -4,
+  })
   t.match((await gw.json(`GET /api/v2/board/pairing/${fresh.id}`)).body.pairing, { state: 'waiting' }, 'a refused approval leaves the code waiting')
   t.equal(gw.services.tokens.list().length, tokensBefore, 'no token minted by any refusal')
 
@@ -88,14 +102,28 @@ t.test('a screen signed in by a code gets screen unless the approver chooses; ne
   await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: first.code, name: 'wall' } })
   const wall = (await gw.json(`GET /api/v2/board/pairing/${first.id}`)).body.token.token as string
   t.match((await gw.json('GET /api/v2/accesstoken', { token: wall })).body, { token: { name: 'wall', scope: 'screen' } })
-  t.match((await gw.json('POST /api/v2/gateway/settings', { token: wall, body: { targetTimeDefault: 60 } })).body, { status: 403, returnCode: -51 }, 'a wall screen cannot change settings')
+  t.match(
+    (await gw.json('POST /api/v2/gateway/settings', { token: wall, body: { targetTimeDefault: 60 } })).body,
+    { status: 403, returnCode: -51 },
+    'a wall screen cannot change settings',
+  )
   t.match((await gw.json('DELETE /api/v2/activeorders', { token: wall })).body, { status: 403, returnCode: -51 }, 'nor clear every order')
 
   const second = await ask()
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: wall, body: { code: second.code } })).body, { status: 403, returnCode: -51 }, 'a screen approves no other screen')
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'owner' } })).body, { status: 400, returnCode: -54 })
+  t.match(
+    (await gw.json('POST /api/v2/board/pairing/approve', { token: wall, body: { code: second.code } })).body,
+    { status: 403, returnCode: -51 },
+    'a screen approves no other screen',
+  )
+  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'owner' } })).body, {
+    status: 400,
+    returnCode: -54,
+  })
   t.match((await gw.json(`GET /api/v2/board/pairing/${second.id}`)).body.pairing, { state: 'waiting' }, 'refusals leave the code waiting')
-  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'pos', name: 'till' } })).body.screen, { name: 'till', scope: 'pos' })
+  t.match((await gw.json('POST /api/v2/board/pairing/approve', { token: manager, body: { code: second.code, scope: 'pos', name: 'till' } })).body.screen, {
+    name: 'till',
+    scope: 'pos',
+  })
   t.match((await gw.json(`GET /api/v2/board/pairing/${second.id}`)).body.token, { name: 'till', scope: 'pos' })
 
   // Signing out: the screen gives up its own token, whatever its scope.
@@ -113,7 +141,11 @@ t.test('a screen asking for a new code replaces its old request; the refusal say
     previous = asked.body.pairing
   }
   t.equal(gw.services.screens.waiting, 1, 'pressing "Show a code" seven times holds one place')
-  t.match((await gw.json('POST /api/v2/board/pairing', { body: { replaces: 'not-a-handle' } })).body, { status: 404, returnCode: -43 }, 'a malformed handle is refused')
+  t.match(
+    (await gw.json('POST /api/v2/board/pairing', { body: { replaces: 'not-a-handle' } })).body,
+    { status: 404, returnCode: -43 },
+    'a malformed handle is refused',
+  )
 
   for (let i = 0; i < 3; i++) await gw.json('POST /api/v2/board/pairing', { body: {} })
   const refused = await gw.json('POST /api/v2/board/pairing', { body: {} })

@@ -8,7 +8,14 @@ t.test('GET answers the plan (the default at first); POST replaces it whole', as
   const first = await gw.json('GET /api/v2/floor', { token })
   t.match(first, { status: 200, body: { returnCode: 22, floor: { columns: 6, rows: 5 } } })
   t.equal(first.body.floor.tables.length, 30)
-  const plan = { columns: 4, rows: 2, tables: [{ table: 3, x: 3, y: 1 }, { table: 9, x: 0, y: 0 }] }
+  const plan = {
+    columns: 4,
+    rows: 2,
+    tables: [
+      { table: 3, x: 3, y: 1 },
+      { table: 9, x: 0, y: 0 },
+    ],
+  }
   t.same((await gw.json('POST /api/v2/floor', { token, body: plan })).body, { status: 200, returnCode: 22, floor: plan })
   t.same((await gw.json('GET /api/v2/floor', { token })).body.floor, plan)
 })

@@ -29,11 +29,18 @@ t.test('sets the clock from the board while the system clock is not synchronised
   const boardTime = clock.now() + 3 * hour
   const { status, body } = await gw.json('POST /api/v2/gateway/clock', { token, body: { time: new Date(boardTime).toISOString() } })
   t.equal(status, 200)
-  t.match(body, { status: 200, returnCode: 11, clock: { synchronized: false, source: 'timedatectl', shiftMs: 3 * hour, lastJump: { cause: 'board', shiftMs: 3 * hour }, holdingDeliveries: false } })
+  t.match(body, {
+    status: 200,
+    returnCode: 11,
+    clock: { synchronized: false, source: 'timedatectl', shiftMs: 3 * hour, lastJump: { cause: 'board', shiftMs: 3 * hour }, holdingDeliveries: false },
+  })
   t.equal(clock.now(), boardTime)
   t.equal((await gw.json('GET /api/v2/activeorders', { token })).body.items[0].elapsedTime, 30, 'the order still waited 30 s')
   t.match(gw.services.clockWatch!.state(), { setFromBoardAt: boardTime })
-  t.ok(gw.logs.lines().some((line) => line.msg === 'a board set the gateway clock; moving the times it stored by the same amount' && line.tokenName === 'default'), 'logged with the token name')
+  t.ok(
+    gw.logs.lines().some((line) => line.msg === 'a board set the gateway clock; moving the times it stored by the same amount' && line.tokenName === 'default'),
+    'logged with the token name',
+  )
   // Milliseconds since the epoch work too.
   t.match((await gw.json('POST /api/v2/gateway/clock', { token, body: { time: boardTime - 60_000 } })).body, { status: 200, clock: { shiftMs: -60_000 } })
 })
@@ -41,7 +48,15 @@ t.test('sets the clock from the board while the system clock is not synchronised
 t.test('bad times are refused and change nothing', async (t) => {
   const { gw, clock, token } = await settableGateway(t, { state: 'unknown', source: 'none' })
   const now = clock.now()
-  for (const body of [{}, { time: 'yesterday' }, { time: '2026-11-25T10:00:00' }, { time: -1 }, { time: 1.5 }, { time: Date.UTC(2020, 0, 1) }, { time: now + 400 * 24 * hour }]) {
+  for (const body of [
+    {},
+    { time: 'yesterday' },
+    { time: '2026-11-25T10:00:00' },
+    { time: -1 },
+    { time: 1.5 },
+    { time: Date.UTC(2020, 0, 1) },
+    { time: now + 400 * 24 * hour },
+  ]) {
     const answer = await gw.json('POST /api/v2/gateway/clock', { token, body })
     t.match(answer, { status: 400, body: { returnCode: -21, message: /^Invalid settings value: time/ } }, JSON.stringify(body))
   }
@@ -60,7 +75,10 @@ t.test('refused while the system clock is synchronised', async (t) => {
 t.test('a gateway on a clock that cannot be moved says so', async (t) => {
   const gw = await testGateway()
   const token = await gw.issueToken()
-  t.match(await gw.json('POST /api/v2/gateway/clock', { token, body: { time: Date.now() } }), { status: 400, body: { returnCode: -21, message: /cannot be set/ } })
+  t.match(await gw.json('POST /api/v2/gateway/clock', { token, body: { time: Date.now() } }), {
+    status: 400,
+    body: { returnCode: -21, message: /cannot be set/ },
+  })
 })
 
 t.test('POST /api/v2/gateway/clock needs a token', async (t) => {

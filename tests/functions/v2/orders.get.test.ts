@@ -71,7 +71,10 @@ t.test('limit defaults to 25 and offset to 0; count is the total matching, not t
   t.equal(first.body.count, '40')
   t.equal(first.body.items[0].uuid, uuidOf(39))
   const last = await get('?offset=30&limit=100')
-  t.same(last.body.items.map((s: { uuid: string }) => s.uuid), Array.from({ length: 10 }, (_, i) => uuidOf(9 - i)))
+  t.same(
+    last.body.items.map((s: { uuid: string }) => s.uuid),
+    Array.from({ length: 10 }, (_, i) => uuidOf(9 - i)),
+  )
   t.equal(last.body.count, '40')
   const one = await get('?limit=1&offset=0')
   t.equal(one.body.items.length, 1)
@@ -91,11 +94,17 @@ t.test('created_after (inclusive) and created_before (exclusive) are read in the
   )
   const { body } = await get('?created_after=2026-11-22T11:00:00&created_before=2026-11-22T12:00:00')
   t.equal(body.count, '2')
-  t.same(body.items.map((s: { uuid: string }) => s.uuid), [uuidOf(3), uuidOf(2)])
+  t.same(
+    body.items.map((s: { uuid: string }) => s.uuid),
+    [uuidOf(3), uuidOf(2)],
+  )
   const after = await get('?created_after=2026-11-22T11:30:00')
   t.equal(after.body.count, '2')
   const before = await get('?created_before=2026-11-22T11:00:00')
-  t.same(before.body.items.map((s: { uuid: string }) => s.uuid), [uuidOf(1)])
+  t.same(
+    before.body.items.map((s: { uuid: string }) => s.uuid),
+    [uuidOf(1)],
+  )
 })
 
 t.test('order_type TO_GO, ON_PREMISE and ON_PREMISES (same as ON_PREMISE); location_name exact', async (t) => {
@@ -121,7 +130,10 @@ t.test('as_of: a walk through the pages ignores orders cleared since its first p
   // An order started long ago is cleared now: it sorts in the middle of the list.
   gw.services.history.insert(summary(100, { orderStarted: at('2026-11-22T10:02:30Z') }))
   const second = await get(`?limit=2&offset=2&as_of=${first.body.asOf}`)
-  t.same(second.body.items.map((s: { uuid: string }) => s.uuid), [uuidOf(2), uuidOf(1)])
+  t.same(
+    second.body.items.map((s: { uuid: string }) => s.uuid),
+    [uuidOf(2), uuidOf(1)],
+  )
   t.equal(second.body.count, '5')
   const live = await get('?limit=2&offset=2')
   t.equal(live.body.count, '6', 'without as_of the list is live')

@@ -67,7 +67,13 @@ t.test('devices, a failed interview run again, the map, a removal', async (t) =>
   const listed = await gw.json('GET /api/v2/radio/devices', { token: gw.token })
   t.equal(listed.status, 200)
   t.match(listed.body, { returnCode: 24, count: 2, failed: 1 })
-  t.same(listed.body.devices.map((device: { address: string; interview: string }) => [device.address, device.interview]), [[trackerAddress, 'failed'], [repeaterAddress, 'successful']])
+  t.same(
+    listed.body.devices.map((device: { address: string; interview: string }) => [device.address, device.interview]),
+    [
+      [trackerAddress, 'failed'],
+      [repeaterAddress, 'successful'],
+    ],
+  )
 
   adapter.interviewFailing.delete(tracker.ieee)
   const interviewed = await gw.json(`POST /api/v2/radio/devices/${tracker.ieee}/interview`, { token: gw.token })
@@ -77,7 +83,10 @@ t.test('devices, a failed interview run again, the map, a removal', async (t) =>
   adapter.neighbours.set(0, [{ ieee: repeater.ieee, nwk: repeater.nwk, deviceType: 1, lqi: 180, relationship: 1, depth: 1 }])
   const map = await gw.json('GET /api/v2/radio/map', { token: gw.token })
   t.equal(map.status, 200)
-  t.same(map.body.map.links.map((link: { from: string; to: string; linkQuality: number }) => [link.from, link.to, link.linkQuality]), [[ieeeToAddress(coordinatorIeee), repeaterAddress, 180]])
+  t.same(
+    map.body.map.links.map((link: { from: string; to: string; linkQuality: number }) => [link.from, link.to, link.linkQuality]),
+    [[ieeeToAddress(coordinatorIeee), repeaterAddress, 180]],
+  )
 
   adapter.unreachable.add(repeater.ieee)
   const refused = await gw.json(`DELETE /api/v2/radio/devices/${repeaterAddress}`, { token: gw.token })

@@ -18,14 +18,20 @@ t.test('DELETE /api/v2/register', async (t) => {
     const { status, body } = await gw.json(`DELETE /api/v2/register?http_client=${encodeURIComponent(receiver.url)}`, { token })
     t.equal(status, 200)
     t.match(body, { status: 200, returnCode: 19 })
-    t.same(gw.services.webhooks.list().map((w) => w.url), [`${receiver.url}/b`])
+    t.same(
+      gw.services.webhooks.list().map((w) => w.url),
+      [`${receiver.url}/b`],
+    )
     t.equal(gw.services.webhooks.outbox.backlog(receiver.url), 0)
   })
 
   t.test('a URL in a body is not read: -28, nothing removed', async (t) => {
     const { body } = await gw.json('DELETE /api/v2/register', { token, body: { http_client: `${receiver.url}/b` } })
     t.match(body, { status: 400, returnCode: -28 })
-    t.same(gw.services.webhooks.list().map((w) => w.url), [`${receiver.url}/b`])
+    t.same(
+      gw.services.webhooks.list().map((w) => w.url),
+      [`${receiver.url}/b`],
+    )
     const removed = await gw.json(`DELETE /api/v2/register?http_client=${encodeURIComponent(`${receiver.url}/b`)}`, { token })
     t.equal(removed.body.returnCode, 19)
     t.equal(gw.services.webhooks.list().length, 0)

@@ -13,5 +13,5 @@ t.test('GET /api/v2/register/jwks publishes the ed25519 key without a token', as
   // The document is usable as a JWKS, and its key verifies the gateway's v1a signatures.
   const key = await createLocalJWKSet({ keys: body.keys })({ alg: 'EdDSA', kid: body.keys[0].kid })
   const signature = (await gw.services.webhooks.signingKey()).sign('msg.1.{}')
-  t.ok(crypto.verify(null, Buffer.from("msg.1.{}"), crypto.KeyObject.from(key as CryptoKey), Buffer.from(signature.slice(4), 'base64')))
+  t.ok(crypto.verify(null, Buffer.from('msg.1.{}'), crypto.KeyObject.from(key as CryptoKey), Buffer.from(signature.slice(4), 'base64')))
 })

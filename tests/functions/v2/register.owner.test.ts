@@ -21,7 +21,11 @@ t.test('a pos token lists and removes only the webhooks it registered; an admin 
   t.equal((await gw.json('POST /api/v2/register', { token: other, body: { http_client: othersUrl } })).status, 200)
   t.equal((await gw.json('POST /api/v2/register', { token: admin, body: { http_client: adminsUrl } })).status, 200)
   const basic = `Basic ${Buffer.from(`${till}:`).toString('base64')}`
-  t.equal((await gw.json(`GET /api/v1/register?http_client=${encodeURIComponent(v1Url!)}`, { headers: { authorization: basic } })).status, 200, 'v1 with the till\'s Basic credential')
+  t.equal(
+    (await gw.json(`GET /api/v1/register?http_client=${encodeURIComponent(v1Url!)}`, { headers: { authorization: basic } })).status,
+    200,
+    "v1 with the till's Basic credential",
+  )
 
   const urls = async (token: string) => ((await gw.json('GET /api/v2/register', { token })).body.webhooks as { url: string }[]).map((w) => w.url).sort()
   t.same(await urls(till), [tillsUrl, v1Url].sort(), 'the till sees its own, v2 and v1')

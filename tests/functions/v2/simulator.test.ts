@@ -15,13 +15,20 @@ t.test('start, place, clear drive the whole order flow; status shows positions a
   t.match(status0.body.simulator, {
     up: true,
     tables: Array,
-    starters: [{ name: 'dine-in', orderType: 'ON_PREMISE' }, { name: 'to-go', orderType: 'TO_GO' }],
+    starters: [
+      { name: 'dine-in', orderType: 'ON_PREMISE' },
+      { name: 'to-go', orderType: 'TO_GO' },
+    ],
     clearers: ['pass'],
   })
   t.match(status0.body.simulator.trackers[0], { number: 1, address: /^([0-9a-f]{2}:){7}[0-9a-f]{2}$/, position: { at: 'rack' }, buzzing: false, order: null })
 
   const started = await gw.json('POST /api/v2/simulator/start', { token, body: { tracker: 4, toGo: true } })
-  t.match(started.body, { returnCode: 21, tracker: { number: 4, position: { at: 'guest', orderType: 'TO_GO' } }, activeorder: { name: '4', state: 'started', orderType: 'TO_GO' } })
+  t.match(started.body, {
+    returnCode: 21,
+    tracker: { number: 4, position: { at: 'guest', orderType: 'TO_GO' } },
+    activeorder: { name: '4', state: 'started', orderType: 'TO_GO' },
+  })
   const placed = await gw.json('POST /api/v2/simulator/place', { token, body: { tracker: 4, table: 12 } })
   t.match(placed.body, { tracker: { position: { at: 'table', table: 12 } }, activeorder: { state: 'located', locationName: '12' } })
   await gw.json('POST /api/v2/activeorders/4/page', { token })
@@ -62,7 +69,12 @@ t.test('404 -5 when the radio is not simulated', async (t) => {
   ;(gw.services as { simulator: unknown }).simulator = new SimulatorService({ radio: other, orders: gw.services.orders })
   // Functions get their services when the router is built: build one over the changed graph.
   const router = buildRouter(manifest, gw.services)
-  for (const [route, body] of [['GET /api/v2/simulator', undefined], ['POST /api/v2/simulator/start', { tracker: 1 }], ['POST /api/v2/simulator/place', { tracker: 1, table: 1 }], ['POST /api/v2/simulator/clear', { tracker: 1 }]] as const) {
+  for (const [route, body] of [
+    ['GET /api/v2/simulator', undefined],
+    ['POST /api/v2/simulator/start', { tracker: 1 }],
+    ['POST /api/v2/simulator/place', { tracker: 1, table: 1 }],
+    ['POST /api/v2/simulator/clear', { tracker: 1 }],
+  ] as const) {
     const response = await router.fetch(makeRequest(route, { token, body }))
     const answer = (await response.json()) as { returnCode: number }
     t.same([response.status, answer.returnCode], [404, -5], route)
@@ -86,7 +98,11 @@ t.test('impossible moves are refused with a message and change nothing', async (
   const idle = await gw.json('POST /api/v2/simulator/place', { token, body: { tracker: 6, table: 3 } })
   t.same([idle.status, idle.body.returnCode], [400, -38])
   t.match(idle.body.message, /tracker 6 has no order: start it on a starter first/)
-  t.match((await gw.json('GET /api/v2/simulator', { token })).body.simulator.trackers[5], { number: 6, position: { at: 'rack' } }, 'tracker 6 stays in the rack')
+  t.match(
+    (await gw.json('GET /api/v2/simulator', { token })).body.simulator.trackers[5],
+    { number: 6, position: { at: 'rack' } },
+    'tracker 6 stays in the rack',
+  )
   t.equal(gw.services.orders.list().length, 1)
 })
 

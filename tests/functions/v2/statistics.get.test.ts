@@ -3,8 +3,7 @@ import { testGateway } from '../../helpers/gateway.ts'
 import { summary } from '../../lib/history/fixtures.ts'
 
 const at = (iso: string) => Date.parse(iso)
-const cleared = (n: number, clearedIso: string, seconds: number) =>
-  summary(n, { orderStarted: at(clearedIso) - seconds * 1000, orderCleared: at(clearedIso) })
+const cleared = (n: number, clearedIso: string, seconds: number) => summary(n, { orderStarted: at(clearedIso) - seconds * 1000, orderCleared: at(clearedIso) })
 
 t.test('v2 statistics: code 10, figures inside `statistics`, target from the setting by default', async (t) => {
   const gw = await testGateway({}, '2026-11-22T12:00:00Z')

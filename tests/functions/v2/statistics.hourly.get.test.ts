@@ -7,7 +7,10 @@ t.test('v2 statistics/hourly: code 10, today by default, the week on request, ta
   await gw.services.settings.update({ timezone: 'UTC', targetTimeDefault: 240 })
   const token = await gw.issueToken()
   const at = Date.parse('2026-11-22T12:20:00Z')
-  gw.services.history.insertMany([summary(1, { orderStarted: at - 200_000, orderCleared: at }), summary(2, { orderStarted: at - 86_400_000 - 300_000, orderCleared: at - 86_400_000 })])
+  gw.services.history.insertMany([
+    summary(1, { orderStarted: at - 200_000, orderCleared: at }),
+    summary(2, { orderStarted: at - 86_400_000 - 300_000, orderCleared: at - 86_400_000 }),
+  ])
   const { status, body } = await gw.json('GET /api/v2/statistics/hourly', { token })
   t.equal(status, 200)
   t.match(body, { returnCode: 10, hourly: { range: 'day', days: 1, targetTime: 240 } })

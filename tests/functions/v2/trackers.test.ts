@@ -39,13 +39,21 @@ t.test('GET /api/v2/trackers lists known trackers (code 18); DELETE forgets unbo
   ])
   await gw.clock.advance(3 * 3600_000 + 30_000)
   const later = await gw.json('GET /api/v2/trackers', { token })
-  t.same(later.body.trackers.map((tr: { available: boolean }) => tr.available), [false, true], 'silent for three hourly check-ins: unavailable')
+  t.same(
+    later.body.trackers.map((tr: { available: boolean }) => tr.available),
+    [false, true],
+    'silent for three hourly check-ins: unavailable',
+  )
 
   const cleared = await gw.json('DELETE /api/v2/trackers', { token })
   t.equal(cleared.status, 200)
   t.match(cleared.body, { returnCode: 1007, removed: 1 })
   const after = await gw.json('GET /api/v2/trackers', { token })
-  t.same(after.body.trackers.map((tr: { number: number }) => tr.number), [3], 'the bound tracker stays')
+  t.same(
+    after.body.trackers.map((tr: { number: number }) => tr.number),
+    [3],
+    'the bound tracker stays',
+  )
 })
 
 t.test('tracker routes need a token', async (t) => {

@@ -26,8 +26,14 @@ function setup() {
 t.test('the cached list is exactly what presenting every order gives', async (t) => {
   const { clock, state, settings, list } = setup()
   const options = { now: clock.now(), timezone: settings.timezone }
-  t.same(JSON.parse(list.presented('v2').items.text), state.orders.map((o) => activeOrderV2(o, options)))
-  t.same(JSON.parse(list.presented('v1').items.text), state.orders.map((o) => activeOrderV1(o, options)))
+  t.same(
+    JSON.parse(list.presented('v2').items.text),
+    state.orders.map((o) => activeOrderV2(o, options)),
+  )
+  t.same(
+    JSON.parse(list.presented('v1').items.text),
+    state.orders.map((o) => activeOrderV1(o, options)),
+  )
   t.equal(list.presented('v2').count, 1)
 })
 

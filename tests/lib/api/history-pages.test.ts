@@ -35,7 +35,10 @@ t.test('a page is presented as the store reads it, then answered from memory unt
   const pages = new HistoryPages(counting)
   const first = pages.presented({}, { offset: 0, limit: 5 }, 'Europe/Berlin')
   const expected = store.list({}, { offset: 0, limit: 5 })
-  t.same(JSON.parse(first.items.text), expected.items.map((s) => orderSummary(s, 'Europe/Berlin')))
+  t.same(
+    JSON.parse(first.items.text),
+    expected.items.map((s) => orderSummary(s, 'Europe/Berlin')),
+  )
   t.equal(first.count, 30)
   t.equal(first.asOf, 30)
   t.equal(pages.presented({}, { offset: 0, limit: 5 }, 'Europe/Berlin'), first, 'the same page again: from memory')

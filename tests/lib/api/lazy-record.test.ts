@@ -14,8 +14,15 @@ t.test('a value is made when first read, and only once', async (t) => {
 
 t.test('entries, JSON and structuredClone see plain values', async (t) => {
   const record = lazyRecord(['x', 'y'], (key) => ({ schema: { type: key === 'x' ? 'string' : 'integer' } }))
-  t.same(Object.entries(record), [['x', { schema: { type: 'string' } }], ['y', { schema: { type: 'integer' } }]])
+  t.same(Object.entries(record), [
+    ['x', { schema: { type: 'string' } }],
+    ['y', { schema: { type: 'integer' } }],
+  ])
   t.equal(JSON.stringify(record), '{"x":{"schema":{"type":"string"}},"y":{"schema":{"type":"integer"}}}')
   t.same(structuredClone(record), { x: { schema: { type: 'string' } }, y: { schema: { type: 'integer' } } })
-  t.same(Object.getOwnPropertyDescriptor(record, 'x'), { value: { schema: { type: 'string' } }, enumerable: true, configurable: true, writable: true }, 'kept as a data property once made')
+  t.same(
+    Object.getOwnPropertyDescriptor(record, 'x'),
+    { value: { schema: { type: 'string' } }, enumerable: true, configurable: true, writable: true },
+    'kept as a data property once made',
+  )
 })

@@ -49,7 +49,11 @@ t.test('an envelope with the same plain values is known again before any text is
   t.equal(items.keptFor({ status: 200, returnCode: 5, count: '1', items, more: null }), undefined, 'one more value')
   t.equal(items.keptFor({ status: 200, returnCode: 5, items }), undefined, 'one value less')
   t.equal(items.keptFor({ status: 200, returnCode: 5, count: '1', other: items }), undefined, 'the list under another key')
-  t.equal(encodeEnvelope({ status: 200, returnCode: 5, count: '2', items }).text, '{"status":200,"returnCode":5,"count":"2","items":[1]}', 'a changed value: built again')
+  t.equal(
+    encodeEnvelope({ status: 200, returnCode: 5, count: '2', items }).text,
+    '{"status":200,"returnCode":5,"count":"2","items":[1]}',
+    'a changed value: built again',
+  )
 })
 
 t.test('an envelope holding an object beside the RawJson is always framed from its text', async (t) => {

@@ -8,7 +8,10 @@ t.test('http_client: absent, null or "" is -28; anything the target refuses is -
   t.throws(() => registerBody.parse({ http_client: 'ftp://example.com' }), new DomainError('CALLBACK_INVALID', 'only http and https are allowed'))
   t.throws(() => registerBody.parse({ http_client: 5 }), new DomainError('CALLBACK_INVALID', 'http_client must be a string'))
   t.throws(() => registerQuery.parse(new URLSearchParams()), new DomainError('CALLBACK_MISSING'))
-  t.throws(() => registerQuery.parse(new URLSearchParams({ http_client: `http://a.example/${'x'.repeat(300)}` })), new DomainError('CALLBACK_INVALID', 'longer than 256 characters'))
+  t.throws(
+    () => registerQuery.parse(new URLSearchParams({ http_client: `http://a.example/${'x'.repeat(300)}` })),
+    new DomainError('CALLBACK_INVALID', 'longer than 256 characters'),
+  )
   // DELETE takes the URL in its query only, required like GET v1's.
   t.throws(() => unregisterQuery.parse(new URLSearchParams()), new DomainError('CALLBACK_MISSING'))
   t.throws(() => unregisterQuery.parse(new URLSearchParams({ http_client: '' })), new DomainError('CALLBACK_MISSING'))

@@ -6,8 +6,20 @@ const headers = (values: Record<string, string>) => new Headers(values)
 const check = (method: string, path: string, values: Record<string, string>) => refusal(method, path, headers(values), hosts)
 
 t.test('the Host allow-list: IP literals, localhost, the hostname and its mDNS name, configured names', async (t) => {
-  for (const host of ['127.0.0.1', '192.168.1.20:8000', '[::1]:8000', '[fe80::1]', 'localhost:8000', 'LOCALHOST', 'kitchen-gw', 'kitchen-gw.local',
-    'Kitchen-GW.local.:8000', 'kitchen-gw.example.lan', 'kitchen-gw.example.lan.local', 'orders.myrestaurant.test:80']) {
+  for (const host of [
+    '127.0.0.1',
+    '192.168.1.20:8000',
+    '[::1]:8000',
+    '[fe80::1]',
+    'localhost:8000',
+    'LOCALHOST',
+    'kitchen-gw',
+    'kitchen-gw.local',
+    'Kitchen-GW.local.:8000',
+    'kitchen-gw.example.lan',
+    'kitchen-gw.example.lan.local',
+    'orders.myrestaurant.test:80',
+  ]) {
     t.ok(hosts.allows(host), host)
   }
   for (const host of ['evil.example', 'evil.example:8000', '127.0.0.1.nip.io', 'kitchen-gw.evil.example', 'localhost.evil', 'a b', '[::1', '[::1]x', '']) {
@@ -57,7 +69,10 @@ t.test('a foreign Referer alone is a sign of another site (no Fetch Metadata to 
 
 t.test("the gateway's own pages, typed addresses and non-browser clients pass", async (t) => {
   const host = '192.168.1.20:8000'
-  t.equal(check('POST', '/api/v2/activeorders', { host, 'sec-fetch-site': 'same-origin', origin: 'http://192.168.1.20:8000', 'content-type': 'application/json' }), undefined)
+  t.equal(
+    check('POST', '/api/v2/activeorders', { host, 'sec-fetch-site': 'same-origin', origin: 'http://192.168.1.20:8000', 'content-type': 'application/json' }),
+    undefined,
+  )
   t.equal(check('POST', '/api/v2/activeorders', { host: 'Kitchen-GW.local', origin: 'http://kitchen-gw.local' }), undefined, 'case differs')
   t.equal(check('POST', '/api/v2/activeorders', { host: 'kitchen-gw.local:80', origin: 'http://kitchen-gw.local' }), undefined, 'default port')
   t.equal(check('POST', '/api/v2/activeorders', { host: 'kitchen-gw.local', origin: 'https://kitchen-gw.local' }), undefined, 'behind a TLS proxy')
@@ -68,7 +83,14 @@ t.test("the gateway's own pages, typed addresses and non-browser clients pass", 
 })
 
 t.test('a body on a state-changing method must be declared as JSON (or not declared)', async (t) => {
-  for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json', '']) {
+  for (const type of [
+    'text/plain;charset=UTF-8',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/jsonx',
+    'text/json',
+    '',
+  ]) {
     t.equal(check('POST', '/api/v1/activeorders', { 'content-type': type }), 'CONTENT_TYPE_UNSUPPORTED', type)
   }
   t.equal(check('DELETE', '/api/v2/activeorders', { 'content-type': 'text/plain' }), 'CONTENT_TYPE_UNSUPPORTED')

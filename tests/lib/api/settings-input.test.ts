@@ -9,5 +9,9 @@ t.test('settings: the first unknown key (-20) or bad value (-21) in body order n
   t.throws(() => settingsChanges({ zigbeePreset: 'Z', colour: 'red' }), new DomainError('SETTINGS_VALUE_INVALID', 'zigbeePreset'))
   t.throws(() => settingsChanges({ timezone: 'Mars/Olympus' }), new DomainError('SETTINGS_VALUE_INVALID', 'timezone'))
   t.throws(() => settingsChanges({ targetTimeDefault: null }), new DomainError('SETTINGS_VALUE_INVALID', 'targetTimeDefault'))
-  t.match(settingsBodySchema, { type: 'object', additionalProperties: false, properties: { targetTimeDefault: { type: 'integer', minimum: 1, maximum: 86400 } } })
+  t.match(settingsBodySchema, {
+    type: 'object',
+    additionalProperties: false,
+    properties: { targetTimeDefault: { type: 'integer', minimum: 1, maximum: 86400 } },
+  })
 })

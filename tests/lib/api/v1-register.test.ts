@@ -17,5 +17,11 @@ t.test("an unauthenticated v1 registration names the caller's own IP address", a
 t.test('with credentials (v1 Basic authentication) any valid target may be registered', async (t) => {
   t.doesNotThrow(() => checkV1Target('http://192.168.1.66/hook', { ip: '192.168.1.30', token: { name: 'pos', id: 'x' } }))
   t.doesNotThrow(() => checkV1Target('http://192.168.1.30/hook', { ip: '192.168.1.30' }))
-  t.throws(() => checkV1Target('http://192.168.1.66/hook', { ip: '192.168.1.30' }), new DomainError('CALLBACK_INVALID', "without credentials, v1 registers only a callback on the caller's own IP address (register other hosts with POST /api/v2/register)"))
+  t.throws(
+    () => checkV1Target('http://192.168.1.66/hook', { ip: '192.168.1.30' }),
+    new DomainError(
+      'CALLBACK_INVALID',
+      "without credentials, v1 registers only a callback on the caller's own IP address (register other hosts with POST /api/v2/register)",
+    ),
+  )
 })

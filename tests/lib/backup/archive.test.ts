@@ -27,12 +27,21 @@ t.test('plain and encrypted files read back part for part', async (t) => {
   for (const passphrase of [undefined, 'pass phrase']) {
     const target = path.join(dir, `b${passphrase ? '.enc' : ''}`)
     const { manifest, bytes } = await writeBackupFile(
-      [{ name: 'collections/tokens.db', bytes: Buffer.from('{"_id":"a"}\n') }, { name: 'history.sqlite', file: path.join(dir, 'big.bin') }],
+      [
+        { name: 'collections/tokens.db', bytes: Buffer.from('{"_id":"a"}\n') },
+        { name: 'history.sqlite', file: path.join(dir, 'big.bin') },
+      ],
       { target, passphrase, manifest: sampleManifest },
     )
     t.equal(statSync(target).size, bytes)
     t.equal(statSync(target).mode & 0o777, 0o600)
-    t.same(manifest.parts.map((p) => [p.name, p.bytes]), [['collections/tokens.db', 12], ['history.sqlite', 200_000]])
+    t.same(
+      manifest.parts.map((p) => [p.name, p.bytes]),
+      [
+        ['collections/tokens.db', 12],
+        ['history.sqlite', 200_000],
+      ],
+    )
     const seen = new Map<string, number>()
     const read = await readBackupFile(target, {
       passphrase,
@@ -44,11 +53,21 @@ t.test('plain and encrypted files read back part for part', async (t) => {
     })
     t.same(read.manifest, manifest)
     t.equal(read.encrypted, passphrase !== undefined)
-    t.same([...seen], [['collections/tokens.db', 12], ['history.sqlite', 200_000]])
+    t.same(
+      [...seen],
+      [
+        ['collections/tokens.db', 12],
+        ['history.sqlite', 200_000],
+      ],
+    )
     // A sink that reads nothing still has every byte checked.
     await readBackupFile(target, { passphrase, sink: async () => {} })
   }
-  t.same(readdirSync(dir).filter((n) => n.endsWith('.partial')), [], 'no partial file left')
+  t.same(
+    readdirSync(dir).filter((n) => n.endsWith('.partial')),
+    [],
+    'no partial file left',
+  )
 })
 
 t.test('a damaged or incomplete plain file is refused, naming what is wrong', async (t) => {
@@ -85,12 +104,34 @@ t.test('archives that are whole tars but not whole backups', async (t) => {
   const sha = (text: string) => createHash('sha256').update(text).digest('hex')
   const cases: [string, [string, string][], RegExp][] = [
     ['no manifest', [['a', 'x']], /no manifest/],
-    ['part after the manifest', [['manifest.json', manifest([])], ['a', 'x']], /follows the manifest/],
-    ['a part twice', [['a', 'x'], ['a', 'x'], ['manifest.json', manifest([])]], /twice/],
+    [
+      'part after the manifest',
+      [
+        ['manifest.json', manifest([])],
+        ['a', 'x'],
+      ],
+      /follows the manifest/,
+    ],
+    [
+      'a part twice',
+      [
+        ['a', 'x'],
+        ['a', 'x'],
+        ['manifest.json', manifest([])],
+      ],
+      /twice/,
+    ],
     ['manifest not JSON', [['manifest.json', '{']], /not JSON/],
     ['manifest of another format', [['manifest.json', JSON.stringify({ format: 'zip' })]], /not one this gateway reads/],
     ['part missing', [['manifest.json', manifest([{ name: 'a', bytes: 1, sha256: sha('x') }])]], /part a is missing/],
-    ['part not listed', [['a', 'x'], ['manifest.json', manifest([])]], /not in the manifest: a/],
+    [
+      'part not listed',
+      [
+        ['a', 'x'],
+        ['manifest.json', manifest([])],
+      ],
+      /not in the manifest: a/,
+    ],
   ]
   for (const [what, entries, message] of cases) {
     const file = path.join(dir, what.replaceAll(' ', '-'))
@@ -132,7 +173,14 @@ t.test('a full disk while a part file is read: nothing stays open on it, plain o
   const disk = fullDisk(target)
   t.teardown(() => disk.restore())
   for (const passphrase of [undefined, 'pass phrase']) {
-    await t.rejects(writeBackupFile([{ name: 'history.sqlite', file: path.join(source, 'history.copy') }], { target: path.join(target, 'b.tar'), passphrase, manifest: sampleManifest }), { code: 'ENOSPC' })
+    await t.rejects(
+      writeBackupFile([{ name: 'history.sqlite', file: path.join(source, 'history.copy') }], {
+        target: path.join(target, 'b.tar'),
+        passphrase,
+        manifest: sampleManifest,
+      }),
+      { code: 'ENOSPC' },
+    )
     t.same(openFilesUnder(source), [], `the part's file is closed (${passphrase ? 'encrypted' : 'plain'})`)
     t.same(openFilesUnder(target), [], 'and the target')
     t.same(readdirSync(target), [])
@@ -143,7 +191,13 @@ t.test('a reader whose sink fails (a full disk on restore) closes the backup fil
   const dir = t.testdir({ 'big.bin': Buffer.alloc(2 * 1024 * 1024, 9) })
   for (const passphrase of [undefined, 'pass phrase']) {
     const target = path.join(dir, passphrase ? 'b.tar.enc' : 'b.tar')
-    await writeBackupFile([{ name: 'history.sqlite', file: path.join(dir, 'big.bin') }, { name: 'collections/tokens.db', bytes: Buffer.from('{}\n') }], { target, passphrase, manifest: sampleManifest })
+    await writeBackupFile(
+      [
+        { name: 'history.sqlite', file: path.join(dir, 'big.bin') },
+        { name: 'collections/tokens.db', bytes: Buffer.from('{}\n') },
+      ],
+      { target, passphrase, manifest: sampleManifest },
+    )
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
     await t.rejects(readBackupFile(target, { passphrase, sink: async () => Promise.reject(full) }), { code: 'ENOSPC' }, 'the sink\'s own error, not "damaged"')
     t.same(openFilesUnder(dir), [], `nothing open on the backup (${passphrase ? 'encrypted' : 'plain'})`)
@@ -154,7 +208,9 @@ t.test('the encryption refusing, or the rename failing: nothing left open, no pa
   const dir = t.testdir({ 'part.bin': Buffer.alloc(1024 * 1024, 4), target: { 'taken.tar': {} } })
   const parts = [{ name: 'history.sqlite', file: path.join(dir, 'part.bin') }]
   const target = path.join(dir, 'target')
-  await t.rejects(writeBackupFile(parts, { target: path.join(target, 'b.tar.enc'), passphrase: '', manifest: sampleManifest }), { name: 'BackupPassphraseError' })
+  await t.rejects(writeBackupFile(parts, { target: path.join(target, 'b.tar.enc'), passphrase: '', manifest: sampleManifest }), {
+    name: 'BackupPassphraseError',
+  })
   t.same(openFilesUnder(dir), [], 'the encryption refused: nothing open')
   t.same(readdirSync(target), ['taken.tar'])
   // A directory of that name is in the way: the file is written and synced, the rename fails.

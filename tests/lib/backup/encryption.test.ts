@@ -47,8 +47,14 @@ t.test('every kind of damage is named as damage', async (t) => {
   await t.rejects(collect(decrypt(chunked(file.subarray(0, 30), 4096), 'correct horse')), { name: 'BackupDamagedError', message: /no whole header/ })
   // Cut exactly after a whole record: only the last-record flag tells.
   const firstRecordEnd = 96 + 4 + 65536 + 16
-  await t.rejects(collect(decrypt(chunked(file.subarray(0, firstRecordEnd), 4096), 'correct horse')), { name: 'BackupDamagedError', message: /last record is missing/ })
-  await t.rejects(collect(decrypt(chunked(Buffer.concat([file, Buffer.from('x')]), 4096), 'correct horse')), { name: 'BackupDamagedError', message: /follow the last record/ })
+  await t.rejects(collect(decrypt(chunked(file.subarray(0, firstRecordEnd), 4096), 'correct horse')), {
+    name: 'BackupDamagedError',
+    message: /last record is missing/,
+  })
+  await t.rejects(collect(decrypt(chunked(Buffer.concat([file, Buffer.from('x')]), 4096), 'correct horse')), {
+    name: 'BackupDamagedError',
+    message: /follow the last record/,
+  })
   // A record moved to another place fails its tag (its index is authenticated).
   const header = file.subarray(0, 96)
   const record0 = file.subarray(96, firstRecordEnd)
@@ -68,13 +74,28 @@ t.test('every kind of damage is named as damage', async (t) => {
 
 t.test('damage in the header is told apart from a wrong passphrase, wherever it is', async (t) => {
   const file = await sealed(randomBytes(1000))
-  await t.rejects(collect(decrypt(chunked(file, 100), 'wrong')), { name: 'BackupPassphraseError', message: 'wrong passphrase for this backup' }, 'an intact header: the passphrase')
+  await t.rejects(
+    collect(decrypt(chunked(file, 100), 'wrong')),
+    { name: 'BackupPassphraseError', message: 'wrong passphrase for this backup' },
+    'an intact header: the passphrase',
+  )
   // The cost (still in range), the salt, the nonce prefix, the passphrase check and the digest itself.
-  for (const [offset, what] of [[9, 'scrypt cost'], [10, 'scrypt r'], [20, 'salt'], [29, 'nonce prefix'], [40, 'passphrase check'], [80, 'digest']] as const) {
+  for (const [offset, what] of [
+    [9, 'scrypt cost'],
+    [10, 'scrypt r'],
+    [20, 'salt'],
+    [29, 'nonce prefix'],
+    [40, 'passphrase check'],
+    [80, 'digest'],
+  ] as const) {
     const damaged = Buffer.from(file)
     damaged[offset] ^= 1
     for (const passphrase of ['correct horse', 'wrong', undefined]) {
-      await t.rejects(collect(decrypt(chunked(damaged, 100), passphrase)), { name: 'BackupDamagedError', message: /header of the encrypted backup is damaged .*not the passphrase/ }, `a bit of the ${what} flipped, passphrase ${passphrase}`)
+      await t.rejects(
+        collect(decrypt(chunked(damaged, 100), passphrase)),
+        { name: 'BackupDamagedError', message: /header of the encrypted backup is damaged .*not the passphrase/ },
+        `a bit of the ${what} flipped, passphrase ${passphrase}`,
+      )
     }
   }
 })

@@ -42,21 +42,27 @@ async function withManifest(file: Buffer, change: (manifest: Record<string, unkn
   for await (const entry of extract) {
     const parts: Buffer[] = []
     for await (const chunk of entry as AsyncIterable<Buffer>) parts.push(chunk)
-    const bytes = entry.header.name === 'manifest.json' ? Buffer.from(JSON.stringify(change(JSON.parse(Buffer.concat(parts).toString('utf8'))))) : Buffer.concat(parts)
+    const bytes =
+      entry.header.name === 'manifest.json' ? Buffer.from(JSON.stringify(change(JSON.parse(Buffer.concat(parts).toString('utf8'))))) : Buffer.concat(parts)
     pack.entry({ name: entry.header.name }, bytes)
   }
   pack.finalize()
   return done
 }
 
-t.test('a flipped bit in seq, takenAt or a count is found by the manifest\'s own checksum', async (t) => {
+t.test("a flipped bit in seq, takenAt or a count is found by the manifest's own checksum", async (t) => {
   const dir = t.testdir()
   const target = path.join(dir, 'b.tar')
   const { manifest } = await writeBackupFile([{ name: 'collections/tokens.db', bytes: Buffer.from('{"_id":"a"}\n') }], { target, manifest: sampleManifest })
   t.equal(manifest.manifestSha256, manifestDigest(manifest), 'written with its checksum')
   t.same((await readBackupFile(target)).manifest, manifest, 'the whole file reads')
   const file = readFileSync(target)
-  for (const [what, text, at] of [['seq 12 → 13', '"seq": 12', 8], ['takenAt', '"takenAt": 1700000000000', 23], ['activeOrders 3 → 2', '"activeOrders": 3', 16], ['reservedUpTo 1000 → 1100', '"reservedUpTo": 1000', 17]] as const) {
+  for (const [what, text, at] of [
+    ['seq 12 → 13', '"seq": 12', 8],
+    ['takenAt', '"takenAt": 1700000000000', 23],
+    ['activeOrders 3 → 2', '"activeOrders": 3', 16],
+    ['reservedUpTo 1000 → 1100', '"reservedUpTo": 1000', 17],
+  ] as const) {
     const changed = path.join(dir, `changed-${at}.tar`)
     writeFileSync(changed, flipped(file, text, at))
     await t.rejects(readBackupFile(changed), { name: 'BackupDamagedError', message: /manifest does not match its own checksum/ }, what)

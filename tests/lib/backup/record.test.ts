@@ -3,7 +3,14 @@ import { BackupRecord, backupWarning, staleAfterMs } from '../../../lib/backup/r
 import { Store } from '../../../lib/store/db.ts'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 
-const result = (at: number, ok: boolean) => ({ at, trigger: 'schedule' as const, ok, file: ok ? '/b/x.tar' : null, bytes: ok ? 10 : null, reason: ok ? null : 'disk full' })
+const result = (at: number, ok: boolean) => ({
+  at,
+  trigger: 'schedule' as const,
+  ok,
+  file: ok ? '/b/x.tar' : null,
+  bytes: ok ? 10 : null,
+  reason: ok ? null : 'disk full',
+})
 
 t.test('the last result and the last good one are kept across a reopen', async (t) => {
   const dir = t.testdir()
@@ -11,7 +18,17 @@ t.test('the last result and the last good one are kept across a reopen', async (
   const schedule = { directory: '/mnt/usb', at: '03:30', keep: 7 }
   const store = new Store({ dataDir: dir })
   const record = await BackupRecord.open(await store.collection('backup-status'), clock, schedule)
-  t.same(record.view('UTC'), { scheduled: true, directory: '/mnt/usb', at: '03:30', keep: 7, nextAt: null, running: false, last: null, lastGood: null, warning: null })
+  t.same(record.view('UTC'), {
+    scheduled: true,
+    directory: '/mnt/usb',
+    at: '03:30',
+    keep: 7,
+    nextAt: null,
+    running: false,
+    last: null,
+    lastGood: null,
+    warning: null,
+  })
   await record.save(result(clock.now(), true))
   await record.save(result(clock.now() + 1000, false))
   await store.close()

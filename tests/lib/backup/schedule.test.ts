@@ -12,7 +12,7 @@ t.test('the next run is the next time the wall clock shows HH:MM in the zone', a
   t.equal(nextRunAt(at('2026-10-24T12:00:00Z'), '03:30', 'Europe/Paris'), at('2026-10-25T02:30:00Z'))
 })
 
-t.test('file names sort by age; only this gateway\'s whole scheduled backups are listed for retention', async (t) => {
+t.test("file names sort by age; only this gateway's whole scheduled backups are listed for retention", async (t) => {
   const a = backupFileName('gw/1', Date.parse('2026-11-22T03:30:00.123Z'), false)
   t.equal(a, 'gateway-backup-gw_1-20261122T033000Z.tar')
   t.equal(backupFileName('gw1', Date.parse('2026-11-22T03:30:00Z'), true), 'gateway-backup-gw1-20261122T033000Z.tar.enc')
@@ -26,7 +26,11 @@ t.test('file names sort by age; only this gateway\'s whole scheduled backups are
     'gateway-backup-gw2-20261121T033000Z-scheduled.tar': '',
     'notes.txt': '',
   })
-  t.same(await listScheduledBackups(dir, 'gw1'), ['gateway-backup-gw1-20261122T033000Z-scheduled.tar', 'gateway-backup-gw1-20261123T033000Z-scheduled.tar.enc'].map((n) => path.join(dir, n)), 'not those by hand, nor those from before the naming')
+  t.same(
+    await listScheduledBackups(dir, 'gw1'),
+    ['gateway-backup-gw1-20261122T033000Z-scheduled.tar', 'gateway-backup-gw1-20261123T033000Z-scheduled.tar.enc'].map((n) => path.join(dir, n)),
+    'not those by hand, nor those from before the naming',
+  )
 })
 
 t.test('beyond keep: the oldest go, never the newest', async (t) => {

@@ -9,8 +9,15 @@ import { HistoryStore } from '../../../lib/history/store.ts'
 
 function manifest(collections: Record<string, number>, historyRows: number): Omit<BackupManifest, 'parts'> {
   return {
-    format: backupFormat, formatVersion: backupFormatVersion, appVersion: '0.1.0', deviceId: 'gw', takenAt: 1, seq: 3, reservedUpTo: 1000,
-    counts: { collections, activeOrders: 0, historyRows, radioFiles: 0 }, coordinatorBackupFresh: false,
+    format: backupFormat,
+    formatVersion: backupFormatVersion,
+    appVersion: '0.1.0',
+    deviceId: 'gw',
+    takenAt: 1,
+    seq: 3,
+    reservedUpTo: 1000,
+    counts: { collections, activeOrders: 0, historyRows, radioFiles: 0 },
+    coordinatorBackupFresh: false,
   }
 }
 
@@ -26,7 +33,10 @@ function history(dir: string, rows: number): string {
 
 t.test('a whole backup verifies; a count or a history that disagrees does not', async (t) => {
   const dir = t.testdir()
-  const parts: BackupPart[] = [{ name: 'collections/tokens.db', bytes: Buffer.from('{"_id":"1"}\n{"_id":"2"}\n') }, { name: 'history.sqlite', file: history(dir, 5) }]
+  const parts: BackupPart[] = [
+    { name: 'collections/tokens.db', bytes: Buffer.from('{"_id":"1"}\n{"_id":"2"}\n') },
+    { name: 'history.sqlite', file: history(dir, 5) },
+  ]
   const good = path.join(dir, 'good.tar')
   await writeBackupFile(parts, { target: good, passphrase: 'p', manifest: manifest({ tokens: 2 }, 5) })
   const verified = await verifyBackup(good, { passphrase: 'p' })
@@ -38,7 +48,11 @@ t.test('a whole backup verifies; a count or a history that disagrees does not', 
   await t.rejects(verifyBackup(path.join(dir, 'missing.tar')), { message: /webhooks holds no documents/ })
   await writeBackupFile(parts, { target: path.join(dir, 'rows.tar'), manifest: manifest({ tokens: 2 }, 4) })
   await t.rejects(verifyBackup(path.join(dir, 'rows.tar')), { message: /history holds 5 rows, the manifest says 4/ })
-  t.same(readdirSync(dir).filter((n) => n.includes('partial')), [], 'the scratch copy is removed every time')
+  t.same(
+    readdirSync(dir).filter((n) => n.includes('partial')),
+    [],
+    'the scratch copy is removed every time',
+  )
 })
 
 t.test('the history copy must pass SQLite integrity_check', async (t) => {
@@ -57,7 +71,7 @@ t.test('the history copy must pass SQLite integrity_check', async (t) => {
   t.equal(checkHistoryFile(history(t.testdir(), 2)), 2)
 })
 
-t.test('the TLS pairs must be the ones the manifest names, each key its certificate\'s', async (t) => {
+t.test("the TLS pairs must be the ones the manifest names, each key its certificate's", async (t) => {
   const { makeSelfSigned } = await import('../../../runtime/host/tls/self-signed.ts')
   const { describeTlsPair } = await import('../../../lib/backup/tls-identity.ts')
   const dir = t.testdir()
@@ -65,12 +79,21 @@ t.test('the TLS pairs must be the ones the manifest names, each key its certific
   const other = makeSelfSigned({ names: ['localhost'], addresses: ['127.0.0.1'], now: new Date() })
   const described = describeTlsPair('self-signed', own.certPem, own.keyPem)
   const write = async (name: string, key: string, listed: object[]) => {
-    const parts: BackupPart[] = [{ name: 'history.sqlite', file: history(dir, 1) }, { name: 'tls/self-signed.key', bytes: Buffer.from(key) }, { name: 'tls/self-signed.crt', bytes: Buffer.from(own.certPem) }]
+    const parts: BackupPart[] = [
+      { name: 'history.sqlite', file: history(dir, 1) },
+      { name: 'tls/self-signed.key', bytes: Buffer.from(key) },
+      { name: 'tls/self-signed.crt', bytes: Buffer.from(own.certPem) },
+    ]
     await writeBackupFile(parts, { target: path.join(dir, name), manifest: { ...manifest({}, 1), tls: listed as never } })
     return path.join(dir, name)
   }
   t.same((await verifyBackup(await write('good.tar', own.keyPem, [described]))).tls, [described])
   await t.rejects(verifyBackup(await write('other-key.tar', other.keyPem, [described])), { name: 'BackupDamagedError', message: /do not go together/ })
-  await t.rejects(verifyBackup(await write('other-pin.tar', own.keyPem, [{ ...described, spkiSha256: describeTlsPair('self-signed', other.certPem, other.keyPem).spkiSha256 }])), { name: 'BackupDamagedError', message: /not the one the manifest names/ })
+  await t.rejects(
+    verifyBackup(
+      await write('other-pin.tar', own.keyPem, [{ ...described, spkiSha256: describeTlsPair('self-signed', other.certPem, other.keyPem).spkiSha256 }]),
+    ),
+    { name: 'BackupDamagedError', message: /not the one the manifest names/ },
+  )
   await t.rejects(verifyBackup(await write('unlisted.tar', own.keyPem, [])), { name: 'BackupDamagedError', message: /not named in the manifest: self-signed/ })
 })

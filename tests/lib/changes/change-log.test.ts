@@ -20,7 +20,10 @@ t.test('a reserved seq is the one recorded, at the reserved time; seq never goes
   t.equal((await log.record('ORDER_MODIFIED', order)).seq, reserved.seq + 1)
   await log.reserve() // taken and never recorded: skipped, not reused
   t.equal((await log.record('ORDER_MODIFIED', order)).seq, reserved.seq + 3)
-  t.same(seen.map((c) => c.seq), [1, 2, 4])
+  t.same(
+    seen.map((c) => c.seq),
+    [1, 2, 4],
+  )
 })
 
 t.test('seqs go out in call order: a reservation waits for the records and reservations queued before it', async (t) => {
@@ -33,7 +36,10 @@ t.test('seqs go out in call order: a reservation waits for the records and reser
   t.equal(early, 'waiting', 'not taken while a record is queued before it')
   release()
   t.equal((await recording).seq, 1)
-  t.same((await Promise.all(reservations)).map((r) => r.seq), [2, 3, 4])
+  t.same(
+    (await Promise.all(reservations)).map((r) => r.seq),
+    [2, 3, 4],
+  )
   t.equal((await log.reserve()).seq, 5, 'with nothing queued, taken at once')
 })
 

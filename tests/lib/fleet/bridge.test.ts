@@ -37,8 +37,16 @@ t.test('publishes changes and summaries in seq order with a retained status', as
   }
   await until(() => hq.on('/events').length >= 15 && hq.on('/history').length >= 7, 'all messages')
   const events = hq.on('/events').map((m) => m.body.seq)
-  t.same(events, Array.from({ length: 15 }, (_, i) => i + 1), 'every change once, in seq order')
-  t.same(hq.on('/history').map((m) => m.body.seq), [3, 5, 7, 9, 11, 13, 15], 'summaries carry the seq of their clearing')
+  t.same(
+    events,
+    Array.from({ length: 15 }, (_, i) => i + 1),
+    'every change once, in seq order',
+  )
+  t.same(
+    hq.on('/history').map((m) => m.body.seq),
+    [3, 5, 7, 9, 11, 13, 15],
+    'summaries carry the seq of their clearing',
+  )
   t.ok(hq.received.every((m) => m.topic.startsWith(`${prefix}/site-1/`)))
   const first = hq.on('/events')[0].body
   t.equal(first.type, 'ORDER_MODIFIED')
@@ -95,12 +103,18 @@ t.test('broker down: changes wait in the outbox and follow in seq order once it 
   t.equal(service.status().lastPublishedSeq, 12)
   await until(() => firstArrivals(hq.on('/events').map((m) => m.body.seq)).distinct.length === 12, 'subscriber caught up')
   const { distinct, outOfOrder } = firstArrivals(hq.on('/events').map((m) => m.body.seq))
-  t.same(distinct, Array.from({ length: 12 }, (_, i) => i + 1))
+  t.same(
+    distinct,
+    Array.from({ length: 12 }, (_, i) => i + 1),
+  )
   t.same(outOfOrder, [])
 
   // The status announced the backlog on reconnect, and its end once caught up.
   await until(() => hq.on('/status').at(-1)?.body.backlog === 0 && hq.on('/status').at(-1)?.body.lastPublishedSeq === 12, 'caught-up status')
-  t.ok(hq.on('/status').some((m) => m.body.backlog === 7 && m.body.lastPublishedSeq === 5), 'backlog announced on reconnect')
+  t.ok(
+    hq.on('/status').some((m) => m.body.backlog === 7 && m.body.lastPublishedSeq === 5),
+    'backlog announced on reconnect',
+  )
   // And it is refreshed on the Clock while connected.
   const statuses = hq.on('/status').length
   await clock.advance(60_000)
@@ -178,7 +192,10 @@ t.test('a link cut mid-burst: in-flight changes come again with their seq, never
   await until(() => firstArrivals(hq.received.map((m) => m.body.seq)).distinct.length === 60, 'all at hq')
   const { distinct, outOfOrder } = firstArrivals(hq.received.map((m) => m.body.seq))
   t.same(outOfOrder, [])
-  t.same(distinct, Array.from({ length: 60 }, (_, i) => i + 1))
+  t.same(
+    distinct,
+    Array.from({ length: 60 }, (_, i) => i + 1),
+  )
   const bySeq = new Map<number, string>()
   for (const message of hq.received) {
     const text = JSON.stringify(message.body)
@@ -198,7 +215,14 @@ t.test('headquarters asks for a replay: the same bytes again, within the window 
   hq.on('message', (topic, payload) => raw.push({ topic, payload: payload.toString() }))
   await new Promise<void>((resolve) => hq.once('connect', () => resolve()))
   await hq.subscribeAsync(`${prefix}/site-r/#`, { qos: 1 })
-  const { service, changes, clock } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-r', topicPrefix: prefix, replayWindow: 6, replayPerMinute: 5 })
+  const { service, changes, clock } = await fleetService({
+    enabled: true,
+    brokerUrl: broker.url,
+    siteId: 'site-r',
+    topicPrefix: prefix,
+    replayWindow: 6,
+    replayPerMinute: 5,
+  })
   service.start()
   t.teardown(() => service.stop())
   await until(() => service.status().state === 'connected', 'connected')
@@ -214,7 +238,10 @@ t.test('headquarters asks for a replay: the same bytes again, within the window 
     Array.from({ length: 10 }, (_, i) => [i === 0 ? null : i, i + 1]),
     'each change names the one before it',
   )
-  t.same(onTopic('/history').map((m) => JSON.parse(m.payload).prevSeq), [1, 3, 5, 7, 9])
+  t.same(
+    onTopic('/history').map((m) => JSON.parse(m.payload).prevSeq),
+    [1, 3, 5, 7, 9],
+  )
   const firstCopies = new Map(raw.filter((m) => /\/(events|history)$/.test(m.topic)).map((m) => [`${m.topic} ${JSON.parse(m.payload).seq}`, m.payload]))
   // Window 6 (pruned one at a time, the slack for 6 is 1): seqs 5..10 are held. The next
   // periodic status says so.
@@ -225,8 +252,12 @@ t.test('headquarters asks for a replay: the same bytes again, within the window 
   await hq.publishAsync(`${prefix}/site-r/replay`, JSON.stringify({ from: 2, to: 7 }), { qos: 1 })
   // Budget 5 a minute: the request costs one, so 4 changes: 5, 6, 7 (2..4 are gone), and the history of 6.
   await until(() => onTopic('/events').length === 3 && onTopic('/history').length === 1, 'the replay')
-  for (const m of raw.filter((m) => /\/(events|history)$/.test(m.topic))) t.equal(m.payload, firstCopies.get(`${m.topic} ${JSON.parse(m.payload).seq}`), `replayed ${m.topic} byte for byte`)
-  t.same(onTopic('/events').map((m) => JSON.parse(m.payload).seq), [5, 6, 7])
+  for (const m of raw.filter((m) => /\/(events|history)$/.test(m.topic)))
+    t.equal(m.payload, firstCopies.get(`${m.topic} ${JSON.parse(m.payload).seq}`), `replayed ${m.topic} byte for byte`)
+  t.same(
+    onTopic('/events').map((m) => JSON.parse(m.payload).seq),
+    [5, 6, 7],
+  )
   await until(() => onTopic('/status').length > 0, 'a status right after the replay')
   t.match(JSON.parse(onTopic('/status').at(-1)!.payload), { online: true, replayAfter: 4, lastPublishedSeq: 10 })
 

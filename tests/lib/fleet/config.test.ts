@@ -68,6 +68,7 @@ t.test('the replay window and its rate: defaults and bounds', async (t) => {
   t.equal(fleet.replayWindow, 2000)
   t.equal(fleet.replayPerMinute, 6000)
   t.equal(parseConfig({ fleet: { replayWindow: 0 } }).fleet.replayWindow, 0, '0: no window')
-  for (const replayWindow of [-1, 1.5, 100_001]) t.throws(() => parseConfig({ fleet: { replayWindow } }), { message: /fleet\.replayWindow/ }, String(replayWindow))
+  for (const replayWindow of [-1, 1.5, 100_001])
+    t.throws(() => parseConfig({ fleet: { replayWindow } }), { message: /fleet\.replayWindow/ }, String(replayWindow))
   t.throws(() => parseConfig({ fleet: { replayPerMinute: 0 } }), { message: /fleet\.replayPerMinute/ })
 })

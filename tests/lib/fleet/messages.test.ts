@@ -30,7 +30,10 @@ t.test('a cleared order also yields its summary with seq on history', async (t) 
   const cleared = order(8, { state: 'cleared', located: Date.parse('2026-11-22T12:00:40Z'), locationName: 3 })
   const change: OrderChange = { seq: 50, type: 'ORDER_CLEARED', order: cleared, at }
   const messages = fleetMessages(change, { siteId: 's', timezone: 'UTC' })
-  t.same(messages.map((m) => m.channel), ['events', 'history'])
+  t.same(
+    messages.map((m) => m.channel),
+    ['events', 'history'],
+  )
   t.same(JSON.parse(messages[1].payload), {
     uuid: cleared.uuid,
     name: '8',
@@ -48,7 +51,15 @@ t.test('a cleared order also yields its summary with seq on history', async (t) 
 t.test('the stored history summary wins over one rebuilt from the change', async (t) => {
   const cleared = order(9, { state: 'cleared' })
   const change: OrderChange = { seq: 51, type: 'ORDER_CLEARED', order: cleared, at }
-  const stored = { uuid: cleared.uuid, name: 9, orderType: 'TO_GO' as const, locationName: null, orderStarted: cleared.created, orderLocated: null, orderCleared: at - 1000 }
+  const stored = {
+    uuid: cleared.uuid,
+    name: 9,
+    orderType: 'TO_GO' as const,
+    locationName: null,
+    orderStarted: cleared.created,
+    orderLocated: null,
+    orderCleared: at - 1000,
+  }
   const messages = fleetMessages(change, { siteId: 's', timezone: 'UTC', storedSummary: (uuid) => (uuid === cleared.uuid ? stored : undefined) })
   const summary = JSON.parse(messages[1].payload)
   t.equal(summary.orderType, 'TO_GO')
@@ -64,8 +75,17 @@ t.test('other change types have no history message', async (t) => {
 t.test('prevSeq: the change rendered before, on both messages, last; null for the first; absent when not given', async (t) => {
   const cleared: OrderChange = { seq: 50, type: 'ORDER_CLEARED', order: order(9, { state: 'cleared' }), at }
   const chained = fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC', prevSeq: 47 })
-  t.same(chained.map((m) => JSON.parse(m.payload).prevSeq), [47, 47])
-  t.ok(chained.every((m) => m.payload.endsWith(',"prevSeq":47}')), 'appended after siteId: the rest of each message is as before')
-  t.same(fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC', prevSeq: null }).map((m) => JSON.parse(m.payload).prevSeq), [null, null])
+  t.same(
+    chained.map((m) => JSON.parse(m.payload).prevSeq),
+    [47, 47],
+  )
+  t.ok(
+    chained.every((m) => m.payload.endsWith(',"prevSeq":47}')),
+    'appended after siteId: the rest of each message is as before',
+  )
+  t.same(
+    fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC', prevSeq: null }).map((m) => JSON.parse(m.payload).prevSeq),
+    [null, null],
+  )
   t.notOk(fleetMessages(cleared, { siteId: 'site-1', timezone: 'UTC' }).some((m) => m.payload.includes('prevSeq')))
 })

@@ -56,9 +56,7 @@ export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Prom
       let stderr = ''
       child.stderr!.on('data', (chunk) => (stderr += chunk))
       const started = child
-      const exited = new Promise<never>((_resolve, reject) =>
-        started.once('exit', (code) => reject(new Error(`mosquitto exited (${code}): ${stderr}`))),
-      )
+      const exited = new Promise<never>((_resolve, reject) => started.once('exit', (code) => reject(new Error(`mosquitto exited (${code}): ${stderr}`))))
       exited.catch(() => undefined)
       await Promise.race([waitForPort(port), exited])
     },
@@ -98,4 +96,3 @@ export function makePasswordFile(dir: string, user: string, password: string): s
   execFileSync('mosquitto_passwd', ['-b', '-c', file, user, password], { stdio: 'ignore' })
   return file
 }
-

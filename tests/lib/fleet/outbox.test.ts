@@ -12,7 +12,10 @@ t.test('entries come out oldest first and leave once acknowledged', async (t) =>
   const outbox = await open(new Store())
   for (const seq of [3, 1, 2, 5, 4]) await outbox.add(entry(seq))
   t.equal(outbox.backlog, 5)
-  t.same((await outbox.head(3)).map((e) => e.seq), [1, 2, 3])
+  t.same(
+    (await outbox.head(3)).map((e) => e.seq),
+    [1, 2, 3],
+  )
   t.equal(outbox.lastPublishedSeq, null)
   await outbox.acknowledged([1, 2, 3])
   t.equal(outbox.backlog, 2)
@@ -34,7 +37,10 @@ t.test('backlog and the last acknowledged seq survive a restart', async (t) => {
   const again = await open(new Store({ dataDir: dir, syncIntervalMs: 0 }))
   t.equal(again.backlog, 2)
   t.equal(again.lastPublishedSeq, 2)
-  t.same((await again.head(10)).map((e) => e.seq), [3, 4])
+  t.same(
+    (await again.head(10)).map((e) => e.seq),
+    [3, 4],
+  )
   t.equal(again.lastRendered, 4)
 })
 
@@ -51,9 +57,20 @@ t.test('the replay window holds the newest published entries, byte for byte', as
   t.equal(outbox.lastPublishedSeq, 120)
   // 60 published, 40 kept (pruned once 2 over: the slack keeps pruning to one query per few entries).
   t.equal(outbox.replayAfter, 40, 'the 20 oldest were dropped')
-  t.same(await outbox.published(0, 1000, 1000), Array.from({ length: 40 }, (_, i) => entry(42 + i * 2)), 'only published entries, all held ones')
-  t.same((await outbox.published(50, 60, 10)).map((e) => e.seq), [50, 52, 54, 56, 58, 60])
-  t.same((await outbox.published(50, 60, 2)).map((e) => e.seq), [50, 52], 'at most the limit')
+  t.same(
+    await outbox.published(0, 1000, 1000),
+    Array.from({ length: 40 }, (_, i) => entry(42 + i * 2)),
+    'only published entries, all held ones',
+  )
+  t.same(
+    (await outbox.published(50, 60, 10)).map((e) => e.seq),
+    [50, 52, 54, 56, 58, 60],
+  )
+  t.same(
+    (await outbox.published(50, 60, 2)).map((e) => e.seq),
+    [50, 52],
+    'at most the limit',
+  )
   t.same(await outbox.published(130, 200, 10), [], 'what waits for the broker is not replayed: the drain sends it')
   t.same(await outbox.published(60, 50, 10), [])
   t.same(await outbox.published(1, 10, 0), [])
@@ -76,11 +93,17 @@ t.test('the window and what it can replay survive a restart', async (t) => {
   t.equal(again.replayAfter, 15)
   t.equal(again.backlog, 5)
   t.equal(again.lastRendered, 30)
-  t.same((await again.published(1, 100, 100)).map((e) => e.seq), [16, 17, 18, 19, 20, 21, 22, 23, 24, 25])
+  t.same(
+    (await again.published(1, 100, 100)).map((e) => e.seq),
+    [16, 17, 18, 19, 20, 21, 22, 23, 24, 25],
+  )
   // A smaller window at the next start drops the excess at once.
   const smaller = await open(new Store({ dataDir: dir, syncIntervalMs: 0 }), 3)
   t.equal(smaller.replayAfter, 22)
-  t.same((await smaller.published(1, 100, 100)).map((e) => e.seq), [23, 24, 25])
+  t.same(
+    (await smaller.published(1, 100, 100)).map((e) => e.seq),
+    [23, 24, 25],
+  )
 })
 
 t.test('an outbox from before the window (or emptied by a restore) can replay nothing published', async (t) => {

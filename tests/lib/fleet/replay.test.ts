@@ -30,7 +30,11 @@ t.test('the budget refills per minute and never saves more than a minute', async
 
 async function windowOf(count: number) {
   const store = new Store()
-  const outbox = await FleetOutbox.open(await store.collection('fleet-outbox', [{ fieldName: 'seq', unique: true }]), await store.collection('fleet-cursor'), 1000)
+  const outbox = await FleetOutbox.open(
+    await store.collection('fleet-outbox', [{ fieldName: 'seq', unique: true }]),
+    await store.collection('fleet-cursor'),
+    1000,
+  )
   for (let seq = 1; seq <= count; seq++) await outbox.add({ seq, messages: [{ channel: 'events', payload: `{"seq":${seq}}` }] })
   await outbox.acknowledged(Array.from({ length: count }, (_, i) => i + 1))
   return outbox
@@ -42,7 +46,10 @@ t.test('a replay publishes the range from the window, within the budget, one at 
   const published: FleetOutboxEntry[] = []
   const publish = async (entry: FleetOutboxEntry) => void published.push(entry)
   t.match(await replayer.serve('{"from":10,"to":19}', publish), { served: true, entries: 10, firstSeq: 10, lastSeq: 19, replayAfter: 0 })
-  t.same(published.map((e) => e.seq), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19])
+  t.same(
+    published.map((e) => e.seq),
+    [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+  )
   t.equal(published[0]!.messages[0]!.payload, '{"seq":10}', 'the stored message, as first published')
   // 31 - 11 = 20 left: the request costs one, 19 entries.
   published.length = 0
@@ -62,6 +69,9 @@ t.test('a replay publishes the range from the window, within the budget, one at 
   release()
   t.match(await slow, { served: true, entries: 3 })
   // A publish that fails (the connection closed) ends the replay and frees the replayer.
-  await t.rejects(replayer.serve('{"from":1,"to":5}', async () => Promise.reject(new Error('connection closed'))), /connection closed/)
+  await t.rejects(
+    replayer.serve('{"from":1,"to":5}', async () => Promise.reject(new Error('connection closed'))),
+    /connection closed/,
+  )
   t.match(await replayer.serve('{"from":1,"to":1}', publish), { served: true, entries: 1 })
 })

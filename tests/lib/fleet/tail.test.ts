@@ -42,10 +42,9 @@ t.test('refused credentials end the tail with a clear error; bad input is refuse
   t.teardown(() => broker.stop())
   const signal = new AbortController().signal
   const write = () => {}
-  await t.rejects(
-    tailFleet({ config: fleetConfigSchema.parse({ brokerUrl: broker.url, username: 'hq', password: 'wrong' }), write, signal }),
-    { message: /^auth-failed: broker refused the connection/ },
-  )
+  await t.rejects(tailFleet({ config: fleetConfigSchema.parse({ brokerUrl: broker.url, username: 'hq', password: 'wrong' }), write, signal }), {
+    message: /^auth-failed: broker refused the connection/,
+  })
   await t.rejects(tailFleet({ config: fleetConfigSchema.parse({}), write, signal }), { message: /fleet\.brokerUrl is not set/ })
   await t.rejects(tailFleet({ config: fleetConfigSchema.parse({ brokerUrl: broker.url }), site: 'a/#', write, signal }), {
     message: /not a site id/,

@@ -12,7 +12,9 @@ t.test('a radio that does not answer within the timeout fails the check when the
     radioInfo: () => new Promise<RadioInfo>(() => {}),
     collection: await store.collection('health'),
     cloudActivated: () => false,
-    probeCloud: async () => { throw new Error('not activated') },
+    probeCloud: async () => {
+      throw new Error('not activated')
+    },
   })
   let report: Awaited<ReturnType<ConnectionCheck['run']>> | undefined
   void check.run(7).then((r) => (report = r))
@@ -31,7 +33,9 @@ t.test('the radio item names the repeaters and units that do not answer their pi
     radioInfo: async () => info,
     collection: await store.collection('health'),
     cloudActivated: () => false,
-    probeCloud: async () => { throw new Error('not activated') },
+    probeCloud: async () => {
+      throw new Error('not activated')
+    },
   })
   t.match((await check.run(0)).radio, { ok: true, detail: 'up on channel 15' })
   info.unavailable = [

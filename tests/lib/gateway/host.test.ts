@@ -16,7 +16,17 @@ function source(times: { idle: number; total: number }[], milli?: number): HostS
 }
 
 t.test('figures: memory in bytes, whole-second uptime, °C, utilisation from counter deltas', async (t) => {
-  const monitor = new HostMonitor(source([{ idle: 0, total: 0 }, { idle: 75, total: 100 }, { idle: 75, total: 100 }, { idle: 85, total: 200 }], 48_700))
+  const monitor = new HostMonitor(
+    source(
+      [
+        { idle: 0, total: 0 },
+        { idle: 75, total: 100 },
+        { idle: 75, total: 100 },
+        { idle: 85, total: 200 },
+      ],
+      48_700,
+    ),
+  )
   t.same(monitor.figures(), { freeMemory: 300, totalMemory: 1000, usedMemory: 700, uptime: 1234, cpuTemp: 49, cpuUtilization: 25, platform: 'linux-arm64' })
   t.equal(monitor.figures().cpuUtilization, 25, 'no counter change: the last figure is kept')
   t.equal(monitor.figures().cpuUtilization, 90, '(100 - 10) / 100 busy')

@@ -32,7 +32,10 @@ t.test('without systemd (or its bus), chrony says', async (t) => {
 
 t.test('nothing to ask, or nothing sensible answered: unknown', async (t) => {
   t.same(await readSystemSync(system({}).run), { state: 'unknown', source: 'none' })
-  t.same(await readSystemSync(system({ timedatectl: { code: 0, stdout: '' }, chronyc: { code: 1, stdout: '506 Cannot talk to daemon' } }).run), { state: 'unknown', source: 'none' })
+  t.same(await readSystemSync(system({ timedatectl: { code: 0, stdout: '' }, chronyc: { code: 1, stdout: '506 Cannot talk to daemon' } }).run), {
+    state: 'unknown',
+    source: 'none',
+  })
   t.same(await readSystemSync(system({ chronyc: { code: 0, stdout: 'no leap line' } }).run), { state: 'unknown', source: 'none' })
 })
 

@@ -49,7 +49,7 @@ t.test('a file: another process writing is noticed through the watch, long befor
   t.equal(highWater.get(), 2, 'seen')
 })
 
-t.test('the store pages see another process\'s summaries', async (t) => {
+t.test("the store pages see another process's summaries", async (t) => {
   const dir = t.testdir({})
   const file = path.join(dir, 'history.sqlite')
   const store = new HistoryStore(file)

@@ -17,7 +17,11 @@ t.test('today hour by hour: orders, median, p90 and over target, in the gateway 
   t.same(day.hours[12], { hour: 12, orders: 10, medianSeconds: 500, p90Seconds: 900, overTarget: 7 })
   t.same(day.hours[19], { hour: 19, orders: 1, medianSeconds: 120, p90Seconds: 120, overTarget: 0 })
   t.same(day.hours[8], { hour: 8, orders: 0, medianSeconds: null, p90Seconds: null, overTarget: 0 })
-  t.equal(day.hours.reduce((n, h) => n + h.orders, 0), 11, "yesterday's order is not today's")
+  t.equal(
+    day.hours.reduce((n, h) => n + h.orders, 0),
+    11,
+    "yesterday's order is not today's",
+  )
   t.equal(day.from, at('2026-11-21T15:00:00Z'), 'the day begins at midnight in Tokyo')
 
   const week = history.hourly({ now: at('2026-11-22T11:00:00Z'), timezone: 'Asia/Tokyo', targetTime: 300, range: 'week' })

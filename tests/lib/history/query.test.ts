@@ -32,7 +32,10 @@ t.test('offset and limit page over that order; count is every match, not the pag
   t.teardown(() => store.close())
   const page = store.list({}, { offset: 5, limit: 10 })
   t.equal(page.count, 30)
-  t.same(uuids(page.items), Array.from({ length: 10 }, (_, i) => uuidOf(24 - i)))
+  t.same(
+    uuids(page.items),
+    Array.from({ length: 10 }, (_, i) => uuidOf(24 - i)),
+  )
   const beyond = store.list({}, { offset: 40, limit: 10 })
   t.same(beyond, { count: 30, items: [], asOf: 30 })
 })
@@ -112,8 +115,7 @@ function model(all: OrderSummary[], filter: HistoryFilter): OrderSummary[] {
     .sort((a, b) => b.orderStarted - a.orderStarted || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0))
 }
 
-const distinct = (items: RawSummary[]) =>
-  [...new Map(items.map((s) => [s.uuid, toSummary(s)])).values()]
+const distinct = (items: RawSummary[]) => [...new Map(items.map((s) => [s.uuid, toSummary(s)])).values()]
 
 t.test('property: any page equals the brute-force model (filters, offset, limit, count)', async (t) => {
   fc.assert(
@@ -128,10 +130,7 @@ t.test('property: any page equals the brute-force model (filters, offset, limit,
         try {
           const expected = model(all, filter)
           const page = store.list(filter, { offset, limit })
-          return (
-            page.count === expected.length &&
-            JSON.stringify(page.items) === JSON.stringify(expected.slice(offset, offset + limit))
-          )
+          return page.count === expected.length && JSON.stringify(page.items) === JSON.stringify(expected.slice(offset, offset + limit))
         } finally {
           store.close()
         }

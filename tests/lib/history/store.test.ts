@@ -70,7 +70,10 @@ t.test('the unfiltered count follows inserts made by another connection (import 
   importer.insertMany([summary(2), summary(3)])
   const page = gateway.list({}, { offset: 0, limit: 10 })
   t.equal(page.count, 3)
-  t.same(page.items.map((s) => s.uuid), [uuidOf(3), uuidOf(2), uuidOf(1)])
+  t.same(
+    page.items.map((s) => s.uuid),
+    [uuidOf(3), uuidOf(2), uuidOf(1)],
+  )
 })
 
 t.test('reopening keeps summaries, the count and the insertion positions', async (t) => {
@@ -126,8 +129,12 @@ t.test('every list and statistics query is an index walk, never a scan or a sort
     t.match(plan.page, index, `${name}: page walks ${index}`)
     t.notMatch(plan.count, /SCAN summaries(?! USING)/, `${name}: count uses an index (${plan.count})`)
   }
-  const stats = (store.db.prepare(
-    'EXPLAIN QUERY PLAN SELECT count(*), sum(orderCleared - orderStarted) FROM summaries WHERE orderCleared >= ? AND orderCleared < ?',
-  ).all(1, 2) as { detail: string }[]).map((row) => row.detail).join('; ')
+  const stats = (
+    store.db
+      .prepare('EXPLAIN QUERY PLAN SELECT count(*), sum(orderCleared - orderStarted) FROM summaries WHERE orderCleared >= ? AND orderCleared < ?')
+      .all(1, 2) as { detail: string }[]
+  )
+    .map((row) => row.detail)
+    .join('; ')
   t.match(stats, /COVERING INDEX summaries_cleared/)
 })

@@ -18,7 +18,11 @@ t.test('WrittenRows keeps ranges of consecutive positions', async (t) => {
   const rows = new WrittenRows()
   t.same(rows.ranges(), [])
   for (const seq of [3, 4, 5, 9, 10, 12]) rows.add(seq)
-  t.same(rows.ranges(), [[3, 5], [9, 10], [12, 12]])
+  t.same(rows.ranges(), [
+    [3, 5],
+    [9, 10],
+    [12, 12],
+  ])
 })
 
 t.test('a step moves the rows this process wrote, not those another process imported', async (t) => {
@@ -49,7 +53,18 @@ t.test('a failed shift changes nothing', async (t) => {
   gateway.insert(summary(1, 1000))
   gateway.insert(summary(2, 2000))
   gateway.db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON summaries WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'refused'); END`)
-  t.throws(() => shiftRows(gateway.db, [[1, 1], [2, 2]], 500), /refused/)
+  t.throws(
+    () =>
+      shiftRows(
+        gateway.db,
+        [
+          [1, 1],
+          [2, 2],
+        ],
+        500,
+      ),
+    /refused/,
+  )
   t.match(gateway.get(summary(1, 0).uuid), { orderStarted: 1000 }, 'rolled back')
 })
 

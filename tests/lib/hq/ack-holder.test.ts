@@ -13,7 +13,8 @@ async function consumer(url: string): Promise<{ client: MqttClient; holder: AckH
   const holder = new AckHolder(client)
   const received: { payload: string; ack: HeldAck; dup: boolean }[] = []
   client.handleMessage = (packet, callback) => {
-    if (packet.cmd === 'publish' && packet.messageId !== undefined) received.push({ payload: String(packet.payload), ack: holder.hold(packet.messageId), dup: packet.dup })
+    if (packet.cmd === 'publish' && packet.messageId !== undefined)
+      received.push({ payload: String(packet.payload), ack: holder.hold(packet.messageId), dup: packet.dup })
     callback()
   }
   await new Promise<void>((resolve) => client.once('connect', () => resolve()))
@@ -40,7 +41,11 @@ t.test('an ack held back is redelivered after a reconnect; a released one is not
   const second = await consumer(broker.url)
   t.teardown(() => second.client.endAsync(true))
   await until(() => second.received.length >= 1, 'the unacknowledged message again')
-  t.same(second.received.map((r) => r.payload), ['two'], 'only the message whose ack was held')
+  t.same(
+    second.received.map((r) => r.payload),
+    ['two'],
+    'only the message whose ack was held',
+  )
   t.equal(second.received[0]!.dup, true, 'sent again by the broker')
   t.equal(second.holder.release([first.received[1]!.ack]), 0, 'an ack of an earlier connection is never sent on this one')
 })

@@ -22,10 +22,14 @@ const parsed = (...messages: SiteMessageOut[]): SiteMessage[] =>
     return result.message
   })
 
-const apply = (db: Database, ...messages: SiteMessageOut[]) => db.transaction((tx) => applyBatch(tx, parsed(...messages), { timezoneOf: () => 'UTC', targetSeconds: 600 }))
+const apply = (db: Database, ...messages: SiteMessageOut[]) =>
+  db.transaction((tx) => applyBatch(tx, parsed(...messages), { timezoneOf: () => 'UTC', targetSeconds: 600 }))
 
 async function radio(db: Database, siteId: string) {
-  const { rows } = await db.query<{ radio_up: boolean | null; radio_down_since: Date | null }>('SELECT radio_up, radio_down_since FROM hq_sites WHERE site_id = $1', [siteId])
+  const { rows } = await db.query<{ radio_up: boolean | null; radio_down_since: Date | null }>(
+    'SELECT radio_up, radio_down_since FROM hq_sites WHERE site_id = $1',
+    [siteId],
+  )
   return rows[0]!
 }
 

@@ -24,7 +24,10 @@ const parsed = (messages: SiteMessageOut[]): SiteMessage[] =>
 
 async function apply(db: Database, messages: SiteMessageOut[]) {
   const list = parsed(messages)
-  await new Partitions().ensure(db, list.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
+  await new Partitions().ensure(
+    db,
+    list.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])),
+  )
   await db.transaction((tx) => applyBatch(tx, list, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
   // What an instance does after its commits (Ingest.storeChains).
   const pending = new PendingChains()
@@ -73,7 +76,10 @@ t.test('a hole stops the chain and is a gap until it is filled', async (t) => {
   const site = new SimulatedSite('holed', { prefix })
   const messages = orders(site, 6)
   const missing = messages.filter((m) => m.seq >= 7 && m.seq <= 8)
-  await apply(db, messages.filter((m) => !missing.includes(m)))
+  await apply(
+    db,
+    messages.filter((m) => !missing.includes(m)),
+  )
   t.same(await chain(db, 'holed'), { seq: 6, gap: true, events: '{[9,18]}' }, 'up to the hole; what came after is kept as one range')
   await apply(db, missing)
   t.same(await chain(db, 'holed'), { seq: 18, gap: false, events: '{}' })
@@ -85,15 +91,24 @@ t.test('a clearing is whole with its summary only', async (t) => {
   const site = new SimulatedSite('cleared', { prefix })
   const messages = orders(site, 3)
   const summary = messages.find((m) => m.seq === 6 && m.topic.endsWith('/history'))!
-  await apply(db, messages.filter((m) => m !== summary))
+  await apply(
+    db,
+    messages.filter((m) => m !== summary),
+  )
   t.match(await chain(db, 'cleared'), { seq: 5, gap: true })
   // The summary alone (its change already here) completes it; a summary before its change is a gap too.
   await apply(db, [summary])
   t.match(await chain(db, 'cleared'), { seq: 9, gap: false })
   const later = orders(site, 1, Date.parse('2026-11-25T13:00:00Z'))
-  await apply(db, later.filter((m) => m.topic.endsWith('/history')))
+  await apply(
+    db,
+    later.filter((m) => m.topic.endsWith('/history')),
+  )
   t.match(await chain(db, 'cleared'), { seq: 9, gap: true })
-  await apply(db, later.filter((m) => m.topic.endsWith('/events')))
+  await apply(
+    db,
+    later.filter((m) => m.topic.endsWith('/events')),
+  )
   t.match(await chain(db, 'cleared'), { seq: 12, gap: false })
 })
 
@@ -118,11 +133,17 @@ t.test('a status saying more was published is a gap; older gateways are not foll
   t.teardown(() => db.close())
   const site = new SimulatedSite('tail', { prefix })
   const messages = orders(site, 3)
-  await apply(db, messages.filter((m) => m.seq <= 6))
+  await apply(
+    db,
+    messages.filter((m) => m.seq <= 6),
+  )
   t.match(await chain(db, 'tail'), { seq: 6, gap: false })
   await apply(db, [site.status(true)])
   t.match(await chain(db, 'tail'), { seq: 6, gap: true }, 'the status says 9 were published')
-  await apply(db, messages.filter((m) => m.seq > 6))
+  await apply(
+    db,
+    messages.filter((m) => m.seq > 6),
+  )
   t.match(await chain(db, 'tail'), { seq: 9, gap: false })
 
   const old = new SimulatedSite('old-gateway', { prefix })
@@ -138,7 +159,16 @@ t.test('a status saying more was published is a gap; older gateways are not foll
 t.test('the first message seen starts the chain; out-of-order records are applied, not followed', async (t) => {
   const site = new SimulatedSite('late-start', { prefix, firstSeq: 500 })
   const spans = batchSpans(parsed(orders(site, 1)))
-  t.same(spans.get('late-start'), { events: [[501, 501], [502, 502], [503, 503]], cleared: [[503, 503]], history: [[503, 503]], firstPrev: 500 })
+  t.same(spans.get('late-start'), {
+    events: [
+      [501, 501],
+      [502, 502],
+      [503, 503],
+    ],
+    cleared: [[503, 503]],
+    history: [[503, 503]],
+    firstPrev: 500,
+  })
   const odd = parsed(orders(new SimulatedSite('odd', { prefix }), 1)).map((m) => (m.kind === 'status' ? m : { ...m, prevSeq: m.seq + 5 }))
   t.equal(batchSpans(odd).size, 0)
   const { db } = await freshDatabase(pg)
@@ -148,29 +178,116 @@ t.test('the first message seen starts the chain; out-of-order records are applie
 })
 
 t.test('range arithmetic: merge, subtract, PostgreSQL text both ways', async (t) => {
-  t.same(normalize([[9, 12], [1, 3], [4, 5], [11, 20], [30, 30]]), [[1, 5], [9, 20], [30, 30]], 'adjacent and overlapping ranges merge')
+  t.same(
+    normalize([
+      [9, 12],
+      [1, 3],
+      [4, 5],
+      [11, 20],
+      [30, 30],
+    ]),
+    [
+      [1, 5],
+      [9, 20],
+      [30, 30],
+    ],
+    'adjacent and overlapping ranges merge',
+  )
   t.same(normalize([]), [])
-  t.same(minus([[1, 10], [20, 30]], [[3, 3], [5, 6], [10, 21], [40, 50]]), [[1, 2], [4, 4], [7, 9], [22, 30]])
+  t.same(
+    minus(
+      [
+        [1, 10],
+        [20, 30],
+      ],
+      [
+        [3, 3],
+        [5, 6],
+        [10, 21],
+        [40, 50],
+      ],
+    ),
+    [
+      [1, 2],
+      [4, 4],
+      [7, 9],
+      [22, 30],
+    ],
+  )
   t.same(minus([[1, 5]], []), [[1, 5]])
   t.same(minus([[1, 5]], [[0, 9]]), [])
-  t.same(minus([[1, 10]], [[2, 3], [5, 20]]), [[1, 1], [4, 4]], 'a range of b past the end of a range of a')
-  t.same(minus([[1, 3], [5, 9]], [[2, 6]]), [[1, 1], [7, 9]], 'one range of b across two of a')
-  t.same(union([[1, 2], [10, 12]], [[3, 4], [8, 9], [20, 20]]), [[1, 4], [8, 12], [20, 20]])
+  t.same(
+    minus(
+      [[1, 10]],
+      [
+        [2, 3],
+        [5, 20],
+      ],
+    ),
+    [
+      [1, 1],
+      [4, 4],
+    ],
+    'a range of b past the end of a range of a',
+  )
+  t.same(
+    minus(
+      [
+        [1, 3],
+        [5, 9],
+      ],
+      [[2, 6]],
+    ),
+    [
+      [1, 1],
+      [7, 9],
+    ],
+    'one range of b across two of a',
+  )
+  t.same(
+    union(
+      [
+        [1, 2],
+        [10, 12],
+      ],
+      [
+        [3, 4],
+        [8, 9],
+        [20, 20],
+      ],
+    ),
+    [
+      [1, 4],
+      [8, 12],
+      [20, 20],
+    ],
+  )
   t.same(union([], [[1, 2]]), [[1, 2]])
   t.same(union([[1, 2]], []), [[1, 2]])
-  t.same(parseRanges('{[6,9],[12,12]}'), [[6, 9], [12, 12]])
+  t.same(parseRanges('{[6,9],[12,12]}'), [
+    [6, 9],
+    [12, 12],
+  ])
   t.same(parseRanges('{}'), [])
-  t.equal(formatRanges([[6, 9], [12, 12]]), '{[6,9],[12,12]}')
+  t.equal(
+    formatRanges([
+      [6, 9],
+      [12, 12],
+    ]),
+    '{[6,9],[12,12]}',
+  )
   t.equal(formatRanges([]), '{}')
   // A random check against sets of numbers.
   const toSet = (ranges: [number, number][]) => new Set(ranges.flatMap(([low, high]) => Array.from({ length: high - low + 1 }, (_, i) => low + i)))
   const random = (seed: number) => {
     let state = seed
-    return normalize(Array.from({ length: 12 }, () => {
-      state = (state * 1103515245 + 12345) % 2 ** 31
-      const low = state % 60
-      return [low, low + (state % 5)] as [number, number]
-    }))
+    return normalize(
+      Array.from({ length: 12 }, () => {
+        state = (state * 1103515245 + 12345) % 2 ** 31
+        const low = state % 60
+        return [low, low + (state % 5)] as [number, number]
+      }),
+    )
   }
   for (let seed = 1; seed < 40; seed++) {
     const [a, b] = [random(seed), random(seed * 7 + 3)]
@@ -183,13 +300,29 @@ t.test('range arithmetic: merge, subtract, PostgreSQL text both ways', async (t)
 t.test('a chain step: from the stored point, as far as the whole spans reach', async (t) => {
   const empty = { seq: null, events: [], cleared: [], history: [] }
   t.same(advanceChain(empty, undefined), { state: empty, moved: false, pending: false }, 'nothing to follow')
-  const start = advanceChain(empty, { events: [[11, 12], [14, 15]], cleared: [[15, 15]], history: [], firstPrev: 10 })
+  const start = advanceChain(empty, {
+    events: [
+      [11, 12],
+      [14, 15],
+    ],
+    cleared: [[15, 15]],
+    history: [],
+    firstPrev: 10,
+  })
   t.same(start, { state: { seq: 12, events: [[14, 15]], cleared: [[15, 15]], history: [] }, moved: true, pending: true })
   const filled = advanceChain(start.state, { events: [[13, 13]], cleared: [], history: [], firstPrev: 12 })
-  t.same(filled, { state: { seq: 14, events: [[15, 15]], cleared: [[15, 15]], history: [] }, moved: true, pending: true }, 'the clearing at 15 waits for its summary')
+  t.same(
+    filled,
+    { state: { seq: 14, events: [[15, 15]], cleared: [[15, 15]], history: [] }, moved: true, pending: true },
+    'the clearing at 15 waits for its summary',
+  )
   const whole = advanceChain(filled.state, { events: [], cleared: [], history: [[15, 15]], firstPrev: 14 })
   t.same(whole, { state: { seq: 15, events: [], cleared: [], history: [] }, moved: true, pending: false })
-  t.same(advanceChain(whole.state, { events: [[3, 4]], cleared: [], history: [], firstPrev: 2 }), { state: whole.state, moved: false, pending: false }, 'old spans change nothing')
+  t.same(
+    advanceChain(whole.state, { events: [[3, 4]], cleared: [], history: [], firstPrev: 2 }),
+    { state: whole.state, moved: false, pending: false },
+    'old spans change nothing',
+  )
 })
 
 t.test('pending chains: committed batches merged per site until stored; kept again when storing fails', async (t) => {
@@ -203,12 +336,36 @@ t.test('pending chains: committed batches merged per site until stored; kept aga
   t.equal(pending.size, 2)
   const work = pending.take()
   t.equal(pending.size, 0)
-  t.same(work.get('pending'), { events: [[1, 6]], cleared: [[3, 3], [6, 6]], history: [[3, 3], [6, 6]], firstPrev: 0 })
+  t.same(work.get('pending'), {
+    events: [[1, 6]],
+    cleared: [
+      [3, 3],
+      [6, 6],
+    ],
+    history: [
+      [3, 3],
+      [6, 6],
+    ],
+    firstPrev: 0,
+  })
   t.equal(work.get('status-only'), undefined, 'a status: walked, no spans')
   t.ok(work.has('status-only'))
   pending.add(parsed(orders(site, 1)))
   pending.restore(work)
   const again = pending.take()
-  t.same(again.get('pending'), { events: [[1, 9]], cleared: [[3, 3], [6, 6], [9, 9]], history: [[3, 3], [6, 6], [9, 9]], firstPrev: 0 })
+  t.same(again.get('pending'), {
+    events: [[1, 9]],
+    cleared: [
+      [3, 3],
+      [6, 6],
+      [9, 9],
+    ],
+    history: [
+      [3, 3],
+      [6, 6],
+      [9, 9],
+    ],
+    firstPrev: 0,
+  })
   t.ok(again.has('status-only'))
 })

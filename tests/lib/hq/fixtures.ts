@@ -35,7 +35,11 @@ export async function startIngest(config: HqConfig, db: Database): Promise<Inges
   return ingest
 }
 
-export async function publisher(url: string, clientId = `site-pub-${Math.random().toString(16).slice(2)}`, auth: { username?: string; password?: string } = {}): Promise<MqttClient> {
+export async function publisher(
+  url: string,
+  clientId = `site-pub-${Math.random().toString(16).slice(2)}`,
+  auth: { username?: string; password?: string } = {},
+): Promise<MqttClient> {
   const client = connect(url, { clientId, protocolVersion: 4, reconnectPeriod: 200, ...auth })
   client.on('error', () => undefined)
   await new Promise<void>((resolve) => client.once('connect', () => resolve()))
@@ -49,7 +53,9 @@ export async function publishAll(client: MqttClient, messages: SiteMessageOut[],
 /** The rows that must be the same however messages arrived (ordered, comparable). */
 export async function snapshot(db: Database) {
   const live = await db.query('SELECT site_id, uuid, seq, state, location_name, created_at, state_started FROM hq_live_orders ORDER BY site_id, uuid')
-  const history = await db.query('SELECT site_id, uuid, seq, order_started, order_located, order_cleared, local_day, local_hour FROM hq_history ORDER BY site_id, uuid')
+  const history = await db.query(
+    'SELECT site_id, uuid, seq, order_started, order_located, order_cleared, local_day, local_hour FROM hq_history ORDER BY site_id, uuid',
+  )
   const hours = await db.query('SELECT site_id, day, hour, orders, located, to_table_seconds, late FROM hq_site_hours ORDER BY site_id, day, hour')
   const days = await db.query('SELECT site_id, day, orders, located, to_table_seconds, late FROM hq_site_days ORDER BY site_id, day')
   const chain = await db.query('SELECT day, hour, orders, located, to_table_seconds, late FROM hq_chain_hours ORDER BY day, hour')

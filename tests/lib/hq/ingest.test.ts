@@ -39,7 +39,10 @@ async function applyDirect(db: Awaited<ReturnType<typeof freshDatabase>>['db'], 
   const partitions = new Partitions()
   for (let i = 0; i < messages.length; i += batch) {
     const slice = messages.slice(i, i + batch)
-    await partitions.ensure(db, slice.filter((m) => m.kind === 'history').map((m) => Date.parse((m as { orderCleared: string }).orderCleared)))
+    await partitions.ensure(
+      db,
+      slice.filter((m) => m.kind === 'history').map((m) => Date.parse((m as { orderCleared: string }).orderCleared)),
+    )
     await db.transaction((tx) => applyBatch(tx, slice, { timezoneOf: () => timezone, targetSeconds }))
   }
 }
@@ -58,17 +61,34 @@ t.test('apply: a duplicate or an older change after a newer one leaves the same 
   t.same(b, a)
   t.equal(a.history.length, 12, 'every cleared order once')
   t.equal(a.live.filter((row) => row.state !== 'cleared').length, 2, 'one open order per site')
-  t.same(a.sites, [{ site_id: 's1', last_seq: 20 }, { site_id: 's2', last_seq: 20 }])
+  t.same(a.sites, [
+    { site_id: 's1', last_seq: 20 },
+    { site_id: 's2', last_seq: 20 },
+  ])
   const s1 = a.hours.filter((row) => row.site_id === 's1')
-  t.equal(s1.reduce((sum, row) => sum + (row.orders as number), 0), 6)
+  t.equal(
+    s1.reduce((sum, row) => sum + (row.orders as number), 0),
+    6,
+  )
   // to table: 120, 150, ... 270 s; target 300: none late
-  t.equal(s1.reduce((sum, row) => sum + (row.to_table_seconds as number), 0), 120 + 150 + 180 + 210 + 240 + 270)
-  t.match(a.days.filter((row) => row.site_id === 's1'), [{ day: '2026-11-25', orders: 6, located: 6, to_table_seconds: 120 + 150 + 180 + 210 + 240 + 270 }], 'the day figures')
-  t.equal(a.chain.reduce((sum, row) => sum + (row.orders as number), 0), 12, 'the chain\'s hour figures')
-  t.equal(s1[0].day, '2026-11-25', 'the site\'s own day')
-  t.equal(s1[0].hour, 12, 'the site\'s own hour (Paris, UTC+1)')
+  t.equal(
+    s1.reduce((sum, row) => sum + (row.to_table_seconds as number), 0),
+    120 + 150 + 180 + 210 + 240 + 270,
+  )
+  t.match(
+    a.days.filter((row) => row.site_id === 's1'),
+    [{ day: '2026-11-25', orders: 6, located: 6, to_table_seconds: 120 + 150 + 180 + 210 + 240 + 270 }],
+    'the day figures',
+  )
+  t.equal(
+    a.chain.reduce((sum, row) => sum + (row.orders as number), 0),
+    12,
+    "the chain's hour figures",
+  )
+  t.equal(s1[0].day, '2026-11-25', "the site's own day")
+  t.equal(s1[0].hour, 12, "the site's own hour (Paris, UTC+1)")
   const open = a.live.find((row) => row.site_id === 's1' && row.state === 'located')!
-  t.equal((open.created_at as Date).toISOString(), new Date(base + 6 * 60_000).toISOString(), 'local times read in the site\'s timezone')
+  t.equal((open.created_at as Date).toISOString(), new Date(base + 6 * 60_000).toISOString(), "local times read in the site's timezone")
 })
 
 t.test('two instances share the load; duplicates and reordering through the broker change nothing', async (t) => {
@@ -89,10 +109,14 @@ t.test('two instances share the load; duplicates and reordering through the brok
   await publishAll(client, messages.filter((_, i) => i % 2 === 0).reverse())
   const total = messages.length + Math.ceil(messages.length / 2)
   const received = () => a.status().applied.batches + b.status().applied.batches
-  await until(async () => {
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')
-    return rows[0].n === 100 && a.status().pending + b.status().pending === 0
-  }, 'every cleared order stored', 30_000)
+  await until(
+    async () => {
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')
+      return rows[0].n === 100 && a.status().pending + b.status().pending === 0
+    },
+    'every cleared order stored',
+    30_000,
+  )
   t.ok(a.status().applied.batches > 0 && b.status().applied.batches > 0, `both instances applied batches (${received()})`)
   await applyDirect(reference.db, parsed(messages), 1000)
   // Let the duplicates land too, then compare with a single orderly apply.
@@ -100,7 +124,7 @@ t.test('two instances share the load; duplicates and reordering through the brok
   t.same(await snapshot(db), await snapshot(reference.db), `${total} messages, the rows of one orderly apply`)
 })
 
-t.test('status: the last one received wins, but not an older run\'s nor an older online one', async (t) => {
+t.test("status: the last one received wins, but not an older run's nor an older online one", async (t) => {
   const { db } = await freshDatabase(pg)
   t.teardown(() => db.close())
   const now = Date.parse('2026-11-25T12:00:00Z')

@@ -6,18 +6,27 @@ import { parseSiteMessage, topicParts } from '../../../lib/hq/messages.ts'
 
 const site = new SimulatedSite('paris-11', { prefix: 'chain/eu', timezone: 'Europe/Paris' })
 
-t.test('the fleet bridge\'s messages parse', async (t) => {
+t.test("the fleet bridge's messages parse", async (t) => {
   const { order, messages } = site.create(Date.parse('2026-11-25T12:00:00Z'))
   const [created] = messages
-  t.match(parseSiteMessage('chain/eu', created!.topic, created!.payload), { ok: true, message: { kind: 'event', seq: 1, uuid: order.uuid, state: 'started', created: '2026-11-25T13:00:00', locationName: null, siteId: 'paris-11' } })
+  t.match(parseSiteMessage('chain/eu', created!.topic, created!.payload), {
+    ok: true,
+    message: { kind: 'event', seq: 1, uuid: order.uuid, state: 'started', created: '2026-11-25T13:00:00', locationName: null, siteId: 'paris-11' },
+  })
   site.locate(order.uuid, 12)
   const [event, summary] = site.clear(order.uuid, Date.parse('2026-11-25T12:30:00Z'))
   t.match(parseSiteMessage('chain/eu', event!.topic, event!.payload), { ok: true, message: { kind: 'event', state: 'cleared', locationName: '12' } })
-  t.match(parseSiteMessage('chain/eu', summary!.topic, Buffer.from(summary!.payload)), { ok: true, message: { kind: 'history', seq: 3, orderCleared: '2026-11-25T13:30:00+01:00' } })
+  t.match(parseSiteMessage('chain/eu', summary!.topic, Buffer.from(summary!.payload)), {
+    ok: true,
+    message: { kind: 'history', seq: 3, orderCleared: '2026-11-25T13:30:00+01:00' },
+  })
   const status = site.status(false, { reason: 'stopped' })
   t.match(parseSiteMessage('chain/eu', status.topic, status.payload), { ok: true, message: { kind: 'status', online: false, reason: 'stopped', backlog: 0 } })
   const radioDown = site.status(true, { radioUp: false })
-  t.match(parseSiteMessage('chain/eu', radioDown.topic, radioDown.payload), { ok: true, message: { kind: 'status', online: true, radioUp: false, radioKind: 'zigbee' } })
+  t.match(parseSiteMessage('chain/eu', radioDown.topic, radioDown.payload), {
+    ok: true,
+    message: { kind: 'status', online: true, radioUp: false, radioKind: 'zigbee' },
+  })
 })
 
 t.test('anything else is rejected with a reason', async (t) => {

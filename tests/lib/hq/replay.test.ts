@@ -24,7 +24,10 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
     if (!result.ok) throw new Error(result.reason)
     return result.message
   })
-  await new Partitions().ensure(db, list.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
+  await new Partitions().ensure(
+    db,
+    list.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])),
+  )
   await db.transaction((tx) => applyBatch(tx, list, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
   // What an instance does after its commits (Ingest.storeChains).
   const pending = new PendingChains()
@@ -32,10 +35,12 @@ async function apply(db: Database, messages: SiteMessageOut[]) {
   await db.transaction((tx) => storeChains(tx, pending.take()))
 }
 
-const orders = (site: SimulatedSite, count: number) => Array.from({ length: count }, (_, i) => site.fullOrder(Date.parse('2026-11-25T11:00:00Z') + i * 60_000, 60, 120)).flat()
+const orders = (site: SimulatedSite, count: number) =>
+  Array.from({ length: count }, (_, i) => site.fullOrder(Date.parse('2026-11-25T11:00:00Z') + i * 60_000, 60, 120)).flat()
 const now = { graceSeconds: 0, retrySeconds: 3600 }
 const plan = (db: Database, config = now, lostHours = 24) => db.transaction((tx) => planReplays(tx, config, lostHours))
-const chainSeq = async (db: Database, site: string) => Number((await db.query<{ chain_seq: string }>('SELECT chain_seq FROM hq_site_chains WHERE site_id = $1', [site])).rows[0]!.chain_seq)
+const chainSeq = async (db: Database, site: string) =>
+  Number((await db.query<{ chain_seq: string }>('SELECT chain_seq FROM hq_site_chains WHERE site_id = $1', [site])).rows[0]!.chain_seq)
 
 t.test('a hole held past the grace is asked for, once per retry; whole sites are not', async (t) => {
   const { db } = await freshDatabase(pg)
@@ -54,7 +59,9 @@ t.test('a hole held past the grace is asked for, once per retry; whole sites are
   t.same((await plan(db, { graceSeconds: 0, retrySeconds: 0 })).requests, [{ siteId: 'holed', from: 4, to: 18 }])
   await apply(db, messages)
   t.equal(await chainSeq(db, 'holed'), 16)
-  const { rows } = await db.query<{ replay_requests: number; gap: boolean }>(`SELECT replay_requests, gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = 'holed'`)
+  const { rows } = await db.query<{ replay_requests: number; gap: boolean }>(
+    `SELECT replay_requests, gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = 'holed'`,
+  )
   t.same(rows[0], { replay_requests: 3, gap: true }, 'still 17 and 18 to come')
 })
 
@@ -64,7 +71,10 @@ t.test('what the site can no longer replay is lost: an alert names the range, th
   const site = new SimulatedSite('lossy', { prefix })
   const messages = orders(site, 10) // seqs 1..30
   // 5..12 never arrive and the site keeps only what is above 8; 20..22 missing too.
-  await apply(db, messages.filter((m) => m.seq < 5 || (m.seq > 12 && m.seq < 20) || m.seq > 22))
+  await apply(
+    db,
+    messages.filter((m) => m.seq < 5 || (m.seq > 12 && m.seq < 20) || m.seq > 22),
+  )
   await apply(db, [site.status(true, { replayAfter: 8 })])
   t.same(await plan(db), { requests: [{ siteId: 'lossy', from: 9, to: 30 }], lost: [{ siteId: 'lossy', after: 4, through: 8 }] })
   t.equal(await chainSeq(db, 'lossy'), 8, 'the chain goes on after the lost range')
@@ -72,12 +82,19 @@ t.test('what the site can no longer replay is lost: an alert names the range, th
   const { raised } = await db.transaction((tx) => evaluateAlerts(tx, alerts))
   t.match(raised, [{ siteId: 'lossy', kind: 'lost', detail: 'changes after seq 4 through seq 8 are lost: the site could no longer replay them' }])
   // The replay brings 9..12 but 20..22 stay missing, and the site has moved its window past them.
-  await apply(db, messages.filter((m) => m.seq >= 9 && m.seq <= 12))
+  await apply(
+    db,
+    messages.filter((m) => m.seq >= 9 && m.seq <= 12),
+  )
   t.equal(await chainSeq(db, 'lossy'), 19)
   await apply(db, [site.status(true, { replayAfter: 25 })])
   t.same(await plan(db, { graceSeconds: 0, retrySeconds: 0 }), { requests: [], lost: [{ siteId: 'lossy', after: 19, through: 25 }] }, 'nothing left to ask')
   t.equal(await chainSeq(db, 'lossy'), 30)
-  t.match(await openAlerts(db), [{ siteId: 'lossy', kind: 'lost', detail: 'changes after seq 4 through seq 25 are lost: the site could no longer replay them' }], 'the open alert widened')
+  t.match(
+    await openAlerts(db),
+    [{ siteId: 'lossy', kind: 'lost', detail: 'changes after seq 4 through seq 25 are lost: the site could no longer replay them' }],
+    'the open alert widened',
+  )
   const { rows } = await db.query<{ gap: boolean }>(`SELECT gap_since IS NOT NULL AS gap FROM hq_site_chains WHERE site_id = 'lossy'`)
   t.equal(rows[0]!.gap, false)
   // It clears after alerts.lostHours.
@@ -91,12 +108,18 @@ t.test('two instances planning at once ask each site once', async (t) => {
   t.teardown(() => db.close())
   for (let i = 0; i < 20; i++) {
     const site = new SimulatedSite(`s-${String(i).padStart(2, '0')}`, { prefix })
-    await apply(db, orders(site, 2).filter((m) => m.seq !== 2))
+    await apply(
+      db,
+      orders(site, 2).filter((m) => m.seq !== 2),
+    )
   }
   const { openDatabase } = await import('../../../lib/store/postgres.ts')
   const other = openDatabase(url, { max: 2 })
   t.teardown(() => other.close())
   const [a, b] = await Promise.all([plan(db), plan(other)])
   const asked = [...a.requests, ...b.requests].map((r) => r.siteId).sort()
-  t.same(asked, Array.from({ length: 20 }, (_, i) => `s-${String(i).padStart(2, '0')}`))
+  t.same(
+    asked,
+    Array.from({ length: 20 }, (_, i) => `s-${String(i).padStart(2, '0')}`),
+  )
 })

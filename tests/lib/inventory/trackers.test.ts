@@ -26,12 +26,18 @@ t.test('a replacement tracker with the same number takes over; clearUnbound keep
   const { inventory } = await open()
   await inventory.captured({ address: 'A', number: 3, at: 1 })
   await inventory.captured({ address: 'B', number: 3, at: 2 })
-  t.same(inventory.list().map((r) => r.address), ['B'])
+  t.same(
+    inventory.list().map((r) => r.address),
+    ['B'],
+  )
   await inventory.captured({ address: 'C', number: 4, at: 3 })
   await inventory.captured({ address: 'D', number: 5, at: 3 })
   await inventory.bind('C', { uuid: 'u', name: 4 })
   t.equal(await inventory.clearUnbound(), 2)
-  t.same(inventory.list().map((r) => r.number), [4])
+  t.same(
+    inventory.list().map((r) => r.number),
+    [4],
+  )
   await inventory.reconcile([])
   t.equal(inventory.byNumber(4)?.order, null, 'reconcile drops bindings to orders that are gone')
 })
@@ -44,5 +50,8 @@ t.test('a tracker that left the radio network is forgotten unless an active orde
   t.equal(await inventory.left('A'), true)
   t.equal(await inventory.left('B'), false, 'held by an order')
   t.equal(await inventory.left('Z'), false, 'unknown')
-  t.same(inventory.list().map((r) => r.address), ['B'])
+  t.same(
+    inventory.list().map((r) => r.address),
+    ['B'],
+  )
 })

@@ -37,7 +37,7 @@ t.test('a step moves the mark this run noted; a synchronised clock sets it, also
   const second = ClockRuns.open(file)
   second.noteTime(20_000)
   second.shifted(-15_000)
-  t.equal(second.highWater, 10_000, 'the earlier run\'s mark stays')
+  t.equal(second.highWater, 10_000, "the earlier run's mark stays")
   t.equal(ClockRuns.open(file).highWater, 10_000)
   second.noteSynchronized(3000)
   t.equal(ClockRuns.open(file).highWater, 3000, 'the synchronised clock wins over a mark a wrong clock left')

@@ -106,7 +106,10 @@ t.test('once synchronised, a step away from it is held until the system says syn
   await settled()
   await clock.advance(61_000)
   t.equal(clock.drift(), 0)
-  t.ok(mends.every((mend) => Math.abs(mend.deltaMs) <= 3000), `nothing moved by the wrong step (${JSON.stringify(mends)})`)
+  t.ok(
+    mends.every((mend) => Math.abs(mend.deltaMs) <= 3000),
+    `nothing moved by the wrong step (${JSON.stringify(mends)})`,
+  )
 })
 
 t.test('a step the synchronised system itself makes is followed', async (t) => {

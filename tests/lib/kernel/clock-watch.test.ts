@@ -11,7 +11,7 @@ function setup(options: { sync?: SyncReading | (() => Promise<SyncReading>); hol
   const clock = new SteppingClock()
   const logs = memoryLogger()
   const mends: { deltaMs: number; cause: ClockJump['cause'] }[] = []
-  let sync = typeof options.sync === 'function' ? undefined : options.sync ?? { state: 'unknown', source: 'none' }
+  let sync = typeof options.sync === 'function' ? undefined : (options.sync ?? { state: 'unknown', source: 'none' })
   const watch = new ClockWatch({
     clock,
     log: logs.log,

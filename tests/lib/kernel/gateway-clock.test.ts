@@ -34,7 +34,7 @@ t.test('onRead is called on every now(), until removed', async (t) => {
   t.equal(reads, 2)
 })
 
-t.test('monotonicNow: the clock\'s monotonic reading, else its now()', async (t) => {
+t.test("monotonicNow: the clock's monotonic reading, else its now()", async (t) => {
   const manual = new ManualClock(1000)
   t.equal(monotonicNow(manual), 1000)
   t.notOk(isAdjustable(manual))

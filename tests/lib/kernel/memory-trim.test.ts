@@ -17,7 +17,9 @@ t.test('a memory-reducing major collection, measured', async (t) => {
 t.test('with --expose-gc, the heap it leaves is no larger than before', async (t) => {
   const module = pathToFileURL(path.join(import.meta.dirname, '../../../lib/kernel/memory-trim.ts')).href
   const script = `const { trimMemory } = await import(${JSON.stringify(module)}); let garbage = Array.from({ length: 200000 }, (_, i) => ({ i })); garbage = null; console.log(JSON.stringify(trimMemory()))`
-  const out = execFileSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { encoding: 'utf8' })
+  const out = execFileSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  })
   const result = JSON.parse(out) as TrimResult
   t.ok(result.heapAfter <= result.heapBefore, `${result.heapBefore} -> ${result.heapAfter}`)
 })

@@ -83,16 +83,42 @@ t.test('Jn never counts February 29; n counts it from 0', async (t) => {
 
 t.test('DST all year ("0/0,J365/25") stays DST across every new year', async (t) => {
   const always = 'EST5EDT,0/0,J365/25'
-  for (const iso of ['2030-01-01T00:00:00Z', '2030-01-01T04:59:59Z', '2030-01-01T05:00:00Z', '2030-07-01T00:00:00Z', '2030-12-31T23:59:59Z', '2031-01-01T05:00:00Z', '2032-02-29T12:00:00Z', '2032-12-31T23:00:00Z']) {
+  for (const iso of [
+    '2030-01-01T00:00:00Z',
+    '2030-01-01T04:59:59Z',
+    '2030-01-01T05:00:00Z',
+    '2030-07-01T00:00:00Z',
+    '2030-12-31T23:59:59Z',
+    '2031-01-01T05:00:00Z',
+    '2032-02-29T12:00:00Z',
+    '2032-12-31T23:00:00Z',
+  ]) {
     t.equal(offset(always, iso), -240, iso)
   }
 })
 
 t.test('malformed TZ strings are refused with a PosixTzError', async (t) => {
   const bad = [
-    '', 'C', 'CET', 'CE-1', 'CET-1CEST', 'CET-25', 'CET-1:60', '<+05', '<+0>5', 'CET-1CEST,M3.5.0', 'CET-1CEST,M13.1.0,M10.5.0',
-    'CET-1CEST,M3.6.0,M10.5.0', 'CET-1CEST,M3.5.7,M10.5.0', 'CET-1CEST,M3.5,M10.5.0', 'CET-1CEST,J0,J10', 'CET-1CEST,J366,J10',
-    'CET-1CEST,366,10', 'CET-1CEST,M3.5.0/168,M10.5.0', 'CET-1CEST,M3.5.0,M10.5.0 x', 'CET-1CEST-2x,M3.5.0,M10.5.0',
+    '',
+    'C',
+    'CET',
+    'CE-1',
+    'CET-1CEST',
+    'CET-25',
+    'CET-1:60',
+    '<+05',
+    '<+0>5',
+    'CET-1CEST,M3.5.0',
+    'CET-1CEST,M13.1.0,M10.5.0',
+    'CET-1CEST,M3.6.0,M10.5.0',
+    'CET-1CEST,M3.5.7,M10.5.0',
+    'CET-1CEST,M3.5,M10.5.0',
+    'CET-1CEST,J0,J10',
+    'CET-1CEST,J366,J10',
+    'CET-1CEST,366,10',
+    'CET-1CEST,M3.5.0/168,M10.5.0',
+    'CET-1CEST,M3.5.0,M10.5.0 x',
+    'CET-1CEST-2x,M3.5.0,M10.5.0',
   ]
   for (const text of bad) t.throws(() => parsePosixTz(text), { name: 'PosixTzError' }, JSON.stringify(text))
 })

@@ -28,7 +28,13 @@ t.test('the first occurrence in full, then one line per window with the count; a
   t.equal(lines().length, 4, 'a quiet window says nothing')
   warning.warn('a', { tracker: 'T2' })
   warning.warn('b', { tracker: 'Y' })
-  t.same(lines().slice(4).map((line) => line.tracker), ['T2', 'Y'], 'episodes over: the next occurrences are logged in full again')
+  t.same(
+    lines()
+      .slice(4)
+      .map((line) => line.tracker),
+    ['T2', 'Y'],
+    'episodes over: the next occurrences are logged in full again',
+  )
 })
 
 t.test('kinds beyond maxKinds are summed up under "other"; close says what was counted', async (t) => {

@@ -8,7 +8,10 @@ const known = new Set(['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pac
 const isValid = (zone: string) => known.has(zone)
 
 /** Sources in a temp dir: `localtime` a link to `target` (or absent), `timezone` holding `content` (or absent). */
-function sources(t: Test, options: { tz?: string; target?: string; timezone?: string; intl?: string | Error }): SystemZoneSources & { intlAsked: () => number } {
+function sources(
+  t: Test,
+  options: { tz?: string; target?: string; timezone?: string; intl?: string | Error },
+): SystemZoneSources & { intlAsked: () => number } {
   const dir = t.testdir({})
   const etc = path.join(dir, 'etc')
   mkdirSync(etc)
@@ -37,11 +40,15 @@ t.test('TZ first: a name or ":name"', async (t) => {
   t.equal(systemZoneName(isValid, sources(t, { ...both, tz: '' })), 'Asia/Kolkata', 'an empty TZ counts as unset')
 })
 
-t.test("then the zone /etc/localtime links to", async (t) => {
+t.test('then the zone /etc/localtime links to', async (t) => {
   t.equal(systemZoneName(isValid, sources(t, { target: '/usr/share/zoneinfo/Europe/Berlin', timezone: 'Asia/Kolkata' })), 'Europe/Berlin')
   t.equal(systemZoneName(isValid, sources(t, { target: '../usr/share/zoneinfo/America/New_York' })), 'America/New_York', 'a relative link')
   t.equal(systemZoneName(isValid, sources(t, { target: '/usr/share/zoneinfo/posix/Pacific/Chatham' })), 'Pacific/Chatham', 'into the posix/ copies')
-  t.equal(systemZoneName(isValid, sources(t, { target: '/somewhere/else', timezone: 'Asia/Kolkata\n' })), 'Asia/Kolkata', 'a link that names no zone: the next source')
+  t.equal(
+    systemZoneName(isValid, sources(t, { target: '/somewhere/else', timezone: 'Asia/Kolkata\n' })),
+    'Asia/Kolkata',
+    'a link that names no zone: the next source',
+  )
 })
 
 t.test('then /etc/timezone, then Intl, then UTC', async (t) => {
@@ -59,7 +66,7 @@ t.test('then /etc/timezone, then Intl, then UTC', async (t) => {
   t.equal(systemZoneName(isValid, sources(t, { timezone: '' })), 'UTC')
 })
 
-t.test("a file naming UTC by another name gives \"UTC\", as Intl reported it; TZ is kept as written", async (t) => {
+t.test('a file naming UTC by another name gives "UTC", as Intl reported it; TZ is kept as written', async (t) => {
   t.equal(systemZoneName(isValid, sources(t, { target: '/usr/share/zoneinfo/Etc/UTC' })), 'UTC')
   t.equal(systemZoneName(isValid, sources(t, { timezone: 'Etc/UTC\n' })), 'UTC')
   t.equal(systemZoneName(isValid, sources(t, { target: '/usr/share/zoneinfo/Zulu' })), 'UTC')

@@ -4,7 +4,8 @@ import { byCodeUnits, byLettersAndDigits } from '../../../lib/kernel/text-order.
 // These orders replace localeCompare (ICU's collator); the tests use it as the reference.
 t.test('radio addresses sort by code units exactly as localeCompare sorts them', async (t) => {
   const { default: fc } = await import('fast-check')
-  const address = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 8, maxLength: 8 })
+  const address = fc
+    .array(fc.integer({ min: 0, max: 255 }), { minLength: 8, maxLength: 8 })
     .map((bytes) => bytes.map((b) => b.toString(16).padStart(2, '0')).join(':'))
   fc.assert(
     fc.property(fc.array(address, { maxLength: 30 }), (addresses) => {

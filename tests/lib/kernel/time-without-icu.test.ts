@@ -42,38 +42,46 @@ const results = [
 console.log(JSON.stringify({ results, formatters, collations }))
 `
 
-t.test('gateway-local time without ICU', { skip: needed.length > 0 && `the zoneinfo directory ${dir} lacks ${needed.join(', ')}: the gateway would use Intl` }, async (t) => {
-  const module = (relative: string) => new URL(`../../../lib/${relative}`, import.meta.url).href
-  const output = await new Promise<string>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', child],
-      {
-        env: {
-          ...process.env,
-          TZ: 'Europe/Berlin',
-          TIME_MODULE: module('kernel/time.ts'),
-          SETTINGS_MODULE: module('settings/service.ts'),
-          TEXT_ORDER_MODULE: module('kernel/text-order.ts'),
+t.test(
+  'gateway-local time without ICU',
+  { skip: needed.length > 0 && `the zoneinfo directory ${dir} lacks ${needed.join(', ')}: the gateway would use Intl` },
+  async (t) => {
+    const module = (relative: string) => new URL(`../../../lib/${relative}`, import.meta.url).href
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', child],
+        {
+          env: {
+            ...process.env,
+            TZ: 'Europe/Berlin',
+            TIME_MODULE: module('kernel/time.ts'),
+            SETTINGS_MODULE: module('settings/service.ts'),
+            TEXT_ORDER_MODULE: module('kernel/text-order.ts'),
+          },
         },
-      },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+      )
+    })
+    const report = JSON.parse(output) as { results: unknown[]; formatters: number; collations: number }
+    t.same(
+      report.results,
+      [
+        '2026-07-01T12:30:05+02:00',
+        '2026-07-01T06:30:05-04:00',
+        '2026-01-15 13:00:00',
+        true,
+        true,
+        true,
+        Date.parse('2026-03-29T10:00:00Z'),
+        Date.parse('2026-07-01T04:00:00Z'),
+        'Europe/Berlin',
+        '00:0d:6f:00:00:01:00:0a 00:0d:6f:00:00:01:00:0b',
+        'a1 A1 b2',
+      ],
+      'the right answers',
     )
-  })
-  const report = JSON.parse(output) as { results: unknown[]; formatters: number; collations: number }
-  t.same(report.results, [
-    '2026-07-01T12:30:05+02:00',
-    '2026-07-01T06:30:05-04:00',
-    '2026-01-15 13:00:00',
-    true,
-    true,
-    true,
-    Date.parse('2026-03-29T10:00:00Z'),
-    Date.parse('2026-07-01T04:00:00Z'),
-    'Europe/Berlin',
-    '00:0d:6f:00:00:01:00:0a 00:0d:6f:00:00:01:00:0b',
-    'a1 A1 b2',
-  ], 'the right answers')
-  t.equal(report.formatters, 0, 'no Intl.DateTimeFormat was made or called')
-  t.equal(report.collations, 0, 'no localeCompare')
-})
+    t.equal(report.formatters, 0, 'no Intl.DateTimeFormat was made or called')
+    t.equal(report.collations, 0, 'no localeCompare')
+  },
+)

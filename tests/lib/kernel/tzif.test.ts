@@ -5,7 +5,11 @@ import { buildTzif } from '../../helpers/tzif.ts'
 const berlinLike = {
   transitions: [-2_422_054_408, 1_711_846_800, 1_729_990_800],
   transitionTypes: [1, 2, 1],
-  types: [{ utoff: 3208, abbr: 'LMT' }, { utoff: 3600, abbr: 'CET' }, { utoff: 7200, isDst: true, abbr: 'CEST' }],
+  types: [
+    { utoff: 3208, abbr: 'LMT' },
+    { utoff: 3600, abbr: 'CET' },
+    { utoff: 7200, isDst: true, abbr: 'CEST' },
+  ],
 }
 
 t.test('a version 1 file: the 32-bit block, no footer', async (t) => {
@@ -13,7 +17,11 @@ t.test('a version 1 file: the 32-bit block, no footer', async (t) => {
   t.equal(data.version, 1)
   t.same(data.transitions, [-2_147_483_648, 1_711_846_800, 1_729_990_800])
   t.same(data.transitionTypes, [1, 2, 1])
-  t.same(data.types, [{ utoff: 3208, isDst: false }, { utoff: 3600, isDst: false }, { utoff: 7200, isDst: true }])
+  t.same(data.types, [
+    { utoff: 3208, isDst: false },
+    { utoff: 3600, isDst: false },
+    { utoff: 7200, isDst: true },
+  ])
   t.equal(data.footer, '')
 })
 
@@ -49,8 +57,21 @@ t.test('malformed files are refused with a TzifError', async (t) => {
   const cases: Array<[string, Uint8Array, RegExp]> = [
     ['bad magic', altered((b) => b.write('TZix', 0, 'latin1')), /magic/],
     ['empty', new Uint8Array(0), /truncated/],
-    ['unknown version', altered((b) => { b[4] = 0x35; b[secondHeader + 4] = 0x35 }), /version/],
-    ['headers disagree', altered((b) => { b[secondHeader + 4] = 0x33 }), /disagree/],
+    [
+      'unknown version',
+      altered((b) => {
+        b[4] = 0x35
+        b[secondHeader + 4] = 0x35
+      }),
+      /version/,
+    ],
+    [
+      'headers disagree',
+      altered((b) => {
+        b[secondHeader + 4] = 0x33
+      }),
+      /disagree/,
+    ],
     ['no types', buildTzif({ version: 1, types: [] }), /no local time types/],
     ['leap seconds', altered((b) => b.writeUInt32BE(1, 28)), /leap/],
     ['UT indicators', altered((b) => b.writeUInt32BE(2, 20)), /UT indicator/],
@@ -62,7 +83,13 @@ t.test('malformed files are refused with a TzifError', async (t) => {
     ['bad designation', withByte(buildTzif({ version: 1, types: [{ utoff: 0 }] }), 44 + 5, 9), /designation/],
     ['no footer', good.subarray(0, good.lastIndexOf(0x0a, good.length - 2)), /footer/],
     ['unterminated footer', good.subarray(0, good.length - 1), /unterminated/],
-    ['binary footer', altered((b) => { b[b.length - 2] = 0x01 }), /ASCII/],
+    [
+      'binary footer',
+      altered((b) => {
+        b[b.length - 2] = 0x01
+      }),
+      /ASCII/,
+    ],
   ]
   for (const [name, bytes, message] of cases) t.throws(() => parseTzif(bytes), { name: 'TzifError', message }, name)
   // Every truncation of a valid file is refused cleanly, never read past its end.

@@ -50,10 +50,15 @@ function libcOffsets(zone: string, instants: number[]): Promise<number[]> {
     child.on('error', reject)
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`date for ${zone} exited ${code}`))
-      resolve(out.trim().split('\n').map((line) => {
-        const [h, m, s] = line.slice(1).split(':').map(Number) as [number, number, number]
-        return (line[0] === '-' ? -1 : 1) * (h * 3600 + m * 60 + s)
-      }))
+      resolve(
+        out
+          .trim()
+          .split('\n')
+          .map((line) => {
+            const [h, m, s] = line.slice(1).split(':').map(Number) as [number, number, number]
+            return (line[0] === '-' ? -1 : 1) * (h * 3600 + m * 60 + s)
+          }),
+      )
     })
     child.stdin.end(`${instants.map((s) => `@${s}`).join('\n')}\n`)
   })
@@ -62,7 +67,16 @@ function libcOffsets(zone: string, instants: number[]): Promise<number[]> {
 function intlOffsets(zone: string): ((seconds: number) => number) | undefined {
   let formatter: Intl.DateTimeFormat
   try {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
   } catch {
     return undefined
   }
@@ -104,7 +118,9 @@ function aroundChanges(libcDays: number[]): number[] {
 
 const skip = !existsSync(dir)
   ? `no zoneinfo directory at ${dir} (tzdata not installed): the gateway falls back to Intl there`
-  : !gnuDate() ? 'GNU date (coreutils) is not available to read the zone files a second way' : false
+  : !gnuDate()
+    ? 'GNU date (coreutils) is not available to read the zone files a second way'
+    : false
 
 t.test(`every zone file in ${dir} agrees with the C library and, where the data match, with Intl`, { skip }, async (t) => {
   const book = new ZoneRuleBook(dir, 10_000)
@@ -125,7 +141,7 @@ t.test(`every zone file in ${dir} agrees with the C library and, where the data 
     const compareWithIntl = instants.length
     if (data.footer.includes(',')) {
       instants.push(...footerDays)
-      instants.push(...aroundChanges((await libcOffsets(name, footerDays))))
+      instants.push(...aroundChanges(await libcOffsets(name, footerDays)))
     }
     const libc = await libcOffsets(name, instants)
     if (libc.length !== instants.length) t.fail(`${name}: date answered ${libc.length} of ${instants.length} lines`)
@@ -139,12 +155,15 @@ t.test(`every zone file in ${dir} agrees with the C library and, where the data 
   }
   // A few zones at a time: the time goes into starting `date`, not into computing.
   const queue = [...names]
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await check(name)
-  }))
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) await check(name)
+    }),
+  )
   t.ok(zones > 300, `${zones} zones read`)
   t.comment(`${checks} instants in ${zones} zones agree with the C library`)
-  const tzdataVersion = /^# version (\S+)/m.exec(existsSync(path.join(dir, 'tzdata.zi')) ? readFileSync(path.join(dir, 'tzdata.zi'), 'utf8') : '')?.[1] ?? 'unknown'
+  const tzdataVersion =
+    /^# version (\S+)/m.exec(existsSync(path.join(dir, 'tzdata.zi')) ? readFileSync(path.join(dir, 'tzdata.zi'), 'utf8') : '')?.[1] ?? 'unknown'
   t.comment(
     `${[...intlDifferences.values()].reduce((a, b) => a + b, 0)} instants in ${intlDifferences.size} zones differ from Intl ` +
       `(ICU's tzdata ${process.versions.tz}, the machine's ${tzdataVersion}): ${[...intlDifferences.keys()].sort().join(', ') || 'none'}`,

@@ -22,7 +22,11 @@ const testville = buildTzif({
   version: 2,
   transitions: [at('1893-04-01T00:00:00Z'), at('2020-03-29T01:00:00Z'), at('2020-10-25T01:00:00Z')],
   transitionTypes: [1, 2, 1],
-  types: [{ utoff: 3208, abbr: 'LMT' }, { utoff: 3600, abbr: 'CET' }, { utoff: 7200, isDst: true, abbr: 'CEST' }],
+  types: [
+    { utoff: 3208, abbr: 'LMT' },
+    { utoff: 3600, abbr: 'CET' },
+    { utoff: 7200, isDst: true, abbr: 'CEST' },
+  ],
   footer: 'CET-1CEST,M3.5.0,M10.5.0/3',
 })
 const version1 = buildTzif({
@@ -74,7 +78,18 @@ t.test('only names of zone files inside the directory are read', async (t) => {
   writeFileSync(path.join(dir, '..', 'outside'), testville)
   symlinkSync(path.join(dir, 'Europe', 'Testville'), path.join(dir, 'Linked'))
   const book = new ZoneRuleBook(dir)
-  for (const name of ['../outside', '/etc/passwd', path.join(dir, 'Europe/Testville'), 'Europe/../Europe/Testville', 'Europe//Testville', 'Europe/Testville/', '/Europe/Testville', 'Europe/Test ville', '', 'A'.repeat(65)]) {
+  for (const name of [
+    '../outside',
+    '/etc/passwd',
+    path.join(dir, 'Europe/Testville'),
+    'Europe/../Europe/Testville',
+    'Europe//Testville',
+    'Europe/Testville/',
+    '/Europe/Testville',
+    'Europe/Test ville',
+    '',
+    'A'.repeat(65),
+  ]) {
     t.equal(isZoneFileName(name), false, `not a zone name: ${JSON.stringify(name)}`)
     t.equal(book.lookup(name), undefined, `not read: ${JSON.stringify(name)}`)
   }
@@ -98,13 +113,15 @@ t.test('names are matched ignoring case, as Intl matches them, unless that is am
 })
 
 t.test('files that are not readable zones are refused, so the caller can fall back', async (t) => {
-  const book = new ZoneRuleBook(zoneinfo(t, {
-    'Bad/Magic': Buffer.from(`TZix${'\0'.repeat(60)}`),
-    'Bad/Truncated': testville.subarray(0, testville.length - 20),
-    'Bad/Footer': buildTzif({ version: 2, types: [{ utoff: 0 }], footer: 'CET-1CEST' }),
-    'Bad/Text': 'Europe/Berlin\n',
-    'Bad/Huge': Buffer.alloc(300 * 1024),
-  }))
+  const book = new ZoneRuleBook(
+    zoneinfo(t, {
+      'Bad/Magic': Buffer.from(`TZix${'\0'.repeat(60)}`),
+      'Bad/Truncated': testville.subarray(0, testville.length - 20),
+      'Bad/Footer': buildTzif({ version: 2, types: [{ utoff: 0 }], footer: 'CET-1CEST' }),
+      'Bad/Text': 'Europe/Berlin\n',
+      'Bad/Huge': Buffer.alloc(300 * 1024),
+    }),
+  )
   for (const name of ['Bad/Magic', 'Bad/Truncated', 'Bad/Footer', 'Bad/Text', 'Bad/Huge']) t.equal(book.lookup(name), undefined, name)
 })
 

@@ -12,7 +12,7 @@ const build = (routes: DocumentedRoute[]) => buildOpenApiDocument(routes, { vers
 
 async function validate(doc: unknown) {
   const validator = new Validator()
-  const result = await validator.validate(doc as Parameters<Validator["validate"]>[0])
+  const result = await validator.validate(doc as Parameters<Validator['validate']>[0])
   return { ...result, validator }
 }
 
@@ -145,13 +145,20 @@ t.test('config docs become parameters, bodies, outcomes and errors', async (t) =
   t.same(success.returnCode.enum, [7, 1009])
   t.same(page.responses['404'].content['application/json'].schema.allOf[1].properties.returnCode.enum, [-5, -13])
   t.match(page.responses['404'].description, /-13: Order has no tracker: cannot page/)
-  t.same(page.responses['400'].content['application/json'].schema.allOf[1].properties.returnCode.enum.sort(), [-1, -31, -49, -7].sort(), '-49: a path with dot or empty segments, on every route')
+  t.same(
+    page.responses['400'].content['application/json'].schema.allOf[1].properties.returnCode.enum.sort(),
+    [-1, -31, -49, -7].sort(),
+    '-49: a path with dot or empty segments, on every route',
+  )
 
   // /api/v1/widgets/{id} and /{name} are one path in OpenAPI: they share the first template.
   t.ok(doc.paths['/api/v1/widgets/{id}']!.get)
   t.ok(doc.paths['/api/v1/widgets/{id}']!.delete)
   t.notOk(doc.paths['/api/v1/widgets/{name}'])
-  t.same(doc.paths['/api/v1/widgets/{id}']!.delete.parameters.map((p: any) => p.name), ['id'])
+  t.same(
+    doc.paths['/api/v1/widgets/{id}']!.delete.parameters.map((p: any) => p.name),
+    ['id'],
+  )
   t.ok(doc.paths['/api/v1/widgets/{id}']!.get.responses['412'], 'v1 answers 412 for a limit above 100')
   t.notOk(doc.paths['/api/v1/widgets/{id}']!.get.responses['412'].content['application/json'].schema.allOf[1].properties.returnCode)
 
@@ -176,7 +183,10 @@ t.test('the WebSocket route documents its upgrade, its error frames and its refu
   t.same(ws.responses['421'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -41 })
   t.same(ws.responses['101']['x-error-frames'].allOf[1].properties.returnCode.enum.sort(), [-2, -31, -32, -36])
   t.match(ws.responses['101'].description, /Frames after authentication are ignored/)
-  t.match(ws.parameters, [{ name: 'Upgrade', in: 'header', required: true }, { name: 'Connection', in: 'header' }])
+  t.match(ws.parameters, [
+    { name: 'Upgrade', in: 'header', required: true },
+    { name: 'Connection', in: 'header' },
+  ])
 })
 
 t.test('every 429 documents Retry-After', async (t) => {
@@ -198,10 +208,21 @@ t.test('the simulator bodies state the running restaurant; without one (Zigbee) 
   const bodyOf = (doc: Doc, path: string) => doc.paths[path]!.post.requestBody.content['application/json'].schema
   const own = buildOpenApiDocument(manifest, { version: '1', simulatedRestaurant: { trackers: 120, tables: 30 } }) as Doc
   const place = bodyOf(own, '/api/v2/simulator/place')
-  t.match(place.properties.tracker.anyOf, [{ type: 'integer', minimum: 1, maximum: 120 }, { type: 'string', maxLength: 10 }])
+  t.match(place.properties.tracker.anyOf, [
+    { type: 'integer', minimum: 1, maximum: 120 },
+    { type: 'string', maxLength: 10 },
+  ])
   const digits = new RegExp(place.properties.tracker.anyOf[1].pattern)
-  t.same(['1', '0007', '99', '120', '0120'].filter((text) => !digits.test(text)), [], 'digits 1-120 taken')
-  t.same(['0', '121', '200', '1000', '-1', '1.0'].filter((text) => digits.test(text)), [], 'others refused')
+  t.same(
+    ['1', '0007', '99', '120', '0120'].filter((text) => !digits.test(text)),
+    [],
+    'digits 1-120 taken',
+  )
+  t.same(
+    ['0', '121', '200', '1000', '-1', '1.0'].filter((text) => digits.test(text)),
+    [],
+    'others refused',
+  )
   t.match(place.properties.table.anyOf, [{ maximum: 30 }, { pattern: /30\)\$$/ }])
   t.match(place.properties.tracker.description, /1 to 120/)
   t.match(bodyOf(own, '/api/v2/simulator/start').properties, { tracker: { anyOf: [{ maximum: 120 }, {}] }, toGo: {} })

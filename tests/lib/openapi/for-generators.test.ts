@@ -26,7 +26,8 @@ t.test('parameters are typed for generators and keep their exact wire schema', a
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const op of Object.values<any>(item)) {
       for (const p of op.parameters ?? []) {
-        if (p.schema.default !== undefined && p.schema.type) t.equal(typeof p.schema.default, p.schema.type === 'integer' ? 'number' : p.schema.type, `${path} ${p.name} default`)
+        if (p.schema.default !== undefined && p.schema.type)
+          t.equal(typeof p.schema.default, p.schema.type === 'integer' ? 'number' : p.schema.type, `${path} ${p.name} default`)
       }
     }
   }

@@ -2,7 +2,7 @@ import t from 'tap'
 import { routeCodes } from '../../../lib/openapi/route-codes.ts'
 import { contract } from '../../contract/endpoints.ts'
 
-t.test("the OpenAPI route codes agree with the route contract (tests/contract/endpoints.ts)", async (t) => {
+t.test('the OpenAPI route codes agree with the route contract (tests/contract/endpoints.ts)', async (t) => {
   for (const [key, codes] of Object.entries(routeCodes)) {
     const row = contract.find((r) => `${r.method} ${r.path}` === key)
     t.ok(row, `${key} is a contract route`)

@@ -7,7 +7,11 @@ import t, { type Test } from 'tap'
 import { testGateway } from '../../helpers/gateway.ts'
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown }
-const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: object): Validate })({ strict: false, validateFormats: false, allErrors: true })
+const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: object): Validate })({
+  strict: false,
+  validateFormats: false,
+  allErrors: true,
+})
 
 const gw = await testGateway()
 const token = await gw.issueToken()
@@ -35,7 +39,10 @@ async function call(t: Test, route: string, options: { body?: unknown } = {}) {
   const schema = response?.content?.['application/json']?.schema
   if (schema) {
     const validate = ajv.compile({ allOf: [schema], components: doc.components })
-    t.ok(validate(answer.body), `${route} ${answer.status} matches the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(answer.body).slice(0, 400)}`)
+    t.ok(
+      validate(answer.body),
+      `${route} ${answer.status} matches the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(answer.body).slice(0, 400)}`,
+    )
   }
   seen.push(`${method} ${found?.template}`)
   return answer

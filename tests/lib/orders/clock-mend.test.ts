@@ -50,14 +50,20 @@ for (const step of [3 * hour, -2 * hour]) {
     t.match(watch.state().lastJump, { shiftMs: step, cause: 'system' })
     t.equal(clock.drift(), 0)
 
-    t.same((await gw.json('GET /api/v2/activeorders', { token })).body.items.map((o: any) => o.elapsedTime), before.map((o: any) => o.elapsedTime), 'waiting times unchanged')
+    t.same(
+      (await gw.json('GET /api/v2/activeorders', { token })).body.items.map((o: any) => o.elapsedTime),
+      before.map((o: any) => o.elapsedTime),
+      'waiting times unchanged',
+    )
     t.match(gw.services.orders.list()[0], { created: order.created + step, stateChanged: order.stateChanged + step })
     const stored = await (await gw.services.store.collection<ActiveOrder>('activeorders')).findOne({ uuid: order.uuid })
     t.equal(stored!.created, order.created + step, 'stored moved too')
     t.ok((stored as any).change, 'the change stamp stays on the stored order')
     t.equal(gw.services.trackers.byNumber(7)!.lastSeen, trackerSeen + step, 'the tracker was last seen as long ago as before')
     t.match(gw.services.repeaters.list(), [{ extendedAddress: '00:0d:6f:00:00:01:00:09', status: 'ACTIVE' }], 'the repeater still counts as active')
-    const storedRepeater = await (await gw.services.store.collection<{ extendedAddress: string; lastSeen: number }>('repeaters')).findOne({ extendedAddress: '00:0d:6f:00:00:01:00:09' })
+    const storedRepeater = await (await gw.services.store.collection<{ extendedAddress: string; lastSeen: number }>('repeaters')).findOne({
+      extendedAddress: '00:0d:6f:00:00:01:00:09',
+    })
     t.equal(storedRepeater!.lastSeen, repeaterAt + step, 'stored moved too')
     const storedTracker = await (await gw.services.store.collection<{ number: number; lastSeen: number }>('trackers')).findOne({ number: 7 })
     t.equal(storedTracker!.lastSeen, trackerSeen + step)
@@ -78,5 +84,13 @@ t.test('no watch for a clock that cannot be moved', async (t) => {
   t.equal(gw.services.clockWatch, undefined)
   const { config, clock, log, orders, history, historyPages, repeaters } = gw.services
   t.equal(buildClockWatch({ config, clock, log, orders, history, historyPages, repeaters }), undefined)
-  t.same((await gw.services.gateway.status()).clock, { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, behind: null, ordersOnUnsureClock: 0 })
+  t.same((await gw.services.gateway.status()).clock, {
+    synchronized: null,
+    source: 'none',
+    lastJump: null,
+    setFromBoardAt: null,
+    holdingDeliveries: false,
+    behind: null,
+    ordersOnUnsureClock: 0,
+  })
 })

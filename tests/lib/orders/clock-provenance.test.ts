@@ -37,7 +37,9 @@ const day = 1440 * minute
 /** The step threshold, and so how far a mended time may be from the truth. */
 const slackMs = 3000
 const syncCheckMs = minute
-const config = { clock: { jumpThresholdMs: slackMs, syncCheckSeconds: syncCheckMs / 1000, holdDeliveriesSeconds: 300, boardMaxShiftDays: 366 } } as GatewayConfig
+const config = {
+  clock: { jumpThresholdMs: slackMs, syncCheckSeconds: syncCheckMs / 1000, holdDeliveriesSeconds: 300, boardMaxShiftDays: 366 },
+} as GatewayConfig
 
 type Action =
   | { kind: 'create' }
@@ -51,7 +53,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.constant({ kind: 'create' as const }),
   fc.record({ kind: fc.constant('clear' as const), pick: fc.nat(20) }),
   fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1000, max: 5 * minute }) }),
-  fc.record({ kind: fc.constant('restart' as const), downMs: fc.integer({ min: 0, max: 2 * day }), offsetMs: fc.integer({ min: -2 * day, max: 2 * day }), synced: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('restart' as const),
+    downMs: fc.integer({ min: 0, max: 2 * day }),
+    offsetMs: fc.integer({ min: -2 * day, max: 2 * day }),
+    synced: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('step' as const), offsetMs: fc.integer({ min: -2 * day, max: 2 * day }) }),
   fc.constant({ kind: 'flip' as const }),
 )
@@ -194,7 +201,10 @@ class Box {
         assert(Math.abs(waited - truly) <= 2 * slackMs, `${after}: order ${order.name} waited ${waited} ms, truly ${truly} ms`)
       }
     }
-    assert(negatives <= state.ordersOnUnsureClock, `${after}: ${negatives} orders created in the future, ${state.ordersOnUnsureClock} counted on an unsure clock`)
+    assert(
+      negatives <= state.ordersOnUnsureClock,
+      `${after}: ${negatives} orders created in the future, ${state.ordersOnUnsureClock} counted on an unsure clock`,
+    )
     let total = 0
     let count = 0
     const statistics = this.history.statistics({ now, timezone: 'UTC', targetTime: 600 })
@@ -202,7 +212,11 @@ class Box {
     for (const row of this.history.iterate()) {
       assert(row.orderCleared >= row.orderStarted, `${after}: history ${row.name} ends before it starts`)
       const exact = this.exactRows.get(row.uuid)
-      if (exact !== undefined) assert(Math.abs(row.orderCleared - row.orderStarted - exact) <= 2 * slackMs, `${after}: history ${row.name} lasts ${row.orderCleared - row.orderStarted} ms, truly ${exact} ms`)
+      if (exact !== undefined)
+        assert(
+          Math.abs(row.orderCleared - row.orderStarted - exact) <= 2 * slackMs,
+          `${after}: history ${row.name} lasts ${row.orderCleared - row.orderStarted} ms, truly ${exact} ms`,
+        )
       if (row.orderCleared >= dayStart && row.orderCleared < dayStart + day) {
         total += row.orderCleared - row.orderStarted
         count++
@@ -210,7 +224,11 @@ class Box {
     }
     assert(statistics.ordersToday === count, `${after}: ${statistics.ordersToday} orders today, history says ${count}`)
     assert(statistics.averageSeconds >= 0, `${after}: average ${statistics.averageSeconds} s`)
-    if (count > 0) assert(Math.abs(statistics.averageSeconds - total / count / 1000) <= 0.1, `${after}: average ${statistics.averageSeconds} s, history says ${total / count / 1000} s`)
+    if (count > 0)
+      assert(
+        Math.abs(statistics.averageSeconds - total / count / 1000) <= 0.1,
+        `${after}: average ${statistics.averageSeconds} s, history says ${total / count / 1000} s`,
+      )
   }
 }
 

@@ -20,7 +20,13 @@ function run(active: ActiveOrder[], action: OrdersAction): { active: ActiveOrder
 
 const at = 1_000_000
 const create = (name: number, extra: Partial<Extract<OrdersAction, { kind: 'create' }>> = {}): OrdersAction => ({
-  kind: 'create', name, tracker: null, requireTracker: false, at, uuid: nextUuid(), ...extra,
+  kind: 'create',
+  name,
+  tracker: null,
+  requireTracker: false,
+  at,
+  uuid: nextUuid(),
+  ...extra,
 })
 
 t.test('radio start creates a started order bound to the tracker, with the starter type', async (t) => {
@@ -90,7 +96,9 @@ t.test('page needs a tracker; cancel distinguishes never-had-a-tracker, nothing 
   ;({ active } = run(active, { kind: 'radioStart', address: 'B', number: 1, orderType: 'TO_GO', at, uuid: nextUuid() }))
   t.equal(step(active, { kind: 'cancelPage', ref: { name: 1 }, at }).outcome, 'NOTHING_TO_CANCEL')
   const paged = run(active, { kind: 'page', ref: { uuid: active[0].uuid }, tracking: false, at })
-  t.match(paged.result.writes, [{ type: 'ORDER_PAGED', order: { paged: true, tracking: false, pagedAt: at }, effects: [{ kind: 'page', tracker: 'B', tracking: false }] }])
+  t.match(paged.result.writes, [
+    { type: 'ORDER_PAGED', order: { paged: true, tracking: false, pagedAt: at }, effects: [{ kind: 'page', tracker: 'B', tracking: false }] },
+  ])
   const cancelled = run(paged.active, { kind: 'cancelPage', ref: { name: 1 }, at })
   t.equal(cancelled.result.outcome, 'PAGING_CANCELLED')
   t.match(cancelled.result.writes, [{ type: 'ORDER_MODIFIED', order: { paged: false }, effects: [{ kind: 'stopPaging', tracker: 'B' }] }])
@@ -110,15 +118,27 @@ t.test('clearAll clears every order', async (t) => {
   ;({ active } = run(active, create(2)))
   const { active: after, result } = run(active, { kind: 'clearAll', at })
   t.same(after, [])
-  t.same(result.writes.map((w) => [w.type, w.order.name]), [['ORDER_CLEARED', 1], ['ORDER_CLEARED', 2]])
+  t.same(
+    result.writes.map((w) => [w.type, w.order.name]),
+    [
+      ['ORDER_CLEARED', 1],
+      ['ORDER_CLEARED', 2],
+    ],
+  )
 })
 
 t.test('a tracker re-started for another number leaves its old order (and its paging)', async (t) => {
   let { active } = run([], { kind: 'radioStart', address: 'A', number: 1, orderType: 'TO_GO', at, uuid: nextUuid() })
   ;({ active } = run(active, { kind: 'page', ref: { name: 1 }, tracking: true, at }))
   const { active: after, result } = run(active, { kind: 'radioStart', address: 'A', number: 2, orderType: 'TO_GO', at, uuid: nextUuid() })
-  t.match(after.find((o) => o.name === 1), { tracker: null, paged: false, hadTracker: true })
-  t.match(after.find((o) => o.name === 2), { tracker: 'A' })
+  t.match(
+    after.find((o) => o.name === 1),
+    { tracker: null, paged: false, hadTracker: true },
+  )
+  t.match(
+    after.find((o) => o.name === 2),
+    { tracker: 'A' },
+  )
   t.same(result.writes[0].effects, [{ kind: 'stopPaging', tracker: 'A' }])
 })
 
@@ -135,29 +155,54 @@ function ref(active: ActiveOrder[], r: { byUuid: boolean; pick: number; name: nu
 
 const actionArb: fc.Arbitrary<Gen> = fc.oneof(
   fc.record({ a: fc.constantFrom(...addresses), n: fc.integer({ min: 1, max: 6 }), toGo: fc.boolean() }).map(
-    ({ a, n, toGo }): Gen => () => ({ kind: 'radioStart', address: a, number: n, orderType: toGo ? 'TO_GO' : 'ON_PREMISE', at, uuid: nextUuid() }),
+    ({ a, n, toGo }): Gen =>
+      () => ({ kind: 'radioStart', address: a, number: n, orderType: toGo ? 'TO_GO' : 'ON_PREMISE', at, uuid: nextUuid() }),
   ),
-  fc.record({ a: fc.constantFrom(...addresses), table: fc.integer({ min: 1, max: 4 }) }).map(({ a, table }): Gen => () => ({ kind: 'radioLocate', address: a, table, at })),
-  fc.constantFrom(...addresses).map((a): Gen => () => ({ kind: 'radioClear', address: a, at })),
-  fc.record({
-    n: fc.integer({ min: 1, max: 6 }),
-    type: fc.option(fc.constantFrom('TO_GO' as const, 'ON_PREMISE' as const), { nil: undefined }),
-    loc: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
-    tracker: fc.option(fc.constantFrom(...addresses), { nil: null }),
-    requireTracker: fc.boolean(),
-  }).map(({ n, type, loc, tracker, requireTracker }): Gen => () => create(n, { orderType: type, locationName: loc, tracker, requireTracker })),
-  refArb.map((r): Gen => (active) => ({ kind: 'clear', ref: ref(active, r), at })),
+  fc.record({ a: fc.constantFrom(...addresses), table: fc.integer({ min: 1, max: 4 }) }).map(
+    ({ a, table }): Gen =>
+      () => ({ kind: 'radioLocate', address: a, table, at }),
+  ),
+  fc.constantFrom(...addresses).map(
+    (a): Gen =>
+      () => ({ kind: 'radioClear', address: a, at }),
+  ),
+  fc
+    .record({
+      n: fc.integer({ min: 1, max: 6 }),
+      type: fc.option(fc.constantFrom('TO_GO' as const, 'ON_PREMISE' as const), { nil: undefined }),
+      loc: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+      tracker: fc.option(fc.constantFrom(...addresses), { nil: null }),
+      requireTracker: fc.boolean(),
+    })
+    .map(
+      ({ n, type, loc, tracker, requireTracker }): Gen =>
+        () =>
+          create(n, { orderType: type, locationName: loc, tracker, requireTracker }),
+    ),
+  refArb.map(
+    (r): Gen =>
+      (active) => ({ kind: 'clear', ref: ref(active, r), at }),
+  ),
   fc.constant((): OrdersAction => ({ kind: 'clearAll', at })),
-  fc.record({ r: refArb, tracking: fc.boolean() }).map(({ r, tracking }): Gen => (active) => ({ kind: 'page', ref: ref(active, r), tracking, at })),
-  refArb.map((r): Gen => (active) => ({ kind: 'cancelPage', ref: ref(active, r), at })),
+  fc.record({ r: refArb, tracking: fc.boolean() }).map(
+    ({ r, tracking }): Gen =>
+      (active) => ({ kind: 'page', ref: ref(active, r), tracking, at }),
+  ),
+  refArb.map(
+    (r): Gen =>
+      (active) => ({ kind: 'cancelPage', ref: ref(active, r), at }),
+  ),
   // The scheduler reports a single page that ran out (it forgets the job first).
-  fc.nat().map((i): Gen => (_active, paging) => {
-    const once = [...paging].filter(([, tracking]) => !tracking).map(([tracker]) => tracker)
-    if (!once.length) return undefined
-    const tracker = once[i % once.length]
-    paging.delete(tracker)
-    return { kind: 'pageLapsed', tracker, at }
-  }),
+  fc.nat().map(
+    (i): Gen =>
+      (_active, paging) => {
+        const once = [...paging].filter(([, tracking]) => !tracking).map(([tracker]) => tracker)
+        if (!once.length) return undefined
+        const tracker = once[i % once.length]
+        paging.delete(tracker)
+        return { kind: 'pageLapsed', tracker, at }
+      },
+  ),
 )
 
 t.test('property: random radio and API actions keep every invariant', async (t) => {
@@ -189,7 +234,8 @@ t.test('property: random radio and API actions keep every invariant', async (t) 
         const active = [...set]
         // The set's lookups name exactly the orders a search of its list finds.
         for (const name of [1, 2, 3, 4, 5, 6]) if (set.byName(name) !== active.find((o) => o.name === name)) throw new Error(`byName(${name}) is stale`)
-        for (const tracker of addresses) if (set.byTracker(tracker) !== active.find((o) => o.tracker === tracker)) throw new Error(`byTracker(${tracker}) is stale`)
+        for (const tracker of addresses)
+          if (set.byTracker(tracker) !== active.find((o) => o.tracker === tracker)) throw new Error(`byTracker(${tracker}) is stale`)
         for (const order of active) if (set.byUuid(order.uuid) !== order) throw new Error(`byUuid(${order.uuid}) is stale`)
         if (set.size !== active.length) throw new Error('size is stale')
         // Never both active and in history; each order enters history once.

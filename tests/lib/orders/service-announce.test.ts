@@ -89,6 +89,9 @@ t.test('after a clean run nothing is announced again', async (t) => {
   const second = await run(store, history, clock)
   await second.orders.resume()
   t.same(second.recorded, [])
-  t.same(second.orders.list().map((o) => o.name), [2])
+  t.same(
+    second.orders.list().map((o) => o.name),
+    [2],
+  )
   t.notOk('change' in second.orders.get({ name: 2 }), 'the stamp stays in the store, out of the order')
 })

@@ -29,7 +29,7 @@ async function run(store: Store, history: HistoryStore, clock: ManualClock, id: 
   return { orders, changes }
 }
 
-t.test('a step after a restart moves the new run\'s times, not those stamped before it', async (t) => {
+t.test("a step after a restart moves the new run's times, not those stamped before it", async (t) => {
   const store = new Store()
   const history = new HistoryStore(':memory:')
   t.teardown(() => history.close())
@@ -75,7 +75,10 @@ t.test('times taken while the clock is known right are never moved', async (t) =
   t.equal(await orders.shiftTimes(-3 * minute, () => {}), 0)
   t.equal(orders.get({ name: 1 }).created, order.created)
   t.equal(orders.latestTime(), order.created, 'a right time is part of the high-water mark')
-  t.equal(orders.ordersOnUnsureClock(() => true), 0)
+  t.equal(
+    orders.ordersOnUnsureClock(() => true),
+    0,
+  )
 })
 
 t.test('orders an earlier run took on a clock never known right are counted', async (t) => {
@@ -88,7 +91,17 @@ t.test('orders an earlier run took on a clock never known right are counted', as
   await first.changes.flush()
   const second = await run(store, history, clock, 'run-b')
   await second.orders.create({ name: 2, requireTracker: false })
-  t.equal(second.orders.ordersOnUnsureClock((id) => id === 'run-a'), 1)
-  t.equal(second.orders.ordersOnUnsureClock(() => false), 0)
-  t.equal(second.orders.latestTime((id) => id !== 'run-a'), 0, 'neither an unsure run nor this one sets the mark')
+  t.equal(
+    second.orders.ordersOnUnsureClock((id) => id === 'run-a'),
+    1,
+  )
+  t.equal(
+    second.orders.ordersOnUnsureClock(() => false),
+    0,
+  )
+  t.equal(
+    second.orders.latestTime((id) => id !== 'run-a'),
+    0,
+    'neither an unsure run nor this one sets the mark',
+  )
 })

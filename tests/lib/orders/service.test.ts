@@ -59,9 +59,20 @@ t.test('open() finishes a clear a crash interrupted; resume() records its ORDER_
   await first.orders.create({ name: 2, requireTracker: false })
   const one = first.orders.get({ name: 1 })
   // The crash: summary written, the active order still there.
-  first.history.insert({ uuid: one.uuid, name: 1, orderType: 'ON_PREMISE', locationName: null, orderStarted: one.created, orderLocated: null, orderCleared: one.created + 5000 })
+  first.history.insert({
+    uuid: one.uuid,
+    name: 1,
+    orderType: 'ON_PREMISE',
+    locationName: null,
+    orderStarted: one.created,
+    orderLocated: null,
+    orderCleared: one.created + 5000,
+  })
   const second = await setup({ store: first.store, history: first.history })
-  t.same(second.orders.list().map((o) => o.name), [2])
+  t.same(
+    second.orders.list().map((o) => o.name),
+    [2],
+  )
   t.equal(await first.collection.count({ uuid: one.uuid }), 0, 'removed from the active store')
   t.same(second.recorded, [])
   await second.orders.resume()
@@ -69,15 +80,40 @@ t.test('open() finishes a clear a crash interrupted; resume() records its ORDER_
 })
 
 t.test('a data dir from before the orders were keyed by uuid: its orders load, its tombstone goes, and new versions replace the old', async (t) => {
-  const order = (uuid: string, name: number, change: object) => JSON.stringify({ uuid, name, orderType: 'ON_PREMISE', state: 'started', locationName: null, created: name, stateChanged: name, located: null, tracker: null, hadTracker: false, paged: false, tracking: false, pagedAt: null, change, _id: `nedb-id-${name}` })
+  const order = (uuid: string, name: number, change: object) =>
+    JSON.stringify({
+      uuid,
+      name,
+      orderType: 'ON_PREMISE',
+      state: 'started',
+      locationName: null,
+      created: name,
+      stateChanged: name,
+      located: null,
+      tracker: null,
+      hadTracker: false,
+      paged: false,
+      tracking: false,
+      pagedAt: null,
+      change,
+      _id: `nedb-id-${name}`,
+    })
   const u1 = '00000000-0000-4000-8000-000000000001'
   const u2 = '00000000-0000-4000-8000-000000000002'
   const dir = t.testdir({
     'activeorders.db': [order(u1, 1, { seq: 1, type: 'ORDER_CREATED', at: 1 }), order(u2, 2, { seq: 2, type: 'ORDER_CLEARED', at: 2 }), ''].join('\n'),
   })
   const s = await setup({ store: new Store({ dataDir: dir, syncIntervalMs: 0 }) })
-  t.same(s.orders.list().map((o) => o.uuid), [u1], 'the cleared one was a tombstone')
-  t.same((await s.collection.find({})).map((doc) => (doc as { _id: string })._id), [u1], 'stored under its uuid')
+  t.same(
+    s.orders.list().map((o) => o.uuid),
+    [u1],
+    'the cleared one was a tombstone',
+  )
+  t.same(
+    (await s.collection.find({})).map((doc) => (doc as { _id: string })._id),
+    [u1],
+    'stored under its uuid',
+  )
   await s.orders.create({ name: 1, locationName: 4, requireTracker: false })
   t.equal(await s.collection.count({ uuid: u1 }), 1, 'the new version replaced the old one')
   const again = await setup({ store: new Store({ dataDir: dir, syncIntervalMs: 0 }) })
@@ -86,7 +122,11 @@ t.test('a data dir from before the orders were keyed by uuid: its orders load, i
 
 t.test('resume() re-arms tracking pages and the rest of single pages; a single page that ran out is unpaged', async (t) => {
   const first = await setup()
-  for (const [number, address] of [[1, 'A'], [2, 'B'], [3, 'C']] as const) {
+  for (const [number, address] of [
+    [1, 'A'],
+    [2, 'B'],
+    [3, 'C'],
+  ] as const) {
     await first.orders.trackerStarted({ address, number, orderType: 'TO_GO', at: first.clock.now() })
   }
   await first.orders.page({ name: 1 }, true)
@@ -97,7 +137,10 @@ t.test('resume() re-arms tracking pages and the rest of single pages; a single p
   const resumed = await setup({ store: first.store, history: first.history })
   await resumed.clock.advance(first.clock.now() - resumed.clock.now())
   await resumed.orders.resume()
-  t.same([...resumed.paging].sort(), [['A', true], ['C', false]])
+  t.same([...resumed.paging].sort(), [
+    ['A', true],
+    ['C', false],
+  ])
   t.equal(resumed.orders.get({ name: 2 }).paged, false, 'B ran out while the gateway was down')
   t.match(resumed.recorded, [{ type: 'ORDER_MODIFIED', order: { name: 2, paged: false } }])
 })
@@ -156,7 +199,10 @@ t.test('radio events are applied in arrival order, and keep the inventory', asyn
   await s.orders.idle()
   t.same(s.orders.list(), [])
   t.match(s.trackers.byNumber(4), { order: null })
-  t.same(s.recorded.map((r) => r.type), ['ORDER_CREATED', 'ORDER_MODIFIED', 'ORDER_CLEARED'])
+  t.same(
+    s.recorded.map((r) => r.type),
+    ['ORDER_CREATED', 'ORDER_MODIFIED', 'ORDER_CLEARED'],
+  )
 })
 
 t.test('a tracker that left the radio network leaves the inventory', async (t) => {
@@ -169,54 +215,65 @@ t.test('a tracker that left the radio network leaves the inventory', async (t) =
   t.equal(s.trackers.byNumber(4), undefined)
 })
 
-t.test('property: through the real stores, random actions never leave an order active and in history, nor a duplicate name, nor a paged order without a tracker', async (t) => {
-  const action = fc.oneof(
-    fc.record({ kind: fc.constant('start' as const), n: fc.integer({ min: 1, max: 4 }), toGo: fc.boolean() }),
-    fc.record({ kind: fc.constant('locate' as const), n: fc.integer({ min: 1, max: 4 }), table: fc.integer({ min: 1, max: 3 }) }),
-    fc.record({ kind: fc.constant('radioClear' as const), n: fc.integer({ min: 1, max: 4 }) }),
-    fc.record({ kind: fc.constant('create' as const), n: fc.integer({ min: 1, max: 5 }), v1: fc.boolean(), loc: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }) }),
-    fc.record({ kind: fc.constant('clear' as const), n: fc.integer({ min: 1, max: 5 }) }),
-    fc.record({ kind: fc.constant('clearAll' as const) }),
-    fc.record({ kind: fc.constant('page' as const), n: fc.integer({ min: 1, max: 5 }), tracking: fc.boolean() }),
-    fc.record({ kind: fc.constant('cancel' as const), n: fc.integer({ min: 1, max: 5 }) }),
-  )
-  await fc.assert(
-    fc.asyncProperty(fc.array(action, { maxLength: 30 }), async (actions) => {
-      const s = await setup()
-      const at = () => s.clock.now()
-      for (const a of actions) {
-        const address = `T${'n' in a ? a.n : 0}`
-        try {
-          if (a.kind === 'start') await s.orders.trackerStarted({ address, number: a.n, orderType: a.toGo ? 'TO_GO' : 'ON_PREMISE', at: at() })
-          else if (a.kind === 'locate') await s.orders.trackerLocated({ address, table: a.table, at: at() })
-          else if (a.kind === 'radioClear') await s.orders.trackerCleared({ address, at: at() })
-          else if (a.kind === 'create') await s.orders.create({ name: a.n, locationName: a.loc, requireTracker: a.v1, dummyTracker: false })
-          else if (a.kind === 'clear') await s.orders.clear({ name: a.n })
-          else if (a.kind === 'clearAll') await s.orders.clearAll()
-          else if (a.kind === 'page') await s.orders.page({ name: a.n }, a.tracking)
-          else await s.orders.cancelPage({ name: a.n })
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error
+t.test(
+  'property: through the real stores, random actions never leave an order active and in history, nor a duplicate name, nor a paged order without a tracker',
+  async (t) => {
+    const action = fc.oneof(
+      fc.record({ kind: fc.constant('start' as const), n: fc.integer({ min: 1, max: 4 }), toGo: fc.boolean() }),
+      fc.record({ kind: fc.constant('locate' as const), n: fc.integer({ min: 1, max: 4 }), table: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ kind: fc.constant('radioClear' as const), n: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({
+        kind: fc.constant('create' as const),
+        n: fc.integer({ min: 1, max: 5 }),
+        v1: fc.boolean(),
+        loc: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+      }),
+      fc.record({ kind: fc.constant('clear' as const), n: fc.integer({ min: 1, max: 5 }) }),
+      fc.record({ kind: fc.constant('clearAll' as const) }),
+      fc.record({ kind: fc.constant('page' as const), n: fc.integer({ min: 1, max: 5 }), tracking: fc.boolean() }),
+      fc.record({ kind: fc.constant('cancel' as const), n: fc.integer({ min: 1, max: 5 }) }),
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { maxLength: 30 }), async (actions) => {
+        const s = await setup()
+        const at = () => s.clock.now()
+        for (const a of actions) {
+          const address = `T${'n' in a ? a.n : 0}`
+          try {
+            if (a.kind === 'start') await s.orders.trackerStarted({ address, number: a.n, orderType: a.toGo ? 'TO_GO' : 'ON_PREMISE', at: at() })
+            else if (a.kind === 'locate') await s.orders.trackerLocated({ address, table: a.table, at: at() })
+            else if (a.kind === 'radioClear') await s.orders.trackerCleared({ address, at: at() })
+            else if (a.kind === 'create') await s.orders.create({ name: a.n, locationName: a.loc, requireTracker: a.v1, dummyTracker: false })
+            else if (a.kind === 'clear') await s.orders.clear({ name: a.n })
+            else if (a.kind === 'clearAll') await s.orders.clearAll()
+            else if (a.kind === 'page') await s.orders.page({ name: a.n }, a.tracking)
+            else await s.orders.cancelPage({ name: a.n })
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error
+          }
+          await s.clock.advance(1000)
+          const active = s.orders.list()
+          const stored = (await s.collection.find({})).map((d) => d.uuid).sort()
+          if (JSON.stringify(stored) !== JSON.stringify(active.map((o) => o.uuid).sort())) throw new Error('memory and NeDB disagree')
+          for (const o of active) {
+            if (s.history.has(o.uuid)) throw new Error(`${o.name} active and in history`)
+            if (o.paged && !o.tracker) throw new Error(`${o.name} paged without a tracker`)
+          }
+          if (new Set(active.map((o) => o.name)).size !== active.length) throw new Error('duplicate active name')
+          const expected = active
+            .filter((o) => o.paged)
+            .map((o) => `${o.tracker}:${o.tracking}`)
+            .sort()
+          const actual = [...s.paging].map(([k, v]) => `${k}:${v}`).sort()
+          if (JSON.stringify(expected) !== JSON.stringify(actual)) throw new Error(`pager ${actual} vs orders ${expected}`)
+          for (const record of s.trackers.list()) {
+            const holder = active.find((o) => o.tracker === record.address)
+            if ((holder?.uuid ?? null) !== (record.order?.uuid ?? null)) throw new Error(`inventory binding of ${record.address} is stale`)
+          }
         }
-        await s.clock.advance(1000)
-        const active = s.orders.list()
-        const stored = (await s.collection.find({})).map((d) => d.uuid).sort()
-        if (JSON.stringify(stored) !== JSON.stringify(active.map((o) => o.uuid).sort())) throw new Error('memory and NeDB disagree')
-        for (const o of active) {
-          if (s.history.has(o.uuid)) throw new Error(`${o.name} active and in history`)
-          if (o.paged && !o.tracker) throw new Error(`${o.name} paged without a tracker`)
-        }
-        if (new Set(active.map((o) => o.name)).size !== active.length) throw new Error('duplicate active name')
-        const expected = active.filter((o) => o.paged).map((o) => `${o.tracker}:${o.tracking}`).sort()
-        const actual = [...s.paging].map(([k, v]) => `${k}:${v}`).sort()
-        if (JSON.stringify(expected) !== JSON.stringify(actual)) throw new Error(`pager ${actual} vs orders ${expected}`)
-        for (const record of s.trackers.list()) {
-          const holder = active.find((o) => o.tracker === record.address)
-          if ((holder?.uuid ?? null) !== (record.order?.uuid ?? null)) throw new Error(`inventory binding of ${record.address} is stale`)
-        }
-      }
-    }),
-    { numRuns: 60, seed: 42 },
-  )
-  t.pass('invariants held through the stores')
-})
+      }),
+      { numRuns: 60, seed: 42 },
+    )
+    t.pass('invariants held through the stores')
+  },
+)

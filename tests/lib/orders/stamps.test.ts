@@ -3,7 +3,7 @@ import t from 'tap'
 import { OrderStamps, rightClock, unknownRun } from '../../../lib/orders/stamps.ts'
 import { sampleOrder } from '../../helpers/orders.ts'
 
-t.test('a new time is this run\'s, or right while the clock is known right; a carried time keeps its run', async (t) => {
+t.test("a new time is this run's, or right while the clock is known right; a carried time keeps its run", async (t) => {
   let right = false
   const stamps = new OrderStamps('run-b', () => right)
   const created = sampleOrder(1, 1000)
@@ -21,7 +21,7 @@ t.test('a new time is this run\'s, or right while the clock is known right; a ca
   t.same(stamps.of(created.uuid), {})
 })
 
-t.test('times loaded from storage are an earlier run\'s: no step of this run moves them', async (t) => {
+t.test("times loaded from storage are an earlier run's: no step of this run moves them", async (t) => {
   const stamps = new OrderStamps('run-b')
   const order = sampleOrder(1, 1000, { pagedAt: 2000, paged: true })
   stamps.loaded(order, { created: 'run-a', pagedAt: rightClock })
@@ -43,9 +43,13 @@ t.test('unsure clocks and the high-water mark', async (t) => {
   stamps.set(c.uuid, { created: 'run-c', stateChanged: 'run-c' })
   t.equal(stamps.takenOnUnsureClock(a.uuid, unsure), true)
   t.equal(stamps.takenOnUnsureClock(b.uuid, unsure), false)
-  t.equal(stamps.takenOnUnsureClock(c.uuid, (run) => run === 'run-c'), false, 'this run\'s times can still be mended')
+  t.equal(
+    stamps.takenOnUnsureClock(c.uuid, (run) => run === 'run-c'),
+    false,
+    "this run's times can still be mended",
+  )
   const trusted = (run: string) => !unsure(run)
   t.equal(stamps.latestTaken(a, trusted), 0, 'an unsure run sets no mark')
   t.equal(stamps.latestTaken(b, trusted), 2000)
-  t.equal(stamps.latestTaken(c, trusted), 0, 'nor does this run\'s own clock, which a step corrects')
+  t.equal(stamps.latestTaken(c, trusted), 0, "nor does this run's own clock, which a step corrects")
 })

@@ -31,7 +31,11 @@ t.test('only lib/radio/herdsman.ts imports zigbee-herdsman, types included', asy
 
 t.test('only lib/radio/zigbee.ts takes the code of herdsman.ts; the others its types', async (t) => {
   const loaders = productFiles()
-    .filter((file) => (readFileSync(file, 'utf8').match(/^\s*(?:import|export)\s[^;]*?from\s+['"]\.\/herdsman\.ts['"]/gm) ?? []).some((line) => !/^\s*(?:import|export)\s+type\s/.test(line)))
+    .filter((file) =>
+      (readFileSync(file, 'utf8').match(/^\s*(?:import|export)\s[^;]*?from\s+['"]\.\/herdsman\.ts['"]/gm) ?? []).some(
+        (line) => !/^\s*(?:import|export)\s+type\s/.test(line),
+      ),
+    )
     .map((file) => path.relative(root, file))
   t.same(loaders, ['lib/radio/zigbee.ts'])
 })

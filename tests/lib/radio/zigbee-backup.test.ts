@@ -13,7 +13,14 @@ import { TestChannel } from '../../helpers/zigbee-radio.ts'
 t.test('the radio process writes its files afresh when asked; false while down', async (t) => {
   const remote = await FakeRemote.open(t)
   const dataDir = t.testdir()
-  const radio = new ZigbeeProcessRadio({ dataDir, clock: new ManualClock(), channel: new TestChannel(), log: memoryLogger('warn').log, restartDelaysMs: [1000], ...remote.processOptions })
+  const radio = new ZigbeeProcessRadio({
+    dataDir,
+    clock: new ManualClock(),
+    channel: new TestChannel(),
+    log: memoryLogger('warn').log,
+    restartDelaysMs: [1000],
+    ...remote.processOptions,
+  })
   t.teardown(() => radio.stop())
   t.equal(await radio.backupCoordinator(), false, 'no radio process yet')
   await radio.start()

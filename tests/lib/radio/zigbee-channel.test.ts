@@ -18,7 +18,7 @@ t.test('a change while the radio is up is broadcast to the network, then the coo
   t.equal(fake.created.length, 2)
 })
 
-t.test('a coordinator still on the old channel at start (changed while the radio was off) gets herdsman\'s broadcast', async (t) => {
+t.test("a coordinator still on the old channel at start (changed while the radio was off) gets herdsman's broadcast", async (t) => {
   const context = await setup(t)
   const { fake, radio } = context
   await radio.start()
@@ -39,7 +39,7 @@ t.test('a deCONZ-like stick that moves alone while starting: the network is told
   t.equal((await moved.info()).channel, 11)
 })
 
-t.test('when the broadcast before the restart fails, herdsman\'s own at start still moves the network', async (t) => {
+t.test("when the broadcast before the restart fails, herdsman's own at start still moves the network", async (t) => {
   const context = await setup(t)
   const { fake, radio, logs } = context
   await radio.start()

@@ -58,8 +58,11 @@ t.test('a device not of this profile is removed from the network, and refused wh
   adapter.join(sensor)
   await until(() => logged(context.logs, sensor, 'zigbee device not of this profile: removed from the network'), 'the removal')
   t.same(adapter.leaves, [sensor.ieee])
-  t.same(context.events.deviceLeft.map((e) => e.address), ['00:12:4b:00:de:ad:be:ef'])
-  await t.rejects(context.radio.page('00:12:4b:00:de:ad:be:ef', 10), /no zigbee device/, 'gone from herdsman\'s database')
+  t.same(
+    context.events.deviceLeft.map((e) => e.address),
+    ['00:12:4b:00:de:ad:be:ef'],
+  )
+  await t.rejects(context.radio.page('00:12:4b:00:de:ad:be:ef', 10), /no zigbee device/, "gone from herdsman's database")
   t.same(context.events.repeaterJoined, [])
 
   const reads = adapter.sent.length
@@ -132,26 +135,32 @@ t.test('a device left unconfigured by an earlier run is configured when it next 
   t.equal(adapter.binds.length, 2)
 })
 
-t.test('a known tracker or unit that joins again (a factory reset empties its binding table) is bound and configured again; a repeater is left alone', async (t) => {
-  const { context, adapter } = await oneOfEachJoined(t)
-  adapter.binds.length = 0
-  adapter.frames.length = 0
-  const sentBefore = adapter.sent.length
+t.test(
+  'a known tracker or unit that joins again (a factory reset empties its binding table) is bound and configured again; a repeater is left alone',
+  async (t) => {
+    const { context, adapter } = await oneOfEachJoined(t)
+    adapter.binds.length = 0
+    adapter.frames.length = 0
+    const sentBefore = adapter.sent.length
 
-  // herdsman's database still lists the bindings: only the rejoin tells that they may be gone.
-  adapter.join(tracker)
-  adapter.join(starter)
-  adapter.join(repeater)
-  await until(() => adapter.binds.length === 3 && adapter.frames.filter((frame) => frame.command.name === 'configReport').length === 2, 'configured again')
-  t.same([...adapter.binds].sort(), [
-    `${starter.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
-    `${tracker.ieee} 0x0001 -> ${coordinatorIeee}/1`,
-    `${tracker.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
-  ])
-  t.ok(logged(context.logs, tracker, 'known zigbee device joined again; configuring it again'))
-  t.notOk(logged(context.logs, repeater, 'known zigbee device joined again; configuring it again'), 'nothing to configure on a repeater')
-  t.notOk(adapter.sent.slice(sentBefore).some((frame) => frame.cluster === 'genBasic'), 'not interviewed again')
-})
+    // herdsman's database still lists the bindings: only the rejoin tells that they may be gone.
+    adapter.join(tracker)
+    adapter.join(starter)
+    adapter.join(repeater)
+    await until(() => adapter.binds.length === 3 && adapter.frames.filter((frame) => frame.command.name === 'configReport').length === 2, 'configured again')
+    t.same([...adapter.binds].sort(), [
+      `${starter.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
+      `${tracker.ieee} 0x0001 -> ${coordinatorIeee}/1`,
+      `${tracker.ieee} 0xfc00 -> ${coordinatorIeee}/1`,
+    ])
+    t.ok(logged(context.logs, tracker, 'known zigbee device joined again; configuring it again'))
+    t.notOk(logged(context.logs, repeater, 'known zigbee device joined again; configuring it again'), 'nothing to configure on a repeater')
+    t.notOk(
+      adapter.sent.slice(sentBefore).some((frame) => frame.cluster === 'genBasic'),
+      'not interviewed again',
+    )
+  },
+)
 
 t.test('frames on 0xFC00 count only with the configured manufacturer code (radio.manufacturerCode)', async (t) => {
   const context = await setup(t, { radio: { manufacturerCode: 0x1234 } })
@@ -167,7 +176,7 @@ t.test('frames on 0xFC00 count only with the configured manufacturer code (radio
   adapter.sendCommand(foreign, 'trkTracker', 'started', { trackerIeee: tracker.ieee, trackerNumber: 42, orderType: 1 }, custom)
   adapter.sendCommand(ours, 'trkTracker', 'located', { tableId: 8 }, { trkTracker: trackerCluster(0x1234) } as never)
   await until(() => context.events.trackerLocated.length === 1, 'located')
-  t.same(context.events.trackerStarted, [], 'another vendor\'s 0xFC00 frame is not a start')
+  t.same(context.events.trackerStarted, [], "another vendor's 0xFC00 frame is not a start")
   t.equal(context.events.trackerLocated[0].table, 8)
 })
 

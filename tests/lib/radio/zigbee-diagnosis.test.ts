@@ -5,14 +5,23 @@ import { describeCandidates, diagnoseStart } from '../../../lib/radio/zigbee-dia
 const setting = { path: '/dev/ttyACM0', adapter: 'ember' }
 
 t.test('each failure in one line', async (t) => {
-  t.match(diagnoseStart('Error: Permission denied, cannot open /dev/ttyACM0', setting, []), /^permission denied on \/dev\/ttyACM0: the gateway's user must be in the dialout group$/)
-  t.match(diagnoseStart('Failed to start EZSP layer with status=HOST_FATAL_ERROR. (Error: Resource temporarily unavailable Cannot lock port)', setting, []), /^port busy/)
+  t.match(
+    diagnoseStart('Error: Permission denied, cannot open /dev/ttyACM0', setting, []),
+    /^permission denied on \/dev\/ttyACM0: the gateway's user must be in the dialout group$/,
+  )
+  t.match(
+    diagnoseStart('Failed to start EZSP layer with status=HOST_FATAL_ERROR. (Error: Resource temporarily unavailable Cannot lock port)', setting, []),
+    /^port busy/,
+  )
   t.equal(
     diagnoseStart('Adapter EZSP protocol version (12) is not supported by Host [13-16].', setting, []),
     'firmware too old for ember: Adapter EZSP protocol version (12) is not supported by Host [13-16].',
   )
   t.match(diagnoseStart('NCP has old-style version number. Not supported.', { path: '/dev/ttyACM0' }, []), /^firmware too old for this adapter/)
-  t.match(diagnoseStart('Error: Failed to connect to the adapter (Error: SREQ timeout)', { ...setting, adapter: 'zstack', baudRate: 57600 }, []), /^no answer at 57600 baud from \/dev\/ttyACM0/)
+  t.match(
+    diagnoseStart('Error: Failed to connect to the adapter (Error: SREQ timeout)', { ...setting, adapter: 'zstack', baudRate: 57600 }, []),
+    /^no answer at 57600 baud from \/dev\/ttyACM0/,
+  )
   const zbt2 = [{ name: 'ZBT-2', path: '/dev/ttyACM0', adapter: 'ember', baudRate: 460800, rtscts: true }]
   t.match(diagnoseStart('the radio did not start within 60 s', setting, zbt2), /^no answer at 460800 baud/, "the stick's own baud rate when none is configured")
   t.equal(diagnoseStart('something else', setting, []), 'start failed: something else')
@@ -21,7 +30,8 @@ t.test('each failure in one line', async (t) => {
 // What herdsman 10.9.5's adapters answer when nothing speaks on the port (seen on a pseudo-terminal).
 const silentDeconz = 'failed to start adapter connection to firmware'
 const silentZboss = 'Failure send 20:{"version":0,"type":0,"commandId":20,"tsn":1,"payload":{}} (==> Error: Error: {"commandId":20,"tsn":1} after 10000ms)'
-const silentZigate = 'failed to connect to zigate adapter sendCommand error: Error: {"ziGateObject":{"_code":17,"_payload":{},"_parameters":[]},"rules":[{"receivedProperty":"code","value":32774}]} after 5000ms'
+const silentZigate =
+  'failed to connect to zigate adapter sendCommand error: Error: {"ziGateObject":{"_code":17,"_payload":{},"_parameters":[]},"rules":[{"receivedProperty":"code","value":32774}]} after 5000ms'
 
 t.test('a silent deCONZ stick is not told its firmware is too old: it is told the two speeds deCONZ sticks use', async (t) => {
   const deconz = { path: '/dev/ttyACM0', adapter: 'deconz' }
@@ -40,7 +50,11 @@ t.test('silent zboss and zigate sticks get the no-answer line, not the raw error
 
 t.test('a coordinator on the network gets no baud-rate advice', async (t) => {
   const tcp = { path: 'tcp://192.168.1.40:6638', adapter: 'zstack', baudRate: 115200 }
-  for (const reason of ['Error: Failed to connect to the adapter (Error: SREQ timeout)', 'the radio did not start within 60 s', 'connect ETIMEDOUT 192.168.1.40:6638']) {
+  for (const reason of [
+    'Error: Failed to connect to the adapter (Error: SREQ timeout)',
+    'the radio did not start within 60 s',
+    'connect ETIMEDOUT 192.168.1.40:6638',
+  ]) {
     const verdict = diagnoseStart(reason, tcp, [])
     t.match(verdict, /^no answer from tcp:\/\/192\.168\.1\.40:6638: is the coordinator switched on, its address and port right/, reason)
     t.notMatch(verdict, /baud/, reason)
@@ -48,7 +62,10 @@ t.test('a coordinator on the network gets no baud-rate advice', async (t) => {
   t.match(diagnoseStart('connect ECONNREFUSED 192.168.1.40:6638', tcp, []), /^connection refused by tcp:/)
   t.match(diagnoseStart('getaddrinfo ENOTFOUND slzb.local', { ...tcp, path: 'tcp://slzb.local:6638' }, []), /^unknown host in tcp:\/\/slzb\.local:6638/)
   t.match(diagnoseStart('connect EHOSTUNREACH 192.168.1.40:6638', tcp, []), /^no route to/)
-  t.match(diagnoseStart('Adapter EZSP protocol version (12) is not supported by Host [13-16].', { ...tcp, adapter: 'ember' }, []), /^firmware too old for ember/)
+  t.match(
+    diagnoseStart('Adapter EZSP protocol version (12) is not supported by Host [13-16].', { ...tcp, adapter: 'ember' }, []),
+    /^firmware too old for ember/,
+  )
   t.equal(diagnoseStart('odd', tcp, []), 'start failed: odd')
 })
 

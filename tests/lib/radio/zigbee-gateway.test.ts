@@ -21,12 +21,18 @@ import { until } from '../../helpers/until.ts'
 const processMs = 60_000
 
 const repeater: FakeDevice = {
-  ieee: '0x00124b0011223344', nwk: 0x4321, type: 'Router', inClusters: [0x0000],
+  ieee: '0x00124b0011223344',
+  nwk: 0x4321,
+  type: 'Router',
+  inClusters: [0x0000],
   basic: { modelId: 'REPEATER-2', manufacturerName: 'Acme', powerSource: 1, zclVersion: 8, swBuildId: '2.1.0' },
 }
 
 /** Real time: the radio may run in another process. */
-async function gateway(t: Test, options: { radio?: Record<string, unknown>; zigbee?: BuildOptions['zigbee']; inProcess?: (dataDir: string, clock: ManualClock) => Radio } = {}) {
+async function gateway(
+  t: Test,
+  options: { radio?: Record<string, unknown>; zigbee?: BuildOptions['zigbee']; inProcess?: (dataDir: string, clock: ManualClock) => Radio } = {},
+) {
   const dataDir = t.testdir()
   const clock = new ManualClock()
   const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/ttyUSB0', ...options.radio } })
@@ -56,7 +62,13 @@ t.test('zigbee radio process behind the HTTP API', async (t) => {
   const token = await gw.issueToken()
 
   const status = await gw.json('GET /api/v2/gateway', { token })
-  t.match(status.body.gatewayStatus, { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 15, radioKind: 'zigbee', radioUp: true, radioProcess: { lastError: null, restarts: 0, nextAttemptAt: null } })
+  t.match(status.body.gatewayStatus, {
+    zigbeeEui64: '00:12:4b:00:01:02:03:04',
+    zigbeeChannel: 15,
+    radioKind: 'zigbee',
+    radioUp: true,
+    radioProcess: { lastError: null, restarts: 0, nextAttemptAt: null },
+  })
 
   await gw.json('POST /api/v2/gateway/settings', { token, body: { zigbeePreset: 'D' } })
   await until(async () => (await gw.services.radio.info()).channel === 25 && (await gw.services.radio.info()).up, 'the channel change', processMs)
@@ -79,7 +91,11 @@ t.test('zigbee radio process behind the HTTP API', async (t) => {
   const down = await gw.json('GET /api/v2/gateway', { token })
   t.equal(down.status, 200, 'HTTP keeps serving without the radio')
   t.equal(down.body.gatewayStatus.radioUp, false)
-  t.same(down.body.gatewayStatus.radioProcess, { lastError: 'adapter disconnected', restarts: 0, nextAttemptAt: gw.clock.now() + 1000, rss: null }, 'the status says why and when it is tried again')
+  t.same(
+    down.body.gatewayStatus.radioProcess,
+    { lastError: 'adapter disconnected', restarts: 0, nextAttemptAt: gw.clock.now() + 1000, rss: null },
+    'the status says why and when it is tried again',
+  )
   t.match((await gw.json('GET /api/v2/gateway/check', { token })).body.check, { ok: false, radio: { ok: false, detail: 'radio is down' } })
   t.equal((await gw.json('GET /api/v2/repeaters', { token })).body.repeaters[0].status, 'INACTIVE')
 })
@@ -107,7 +123,11 @@ t.test('devices through the API: a foreign device never listed, a silent repeate
   adapter.unreachable.add(repeater.ieee)
   await clock.advance(10 * 60_000)
   const notAnswering = 'up on channel 15; not answering: repeater 00:12:4b:00:11:22:33:44'
-  await until(async () => (await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio.detail === notAnswering, 'the failed ping', processMs)
+  await until(
+    async () => (await gw.json('GET /api/v2/gateway/check?timeout=0', { token })).body.check.radio.detail === notAnswering,
+    'the failed ping',
+    processMs,
+  )
 
   adapter.leave(repeater)
   await until(async () => (await gw.json('GET /api/v2/repeaters', { token })).body.repeaters.length === 0, 'the repeater dropped', processMs)
@@ -118,7 +138,14 @@ t.test('radio.manufacturerCode in the config reaches the radio process', async (
   const remote = await FakeRemote.open(t)
   const gw = await gateway(t, { radio: { manufacturerCode: 0x1234 }, zigbee: remote.processOptions })
   await gw.services.radio.start()
-  remote.current!.join({ ...repeater, ieee: '0x00124b00aabbccdd', nwk: 0x1234, type: 'EndDevice', inClusters: [0x0000, 0x0001, 0x0003, 0xfc00], manufacturerCode: 0x1234 })
+  remote.current!.join({
+    ...repeater,
+    ieee: '0x00124b00aabbccdd',
+    nwk: 0x1234,
+    type: 'EndDevice',
+    inClusters: [0x0000, 0x0001, 0x0003, 0xfc00],
+    manufacturerCode: 0x1234,
+  })
   const configured = () => remote.current!.frames.find((frame) => frame.command === 'configReport' && frame.clusterId === 0xfc00)
   await until(() => configured() !== undefined, 'the tracker configured', processMs)
   t.equal(configured()!.manufacturerCode, 0x1234)

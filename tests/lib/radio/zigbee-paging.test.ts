@@ -22,13 +22,19 @@ t.test('pages and cancels go out once, without herdsman send recovery, with the 
   const { adapter, radio } = await withTracker(t)
   await radio.page(address, 30)
   await radio.cancel(address)
-  t.same(adapter.sendOptions, [{ timeout: 3000, disableRecovery: true }, { timeout: 3000, disableRecovery: true }])
+  t.same(adapter.sendOptions, [
+    { timeout: 3000, disableRecovery: true },
+    { timeout: 3000, disableRecovery: true },
+  ])
 })
 
 t.test('a tracker answering with a failure status has not been paged', async (t) => {
   const { adapter, radio } = await withTracker(t)
   adapter.answerStatus = Zcl.Status.UNSUP_COMMAND
-  const error = await radio.page(address, 30).then(() => undefined, (e: unknown) => e)
+  const error = await radio.page(address, 30).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   t.type(error, PageRefusedError)
   t.match((error as Error).message, /refused identify 30 s \(ZCL status 0x81\)/)
   await t.rejects(radio.cancel(address), PageRefusedError, 'a refused cancel fails too')
@@ -41,7 +47,10 @@ t.test('a send that never completes is given up after its timeout, on the gatewa
   adapter.hangSends = true
   const timersBefore = clock.pending
   let settled: unknown = 'pending'
-  const page = radio.page(address, 30).then(() => (settled = 'resolved'), (error: unknown) => (settled = error))
+  const page = radio.page(address, 30).then(
+    () => (settled = 'resolved'),
+    (error: unknown) => (settled = error),
+  )
   await until(() => adapter.sendOptions.length === 1, 'the send')
   await clock.advance(3999)
   t.equal(settled, 'pending', 'within the command timeout and its grace')

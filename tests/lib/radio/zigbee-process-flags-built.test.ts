@@ -32,7 +32,9 @@ const built = copy.build()
 if (built.status !== 0) throw new Error(`the build failed: ${built.stderr}`)
 // Inside the copy, beside its node_modules (a link to the project's): herdsman resolves.
 const [gatewayPreload] = compileFakeCoordinator(path.join(copy.root, 'compiled-aids'), copy.root, [fakeCoordinatorSources.gatewayPreload])
-const compiled = (await import(pathToFileURL(path.join(copy.root, 'build/lib/radio/zigbee-process.js')).href)) as { ZigbeeProcessRadio: new (options: ZigbeeProcessOptions) => ZigbeeProcessRadio }
+const compiled = (await import(pathToFileURL(path.join(copy.root, 'build/lib/radio/zigbee-process.js')).href)) as {
+  ZigbeeProcessRadio: new (options: ZigbeeProcessOptions) => ZigbeeProcessRadio
+}
 
 async function compiledRadio(t: Test, preload: string) {
   const remote = await FakeRemote.open(t)
@@ -72,7 +74,11 @@ t.test('the compiled radio process runs under lite mode: herdsman up, a tracker 
   await until(() => child.sent.some((frame) => frame.command === 'identify'), 'the page sent', processMs)
   t.same(child.sent.find((frame) => frame.command === 'identify')?.payload, { identifytime: 30 })
   t.equal(await radio.backupCoordinator(), true, 'a backup')
-  t.match(readFileSync(path.join(dataDir, 'zigbee', 'database.db'), 'utf8'), new RegExp(`"ieeeAddr":"${tracker.ieee}"`), "herdsman's database, with the tracker")
+  t.match(
+    readFileSync(path.join(dataDir, 'zigbee', 'database.db'), 'utf8'),
+    new RegExp(`"ieeeAddr":"${tracker.ieee}"`),
+    "herdsman's database, with the tracker",
+  )
 })
 
 t.test('the compiled radio process given a TypeScript preload runs without lite mode, and comes up', async (t) => {
@@ -100,7 +106,18 @@ t.test("herdsman's real ember and zstack adapters start interpreted: each reache
     // reached the stick: loading herdsman interpreted takes seconds on a busy machine, and a
     // real 4 s ended the process before its first frame (then nothing came for a minute).
     const clock = new ManualClock()
-    const radio = new compiled.ZigbeeProcessRadio({ adapter, serialPort: stick.device, dataDir: t.testdir(), clock, channel: new TestChannel(), log: logs.log, startWaitMs: 0, startTimeoutMs: 4000, stopTimeoutMs: 15_000, restartDelaysMs: [600_000] })
+    const radio = new compiled.ZigbeeProcessRadio({
+      adapter,
+      serialPort: stick.device,
+      dataDir: t.testdir(),
+      clock,
+      channel: new TestChannel(),
+      log: logs.log,
+      startWaitMs: 0,
+      startTimeoutMs: 4000,
+      stopTimeoutMs: 15_000,
+      restartDelaysMs: [600_000],
+    })
     radio.on('status', (event) => void (!event.up && event.detail && down.push(event.detail)))
     // A process still starting may not answer a clean stop: the stop timeout is moved at once.
     t.teardown(async () => {

@@ -22,7 +22,11 @@ t.test('lite mode only when everything the radio process loads is JavaScript', a
   const without = [radioProcessYoungGeneration]
   t.same(radioProcessNodeFlags(compiledChild, gatewayFlags), withLite, 'the compiled child, as npm start forks it')
   t.same(radioProcessNodeFlags(compiledChild, []), withLite)
-  t.same(radioProcessNodeFlags('/app/lib/radio/zigbee-child.ts', gatewayFlags), without, 'the sources (npm run dev, the tests, hq): type stripping needs WebAssembly')
+  t.same(
+    radioProcessNodeFlags('/app/lib/radio/zigbee-child.ts', gatewayFlags),
+    without,
+    'the sources (npm run dev, the tests, hq): type stripping needs WebAssembly',
+  )
   t.same(radioProcessNodeFlags('/app/lib/radio/zigbee-child.mts', []), without)
   for (const preload of [
     ['--import', '/app/tests/helpers/zigbee-fake-child.ts'],
@@ -35,17 +39,32 @@ t.test('lite mode only when everything the radio process loads is JavaScript', a
     t.same(radioProcessNodeFlags(compiledChild, [...gatewayFlags, ...preload]), without, `a TypeScript preload: ${preload.join(' ')}`)
   }
   t.same(radioProcessNodeFlags(compiledChild, gatewayFlags, '--import=/app/probe.ts'), without, 'one named by NODE_OPTIONS')
-  t.same(radioProcessNodeFlags(compiledChild, gatewayFlags, '--max-old-space-size=200  "--import=/app/a b/probe.ts"'), without, 'quoted, with a space in its path')
-  for (const preload of [['--import', '/app/node_modules/.cache/bench-fake-coordinator/bench/fake-coordinator-preload.js'], ['--import=file:///app/probe.mjs'], ['-r', 'x.cjs'], ['--import', 'some-package']]) {
+  t.same(
+    radioProcessNodeFlags(compiledChild, gatewayFlags, '--max-old-space-size=200  "--import=/app/a b/probe.ts"'),
+    without,
+    'quoted, with a space in its path',
+  )
+  for (const preload of [
+    ['--import', '/app/node_modules/.cache/bench-fake-coordinator/bench/fake-coordinator-preload.js'],
+    ['--import=file:///app/probe.mjs'],
+    ['-r', 'x.cjs'],
+    ['--import', 'some-package'],
+  ]) {
     t.same(radioProcessNodeFlags(compiledChild, [...gatewayFlags, ...preload]), withLite, `a JavaScript preload: ${preload.join(' ')}`)
   }
   t.same(radioProcessNodeFlags(compiledChild, gatewayFlags, '--import=file:///app/probe.mjs'), withLite, 'and one in NODE_OPTIONS')
   t.same(radioProcessNodeFlags(compiledChild, gatewayFlags, ''), withLite)
 })
 
-t.test('the radio process runs with its young generation capped, after the flags it inherits and before the caller\'s', async (t) => {
+t.test("the radio process runs with its young generation capped, after the flags it inherits and before the caller's", async (t) => {
   const remote = await FakeRemote.open(t)
-  const radio = new ZigbeeProcessRadio({ dataDir: t.testdir(), clock: new ManualClock(), channel: new TestChannel(), log: memoryLogger('fatal').log, ...remote.processOptions })
+  const radio = new ZigbeeProcessRadio({
+    dataDir: t.testdir(),
+    clock: new ManualClock(),
+    channel: new TestChannel(),
+    log: memoryLogger('fatal').log,
+    ...remote.processOptions,
+  })
   t.teardown(() => radio.stop())
   await radio.start()
   t.ok((await radio.info()).up, 'herdsman came up with the flags')

@@ -15,16 +15,34 @@ const processMs = 60_000
 
 t.test('devices, map, interview and removal through the radio process; the coordinator in its info', async (t) => {
   const remote = await FakeRemote.open(t)
-  const radio = new ZigbeeProcessRadio({ dataDir: t.testdir(), clock: new ManualClock(), channel: new TestChannel(), log: memoryLogger('fatal').log, adapter: 'zstack', ...remote.processOptions })
+  const radio = new ZigbeeProcessRadio({
+    dataDir: t.testdir(),
+    clock: new ManualClock(),
+    channel: new TestChannel(),
+    log: memoryLogger('fatal').log,
+    adapter: 'zstack',
+    ...remote.processOptions,
+  })
   t.teardown(() => radio.stop())
   await t.rejects(radio.devices(), /zigbee radio is down/, 'before it is up')
   await radio.start()
   await until(async () => (await radio.info()).up, 'the radio up', processMs)
-  t.match((await radio.info()).coordinator, { adapter: 'zstack', type: 'fake', firmware: null, eui64: '00:12:4b:00:01:02:03:04', start: 'reset', backup: { supported: false } })
+  t.match((await radio.info()).coordinator, {
+    adapter: 'zstack',
+    type: 'fake',
+    firmware: null,
+    eui64: '00:12:4b:00:01:02:03:04',
+    start: 'reset',
+    backup: { supported: false },
+  })
 
   remote.current!.join(repeater)
   const address = ieeeToAddress(repeater.ieee)
-  await until(async () => (await radio.devices()).some((device) => device.address === address && device.interview === 'successful'), 'the repeater interviewed', processMs)
+  await until(
+    async () => (await radio.devices()).some((device) => device.address === address && device.interview === 'successful'),
+    'the repeater interviewed',
+    processMs,
+  )
   const map = await radio.networkMap()
   t.same(map.links, [], 'no neighbour tables in this fake: nothing to link')
   t.same(map.unanswered, [])

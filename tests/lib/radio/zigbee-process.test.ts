@@ -60,8 +60,15 @@ t.test('a radio process killed with SIGKILL comes back after the first delay and
   await until(() => first.sent.filter((f) => f.command === 'read').length >= 9, 'the interview', processMs)
   await radio.page(address, 60)
   await until(() => first.sent.some((f) => f.command === 'identify'), 'the page sent', processMs)
-  t.same(first.sent.filter((f) => f.command === 'identify'), [{ ieee: tracker.ieee, cluster: 'genIdentify', command: 'identify', payload: { identifytime: 60 } }])
-  t.match(logs.lines().find((l) => l.msg === 'zigbee coordinator connected'), { radioPid: first.pid }, 'the radio process logs through the gateway')
+  t.same(
+    first.sent.filter((f) => f.command === 'identify'),
+    [{ ieee: tracker.ieee, cluster: 'genIdentify', command: 'identify', payload: { identifytime: 60 } }],
+  )
+  t.match(
+    logs.lines().find((l) => l.msg === 'zigbee coordinator connected'),
+    { radioPid: first.pid },
+    'the radio process logs through the gateway',
+  )
 
   process.kill(first.pid, 'SIGKILL')
   await until(() => status.length === 2, 'status down', processMs)
@@ -77,7 +84,11 @@ t.test('a radio process killed with SIGKILL comes back after the first delay and
   const second = remote.current!
   t.not(second.pid, first.pid)
   await until(() => second.sent.some((f) => f.command === 'identify'), 'the page re-sent', processMs)
-  t.same(second.sent.filter((f) => f.command === 'identify').map((f) => f.payload), [{ identifytime: 59 }], 'with what is left of its lease')
+  t.same(
+    second.sent.filter((f) => f.command === 'identify').map((f) => f.payload),
+    [{ identifytime: 59 }],
+    'with what is left of its lease',
+  )
   t.match((await radio.info()).supervision, { restarts: 1, nextAttemptAt: null, rss: Number })
   t.ok((await radio.info()).supervision!.rss! > 10_000_000, 'the radio process reports its memory')
   t.notOk(alive(first.pid))
@@ -107,7 +118,11 @@ t.test('a failed start restarts with backoff; an adapter disconnect ends the pro
   const { remote, clock, radio, status } = await setup(t)
   remote.failStarts = 2
   await radio.start()
-  t.same(status, [{ up: false, detail: 'Error: No such file or directory, cannot open /dev/ttyUSB0' }], 'start returns after the first attempt; the gateway carries on')
+  t.same(
+    status,
+    [{ up: false, detail: 'Error: No such file or directory, cannot open /dev/ttyUSB0' }],
+    'start returns after the first attempt; the gateway carries on',
+  )
   t.match((await radio.info()).supervision, { lastError: /No such file/, nextAttemptAt: clock.now() + 1000 })
   await until(() => !alive(remote.children[0].pid), 'the failed process to end (the port with it)', processMs)
 
@@ -194,13 +209,17 @@ t.test('a gateway that dies takes its radio process with it (no orphan holding t
 })
 
 t.test('the gateway side of the radio never loads herdsman (only the radio process does)', async (t) => {
-  const modules = ['../../../lib/radio/create.ts', '../../../runtime/cli/radio-probe.ts', '../../../runtime/cli.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)))
+  const modules = ['../../../lib/radio/create.ts', '../../../runtime/cli/radio-probe.ts', '../../../runtime/cli.ts'].map((file) =>
+    fileURLToPath(new URL(file, import.meta.url)),
+  )
   const script = `
     import { createRequire } from 'node:module'
     for (const file of ${JSON.stringify(modules)}) await import(file)
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('zigbee-herdsman'))
     console.log(JSON.stringify(loaded))`
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string]
   t.same(JSON.parse(line), [])
 })
@@ -219,6 +238,9 @@ t.test("events carry the gateway clock's time of arrival, not the radio process'
   remote.current!.join(repeater)
   await until(() => stamps.length > 0, 'an event from the radio process', processMs)
   // The ManualClock stands days away from the real clock the radio process reads.
-  t.same(stamps, stamps.map(() => clock.now()))
-  for (const seen of lastSeen) t.ok(Math.abs(seen - clock.now()) < 60_000, 'a repeater\'s lastSeen is carried over to the gateway clock')
+  t.same(
+    stamps,
+    stamps.map(() => clock.now()),
+  )
+  for (const seen of lastSeen) t.ok(Math.abs(seen - clock.now()) < 60_000, "a repeater's lastSeen is carried over to the gateway clock")
 })

@@ -19,12 +19,28 @@ const attemptMs = 60_000
 const credentials = { networkKey: '00112233445566778899aabbccddeeff', extendedPanId: '0102030405060708', panId: 4660 }
 
 function backup(family: 'zstack' | 'ember') {
-  return JSON.stringify({
-    metadata: { format: 'zigpy/open-coordinator-backup', version: 1, source: 'zigbee-herdsman@10.9.5', internal: family === 'zstack' ? { znpVersion: 1 } : { ezspVersion: 13 } },
-    stack_specific: family === 'zstack' ? { zstack: {} } : { ezsp: { hashed_tclk: '07070707070707070707070707070707' } },
-    coordinator_ieee: '00124b0001020304', pan_id: '1234', extended_pan_id: '0102030405060708', nwk_update_id: 0, security_level: 5,
-    channel: 15, channel_mask: [15], network_key: { key: credentials.networkKey, sequence_number: 0, frame_counter: 1200 }, devices: [],
-  }, null, 2)
+  return JSON.stringify(
+    {
+      metadata: {
+        format: 'zigpy/open-coordinator-backup',
+        version: 1,
+        source: 'zigbee-herdsman@10.9.5',
+        internal: family === 'zstack' ? { znpVersion: 1 } : { ezspVersion: 13 },
+      },
+      stack_specific: family === 'zstack' ? { zstack: {} } : { ezsp: { hashed_tclk: '07070707070707070707070707070707' } },
+      coordinator_ieee: '00124b0001020304',
+      pan_id: '1234',
+      extended_pan_id: '0102030405060708',
+      nwk_update_id: 0,
+      security_level: 5,
+      channel: 15,
+      channel_mask: [15],
+      network_key: { key: credentials.networkKey, sequence_number: 0, frame_counter: 1200 },
+      devices: [],
+    },
+    null,
+    2,
+  )
 }
 
 async function dataDirWith(t: Test, family: 'zstack' | 'ember'): Promise<{ dataDir: string; file: string; text: string }> {
@@ -47,8 +63,15 @@ async function attempt(t: Test, dataDir: string, options: Pick<ZigbeeProcessOpti
   t.teardown(() => stick.close())
   const down: string[] = []
   const radio = new ZigbeeProcessRadio({
-    dataDir, clock: new SystemClock(), channel: new TestChannel(), log: memoryLogger('fatal').log,
-    restartDelaysMs: [3_600_000], startWaitMs: 0, startTimeoutMs: attemptMs, serialPort: stick.device, ...options,
+    dataDir,
+    clock: new SystemClock(),
+    channel: new TestChannel(),
+    log: memoryLogger('fatal').log,
+    restartDelaysMs: [3_600_000],
+    startWaitMs: 0,
+    startTimeoutMs: attemptMs,
+    serialPort: stick.device,
+    ...options,
   })
   radio.on('status', (event: RadioEvents['status']) => void (!event.up && event.detail && down.push(event.detail)))
   t.teardown(() => radio.stop())
@@ -71,7 +94,12 @@ t.test('zstack: a silent stick fails its start and leaves the coordinator backup
   t.equal(readFileSync(file, 'utf8'), text, 'the backup is untouched')
 })
 
-for (const [adapter, family] of [['ember', 'ember'], ['deconz', 'zstack'], ['zboss', 'zstack'], ['zigate', 'zstack']] as const) {
+for (const [adapter, family] of [
+  ['ember', 'ember'],
+  ['deconz', 'zstack'],
+  ['zboss', 'zstack'],
+  ['zigate', 'zstack'],
+] as const) {
   t.test(`${adapter}: a start on a silent stick, stopped by the gateway, leaves the coordinator backup as it was`, async (t) => {
     const { dataDir, file, text } = await dataDirWith(t, family)
     const { stick, reason } = await attempt(t, dataDir, { adapter }, 'reached')

@@ -75,7 +75,11 @@ t.test('EmberZNet keeps its own address: the devices are bound to the new coordi
 })
 
 t.test('across families: a Z-Stack or deCONZ stick takes over an EmberZNet network; a deCONZ one a Z-Stack network', async (t) => {
-  for (const [from, to] of [['ember', 'zstack'], ['ember', 'deconz'], ['zstack', 'deconz']] as const) {
+  for (const [from, to] of [
+    ['ember', 'zstack'],
+    ['ember', 'deconz'],
+    ['zstack', 'deconz'],
+  ] as const) {
     await t.test(`${from} -> ${to}`, async (t) => {
       const context = await formedNetwork(t, from)
       context.fake.replaceStick({ family: to, ieee: newStick })
@@ -92,9 +96,16 @@ t.test('an EmberZNet stick and a Z-Stack backup: not started, and told what to d
   const before = readFileSync(backupFile(context.dataDir), 'utf8')
   context.fake.replaceStick({ family: 'ember', ieee: newStick })
   const { radio } = await startAgain(t, context, 'ember')
-  await t.rejects(radio.start(), /written by a Z-Stack coordinator, and an EmberZNet stick \(adapter ember\) cannot take over that network\. To keep the network, use a Z-Stack or deCONZ stick/)
+  await t.rejects(
+    radio.start(),
+    /written by a Z-Stack coordinator, and an EmberZNet stick \(adapter ember\) cannot take over that network\. To keep the network, use a Z-Stack or deCONZ stick/,
+  )
   t.equal(readFileSync(backupFile(context.dataDir), 'utf8'), before)
-  t.ok(context.logs.lines().some((line) => /^zigbee radio not started: coordinator_backup.json was written by a Z-Stack/.test(String(line.msg)) && line.level === 50))
+  t.ok(
+    context.logs
+      .lines()
+      .some((line) => /^zigbee radio not started: coordinator_backup.json was written by a Z-Stack/.test(String(line.msg)) && line.level === 50),
+  )
 })
 
 t.test('ZiGate keeps no backup: a replacement forms a new network, and the log says every device must be paired again', async (t) => {
@@ -105,8 +116,23 @@ t.test('ZiGate keeps no backup: a replacement forms a new network, and the log s
   await radio.start()
   t.equal(context.fake.current!.lastStart, 'reset')
   t.equal((await radio.info()).devices, 0)
-  t.match((await radio.info()).coordinator, { start: 'reset', backup: { supported: false, at: null, takeover: /zigate keeps no coordinator backup: a replacement stick forms a new network and every device must be paired again/ } })
-  t.ok(context.logs.lines().some((line) => line.level === 50 && /^zigbee the coordinator formed a new network \(zigate keeps no coordinator backup\): every device must be paired again/.test(String(line.msg))))
+  t.match((await radio.info()).coordinator, {
+    start: 'reset',
+    backup: {
+      supported: false,
+      at: null,
+      takeover: /zigate keeps no coordinator backup: a replacement stick forms a new network and every device must be paired again/,
+    },
+  })
+  t.ok(
+    context.logs
+      .lines()
+      .some(
+        (line) =>
+          line.level === 50 &&
+          /^zigbee the coordinator formed a new network \(zigate keeps no coordinator backup\): every device must be paired again/.test(String(line.msg)),
+      ),
+  )
 })
 
 t.test('the backup has the network on another channel than the preset: restored there, then moved', async (t) => {
@@ -133,14 +159,26 @@ t.test('the same stick again: resumed, the coordinator described in the log', as
   backup.metadata.internal.date = '2031-01-02T03:04:05.000Z'
   writeFileSync(file, JSON.stringify(backup))
   t.equal((await radio.info()).coordinator?.backup.at, Date.parse('2031-01-02T03:04:05.000Z'))
-  t.ok(context.logs.lines().some((line) => line.msg === 'zigbee coordinator connected' && line.coordinator === 'zStack3x0 (adapter zstack), firmware fake-zstack-1.2.3, IEEE 00:12:4b:00:01:02:03:04' && line.firmware === 'fake-zstack-1.2.3'))
+  t.ok(
+    context.logs
+      .lines()
+      .some(
+        (line) =>
+          line.msg === 'zigbee coordinator connected' &&
+          line.coordinator === 'zStack3x0 (adapter zstack), firmware fake-zstack-1.2.3, IEEE 00:12:4b:00:01:02:03:04' &&
+          line.firmware === 'fake-zstack-1.2.3',
+      ),
+  )
 })
 
 t.test('a damaged coordinator backup: not started (herdsman would fail on it), told to restore it or move it aside', async (t) => {
   const context = await formedNetwork(t, 'zstack')
   writeFileSync(backupFile(context.dataDir), '{"metadata": ')
   const { radio } = await startAgain(t, context, 'zstack')
-  await t.rejects(radio.start(), /coordinator_backup.json is damaged \(not JSON .*\): herdsman cannot start with it\. Restore the file from a backup of the data dir, or move it aside/)
+  await t.rejects(
+    radio.start(),
+    /coordinator_backup.json is damaged \(not JSON .*\): herdsman cannot start with it\. Restore the file from a backup of the data dir, or move it aside/,
+  )
 })
 
 // The plan on its own (lib/radio/zigbee-takeover.ts), for what the fake sticks above do not reach.
@@ -152,7 +190,12 @@ t.test('reading a coordinator backup: missing, damaged, legacy, unified', async 
     deconz: {
       'coordinator_backup.json': JSON.stringify({
         metadata: { format: 'zigpy/open-coordinator-backup', version: 1, internal: {} },
-        coordinator_ieee: '00212EFFFF001234', pan_id: '1a2b', extended_pan_id: 'DDDDDDDDDDDDDDDD', channel: 20, network_key: { key: 'AA'.repeat(16) }, devices: [{}, {}],
+        coordinator_ieee: '00212EFFFF001234',
+        pan_id: '1a2b',
+        extended_pan_id: 'DDDDDDDDDDDDDDDD',
+        channel: 20,
+        network_key: { key: 'AA'.repeat(16) },
+        devices: [{}, {}],
       }),
     },
   })
@@ -162,19 +205,44 @@ t.test('reading a coordinator backup: missing, damaged, legacy, unified', async 
   t.match(readCoordinatorBackup(path.join(dir, 'unreadable')), { state: 'damaged', error: /EISDIR/ }, 'a directory where the file should be')
   t.match(readCoordinatorBackup(path.join(dir, 'deconz')), {
     state: 'ok',
-    backup: { family: 'other', coordinatorEui64: '00:21:2e:ff:ff:00:12:34', panId: 0x1a2b, extendedPanId: 'dddddddddddddddd', networkKey: 'aa'.repeat(16), channel: 20, devices: 2, at: Number },
+    backup: {
+      family: 'other',
+      coordinatorEui64: '00:21:2e:ff:ff:00:12:34',
+      panId: 0x1a2b,
+      extendedPanId: 'dddddddddddddddd',
+      networkKey: 'aa'.repeat(16),
+      channel: 20,
+      devices: 2,
+      at: Number,
+    },
   })
 })
 
 t.test('the plan for each adapter', async (t) => {
   const credentials = { networkKey: Array(16).fill(0xaa), extendedPanId: [1, 2, 3, 4, 5, 6, 7, 8], panId: 0x1a2b }
-  const backup = { family: 'zstack' as const, coordinatorEui64: null, channel: 20, panId: 0x1a2b, extendedPanId: '0102030405060708', networkKey: 'aa'.repeat(16), devices: 0, at: 0 }
+  const backup = {
+    family: 'zstack' as const,
+    coordinatorEui64: null,
+    channel: 20,
+    panId: 0x1a2b,
+    extendedPanId: '0102030405060708',
+    networkKey: 'aa'.repeat(16),
+    devices: 0,
+    at: 0,
+  }
   const ok = { state: 'ok' as const, backup }
   t.same(planStart('zstack', credentials, 15, { state: 'none' }), { channel: 15, warnings: [] })
   t.match(planStart('zstack', credentials, 15, ok), { channel: 20, warnings: [/on channel 20: starting there/] })
   t.same(planStart('zstack', credentials, 20, ok), { channel: 20, warnings: [] })
-  t.match(planStart('deconz', credentials, 15, { state: 'ok', backup: { ...backup, extendedPanId: '0807060504030201' } }), { channel: 20 }, 'the extended PAN ID in either byte order')
-  t.match(planStart('zstack', credentials, 15, { state: 'ok', backup: { ...backup, panId: 0x9999 } }), { channel: 15, warnings: [/of another network \(PAN ID 9999\)/] })
+  t.match(
+    planStart('deconz', credentials, 15, { state: 'ok', backup: { ...backup, extendedPanId: '0807060504030201' } }),
+    { channel: 20 },
+    'the extended PAN ID in either byte order',
+  )
+  t.match(planStart('zstack', credentials, 15, { state: 'ok', backup: { ...backup, panId: 0x9999 } }), {
+    channel: 15,
+    warnings: [/of another network \(PAN ID 9999\)/],
+  })
   t.match(planStart('ember', credentials, 15, ok), { refusal: /Z-Stack coordinator, and an EmberZNet stick \(adapter ember\)/ })
   t.match(planStart('ezsp', credentials, 15, { state: 'ok', backup: { ...backup, family: 'other' } }), { refusal: /deCONZ or other coordinator/ })
   t.match(planStart('ember', credentials, 15, { state: 'ok', backup: { ...backup, family: 'ember' } }), { channel: 20 })
@@ -182,7 +250,11 @@ t.test('the plan for each adapter', async (t) => {
   t.same(planStart('zboss', credentials, 15, { state: 'damaged', error: 'x' }), { channel: 15, warnings: [] })
   t.match(planStart(undefined, credentials, 15, { state: 'damaged', error: 'x' }), { refusal: /damaged \(x\)/ }, 'a detected adapter may read it')
   t.same(planStart('zoh', credentials, 15, ok), { channel: 15, warnings: [] })
-  t.same(planStart('zstack', credentials, 15, { state: 'ok', backup: { ...backup, panId: null, extendedPanId: null, networkKey: null, channel: null } }), { channel: 15, warnings: [] }, 'a legacy backup: nothing to compare')
+  t.same(
+    planStart('zstack', credentials, 15, { state: 'ok', backup: { ...backup, panId: null, extendedPanId: null, networkKey: null, channel: null } }),
+    { channel: 15, warnings: [] },
+    'a legacy backup: nothing to compare',
+  )
 })
 
 t.test('the words for each adapter', async (t) => {
@@ -192,7 +264,16 @@ t.test('the words for each adapter', async (t) => {
   t.match(describeTakeoverSupport(undefined), /set radio\.adapter/)
   const credentials = { networkKey: Array(16).fill(0xaa), extendedPanId: [1, 2, 3, 4, 5, 6, 7, 8], panId: 0x1a2b }
   t.match(newNetworkFormed('zstack', { state: 'none' }, credentials), /no coordinator_backup\.json to take it over from/)
-  const other = { family: 'zstack' as const, coordinatorEui64: null, channel: 20, panId: 1, extendedPanId: '0102030405060708', networkKey: 'aa'.repeat(16), devices: 0, at: 0 }
+  const other = {
+    family: 'zstack' as const,
+    coordinatorEui64: null,
+    channel: 20,
+    panId: 1,
+    extendedPanId: '0102030405060708',
+    networkKey: 'aa'.repeat(16),
+    devices: 0,
+    at: 0,
+  }
   t.match(newNetworkFormed('zstack', { state: 'ok', backup: other }, credentials), /is of another network/)
   t.match(newNetworkFormed('zstack', { state: 'ok', backup: { ...other, panId: 0x1a2b } }, credentials), /did not take the network over/)
 })

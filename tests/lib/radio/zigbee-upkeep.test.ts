@@ -23,7 +23,13 @@ t.test('the device list puts failed interviews first; an interview run again con
   adapter.join(tracker)
   await until(() => logged(context.logs, tracker, failedMessage), 'the failed interview')
   const listed = await context.radio.devices()
-  t.same(listed.map((device) => [device.address, device.interview]), [[trackerAddress, 'failed'], [repeaterAddress, 'successful']])
+  t.same(
+    listed.map((device) => [device.address, device.interview]),
+    [
+      [trackerAddress, 'failed'],
+      [repeaterAddress, 'successful'],
+    ],
+  )
   t.match(listed[1], { type: 'Router', role: 'repeater', model: 'REPEATER-2', manufacturer: 'Acme', networkAddress: repeater.nwk })
   t.match(listed[0], { type: 'Unknown', role: null })
 
@@ -48,13 +54,19 @@ t.test('remove: the device is told to leave and forgotten; one that does not ans
   await joinAndSettle(context, adapter, starter)
   t.same(await context.radio.remove(repeaterAddress, false), { left: true })
   t.same(adapter.leaves, [repeater.ieee])
-  t.same(context.events.deviceLeft.map((event) => event.address), [repeaterAddress])
+  t.same(
+    context.events.deviceLeft.map((event) => event.address),
+    [repeaterAddress],
+  )
   t.notOk((await context.radio.devices()).some((device) => device.address === repeaterAddress))
 
   adapter.unreachable.add(starter.ieee)
   const starterAddress = ieeeToAddress(starter.ieee)
   await t.rejects(context.radio.remove(starterAddress, false), /did not acknowledge the leave request .* remove it with force to forget it anyway/)
-  t.ok((await context.radio.devices()).some((device) => device.address === starterAddress), 'still known')
+  t.ok(
+    (await context.radio.devices()).some((device) => device.address === starterAddress),
+    'still known',
+  )
   t.same(await context.radio.remove(starterAddress, true), { left: false })
   t.same(await context.radio.devices(), [])
   t.equal(context.events.deviceLeft.length, 2)
@@ -71,7 +83,7 @@ t.test('an address the network does not know, and a radio that is down', async (
   await t.rejects(context.radio.networkMap(), /zigbee radio is down/)
 })
 
-t.test('the network map: each router\'s neighbours with link quality; a router that does not answer is listed as such', async (t) => {
+t.test("the network map: each router's neighbours with link quality; a router that does not answer is listed as such", async (t) => {
   const context = await setup(t)
   await context.radio.start()
   const adapter = context.fake.current!
@@ -105,10 +117,23 @@ t.test('the network map: each router\'s neighbours with link quality; a router t
     ],
     'three neighbour-table answers read whole (two entries a response)',
   )
-  t.same(map.unanswered.map((entry) => entry.address), [ieeeToAddress(secondRepeater.ieee)])
+  t.same(
+    map.unanswered.map((entry) => entry.address),
+    [ieeeToAddress(secondRepeater.ieee)],
+  )
   t.match(map.unanswered[0].error, /no answer/)
-  t.match(map.nodes.find((node) => node.address === coordinatorAddress), { type: 'Coordinator' })
-  t.match(map.nodes.find((node) => node.address === trackerAddress), { type: 'EndDevice', role: 'tracker' })
-  t.match(map.nodes.find((node) => node.address === ieeeToAddress(stranger.ieee)), { type: 'EndDevice', role: null, model: null }, 'a device only a router knows is shown')
+  t.match(
+    map.nodes.find((node) => node.address === coordinatorAddress),
+    { type: 'Coordinator' },
+  )
+  t.match(
+    map.nodes.find((node) => node.address === trackerAddress),
+    { type: 'EndDevice', role: 'tracker' },
+  )
+  t.match(
+    map.nodes.find((node) => node.address === ieeeToAddress(stranger.ieee)),
+    { type: 'EndDevice', role: null, model: null },
+    'a device only a router knows is shown',
+  )
   t.equal(map.at, context.clock.now())
 })

@@ -207,13 +207,35 @@ t.test("listSticks: herdsman's discovery, with the adapter type and options it k
   const list = SerialPort.list
   t.teardown(() => void (SerialPort.list = list))
   SerialPort.list = async () => [
-    { path: '/dev/ttyUSB7', vendorId: '10c4', productId: 'ea60', manufacturer: 'Nabu Casa', pnpId: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0', serialNumber: undefined, locationId: undefined },
-    { path: '/dev/ttyS0', manufacturer: undefined, pnpId: undefined, serialNumber: undefined, locationId: undefined, vendorId: undefined, productId: undefined },
+    {
+      path: '/dev/ttyUSB7',
+      vendorId: '10c4',
+      productId: 'ea60',
+      manufacturer: 'Nabu Casa',
+      pnpId: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0',
+      serialNumber: undefined,
+      locationId: undefined,
+    },
+    {
+      path: '/dev/ttyS0',
+      manufacturer: undefined,
+      pnpId: undefined,
+      serialNumber: undefined,
+      locationId: undefined,
+      vendorId: undefined,
+      productId: undefined,
+    },
   ]
   const sticks = (await listSticks()).filter((stick) => stick.path.startsWith('/dev/'))
   t.same(sticks, [
     { name: 'serial port without USB identity', path: '/dev/ttyS0', adapter: undefined, baudRate: undefined, rtscts: undefined },
-    { name: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0 (Nabu Casa)', path: '/dev/ttyUSB7', adapter: 'ember', baudRate: undefined, rtscts: true },
+    {
+      name: 'usb-Nabu_Casa_Home_Assistant_Connect_ZBT-1_9e2adbd7-if00-port0 (Nabu Casa)',
+      path: '/dev/ttyUSB7',
+      adapter: 'ember',
+      baudRate: undefined,
+      rtscts: true,
+    },
   ])
 })
 
@@ -229,7 +251,15 @@ t.test("with the by-id link resolved, herdsman's discovery applies a known stick
   const list = SerialPort.list
   t.teardown(() => void (SerialPort.list = list))
   SerialPort.list = async () => [
-    { path: realpathSync(device), vendorId: '303a', productId: '4001', manufacturer: 'Nabu Casa', pnpId: 'usb-Nabu_Casa_ZBT-2_10B41DE58D6C-if00', serialNumber: undefined, locationId: undefined },
+    {
+      path: realpathSync(device),
+      vendorId: '303a',
+      productId: '4001',
+      manufacturer: 'Nabu Casa',
+      pnpId: 'usb-Nabu_Casa_ZBT-2_10B41DE58D6C-if00',
+      serialNumber: undefined,
+      locationId: undefined,
+    },
   ]
   t.match(await discoverAdapter('ember', byId), { baudRate: undefined, rtscts: undefined }, 'the link as configured: not matched (the defect)')
   t.match(await discoverAdapter('ember', systemSerialPath(byId)), { baudRate: 460800, rtscts: true }, 'resolved: the stick is recognised')

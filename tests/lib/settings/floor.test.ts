@@ -14,8 +14,28 @@ t.test('a plan is refused whole, naming the field', async (t) => {
   const cases: [unknown, RegExp][] = [
     [{ columns: 0, rows: 2, tables: [] }, /^floor\.columns: /],
     [{ columns: 2, rows: 2, tables: [{ table: 1, x: 2, y: 0 }] }, /^floor\.tables\[0\]: cell 2,0 is outside the 2x2 grid/],
-    [{ columns: 2, rows: 2, tables: [{ table: 1, x: 0, y: 0 }, { table: 1, x: 1, y: 0 }] }, /^floor\.tables\[1\]\.table: table 1 is placed twice/],
-    [{ columns: 2, rows: 2, tables: [{ table: 1, x: 0, y: 0 }, { table: 2, x: 0, y: 0 }] }, /^floor\.tables\[1\]: two tables in cell 0,0/],
+    [
+      {
+        columns: 2,
+        rows: 2,
+        tables: [
+          { table: 1, x: 0, y: 0 },
+          { table: 1, x: 1, y: 0 },
+        ],
+      },
+      /^floor\.tables\[1\]\.table: table 1 is placed twice/,
+    ],
+    [
+      {
+        columns: 2,
+        rows: 2,
+        tables: [
+          { table: 1, x: 0, y: 0 },
+          { table: 2, x: 0, y: 0 },
+        ],
+      },
+      /^floor\.tables\[1\]: two tables in cell 0,0/,
+    ],
     [{ columns: 2, rows: 2, tables: [{ table: 1.5, x: 0, y: 0 }] }, /^floor\.tables\[0\]\.table: /],
     [{ columns: 2, rows: 2, tables: [], extra: true }, /^floor: /],
     [null, /^floor: /],

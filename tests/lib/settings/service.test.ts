@@ -11,7 +11,11 @@ t.test('defaults, all-or-nothing updates, persistence and listeners', async (t) 
   settings.on('changed', (s) => seen.push(s.timezone))
 
   await t.rejects(settings.update({ targetTimeDefault: 120, colour: 'red' }), { name: 'DomainError', kind: 'SETTINGS_KEY_UNKNOWN', detail: 'colour' })
-  await t.rejects(settings.update({ targetTimeDefault: 120, timezone: 'Mars/Base' }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID', detail: 'timezone' })
+  await t.rejects(settings.update({ targetTimeDefault: 120, timezone: 'Mars/Base' }), {
+    name: 'DomainError',
+    kind: 'SETTINGS_VALUE_INVALID',
+    detail: 'timezone',
+  })
   await t.rejects(settings.update({ targetTimeDefault: 0 }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID' })
   await t.rejects(settings.update({ zigbeePreset: 'Z' }), { name: 'DomainError', kind: 'SETTINGS_VALUE_INVALID' })
   t.equal(settings.get().targetTimeDefault, 300, 'nothing changed by refused updates')

@@ -50,7 +50,11 @@ async function open(t: Test, options: { indexes?: IndexSpec[]; datafile?: (file:
 }
 
 const sorted = (docs: object[]) => [...docs].sort((a, b) => ((a as { _id: string })._id < (b as { _id: string })._id ? -1 : 1))
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
 
 /** Memory and the file's replay hold the same documents. */
 async function sameAsFile(t: Test, things: Collection<Thing>, file: string, what: string) {
@@ -88,7 +92,7 @@ t.test('concurrent updates of one document reach the file in call order', async 
   t.equal((await things.findOne({ name: 'a' }))!.n, 99)
 })
 
-t.test("an update appends the documents it changed, and resolves to how many", async (t) => {
+t.test('an update appends the documents it changed, and resolves to how many', async (t) => {
   const { things, file } = await open(t)
   await Promise.all(['a', 'b', 'c'].map((name) => things.insert({ name, n: 0 })))
   const before = lines(file).length
@@ -98,7 +102,13 @@ t.test("an update appends the documents it changed, and resolves to how many", a
   t.equal(await things.update({ n: 0 }, { $set: { n: 1 } }), 1, 'one of several matching')
   t.equal(lines(file).length, before + 1)
   t.equal(await things.update({}, { $inc: { n: 10 } }, { multi: true }), 3, 'multi')
-  t.same(lines(file).slice(-3).map((line) => line.n).sort(), [10, 10, 11])
+  t.same(
+    lines(file)
+      .slice(-3)
+      .map((line) => line.n)
+      .sort(),
+    [10, 10, 11],
+  )
   t.equal(await things.update({ name: 'd' }, { $set: { n: 5 } }, { upsert: true, multi: true }), 1, 'an upsert that inserts')
   t.match(lines(file).at(-1), { name: 'd', n: 5, _id: String })
   t.equal(await things.update({ name: 'd' }, { name: 'd', n: 6 }, { upsert: true }), 1, 'an upsert that replaces')
@@ -123,7 +133,10 @@ t.test('a remove appends a $$deleted line for each document it removed', async (
   const left = (await things.find({})).map((doc) => doc._id).sort()
   t.equal(await things.remove({}, { multi: true }), 2, 'multi')
   t.same(
-    lines(file).slice(-2).map((line) => [line.$$deleted, line._id]).sort(),
+    lines(file)
+      .slice(-2)
+      .map((line) => [line.$$deleted, line._id])
+      .sort(),
     left.map((id) => [true, id]),
   )
   t.same(await readDatafile(file), { docs: [], unreadable: 0 }, 'the file replays to nothing')
@@ -160,7 +173,11 @@ t.test("a failed fsync refuses a 'now' write and rewrites the file from what it 
   await things.insert({ name: 'a', n: 0 })
   ;(datafile as FailingDatafile).syncs = 1
   await t.rejects(things.update({ name: 'a' }, { $set: { n: 1 } }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' })
-  t.same(lines(file).map((line) => line.n), [1], 'rewritten: one line per document')
+  t.same(
+    lines(file).map((line) => line.n),
+    [1],
+    'rewritten: one line per document',
+  )
   await sameAsFile(t, things, file, 'memory = file')
 })
 
@@ -181,25 +198,34 @@ t.test('an open whose rewrite fails (a full disk at start) serves reads, and rew
   t.notOk(health.failing)
 })
 
-t.test('a compaction rewrites the live documents between writes: the writes called before it are in the new file, those after are appended to it', async (t) => {
-  const { things, file } = await open(t)
-  const before = Array.from({ length: 50 }, (_, n) => things.update({ name: 'a' }, { $set: { n } }, { upsert: true, durability: 'lazy' }))
-  const compaction = things.compact()
-  const after = Array.from({ length: 5 }, (_, n) => things.insert({ name: `b${n}`, n }, { durability: 'lazy' }))
-  await Promise.all([...before, compaction, ...after])
-  t.same(
-    lines(file).map((line) => [line.name, line.n]),
-    [['a', 49], ...Array.from({ length: 5 }, (_, n) => [`b${n}`, n])],
-  )
-  await things.synced()
-  await sameAsFile(t, things, file, 'memory = file')
-})
+t.test(
+  'a compaction rewrites the live documents between writes: the writes called before it are in the new file, those after are appended to it',
+  async (t) => {
+    const { things, file } = await open(t)
+    const before = Array.from({ length: 50 }, (_, n) => things.update({ name: 'a' }, { $set: { n } }, { upsert: true, durability: 'lazy' }))
+    const compaction = things.compact()
+    const after = Array.from({ length: 5 }, (_, n) => things.insert({ name: `b${n}`, n }, { durability: 'lazy' }))
+    await Promise.all([...before, compaction, ...after])
+    t.same(
+      lines(file).map((line) => [line.name, line.n]),
+      [['a', 49], ...Array.from({ length: 5 }, (_, n) => [`b${n}`, n])],
+    )
+    await things.synced()
+    await sameAsFile(t, things, file, 'memory = file')
+  },
+)
 
 t.test('an in-memory collection (no datafile) finds, sorts and limits', async (t) => {
   const things = await Collection.open<Thing>('things', [{ fieldName: 'n', unique: true }])
   await Promise.all([3, 1, 2].map((n) => things.insert({ name: `t${n}`, n })))
-  t.same((await things.find({}, { n: -1 }, 2)).map((doc) => doc.n), [3, 2])
-  t.same((await things.find({ n: { $gt: 1 } }, { n: 1 })).map((doc) => doc.n), [2, 3])
+  t.same(
+    (await things.find({}, { n: -1 }, 2)).map((doc) => doc.n),
+    [3, 2],
+  )
+  t.same(
+    (await things.find({ n: { $gt: 1 } }, { n: 1 })).map((doc) => doc.n),
+    [2, 3],
+  )
   t.equal(await things.count({ n: { $lt: 3 } }), 2)
   await t.rejects(things.insert({ name: 'again', n: 1 }), /unique/, 'indexes hold')
   t.equal(await things.remove({ n: 1 }), 1)
@@ -229,7 +255,11 @@ t.test('isDuplicateKey tells a unique index refusing an insert (which changed no
   t.ok(isDuplicateKey(refused))
   t.notOk(isDuplicateKey(new Error('disk full')))
   t.notOk(isDuplicateKey(undefined))
-  t.same((await things.find({})).map((doc) => doc.note), [undefined], 'the first document, unchanged')
+  t.same(
+    (await things.find({})).map((doc) => doc.note),
+    [undefined],
+    'the first document, unchanged',
+  )
   const reopened = await new Store({ dataDir: store.dataDir }).collection<{ key: number }>('things', [{ fieldName: 'key', unique: true }])
   t.equal(await reopened.count(), 1, 'and nothing of the refused insert reached the file')
 })
@@ -246,24 +276,50 @@ t.test('a keyed collection: put() stores a whole version under its key, adds or 
   await orders.put({ uuid: 'u1', n: 1 })
   await orders.put({ uuid: 'u2', n: 2 })
   await orders.put({ uuid: 'u1', n: 3 })
-  t.same(await orders.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 3, _id: 'u1' }])
+  t.same(await orders.find({}, { n: 1 }), [
+    { uuid: 'u2', n: 2, _id: 'u2' },
+    { uuid: 'u1', n: 3, _id: 'u1' },
+  ])
   t.same(await orders.findOne({ _id: 'u1' }), { uuid: 'u1', n: 3, _id: 'u1' }, 'found by its key through _id')
-  t.same(lines(file), [{ uuid: 'u1', n: 1, _id: 'u1' }, { uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 3, _id: 'u1' }], 'each put appends the version stored')
+  t.same(
+    lines(file),
+    [
+      { uuid: 'u1', n: 1, _id: 'u1' },
+      { uuid: 'u2', n: 2, _id: 'u2' },
+      { uuid: 'u1', n: 3, _id: 'u1' },
+    ],
+    'each put appends the version stored',
+  )
   await t.rejects(orders.put({ n: 4 } as unknown as Order), /needs a keyed collection and a string key/)
   const unkeyed = (await open(t)).things
   await t.rejects(unkeyed.put({ name: 'a', n: 1 }), /needs a keyed collection/)
 })
 
 t.test('a keyed collection reads documents stored under other ids (before it was keyed) under their keys, and rewrites them so', async (t) => {
-  const dir = t.testdir({ 'orders.db': ['{"uuid":"u1","n":1,"_id":"random1"}', '{"uuid":"u2","n":2,"_id":"random2"}', '{"uuid":"u1","n":5,"_id":"random1"}', ''].join('\n') })
+  const dir = t.testdir({
+    'orders.db': ['{"uuid":"u1","n":1,"_id":"random1"}', '{"uuid":"u2","n":2,"_id":"random2"}', '{"uuid":"u1","n":5,"_id":"random1"}', ''].join('\n'),
+  })
   const file = path.join(dir, 'orders.db')
   const orders = await openKeyed(file)
-  t.same(await orders.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 5, _id: 'u1' }])
-  t.same(sorted(lines(file)), [{ uuid: 'u1', n: 5, _id: 'u1' }, { uuid: 'u2', n: 2, _id: 'u2' }], 'the open rewrote the file under the keys')
+  t.same(await orders.find({}, { n: 1 }), [
+    { uuid: 'u2', n: 2, _id: 'u2' },
+    { uuid: 'u1', n: 5, _id: 'u1' },
+  ])
+  t.same(
+    sorted(lines(file)),
+    [
+      { uuid: 'u1', n: 5, _id: 'u1' },
+      { uuid: 'u2', n: 2, _id: 'u2' },
+    ],
+    'the open rewrote the file under the keys',
+  )
   await orders.put({ uuid: 'u1', n: 6 })
   t.equal(await orders.count({}), 2, 'the old version was replaced, not joined by a second one')
   const reopened = await openKeyed(file)
-  t.same(await reopened.find({}, { n: 1 }), [{ uuid: 'u2', n: 2, _id: 'u2' }, { uuid: 'u1', n: 6, _id: 'u1' }])
+  t.same(await reopened.find({}, { n: 1 }), [
+    { uuid: 'u2', n: 2, _id: 'u2' },
+    { uuid: 'u1', n: 6, _id: 'u1' },
+  ])
 })
 
 t.test('a removal by _id appends its $$deleted line only when the document was there', async (t) => {

@@ -18,7 +18,11 @@ t.test('a file NeDB wrote itself (index lines, updates, deletions, dates) loads 
   await old.ensureIndexAsync({ fieldName: 'name', unique: true })
   await old.ensureIndexAsync({ fieldName: 'gone' })
   await old.removeIndexAsync('gone')
-  await old.insertAsync([{ name: 'a', n: 1 }, { name: 'b', n: 2, at: new Date(1_700_000_000_000) }, { name: 'c', n: 3 }])
+  await old.insertAsync([
+    { name: 'a', n: 1 },
+    { name: 'b', n: 2, at: new Date(1_700_000_000_000) },
+    { name: 'c', n: 3 },
+  ])
   await old.updateAsync({ name: 'a' }, { $set: { n: 10 } }, {})
   await old.updateAsync({}, { $inc: { n: 1 } }, { multi: true })
   await old.removeAsync({ name: 'c' }, {})
@@ -34,7 +38,14 @@ t.test('a file NeDB wrote itself (index lines, updates, deletions, dates) loads 
   t.ok((docs.find((doc) => (doc as { name: string }).name === 'b') as { at: unknown }).at instanceof Date, 'dates revived')
 
   const things = await new Store({ dataDir: path.dirname(file) }).collection<{ name: string; n: number }>('things', [{ fieldName: 'name', unique: true }])
-  t.same((await things.find({}, { name: 1 })).map(({ name, n }) => [name, n]), [['a', 11], ['b', 3]], 'the gateway opens it unchanged')
+  t.same(
+    (await things.find({}, { name: 1 })).map(({ name, n }) => [name, n]),
+    [
+      ['a', 11],
+      ['b', 3],
+    ],
+    'the gateway opens it unchanged',
+  )
   t.notMatch(readFileSync(file, 'utf8'), /\$\$index|\$\$deleted/, 'rewritten to its live documents')
   await t.rejects(things.insert({ name: 'a', n: 0 }), /unique/, 'indexes are the ones declared in code')
 })
@@ -43,7 +54,11 @@ t.test('any number of unparsable lines are dropped and counted; a whole last lin
   const file = path.join(t.testdir({}), 'things.db')
   writeFileSync(file, ['{"_id":"a","n":1}', '{"_id":"b","n', '{"_id":"b","n":2}', 'garbage', '', '42', '{"_id":"c","n":3}'].join('\n'))
   const { docs, unreadable } = await readDatafile(file)
-  t.same(byId(docs), [{ _id: 'a', n: 1 }, { _id: 'b', n: 2 }, { _id: 'c', n: 3 }])
+  t.same(byId(docs), [
+    { _id: 'a', n: 1 },
+    { _id: 'b', n: 2 },
+    { _id: 'c', n: 3 },
+  ])
   t.equal(unreadable, 3, 'a torn line, a garbage line and a line that is not a document; empty lines are nothing')
   appendFileSync(file, '\n{"_id":"d","n":')
   t.equal((await readDatafile(file)).unreadable, 4, 'a torn last line')

@@ -10,7 +10,10 @@ t.test('appends NeDB lines at once, one per document, in order', async (t) => {
   const file = path.join(t.testdir({}), 'things.db')
   const datafile = new Datafile(file, 1)
   datafile.append([{ _id: 'a', n: 1, when: new Date(0) }])
-  datafile.append([{ _id: 'b', n: 2, skipped: undefined }, { _id: 'c', n: 3 }])
+  datafile.append([
+    { _id: 'b', n: 2, skipped: undefined },
+    { _id: 'c', n: 3 },
+  ])
   datafile.append([])
   t.same(lines(file), ['{"_id":"a","n":1,"when":{"$$date":0}}', '{"_id":"b","n":2}', '{"_id":"c","n":3}'])
   await datafile.sync()
@@ -51,7 +54,11 @@ t.test('group commit without a window: one fdatasync at a time, the appends made
   await first
   t.notOk(secondDone, 'the next group starts only after the fdatasync before it has finished')
   await second
-  t.equal(await Promise.race([datafile.sync().then(() => 'synced'), new Promise((resolve) => setImmediate(() => resolve('waiting')))]), 'synced', 'everything appended is on disk: nothing to wait for')
+  t.equal(
+    await Promise.race([datafile.sync().then(() => 'synced'), new Promise((resolve) => setImmediate(() => resolve('waiting')))]),
+    'synced',
+    'everything appended is on disk: nothing to wait for',
+  )
   await datafile.release()
 })
 
@@ -120,5 +127,8 @@ t.test('a collection keeps appending to its file across compactions', async (t) 
   await things.insert({ n: 2 })
   await things.update({ n: 1 }, { $set: { n: 10 } })
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
-  t.same((await reopened.find({}, { n: 1 })).map((d) => d.n), [2, 10])
+  t.same(
+    (await reopened.find({}, { n: 1 })).map((d) => d.n),
+    [2, 10],
+  )
 })

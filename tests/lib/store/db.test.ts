@@ -20,7 +20,10 @@ t.test('writes persist to the data dir and survive reopening', async (t) => {
   t.equal(await store.collection('things'), things, 'a collection is opened once')
   await store.close()
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
-  t.same((await reopened.find({}, { n: 1 })).map((d) => d.n), [1, 20])
+  t.same(
+    (await reopened.find({}, { n: 1 })).map((d) => d.n),
+    [1, 20],
+  )
 })
 
 t.test('a collection asked for twice at once is opened (and its file read) once', async (t) => {
@@ -45,7 +48,10 @@ t.test('close compacts every datafile to its live documents', async (t) => {
   t.equal(lines(path.join(dir, 'things.db')), 1)
   t.equal(lines(path.join(dir, 'others.db')), 1)
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('others')
-  t.same((await reopened.find({})).map((d) => d.n), [5])
+  t.same(
+    (await reopened.find({})).map((d) => d.n),
+    [5],
+  )
 })
 
 t.test('a torn last line from a crash is dropped, not fatal', async (t) => {
@@ -55,7 +61,10 @@ t.test('a torn last line from a crash is dropped, not fatal', async (t) => {
   await things.insert({ n: 1 })
   appendFileSync(path.join(dir, 'things.db'), '{"n":2,"_id":"ab')
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
-  t.same((await reopened.find({})).map((d) => d.n), [1])
+  t.same(
+    (await reopened.find({})).map((d) => d.n),
+    [1],
+  )
   t.notMatch(readFileSync(path.join(dir, 'things.db'), 'utf8'), /"ab$/, 'file rewritten without the torn line')
 })
 
@@ -79,12 +88,16 @@ t.test('file-system errors meaning "cannot write" become STORAGE_UNAVAILABLE', a
   t.equal(storageError(other), other)
 })
 
-t.test('a write to an unwritable datafile is refused with STORAGE_UNAVAILABLE', { skip: process.getuid?.() === 0 ? 'root ignores file modes' : false }, async (t) => {
-  const dir = t.testdir({})
-  const things = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
-  chmodSync(path.join(dir, 'things.db'), 0o400)
-  await t.rejects(things.insert({ n: 1 }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' })
-})
+t.test(
+  'a write to an unwritable datafile is refused with STORAGE_UNAVAILABLE',
+  { skip: process.getuid?.() === 0 ? 'root ignores file modes' : false },
+  async (t) => {
+    const dir = t.testdir({})
+    const things = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
+    chmodSync(path.join(dir, 'things.db'), 0o400)
+    await t.rejects(things.insert({ n: 1 }), { name: 'DomainError', kind: 'STORAGE_UNAVAILABLE' })
+  },
+)
 
 t.test('a full disk refuses writes with STORAGE_UNAVAILABLE, leaves no phantom state, and writes resume', async (t) => {
   const disk = mkdtempSync(path.join(tmpdir(), 'gw-disk-'))
@@ -186,7 +199,6 @@ t.test('lazy writes resolve once appended and are made durable by the next group
   t.equal(await reopened.count(), 0, 'on disk after the group commit')
 })
 
-
 t.test('a datafile that grew by many versions of a few documents is compacted while open', async (t) => {
   const dir = t.testdir({})
   const file = path.join(dir, 'things.db')
@@ -205,7 +217,11 @@ t.test('a datafile that grew by many versions of a few documents is compacted wh
   const reopened = await new Store({ dataDir: dir }).collection<{ name: string; n: number }>('things')
   t.same(
     (await reopened.find({}, { name: 1 })).map(({ name, n }) => [name, n]),
-    [['a', compactAfterLines - 11], ['b', 19], ['c', 7]],
+    [
+      ['a', compactAfterLines - 11],
+      ['b', 19],
+      ['c', 7],
+    ],
   )
 })
 
@@ -241,5 +257,8 @@ t.test('a compaction that fails leaves the file whole, is logged, and is tried a
   await until(() => lines(file) < 10, 'the compaction')
   t.ok(logged().some((line) => line.msg === 'datafile compacted' && line.collection === 'things'))
   const reopened = await new Store({ dataDir: dir }).collection<{ n: number }>('things')
-  t.same((await reopened.find({})).map((d) => d.n), [80])
+  t.same(
+    (await reopened.find({})).map((d) => d.n),
+    [80],
+  )
 })

@@ -32,23 +32,36 @@ t.test('a missing data dir is created owner-only', async (t) => {
   t.equal(mode(dir), 0o700)
 })
 
-t.test("a file another user owns (copied in as root) keeps its mode and the rest is still made private; the data dir itself must be the gateway's", async (t) => {
-  const dir = t.testdir({ 'theirs.txt': 'kept', 'ours.db': '{}\n', sub: { 'theirs.json': '{}' } })
-  for (const file of ['theirs.txt', 'ours.db', 'sub/theirs.json']) chmodSync(path.join(dir, file), 0o644)
-  const notOwner = (file: string, fileMode: number) => {
-    if (path.basename(file).startsWith('theirs')) throw Object.assign(new Error(`EPERM: operation not permitted, chmod '${file}'`), { code: 'EPERM' })
-    chmodSync(file, fileMode)
-  }
-  const foreign = privateDataDir(dir, notOwner)
-  t.same(foreign.sort(), [path.join(dir, 'sub', 'theirs.json'), path.join(dir, 'theirs.txt')])
-  t.equal(mode(path.join(dir, 'ours.db')), 0o600)
-  t.equal(mode(path.join(dir, 'theirs.txt')), 0o644)
-  t.equal(mode(dir), 0o700)
-  t.throws(() => privateDataDir(dir, (file) => {
-    throw Object.assign(new Error(`EPERM: operation not permitted, chmod '${file}'`), { code: 'EPERM' })
-  }), { code: 'EPERM' }, 'a data dir that is not its own still stops the gateway')
-  t.throws(() => privateDataDir(dir, (file, fileMode) => {
-    if (file !== dir) throw Object.assign(new Error('EIO'), { code: 'EIO' })
-    chmodSync(file, fileMode)
-  }), { code: 'EIO' }, 'other errors are not swallowed')
-})
+t.test(
+  "a file another user owns (copied in as root) keeps its mode and the rest is still made private; the data dir itself must be the gateway's",
+  async (t) => {
+    const dir = t.testdir({ 'theirs.txt': 'kept', 'ours.db': '{}\n', sub: { 'theirs.json': '{}' } })
+    for (const file of ['theirs.txt', 'ours.db', 'sub/theirs.json']) chmodSync(path.join(dir, file), 0o644)
+    const notOwner = (file: string, fileMode: number) => {
+      if (path.basename(file).startsWith('theirs')) throw Object.assign(new Error(`EPERM: operation not permitted, chmod '${file}'`), { code: 'EPERM' })
+      chmodSync(file, fileMode)
+    }
+    const foreign = privateDataDir(dir, notOwner)
+    t.same(foreign.sort(), [path.join(dir, 'sub', 'theirs.json'), path.join(dir, 'theirs.txt')])
+    t.equal(mode(path.join(dir, 'ours.db')), 0o600)
+    t.equal(mode(path.join(dir, 'theirs.txt')), 0o644)
+    t.equal(mode(dir), 0o700)
+    t.throws(
+      () =>
+        privateDataDir(dir, (file) => {
+          throw Object.assign(new Error(`EPERM: operation not permitted, chmod '${file}'`), { code: 'EPERM' })
+        }),
+      { code: 'EPERM' },
+      'a data dir that is not its own still stops the gateway',
+    )
+    t.throws(
+      () =>
+        privateDataDir(dir, (file, fileMode) => {
+          if (file !== dir) throw Object.assign(new Error('EIO'), { code: 'EIO' })
+          chmodSync(file, fileMode)
+        }),
+      { code: 'EIO' },
+      'other errors are not swallowed',
+    )
+  },
+)

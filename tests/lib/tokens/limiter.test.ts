@@ -70,7 +70,6 @@ t.test('property: never more than N failures counted within any minute before a 
       // And an address failing no faster than the sustained rate is never refused.
       if (gaps.every((gap) => gap >= 60_000 / perMinute)) return accepted.length === gaps.length
       return true
-
     }),
   )
 })

@@ -45,9 +45,16 @@ t.test('codes: unambiguous characters, normalised however they are typed', async
 t.test('the whole gateway holds a bounded number of waiting screens', async (t) => {
   const { clock, screens } = pairing()
   for (let i = 0; i < maxWaiting; i++) screens.request(`10.0.${i}.1`, undefined)
-  t.match(caught(() => screens.request('10.9.9.9', undefined)), { kind: 'SCREEN_CODES_EXHAUSTED', retryAfter: 600 })
+  t.match(
+    caught(() => screens.request('10.9.9.9', undefined)),
+    { kind: 'SCREEN_CODES_EXHAUSTED', retryAfter: 600 },
+  )
   await clock.advance(60_000)
-  t.match(caught(() => screens.request('10.9.9.9', undefined)), { kind: 'SCREEN_CODES_EXHAUSTED', retryAfter: 540 }, 'Retry-After: when the oldest expires')
+  t.match(
+    caught(() => screens.request('10.9.9.9', undefined)),
+    { kind: 'SCREEN_CODES_EXHAUSTED', retryAfter: 540 },
+    'Retry-After: when the oldest expires',
+  )
   await clock.advance(540_000)
   t.equal(screens.request('10.9.9.9', undefined).name, 'screen', 'room again once they expire')
 })
@@ -55,11 +62,20 @@ t.test('the whole gateway holds a bounded number of waiting screens', async (t) 
 t.test('the refusal of a new code says when to retry, in words', async (t) => {
   const { clock, screens } = pairing()
   for (let i = 0; i < perAddress; i++) screens.request('10.0.0.7', undefined)
-  t.match(caught(() => screens.request('10.0.0.7', undefined)), { kind: 'SCREEN_CODES_EXHAUSTED', detail: 'retry in 10 min', retryAfter: 600 })
+  t.match(
+    caught(() => screens.request('10.0.0.7', undefined)),
+    { kind: 'SCREEN_CODES_EXHAUSTED', detail: 'retry in 10 min', retryAfter: 600 },
+  )
   await clock.advance(2_000)
-  t.match(caught(() => screens.request('10.0.0.7', undefined)), { detail: 'retry in 9 min 58 s', retryAfter: 598 })
+  t.match(
+    caught(() => screens.request('10.0.0.7', undefined)),
+    { detail: 'retry in 9 min 58 s', retryAfter: 598 },
+  )
   await clock.advance(595_000)
-  t.match(caught(() => screens.request('10.0.0.7', undefined)), { detail: 'retry in 3 s', retryAfter: 3 })
+  t.match(
+    caught(() => screens.request('10.0.0.7', undefined)),
+    { detail: 'retry in 3 s', retryAfter: 3 },
+  )
 })
 
 t.test('a screen asking again replaces its old request: pressing "Show a code" often locks nobody out', async (t) => {
@@ -69,7 +85,11 @@ t.test('a screen asking again replaces its old request: pressing "Show a code" o
     const next = screens.request('10.0.0.8', 'wall', previous.id)
     t.not(next.code, previous.code)
     t.match(await screens.poll(previous.id).catch((error: unknown) => error), { kind: 'SCREEN_REQUEST_NOT_FOUND' }, 'the old request is gone')
-    t.match(caught(() => screens.approve(previous.code, admin, '10.0.0.1')), { kind: 'SCREEN_CODE_UNKNOWN' }, 'and its code approves nothing')
+    t.match(
+      caught(() => screens.approve(previous.code, admin, '10.0.0.1')),
+      { kind: 'SCREEN_CODE_UNKNOWN' },
+      'and its code approves nothing',
+    )
     previous = next
   }
   t.equal(screens.waiting, 1, 'one place held however often it asked')
@@ -84,8 +104,16 @@ t.test('an approval mints nothing until the screen collects it; uncollected, it 
   t.same(minted, [], 'approving stores no token')
   t.equal(approved.scope, 'screen', 'a screen gets screen unless the approver chooses otherwise')
   const poll = await screens.poll(collected.id)
-  t.match(poll, { state: 'approved', issued: { record: { name: 'wall', scope: 'screen', prefix: approved.prefix } } }, 'the prefix the approver saw is the token the screen got')
-  t.same(minted.map((m) => [m.name, m.scope]), [['wall', 'screen']], 'minted once, when collected')
+  t.match(
+    poll,
+    { state: 'approved', issued: { record: { name: 'wall', scope: 'screen', prefix: approved.prefix } } },
+    'the prefix the approver saw is the token the screen got',
+  )
+  t.same(
+    minted.map((m) => [m.name, m.scope]),
+    [['wall', 'screen']],
+    'minted once, when collected',
+  )
 
   const never = screens.request('10.0.0.3', 'forgotten')
   screens.approve(never.code, admin, '10.0.0.1')
@@ -107,11 +135,17 @@ t.test('two polls at once collect one token', async (t) => {
 t.test('scopes: the approver chooses, never above its own', async (t) => {
   const { minted, screens } = pairing()
   const request = screens.request('10.0.0.2', 'till')
-  t.match(caught(() => screens.approve(request.code, { name: 'wall', scope: 'screen' }, '10.0.0.1', { scope: 'admin' })), { kind: 'SCOPE_DENIED' })
+  t.match(
+    caught(() => screens.approve(request.code, { name: 'wall', scope: 'screen' }, '10.0.0.1', { scope: 'admin' })),
+    { kind: 'SCOPE_DENIED' },
+  )
   t.match(await screens.poll(request.id), { state: 'waiting' }, 'a refused approval leaves the code waiting')
   t.same(screens.approve(request.code, admin, '10.0.0.1', { scope: 'pos', name: 'till-1' }).scope, 'pos')
   await screens.poll(request.id)
-  t.same(minted.map((m) => [m.name, m.scope]), [['till-1', 'pos']])
+  t.same(
+    minted.map((m) => [m.name, m.scope]),
+    [['till-1', 'pos']],
+  )
 })
 
 t.test('a full token store refuses the approval at once, and a failed mint can be collected again', async (t) => {
@@ -122,7 +156,10 @@ t.test('a full token store refuses the approval at once, and a failed mint can b
     },
   })
   const request = screens.request('127.0.0.1', 'wall')
-  t.match(caught(() => screens.approve(request.code, admin, '127.0.0.1')), { kind: 'TOKEN_LIMIT_REACHED' })
+  t.match(
+    caught(() => screens.approve(request.code, admin, '127.0.0.1')),
+    { kind: 'TOKEN_LIMIT_REACHED' },
+  )
   t.same(await screens.poll(request.id), { state: 'waiting', expiresAt: request.expiresAt })
   full = false
   screens.approve(request.code, admin, '127.0.0.1')
@@ -136,9 +173,21 @@ t.test('a full token store refuses the approval at once, and a failed mint can b
 t.test('wrong codes from one address are limited: ten a minute, saying when to retry', async (t) => {
   const { clock, screens } = pairing()
   const request = screens.request('10.0.0.2', 'wall')
-  for (let i = 0; i < 10; i++) t.match(caught(() => screens.approve('ZZZZ-ZZZZ', admin, '10.0.0.1')), { kind: 'SCREEN_CODE_UNKNOWN' })
-  t.match(caught(() => screens.approve(request.code, admin, '10.0.0.1')), { kind: 'RATE_LIMITED', retryAfter: 6, detail: 'retry in 6 s' }, 'even the right code waits')
+  for (let i = 0; i < 10; i++)
+    t.match(
+      caught(() => screens.approve('ZZZZ-ZZZZ', admin, '10.0.0.1')),
+      { kind: 'SCREEN_CODE_UNKNOWN' },
+    )
+  t.match(
+    caught(() => screens.approve(request.code, admin, '10.0.0.1')),
+    { kind: 'RATE_LIMITED', retryAfter: 6, detail: 'retry in 6 s' },
+    'even the right code waits',
+  )
   t.match(screens.approve(request.code, admin, '10.0.0.3'), { name: 'wall' }, 'another address is not limited')
   await clock.advance(6000)
-  t.match(caught(() => screens.approve('ZZZZ-ZZZZ', admin, '10.0.0.1')), { kind: 'SCREEN_CODE_UNKNOWN' }, 'one more try after six seconds')
+  t.match(
+    caught(() => screens.approve('ZZZZ-ZZZZ', admin, '10.0.0.1')),
+    { kind: 'SCREEN_CODE_UNKNOWN' },
+    'one more try after six seconds',
+  )
 })

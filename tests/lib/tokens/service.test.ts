@@ -145,7 +145,10 @@ t.test('revokeByName removes every token of that name; none is -6', async (t) =>
   await tokens.issue('kds')
   const pos = await tokens.issue('pos')
   t.equal(await tokens.revokeByName('kds'), 2)
-  t.same(tokens.list().map((r) => r.id), [pos.record.id])
+  t.same(
+    tokens.list().map((r) => r.id),
+    [pos.record.id],
+  )
   await t.rejects(tokens.revokeByName('kds'), { name: 'DomainError', message: 'TOKEN_NOT_FOUND: kds' })
 })
 
@@ -168,7 +171,10 @@ t.test('list is oldest first and never carries the token', async (t) => {
   await clock.advance(1000)
   const second = await tokens.issue('two')
   const list = tokens.list()
-  t.same(list.map((r) => r.name), ['one', 'two'])
+  t.same(
+    list.map((r) => r.name),
+    ['one', 'two'],
+  )
   const text = JSON.stringify(list)
   t.notOk(text.includes(first.token) || text.includes(second.token))
 })
@@ -191,7 +197,10 @@ t.test('at most maxTokens exist: minting more is refused (-50) and changes nothi
   // Two at once for the last place: the one still being written counts already.
   const race = await Promise.allSettled([tokens.issue('b'), tokens.issue('c'), tokens.issue('d')])
   t.equal(race.filter((r) => r.status === 'fulfilled').length, 2)
-  t.match(race.find((r) => r.status === 'rejected'), { reason: { kind: 'TOKEN_LIMIT_REACHED', detail: /at most 3/ } })
+  t.match(
+    race.find((r) => r.status === 'rejected'),
+    { reason: { kind: 'TOKEN_LIMIT_REACHED', detail: /at most 3/ } },
+  )
   t.equal((await collection.find({})).length, 3)
   await t.rejects(tokens.issue('e'), { name: 'DomainError', kind: 'TOKEN_LIMIT_REACHED' } as never)
   button.press()
@@ -216,7 +225,11 @@ t.test('a token is found among many by its hash; a revoked one is not', async (t
   const reopened = await setup({ store })
   t.match(await reopened.tokens.verifyToken(issued[99].token, '10.0.0.1'), { id: issued[99].record.id })
   t.ok(await reopened.tokens.issue('one-more'), '99 loaded: one more fits')
-  await t.rejects(reopened.tokens.issue('two-more'), { name: 'DomainError', kind: 'TOKEN_LIMIT_REACHED' } as never, 'then the loaded ones count against the cap')
+  await t.rejects(
+    reopened.tokens.issue('two-more'),
+    { name: 'DomainError', kind: 'TOKEN_LIMIT_REACHED' } as never,
+    'then the loaded ones count against the cap',
+  )
 })
 
 t.test('scopes: issued with one (admin by default), stored, verified with it; a token stored before scopes is admin', async (t) => {
@@ -232,7 +245,17 @@ t.test('scopes: issued with one (admin by default), stored, verified with it; a 
   const reopened = await setup({ store })
   t.match(await reopened.tokens.verifyToken(old, '10.0.0.1'), { name: 'old-pos', scope: 'admin' })
   t.match(await reopened.tokens.verifyToken(wall.token, '10.0.0.1'), { scope: 'screen' }, 'the scope survives a restart')
-  t.same(reopened.tokens.list().map((r) => [r.name, r.scope]).sort(), [['office', 'admin'], ['old-pos', 'admin'], ['wall', 'screen']])
+  t.same(
+    reopened.tokens
+      .list()
+      .map((r) => [r.name, r.scope])
+      .sort(),
+    [
+      ['office', 'admin'],
+      ['old-pos', 'admin'],
+      ['wall', 'screen'],
+    ],
+  )
 })
 
 t.test('narrow: by name or prefix, in force at once, stored; never widens, and a refusal changes nothing', async (t) => {
@@ -246,5 +269,15 @@ t.test('narrow: by name or prefix, in force at once, stored; never widens, and a
   await t.rejects(tokens.narrow('nobody', 'read'), { name: 'DomainError', kind: 'TOKEN_NOT_FOUND' } as never)
   t.match(await tokens.narrow(wall.record.prefix, 'read'), [{ name: 'wall', scope: 'read' }], 'by prefix')
   const reopened = await setup({ store })
-  t.same(reopened.tokens.list().map((r) => [r.name, r.scope]).sort(), [['till', 'pos'], ['wall', 'read']], 'stored')
+  t.same(
+    reopened.tokens
+      .list()
+      .map((r) => [r.name, r.scope])
+      .sort(),
+    [
+      ['till', 'pos'],
+      ['wall', 'read'],
+    ],
+    'stored',
+  )
 })

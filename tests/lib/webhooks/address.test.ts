@@ -4,7 +4,16 @@ import { canonicalAddress, classifyAddress } from '../../../lib/webhooks/address
 const hostOf = (url: string) => new URL(url).hostname
 
 t.test('every spelling of loopback is loopback (URL parser normalises the IPv4 forms)', async (t) => {
-  for (const url of ['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f000001/', 'http://0177.0.0.1/', 'http://127.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://127.255.0.9/']) {
+  for (const url of [
+    'http://127.0.0.1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0177.0.0.1/',
+    'http://127.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://127.255.0.9/',
+  ]) {
     t.equal(classifyAddress(hostOf(url)), 'loopback', url)
   }
   t.equal(classifyAddress('::ffff:127.0.0.1'), 'loopback', 'mapped form as DNS returns it')

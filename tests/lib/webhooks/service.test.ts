@@ -90,7 +90,11 @@ t.test('the signing key is made when first needed, once, and kept: a gateway wit
   t.notOk('d' in jwk, 'the JWKS document holds no private part')
   const reopened = await setup(t, store)
   t.same(await reopened.webhooks.jwks(), a, 'a restart signs with the stored key')
-  const headers = await reopened.webhooks.headersFor({ url: 'http://x/', seq: 1, id: 'msg_1', body: '{}', attempts: 0, nextAttemptAt: 0, created: 0 }, 'whsec_c2VjcmV0', 1_700_000_000_000)
+  const headers = await reopened.webhooks.headersFor(
+    { url: 'http://x/', seq: 1, id: 'msg_1', body: '{}', attempts: 0, nextAttemptAt: 0, created: 0 },
+    'whsec_c2VjcmV0',
+    1_700_000_000_000,
+  )
   t.equal(headers['webhook-key-id'], jwk.kid)
   t.match(headers['webhook-signature'], /^v1,\S+ v1a,\S+$/)
 })

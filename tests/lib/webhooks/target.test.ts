@@ -12,10 +12,28 @@ const kindOf = (fn: () => unknown) => {
 }
 
 t.test('parseTarget: missing → -28 kind, malformed → -29 kind', async (t) => {
-  t.equal(kindOf(() => parseTarget(undefined)), 'CALLBACK_MISSING')
-  t.equal(kindOf(() => parseTarget('')), 'CALLBACK_MISSING')
-  for (const bad of ['not a url', 'file:///etc/passwd', 'gopher://10.0.0.1/', 'http://user:pw@10.0.0.1/', 'ftp://10.0.0.1/', 42, `http://10.0.0.1/${'a'.repeat(10_000)}`]) {
-    t.equal(kindOf(() => parseTarget(bad)), 'CALLBACK_INVALID', String(bad).slice(0, 40))
+  t.equal(
+    kindOf(() => parseTarget(undefined)),
+    'CALLBACK_MISSING',
+  )
+  t.equal(
+    kindOf(() => parseTarget('')),
+    'CALLBACK_MISSING',
+  )
+  for (const bad of [
+    'not a url',
+    'file:///etc/passwd',
+    'gopher://10.0.0.1/',
+    'http://user:pw@10.0.0.1/',
+    'ftp://10.0.0.1/',
+    42,
+    `http://10.0.0.1/${'a'.repeat(10_000)}`,
+  ]) {
+    t.equal(
+      kindOf(() => parseTarget(bad)),
+      'CALLBACK_INVALID',
+      String(bad).slice(0, 40),
+    )
   }
   t.equal(parseTarget('HTTP://Receiver.LAN:80/x#frag').href, 'http://receiver.lan/x', 'normalised, fragment dropped')
 })
@@ -49,7 +67,10 @@ t.test('guard lookup: every resolved address is checked, at each connection (reb
   const mixed = new TargetGuard({
     allowLoopback: false,
     ownEndpoint: () => null,
-    resolver: async () => [{ address: '10.0.0.1', family: 4 }, { address: '::1', family: 6 }],
+    resolver: async () => [
+      { address: '10.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ],
   })
   await t.rejects(lookup(mixed, 'mixed.test', 80, true), TargetRefused, 'one forbidden answer refuses the name')
 })

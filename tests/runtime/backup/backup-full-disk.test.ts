@@ -31,38 +31,54 @@ if (probe) {
   rmSync(probe, { recursive: true, force: true })
 }
 
-t.test('a backup failing on a full disk frees its space and its descriptors, plain or encrypted', { skip: probe ? false : 'mounting a tmpfs is not allowed here' }, async (t) => {
-  const gw = await testGateway({}, '2026-11-22T12:00:00Z')
-  await gw.services.orders.create({ name: 5, orderType: 'TO_GO', requireTracker: false })
-  // A history of a few MB: its copy fits in the file system, the archive after it does not.
-  const rows = Array.from({ length: 8_000 }, (_, i) => ({ uuid: `u-${i}-${'x'.repeat(40)}`, name: (i % 999) + 1, orderType: 'TO_GO' as const, locationName: i % 40, orderStarted: 1_700_000_000_000 + i, orderLocated: null, orderCleared: 1_700_000_100_000 + i }))
-  gw.services.history.insertMany(rows)
-  const measured = path.join(t.testdir(), 'history.sqlite')
-  await sqliteBackup(gw.services.history.db, measured)
-  const historyBytes = statSync(measured).size
-  t.ok(historyBytes > 2_000_000, `a history of ${historyBytes} bytes`)
+t.test(
+  'a backup failing on a full disk frees its space and its descriptors, plain or encrypted',
+  { skip: probe ? false : 'mounting a tmpfs is not allowed here' },
+  async (t) => {
+    const gw = await testGateway({}, '2026-11-22T12:00:00Z')
+    await gw.services.orders.create({ name: 5, orderType: 'TO_GO', requireTracker: false })
+    // A history of a few MB: its copy fits in the file system, the archive after it does not.
+    const rows = Array.from({ length: 8_000 }, (_, i) => ({
+      uuid: `u-${i}-${'x'.repeat(40)}`,
+      name: (i % 999) + 1,
+      orderType: 'TO_GO' as const,
+      locationName: i % 40,
+      orderStarted: 1_700_000_000_000 + i,
+      orderLocated: null,
+      orderCleared: 1_700_000_100_000 + i,
+    }))
+    gw.services.history.insertMany(rows)
+    const measured = path.join(t.testdir(), 'history.sqlite')
+    await sqliteBackup(gw.services.history.db, measured)
+    const historyBytes = statSync(measured).size
+    t.ok(historyBytes > 2_000_000, `a history of ${historyBytes} bytes`)
 
-  // Room for half the history copy (it fails), for the copy but not the archive, plain or encrypted.
-  for (const [room, passphrase] of [[0.5, undefined], [1.5, undefined], [1.5, 'a passphrase']] as const) {
-    const mount = smallFileSystem(Math.round(historyBytes * room))!
-    let mounted = true
-    t.teardown(() => {
-      if (mounted) execFileSync('umount', ['-l', mount])
-      rmSync(mount, { recursive: true, force: true })
-    })
-    const backups = new BackupService(gw.services, gw.services.backupRecord)
-    const kind = `${room < 1 ? 'the history copy' : 'the archive'} does not fit, ${passphrase ? 'encrypted' : 'plain'}`
-    await t.rejects(backups.run({ trigger: 'manual', to: mount, passphrase }), { message: /ENOSPC|disk is full/ }, kind)
-    t.same(openFilesUnder(mount), [], `nothing held open in the file system (${kind})`)
-    t.same(readdirSync(mount), [], 'no file left')
-    const space = statfsSync(mount)
-    t.equal(space.bfree, space.blocks, 'every block is free again')
-    // The space really is there: a file as large as the history copy (or the whole room) fits at once.
-    writeFileSync(path.join(mount, 'filler'), Buffer.alloc(Math.min(historyBytes, Math.floor(space.blocks * space.bsize * 0.9))))
-    rmSync(path.join(mount, 'filler'))
-    t.match(gw.services.backupRecord.last, { ok: false, reason: /ENOSPC|disk is full/ })
-    // Unmountable while the gateway runs: nothing of it is held.
-    execFileSync('umount', [mount])
-    mounted = false
-  }
-})
+    // Room for half the history copy (it fails), for the copy but not the archive, plain or encrypted.
+    for (const [room, passphrase] of [
+      [0.5, undefined],
+      [1.5, undefined],
+      [1.5, 'a passphrase'],
+    ] as const) {
+      const mount = smallFileSystem(Math.round(historyBytes * room))!
+      let mounted = true
+      t.teardown(() => {
+        if (mounted) execFileSync('umount', ['-l', mount])
+        rmSync(mount, { recursive: true, force: true })
+      })
+      const backups = new BackupService(gw.services, gw.services.backupRecord)
+      const kind = `${room < 1 ? 'the history copy' : 'the archive'} does not fit, ${passphrase ? 'encrypted' : 'plain'}`
+      await t.rejects(backups.run({ trigger: 'manual', to: mount, passphrase }), { message: /ENOSPC|disk is full/ }, kind)
+      t.same(openFilesUnder(mount), [], `nothing held open in the file system (${kind})`)
+      t.same(readdirSync(mount), [], 'no file left')
+      const space = statfsSync(mount)
+      t.equal(space.bfree, space.blocks, 'every block is free again')
+      // The space really is there: a file as large as the history copy (or the whole room) fits at once.
+      writeFileSync(path.join(mount, 'filler'), Buffer.alloc(Math.min(historyBytes, Math.floor(space.blocks * space.bsize * 0.9))))
+      rmSync(path.join(mount, 'filler'))
+      t.match(gw.services.backupRecord.last, { ok: false, reason: /ENOSPC|disk is full/ })
+      // Unmountable while the gateway runs: nothing of it is held.
+      execFileSync('umount', [mount])
+      mounted = false
+    }
+  },
+)

@@ -19,7 +19,17 @@ t.test('SIGKILL during a backup leaves the older backup good and nothing that lo
   // it: the checks hold either way, and the comment says where it landed).
   const history = new HistoryStore(path.join(dataDir, 'history.sqlite'))
   for (let batch = 0; batch < 15; batch++) {
-    history.insertMany(Array.from({ length: 10_000 }, (_, i) => ({ uuid: `u-${batch}-${i}`, name: i % 999 + 1, orderType: 'TO_GO' as const, locationName: i % 40, orderStarted: 1_700_000_000_000 + i, orderLocated: null, orderCleared: 1_700_000_100_000 + i })))
+    history.insertMany(
+      Array.from({ length: 10_000 }, (_, i) => ({
+        uuid: `u-${batch}-${i}`,
+        name: (i % 999) + 1,
+        orderType: 'TO_GO' as const,
+        locationName: i % 40,
+        orderStarted: 1_700_000_000_000 + i,
+        orderLocated: null,
+        orderCleared: 1_700_000_100_000 + i,
+      })),
+    )
   }
   history.close()
   let gateway = await startGatewayProcess(dataDir)
@@ -51,6 +61,8 @@ t.test('SIGKILL during a backup leaves the older backup good and nothing that lo
   // The next backup in the directory clears what the killed ones left.
   const next = await runCli(['backup', '--to', target], env)
   t.equal(next.code, 0, next.stderr)
-  t.same(readdirSync(target).filter((n) => n.includes('.partial') && n.startsWith('gateway-backup-')), [])
+  t.same(
+    readdirSync(target).filter((n) => n.includes('.partial') && n.startsWith('gateway-backup-')),
+    [],
+  )
 })
-

@@ -45,7 +45,11 @@ t.test('a backup under load restores the box as it was at the backup, and seq on
   const newDir = path.join(root, 'new')
   // Stand-ins for the radio's files: the simulated radio has none, a Zigbee one keeps them here.
   mkdirSync(path.join(oldDir, 'zigbee'), { recursive: true })
-  const radioFiles = { 'network.json': '{"networkKey":"00112233445566778899aabbccddeeff"}\n', 'database.db': '{"id":1,"ieeeAddr":"0x00124b0000000001"}\n', 'coordinator_backup.json': '{"metadata":{"format":"zigpy/open-coordinator-backup"}}\n' }
+  const radioFiles = {
+    'network.json': '{"networkKey":"00112233445566778899aabbccddeeff"}\n',
+    'database.db': '{"id":1,"ieeeAddr":"0x00124b0000000001"}\n',
+    'coordinator_backup.json': '{"metadata":{"format":"zigpy/open-coordinator-backup"}}\n',
+  }
   for (const [name, text] of Object.entries(radioFiles)) writeFileSync(path.join(oldDir, 'zigbee', name), text)
 
   const receiver = await startReceiver()
@@ -93,9 +97,15 @@ t.test('a backup under load restores the box as it was at the backup, and seq on
   t.equal(done.file, file)
   t.ok(truth, 'the moment was captured')
   t.equal(done.manifest.seq, truth!.seq, 'the manifest names the seq of the moment')
-  t.ok(sent.some((seq) => seq > truth!.seq), 'changes were recorded after the backup')
-  t.ok(sent.some((seq) => seq <= truth!.seq), 'and before')
-  t.equal((readFileSync(file).length > 0 && (await import('node:fs')).statSync(file).mode & 0o777), 0o600, 'the file is 0600')
+  t.ok(
+    sent.some((seq) => seq > truth!.seq),
+    'changes were recorded after the backup',
+  )
+  t.ok(
+    sent.some((seq) => seq <= truth!.seq),
+    'and before',
+  )
+  t.equal(readFileSync(file).length > 0 && (await import('node:fs')).statSync(file).mode & 0o777, 0o600, 'the file is 0600')
   await verifyBackup(file)
   await until(() => receiver.posts().length > 0, 'webhooks delivered')
   const lastSentBefore = Math.max(...sent)
@@ -119,13 +129,27 @@ t.test('a backup under load restores the box as it was at the backup, and seq on
 
   // The restored box serves: the old token works, its orders are there, its seq is above everything.
   restored = await start(newDir)
-  const expectedActive = (truth!.collections.get('activeorders') as { name: number; change: { type: string } }[]).filter((o) => o.change.type !== 'ORDER_CLEARED').map((o) => o.name).sort((a, b) => a - b)
-  t.same(restored.services.orders.list().map((o) => o.name).sort((a, b) => a - b), expectedActive, 'every active order of the moment')
+  const expectedActive = (truth!.collections.get('activeorders') as { name: number; change: { type: string } }[])
+    .filter((o) => o.change.type !== 'ORDER_CLEARED')
+    .map((o) => o.name)
+    .sort((a, b) => a - b)
+  t.same(
+    restored.services.orders
+      .list()
+      .map((o) => o.name)
+      .sort((a, b) => a - b),
+    expectedActive,
+    'every active order of the moment',
+  )
   receiver.requests.length = 0
   const created = await http(restored, 'POST /api/v2/activeorders', { name: 999, orderType: 'TO_GO' }, token)
   t.equal(created.status, 200, 'the old token is accepted')
   await until(() => receiver.posts().length > 0, 'the new change delivered')
   const firstSeq = Math.min(...receiver.posts().map((p) => p.seq))
   t.ok(firstSeq > lastSentBefore, `first seq after the restore (${firstSeq}) is above every seq sent before and after the backup (${lastSentBefore})`)
-  t.same(receiver.posts().map((p) => p.name), [999], 'nothing from the old outbox is sent again')
+  t.same(
+    receiver.posts().map((p) => p.name),
+    [999],
+    'nothing from the old outbox is sent again',
+  )
 })

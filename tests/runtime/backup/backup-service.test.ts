@@ -27,7 +27,10 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
   writeFileSync(path.join(dir, `gateway-backup-${deviceId}-20261101T000000Z.tar.partial`), 'cut short')
   const token = await gw.issueToken()
 
-  const ours = () => readdirSync(dir).filter((n) => n.startsWith(`gateway-backup-${deviceId}`)).sort()
+  const ours = () =>
+    readdirSync(dir)
+      .filter((n) => n.startsWith(`gateway-backup-${deviceId}`))
+      .sort()
   for (let day = 1; day <= 3; day++) {
     const before = record.last?.at
     await gw.clock.advance(24 * 3600_000)
@@ -35,14 +38,23 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
     t.equal(record.last!.ok, true, `day ${day}: ${record.last!.reason}`)
     t.equal(record.nextAt, Date.parse(`2026-11-${23 + day}T03:30:00Z`), 'armed for the next day')
   }
-  t.same(ours(), [`gateway-backup-${deviceId}-20261124T033000Z-scheduled.tar`, `gateway-backup-${deviceId}-20261125T033000Z-scheduled.tar`], 'keep 2: the newest two; the partial file is gone')
+  t.same(
+    ours(),
+    [`gateway-backup-${deviceId}-20261124T033000Z-scheduled.tar`, `gateway-backup-${deviceId}-20261125T033000Z-scheduled.tar`],
+    'keep 2: the newest two; the partial file is gone',
+  )
   t.ok(existsSync(path.join(dir, 'gateway-backup-other-20261101T000000Z.tar')), "another gateway's file is left alone")
   const manifest = await verifyBackup(path.join(dir, ours()[1]!))
   t.equal(manifest.counts.activeOrders, 1)
 
   const status = await gw.json('GET /api/v2/gateway', { token })
   t.match(status.body.gatewayStatus.backup, {
-    scheduled: true, directory: dir, at: '03:30', keep: 2, running: false, warning: null,
+    scheduled: true,
+    directory: dir,
+    at: '03:30',
+    keep: 2,
+    running: false,
+    warning: null,
     last: { ok: true, trigger: 'schedule', file: path.join(dir, ours()[1]!), reason: null },
     nextAt: '2026-11-26T03:30:00+00:00',
   })
@@ -57,7 +69,7 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
   t.same(backups.status(), record.view(gw.services.settings.timezone), 'the control socket answers the same view')
 })
 
-t.test('retention removes only the schedule\'s own backups, never those made by hand into the same directory', async (t) => {
+t.test("retention removes only the schedule's own backups, never those made by hand into the same directory", async (t) => {
   const dir = t.testdir()
   const gw = await testGateway({ backup: { directory: dir, at: '03:30', keep: 2 } }, '2026-11-22T12:00:00Z')
   const record = gw.services.backupRecord
@@ -69,19 +81,29 @@ t.test('retention removes only the schedule\'s own backups, never those made by 
   const byHand = [(await backups.run({ trigger: 'manual' })).file]
   await gw.clock.advance(60_000)
   byHand.push((await backups.run({ trigger: 'manual' })).file)
-  t.same(byHand.map((file) => path.dirname(file)), [dir, dir])
+  t.same(
+    byHand.map((file) => path.dirname(file)),
+    [dir, dir],
+  )
   // One from before the schedule's files were told apart by name (an older version): left alone too.
   const deviceId = gw.services.identity.deviceId.replace(/[^A-Za-z0-9_-]/g, '_')
   const older = path.join(dir, `gateway-backup-${deviceId}-20261101T033000Z.tar`)
-  writeFileSync(older, 'an older version\'s backup')
-  const scheduledFiles = () => readdirSync(dir).filter((n) => n.endsWith('-scheduled.tar')).sort()
+  writeFileSync(older, "an older version's backup")
+  const scheduledFiles = () =>
+    readdirSync(dir)
+      .filter((n) => n.endsWith('-scheduled.tar'))
+      .sort()
   for (let day = 1; day <= 3; day++) {
     const before = record.last?.at
     await gw.clock.advance(24 * 3600_000)
     await until(() => record.last !== null && record.last.at !== before && !record.running, `scheduled backup of day ${day}`, 60_000)
     t.equal(record.last!.ok, true, `day ${day}: ${record.last!.reason}`)
   }
-  t.same(scheduledFiles(), [`gateway-backup-${deviceId}-20261124T033000Z-scheduled.tar`, `gateway-backup-${deviceId}-20261125T033000Z-scheduled.tar`], 'keep 2 of the schedule\'s own')
+  t.same(
+    scheduledFiles(),
+    [`gateway-backup-${deviceId}-20261124T033000Z-scheduled.tar`, `gateway-backup-${deviceId}-20261125T033000Z-scheduled.tar`],
+    "keep 2 of the schedule's own",
+  )
   for (const file of [...byHand, older]) t.ok(existsSync(file), `${path.basename(file)} is still there`)
   for (const file of byHand) t.ok(await verifyBackup(file), 'and whole')
 })
@@ -108,7 +130,10 @@ t.test('by hand: into a file or a directory, never over a file, one at a time', 
   const gw = await testGateway({}, '2026-11-22T12:00:00Z')
   const backups = new BackupService(gw.services, gw.services.backupRecord)
   await t.rejects(backups.run({ trigger: 'manual' }), /no backup directory configured/)
-  await t.rejects(backups.run({ trigger: 'manual', to: path.join(dir, 'unmounted', 'x.tar') }), /the backup directory .*unmounted does not exist \(is the stick or share mounted\?\)/)
+  await t.rejects(
+    backups.run({ trigger: 'manual', to: path.join(dir, 'unmounted', 'x.tar') }),
+    /the backup directory .*unmounted does not exist \(is the stick or share mounted\?\)/,
+  )
   t.equal(gw.services.backupRecord.last!.ok, false)
   const first = backups.run({ trigger: 'manual', to: dir })
   await t.rejects(backups.run({ trigger: 'manual', to: dir }), /already running/)
@@ -169,7 +194,15 @@ t.test('stopping the schedule waits for a backup in progress, even one made by h
   const dir = t.testdir()
   const gw = await testGateway({}, '2026-11-22T12:00:00Z')
   const backups = new BackupService(gw.services, gw.services.backupRecord)
-  const part = backupSchedulePart({ backups, record: gw.services.backupRecord, clock: gw.clock, log: gw.logs.log, directory: null, at: '03:30', timezone: () => 'UTC' })
+  const part = backupSchedulePart({
+    backups,
+    record: gw.services.backupRecord,
+    clock: gw.clock,
+    log: gw.logs.log,
+    directory: null,
+    at: '03:30',
+    timezone: () => 'UTC',
+  })
   await part.start()
   t.equal(gw.services.backupRecord.nextAt, null, 'no directory: nothing scheduled')
   await backups.idle()

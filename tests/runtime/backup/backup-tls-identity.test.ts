@@ -33,13 +33,17 @@ t.test('a pinned HTTPS client trusts the box restored from a backup as it truste
   const ownPin = spkiPin(readFileSync(path.join(oldDir, 'tls', 'self-signed.crt')))
   const own = await pinnedJson(original.securePort!, ownPin, 'GET', '/api/v2/gateway/tls')
   t.equal(own.status, 200)
-  t.equal(own.body.tls.spkiSha256, ownPin, 'the pin the API shows is the served key\'s')
+  t.equal(own.body.tls.spkiSha256, ownPin, "the pin the API shows is the served key's")
   // The restaurant's IT installs a certificate of its own: clients pin that one.
   const installed = makeSelfSigned({ names: ['orders.restaurant.lan', 'localhost'], addresses: ['127.0.0.1'], now: new Date() })
   await sendControl(oldDir, 'tls.install', { cert: installed.certPem, key: installed.keyPem })
   const installedPin = spkiPin(installed.certPem)
   t.not(installedPin, ownPin)
-  t.equal((await pinnedJson(original.securePort!, installedPin, 'GET', '/api/v2/gateway/tls')).body.tls.source, 'installed', 'the original serves the installed certificate')
+  t.equal(
+    (await pinnedJson(original.securePort!, installedPin, 'GET', '/api/v2/gateway/tls')).body.tls.source,
+    'installed',
+    'the original serves the installed certificate',
+  )
 
   const file = path.join(root, 'box.tar')
   await sendControl(oldDir, 'backup.run', { to: file }, 120_000)
@@ -48,7 +52,8 @@ t.test('a pinned HTTPS client trusts the box restored from a backup as it truste
 
   await restoreBackup({ file, dataDir: newDir })
   t.equal(statSync(path.join(newDir, 'tls')).mode & 0o777, 0o700)
-  for (const name of ['self-signed.key', 'self-signed.crt', 'installed.key', 'installed.crt']) t.equal(statSync(path.join(newDir, 'tls', name)).mode & 0o777, 0o600, `tls/${name} is restored owner-only`)
+  for (const name of ['self-signed.key', 'self-signed.crt', 'installed.key', 'installed.crt'])
+    t.equal(statSync(path.join(newDir, 'tls', name)).mode & 0o777, 0o600, `tls/${name} is restored owner-only`)
   restored = await start(newDir)
   const again = await pinnedJson(restored.securePort!, installedPin, 'GET', '/api/v2/gateway/tls')
   t.equal(again.status, 200, 'the client that pinned the installed certificate trusts the restored box')
@@ -57,8 +62,15 @@ t.test('a pinned HTTPS client trusts the box restored from a backup as it truste
   // Back to the box's own certificate: the key of the original box, not a new one.
   await sendControl(newDir, 'tls.remove')
   const ownAgain = await pinnedJson(restored.securePort!, ownPin, 'GET', '/api/v2/gateway/tls')
-  t.match(ownAgain.body.tls, { source: 'self-signed', spkiSha256: ownPin }, 'the box\'s own key came back too')
+  t.match(ownAgain.body.tls, { source: 'self-signed', spkiSha256: ownPin }, "the box's own key came back too")
   const manifest = await verifyBackup(file)
-  t.same(manifest.tls!.map((c) => [c.source, c.spkiSha256]).sort(), [['installed', installedPin], ['self-signed', ownPin]], 'backup verify names both certificates by their pins')
+  t.same(
+    manifest.tls!.map((c) => [c.source, c.spkiSha256]).sort(),
+    [
+      ['installed', installedPin],
+      ['self-signed', ownPin],
+    ],
+    'backup verify names both certificates by their pins',
+  )
   t.equal(manifest.counts.tlsFiles, 4)
 })

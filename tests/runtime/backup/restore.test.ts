@@ -15,7 +15,13 @@ import { memoryLogger } from '../../helpers/memory-logger.ts'
 async function aBackup(dir: string, passphrase?: string): Promise<string> {
   const gw = await testGateway({}, '2026-11-22T12:00:00Z')
   await gw.services.orders.create({ name: 4, orderType: 'TO_GO', requireTracker: false, locationName: 12 } as never)
-  return (await new BackupService(gw.services, gw.services.backupRecord).run({ trigger: 'manual', to: path.join(dir, passphrase ? 'b.tar.enc' : 'b.tar'), passphrase })).file
+  return (
+    await new BackupService(gw.services, gw.services.backupRecord).run({
+      trigger: 'manual',
+      to: path.join(dir, passphrase ? 'b.tar.enc' : 'b.tar'),
+      passphrase,
+    })
+  ).file
 }
 
 const now = Date.parse('2026-11-23T08:00:00Z')
@@ -31,11 +37,17 @@ t.test('into a new or empty data dir; a non-empty one only with --replace, moved
   const fresh = path.join(root, 'fresh')
   const result = await restoreBackup({ file, dataDir: fresh, now })
   t.equal(result.seqFloor, now * 1000)
-  t.same(result.activeOrders.map((o) => o.name), [4])
+  t.same(
+    result.activeOrders.map((o) => o.name),
+    [4],
+  )
   t.equal(result.movedAside, null)
   t.equal(statSync(fresh).mode & 0o777, 0o700)
   for (const name of readdirSync(fresh)) t.equal(statSync(path.join(fresh, name)).mode & 0o777, 0o600, `${name} is 0600`)
-  t.notOk(readdirSync(fresh).some((n) => n.startsWith('.restoring-')), 'no staging folder left')
+  t.notOk(
+    readdirSync(fresh).some((n) => n.startsWith('.restoring-')),
+    'no staging folder left',
+  )
   t.match(readFileSync(path.join(fresh, 'seq.db'), 'utf8'), `"reservedUpTo":${now * 1000}`)
 
   const empty = path.join(root, 'empty')
@@ -53,7 +65,10 @@ t.test('into a new or empty data dir; a non-empty one only with --replace, moved
   t.equal(readFileSync(path.join(replaced.movedAside!, 'tokens.db'), 'utf8'), 'the box of before\n', 'the old content is kept aside, inside the data dir')
   t.not(readFileSync(path.join(used, 'tokens.db'), 'utf8'), 'the box of before\n')
   t.ok(existsSync(path.join(used, 'history.sqlite')))
-  t.notOk(readdirSync(used).some((n) => n.startsWith('.restoring-')), 'no staging folder left')
+  t.notOk(
+    readdirSync(used).some((n) => n.startsWith('.restoring-')),
+    'no staging folder left',
+  )
   // A restore interrupted before (its staging folder) is cleared by the next one.
   mkdirSync(path.join(fresh, '.restoring-20200101T000000Z'))
   await restoreBackup({ file, dataDir: fresh, now: now + 1000, replace: true })
@@ -67,7 +82,10 @@ t.test('never over a running gateway', async (t) => {
   const gateway = await startGateway({ config: parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } }), log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   await t.rejects(restoreBackup({ file, dataDir, now, replace: true }), { name: 'ConfigError', message: /in use by the gateway with PID/ })
-  t.notOk(readdirSync(dataDir).some((n) => n.startsWith('before-restore-') || n.startsWith('.restoring-')), 'nothing moved')
+  t.notOk(
+    readdirSync(dataDir).some((n) => n.startsWith('before-restore-') || n.startsWith('.restoring-')),
+    'nothing moved',
+  )
 })
 
 t.test('wrong passphrase, damaged file, a clock before the backup: refused, nothing changed', async (t) => {
@@ -81,8 +99,15 @@ t.test('wrong passphrase, damaged file, a clock before the backup: refused, noth
   bytes[bytes.length - 40] ^= 0xff
   writeFileSync(damaged, bytes)
   await t.rejects(restoreBackup({ file: damaged, dataDir, now, passphrase: 'right' }), { name: 'BackupDamagedError' })
-  await t.rejects(restoreBackup({ file, dataDir, now: Date.parse('2020-01-01T00:00:00Z'), passphrase: 'right' }), { name: 'ConfigError', message: /clock .* is before the backup was taken/ })
-  t.same(readdirSync(dataDir).filter((n) => !n.startsWith('gateway.')), [], 'nothing restored, no staging folder left')
+  await t.rejects(restoreBackup({ file, dataDir, now: Date.parse('2020-01-01T00:00:00Z'), passphrase: 'right' }), {
+    name: 'ConfigError',
+    message: /clock .* is before the backup was taken/,
+  })
+  t.same(
+    readdirSync(dataDir).filter((n) => !n.startsWith('gateway.')),
+    [],
+    'nothing restored, no staging folder left',
+  )
   t.same(readdirSync(root).sort(), ['b.tar.enc', 'd', 'damaged.tar.enc'])
 })
 
@@ -91,11 +116,17 @@ t.test('a part named to land outside the data dir is refused', async (t) => {
   const pack = tar.pack()
   const evil = 'owned\n'
   pack.entry({ name: 'zigbee/../../evil' }, evil)
-  pack.entry({ name: 'manifest.json' }, JSON.stringify({ parts: [{ name: 'zigbee/../../evil', bytes: evil.length, sha256: createHash('sha256').update(evil).digest('hex') }] }))
+  pack.entry(
+    { name: 'manifest.json' },
+    JSON.stringify({ parts: [{ name: 'zigbee/../../evil', bytes: evil.length, sha256: createHash('sha256').update(evil).digest('hex') }] }),
+  )
   pack.finalize()
   const chunks: Buffer[] = []
   for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk)
   writeFileSync(path.join(root, 'evil.tar'), Buffer.concat(chunks))
-  await t.rejects(restoreBackup({ file: path.join(root, 'evil.tar'), dataDir: path.join(root, 'd'), now }), { name: 'BackupDamagedError', message: /unexpected part/ })
+  await t.rejects(restoreBackup({ file: path.join(root, 'evil.tar'), dataDir: path.join(root, 'd'), now }), {
+    name: 'BackupDamagedError',
+    message: /unexpected part/,
+  })
   t.notOk(existsSync(path.join(root, 'evil')))
 })

@@ -36,5 +36,11 @@ t.test('the pairs that go together, by their pins; a broken one left out with a 
   setTimeout(() => write('installed.key', installed.keyPem), 150)
   const whole = await readTlsFiles(dataDir)
   t.same([...whole.files.keys()].sort(), ['installed.crt', 'installed.key', 'self-signed.crt', 'self-signed.key'])
-  t.same(whole.certificates.map((c) => [c.source, c.spkiSha256]), [['self-signed', spkiPin(own.certPem)], ['installed', spkiPin(installed.certPem)]])
+  t.same(
+    whole.certificates.map((c) => [c.source, c.spkiSha256]),
+    [
+      ['self-signed', spkiPin(own.certPem)],
+      ['installed', spkiPin(installed.certPem)],
+    ],
+  )
 })

@@ -28,7 +28,11 @@ t.test('every source becomes a .js file whose relative imports name .js files', 
   t.match(summary, /^functions\/_manifest\.gen\.ts was stale .*: regenerated; .*\/build: \d+ files compiled, \d+ modules bundled into bundle\/$/)
   t.match(readFileSync(path.join(copy.root, 'functions/_manifest.gen.ts'), 'utf8'), "from './v2/activeorders.get.ts'")
   const build = path.join(copy.root, 'build')
-  const sources = sourceFolders.flatMap((folder) => filesUnder(path.join(copy.root, folder)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => path.join(folder, f)))
+  const sources = sourceFolders.flatMap((folder) =>
+    filesUnder(path.join(copy.root, folder))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => path.join(folder, f)),
+  )
   const compiled = sourceFolders.flatMap((folder) => filesUnder(path.join(build, folder)).map((f) => path.join(folder, f)))
   t.ok(existsSync(path.join(build, 'bundle/cli.js')), 'the bundle beside the tree')
   t.equal(compiledCli(copy.root), path.join(build, 'bundle/cli.js'), 'what bin/gateway.js runs')
@@ -39,14 +43,20 @@ t.test('every source becomes a .js file whose relative imports name .js files', 
     if (left) t.fail(`${file} still names ${left[0]}`)
   }
   t.match(readFileSync(path.join(build, 'functions/_manifest.gen.js'), 'utf8'), "from './v2/activeorders.get.js'")
-  t.match(readFileSync(path.join(build, 'lib/radio/zigbee-process.js'), 'utf8'), "new URL('./zigbee-child.js', import.meta.url)", 'the radio process forks the compiled child')
+  t.match(
+    readFileSync(path.join(build, 'lib/radio/zigbee-process.js'), 'utf8'),
+    "new URL('./zigbee-child.js', import.meta.url)",
+    'the radio process forks the compiled child',
+  )
   t.equal(realpathSync(path.join(build, 'web')), realpathSync(path.join(copy.root, 'web')))
   t.equal(realpathSync(path.join(build, 'package.json')), realpathSync(path.join(copy.root, 'package.json')))
   t.ok(isFresh(copy.root), 'the stamp matches the sources')
 })
 
 t.test('the compiled manifest generator writes the manifests the sources do (types imported from .ts)', async (t) => {
-  const compiled = (await import(pathToFileURL(path.join(copy.root, 'build/runtime/manifest/manifest-gen.js')).href)) as typeof import('../../../runtime/manifest/manifest-gen.ts')
+  const compiled = (await import(
+    pathToFileURL(path.join(copy.root, 'build/runtime/manifest/manifest-gen.js')).href
+  )) as typeof import('../../../runtime/manifest/manifest-gen.ts')
   for (const target of [compiled.gatewayTarget, compiled.hqTarget]) {
     const file = path.join(copy.root, 'functions', target.fileName)
     const before = readFileSync(file, 'utf8')
@@ -65,7 +75,10 @@ t.test('a source that does not compile is named; the earlier build stays', async
   t.equal(await main([], copy.root, (line) => lines.push(line)), 1)
   t.match(lines, [/^build: lib\/kernel\/broken\.ts: /])
   t.equal(readFileSync(path.join(copy.root, 'build', stampName), 'utf8'), stamp)
-  t.notOk(readdirSync(copy.root).some((name) => name.startsWith('build.')), 'no partial tree left behind')
+  t.notOk(
+    readdirSync(copy.root).some((name) => name.startsWith('build.')),
+    'no partial tree left behind',
+  )
   t.notOk(isFresh(copy.root))
   t.ok(existsSync(path.join(copy.root, 'build/runtime/cli.js')))
 })
@@ -91,13 +104,24 @@ t.test('the command: quiet when there is nothing to say, the error and exit 1 ot
 })
 
 t.test('two builds at once (two starts of a stale tree): both succeed, one tree stays', async (t) => {
-  const results = await Promise.all([0, 1].map(() => new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(copy.root, 'runtime/build/build.ts'), '--quiet'], { stdio: 'ignore' })
-    child.on('exit', resolve)
-  })))
+  const results = await Promise.all(
+    [0, 1].map(
+      () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(copy.root, 'runtime/build/build.ts'), '--quiet'], {
+            stdio: 'ignore',
+          })
+          child.on('exit', resolve)
+        }),
+    ),
+  )
   t.same(results, [0, 0])
   t.ok(isFresh(copy.root))
-  t.same(readdirSync(copy.root).filter((name) => name.startsWith('build')), ['build'], 'no partial or old tree left')
+  t.same(
+    readdirSync(copy.root).filter((name) => name.startsWith('build')),
+    ['build'],
+    'no partial or old tree left',
+  )
 })
 
 t.test('no bundle possible (esbuild missing for this machine): the tree without one, said even when quiet', async (t) => {

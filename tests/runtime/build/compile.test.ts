@@ -34,17 +34,18 @@ t.test('packages, file-name checks and mismatched quotes are left alone', async 
     "import ws from 'ws'",
     "if (name.endsWith('.ts')) files.push(name)",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal, compiled by the test
-    "const stem = `${version}/${name}.ts`",
+    'const stem = `${version}/${name}.ts`',
     "const pattern = 'x.ts'",
-    "const odd = './a.ts\"",
+    'const odd = \'./a.ts"',
     "const spaced = './a b.ts'",
   ]) {
     t.equal(renameSpecifiers(untouched), untouched, untouched)
   }
 })
 
-t.test('types are stripped where they stand, so lines and columns stay the source\'s', async (t) => {
-  const source = "import { type A, b } from './b.ts'\nexport const n: number = b as number\nexport interface I { x: string }\nconst fail = () => { throw new Error('here') }\n"
+t.test("types are stripped where they stand, so lines and columns stay the source's", async (t) => {
+  const source =
+    "import { type A, b } from './b.ts'\nexport const n: number = b as number\nexport interface I { x: string }\nconst fail = () => { throw new Error('here') }\n"
   const compiled = compileSource(source)
   t.equal(compiled.split('\n').length, source.split('\n').length)
   t.match(compiled, /^import \{\s+b \} from '\.\/b\.js'/)

@@ -52,13 +52,31 @@ t.test('backup, verify and restore from the command line', async (t) => {
 })
 
 t.test('gateway status words every backup state', async (t) => {
-  const base = { scheduled: true, directory: '/mnt/usb', at: '03:30', keep: 7, nextAt: '2026-11-23T03:30:00+01:00', running: false, last: null, lastGood: null, warning: null }
+  const base = {
+    scheduled: true,
+    directory: '/mnt/usb',
+    at: '03:30',
+    keep: 7,
+    nextAt: '2026-11-23T03:30:00+01:00',
+    running: false,
+    last: null,
+    lastGood: null,
+    warning: null,
+  }
   const good = { at: '2026-11-20T03:30:00+01:00', trigger: 'schedule' as const, ok: true, file: '/mnt/usb/a.tar', bytes: 10, reason: null }
   t.same(describeBackupStatus(base), ['backups: daily at 03:30 into /mnt/usb, 7 kept, next 2026-11-23T03:30:00+01:00', 'last backup: never'])
   t.same(describeBackupStatus({ ...base, running: true, last: good, lastGood: good, warning: 'stale', nextAt: null }), [
-    'backups: daily at 03:30 into /mnt/usb, 7 kept', 'backup running now', 'last backup: 2026-11-20T03:30:00+01:00, /mnt/usb/a.tar (10 bytes)', 'warning: the last good backup is more than two days old',
+    'backups: daily at 03:30 into /mnt/usb, 7 kept',
+    'backup running now',
+    'last backup: 2026-11-20T03:30:00+01:00, /mnt/usb/a.tar (10 bytes)',
+    'warning: the last good backup is more than two days old',
   ])
   const failed = { ...good, at: '2026-11-22T03:30:00+01:00', ok: false, file: null, bytes: null, reason: 'ENOSPC' }
-  t.same(describeBackupStatus({ ...base, last: failed, lastGood: good, warning: 'failed' }).slice(1), ['last backup FAILED: 2026-11-22T03:30:00+01:00: ENOSPC; last good one 2026-11-20T03:30:00+01:00, /mnt/usb/a.tar'])
-  t.same(describeBackupStatus({ ...base, scheduled: false, last: failed, warning: 'failed' }), ['backups: none scheduled (gateway.config.json "backup.directory")', 'last backup FAILED: 2026-11-22T03:30:00+01:00: ENOSPC'])
+  t.same(describeBackupStatus({ ...base, last: failed, lastGood: good, warning: 'failed' }).slice(1), [
+    'last backup FAILED: 2026-11-22T03:30:00+01:00: ENOSPC; last good one 2026-11-20T03:30:00+01:00, /mnt/usb/a.tar',
+  ])
+  t.same(describeBackupStatus({ ...base, scheduled: false, last: failed, warning: 'failed' }), [
+    'backups: none scheduled (gateway.config.json "backup.directory")',
+    'last backup FAILED: 2026-11-22T03:30:00+01:00: ENOSPC',
+  ])
 })

@@ -16,11 +16,20 @@ const usage = `usage: gateway <command> [options]
 Options: --data-dir DIR`
 
 t.test('the lines of the command named, with their continuation lines and details', async (t) => {
-  t.equal(commandHelp(usage, ['new', 'endpoint', 'GET', '/api/v2/x']), 'usage of gateway new endpoint:\n  new endpoint <METHOD> <path>         write a function file')
-  t.equal(commandHelp(usage, ['start'], 'more'), 'usage of gateway start:\n  start [--port N]                     run the gateway\n        [--demo]                       ... and play lunch services\n\nmore')
-  t.equal(commandHelp(usage, ['radio']), 'usage of gateway radio:\n  radio channel [N]                    show the channel\n  radio probe [--device PATH]          try a stick\n        [--baud N]')
+  t.equal(
+    commandHelp(usage, ['new', 'endpoint', 'GET', '/api/v2/x']),
+    'usage of gateway new endpoint:\n  new endpoint <METHOD> <path>         write a function file',
+  )
+  t.equal(
+    commandHelp(usage, ['start'], 'more'),
+    'usage of gateway start:\n  start [--port N]                     run the gateway\n        [--demo]                       ... and play lunch services\n\nmore',
+  )
+  t.equal(
+    commandHelp(usage, ['radio']),
+    'usage of gateway radio:\n  radio channel [N]                    show the channel\n  radio probe [--device PATH]          try a stick\n        [--baud N]',
+  )
   t.equal(commandHelp(usage, ['radio', 'probe']), 'usage of gateway radio probe:\n  radio probe [--device PATH]          try a stick\n        [--baud N]')
-  t.equal(commandHelp(usage, ['radio', 'nothing']), commandHelp(usage, ['radio']), 'an unknown subcommand: the command\'s lines')
+  t.equal(commandHelp(usage, ['radio', 'nothing']), commandHelp(usage, ['radio']), "an unknown subcommand: the command's lines")
   t.equal(commandHelp(usage, ['bogus']), undefined)
   t.equal(commandHelp(usage, ['<METHOD>']), undefined, 'placeholders are not command words')
 })

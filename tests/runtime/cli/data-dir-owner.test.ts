@@ -23,7 +23,10 @@ t.test('a probe run as root leaves every file it wrote to the data dir owned by 
   const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/ttyUSB-owner-missing' } })
   await probeRadio({ config, timeoutMs: 4000, list: async () => [] })
   const files = everything(dataDir)
-  t.ok(files.some((file) => file.endsWith(path.join('zigbee', 'network.json'))), 'the probe wrote the network credentials')
+  t.ok(
+    files.some((file) => file.endsWith(path.join('zigbee', 'network.json'))),
+    'the probe wrote the network credentials',
+  )
   t.ok(files.length > 2, 'and the settings store')
   for (const file of files) {
     const { uid, gid } = lstatSync(file)

@@ -5,14 +5,7 @@ import { PassThrough } from 'node:stream'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { HistoryStore } from '../../../lib/history/store.ts'
-import {
-  historyExport,
-  historyFile,
-  historyImport,
-  parseBound,
-  progressBar,
-  storedTimezone,
-} from '../../../runtime/cli/history-commands.ts'
+import { historyExport, historyFile, historyImport, parseBound, progressBar, storedTimezone } from '../../../runtime/cli/history-commands.ts'
 import { summary, uuidOf } from '../../lib/history/fixtures.ts'
 
 const run = promisify(execFile)
@@ -84,7 +77,10 @@ t.test('import validates each line, keeps the good ones and reports the rejected
   const file = path.join(dir, 'in.ndjson')
   writeFileSync(file, lines.join('\n'))
   const io = captureIo()
-  const error = await historyImport(dir, file, io.io).then(() => undefined, (e: Error) => e)
+  const error = await historyImport(dir, file, io.io).then(
+    () => undefined,
+    (e: Error) => e,
+  )
   t.ok(error, 'rejected lines make the command fail')
   const text = error!.message
   t.match(text, /11 lines, 2 added, 0 already in history, 9 rejected/)
@@ -171,7 +167,13 @@ t.test('the gateway command: flags parse as values, export streams, no control s
   delete env.GATEWAY_DATA_DIR
   const options = { env, cwd: dir }
   const csv = await run(process.execPath, [cli, 'history', 'export', '--format', 'csv', '--from', '2026-11-22 10:02:00', '--data-dir', dir], options)
-  t.same(csv.stdout.trimEnd().split('\n').map((line) => line.split(',')[0]), ['uuid', uuidOf(2), uuidOf(3)])
+  t.same(
+    csv.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(',')[0]),
+    ['uuid', uuidOf(2), uuidOf(3)],
+  )
   t.ok(csv.stdout.endsWith('00\n'), 'no extra blank line after the stream')
   const bad = path.join(dir, 'bad.ndjson')
   writeFileSync(bad, '{"uuid":1}\n')

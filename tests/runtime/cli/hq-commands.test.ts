@@ -57,7 +57,10 @@ t.test("a running HQ keeps nextTick's literal sites monomorphic through memory-r
   const broker = await startBroker({ dir })
   t.teardown(() => broker.stop())
   const config = path.join(dir, 'hq.config.json')
-  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: await pg.createDatabase('hq_tick_shape'), broker: { url: broker.url }, instanceId: 'tick' }))
+  writeFileSync(
+    config,
+    JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: await pg.createDatabase('hq_tick_shape'), broker: { url: broker.url }, instanceId: 'tick' }),
+  )
   const { states } = await tickShapeAfterCollections(t, ['hq', '--config', config], 'hq ingest: subscribed', dir)
   t.ok(states.length >= 2, `nextTick still builds its entry as a literal with computed keys: ${states}`)
   t.same(new Set(states), new Set(['MONOMORPHIC']), String(states))

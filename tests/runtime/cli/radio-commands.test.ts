@@ -13,7 +13,16 @@ async function deps(info: Partial<RadioInfo> = {}, kind: 'zigbee' | 'simulated' 
   const settings = await SettingsService.open(await new Store().collection('settings'))
   const radio = {
     kind,
-    info: async (): Promise<RadioInfo> => ({ kind, up: true, eui64: '00:12:4b:00:01:02:03:04', channel: 15, panId: 1, permitJoinUntil: null, devices: 0, ...info }),
+    info: async (): Promise<RadioInfo> => ({
+      kind,
+      up: true,
+      eui64: '00:12:4b:00:01:02:03:04',
+      channel: 15,
+      panId: 1,
+      permitJoinUntil: null,
+      devices: 0,
+      ...info,
+    }),
   }
   return { settings, radio }
 }
@@ -39,7 +48,9 @@ t.test('before the first pairing a preset channel is chosen; anything else is re
 
 t.test('once devices are paired, or when the radio cannot tell, the move needs --force', async (t) => {
   const paired = await deps({ devices: 3 })
-  await t.rejects(radioChannel(paired, { channel: 25 }), { message: /^3 devices are paired on channel 15: trackers asleep may miss the move and need pairing again; add --force/ })
+  await t.rejects(radioChannel(paired, { channel: 25 }), {
+    message: /^3 devices are paired on channel 15: trackers asleep may miss the move and need pairing again; add --force/,
+  })
   t.equal(paired.settings.get().zigbeePreset, 'B', 'nothing changed')
   t.match(await radioChannel(paired, { channel: 25, force: true }), { channel: 25, preset: 'D', changed: true })
 

@@ -53,7 +53,10 @@ t.test('a missing port', async (t) => {
   t.equal(result.ok, false)
   t.equal(result.verdict, 'no such port: /dev/ttyUSB-probe-missing does not exist (is the stick plugged in? see the list above)')
   t.equal(result.candidates, 'no serial ports or network coordinators found')
-  t.equal(result.replacement, 'replacement stick: a blank ember stick takes the network over from a coordinator_backup.json written by an EmberZNet coordinator, without pairing again; a backup of another family cannot be used')
+  t.equal(
+    result.replacement,
+    'replacement stick: a blank ember stick takes the network over from a coordinator_backup.json written by an EmberZNet coordinator, without pairing again; a backup of another family cannot be used',
+  )
 })
 
 t.test('an EmberZNet stick on a data dir with a Z-Stack coordinator backup: the probe says it cannot take the network over, and what to do', async (t) => {
@@ -62,8 +65,14 @@ t.test('an EmberZNet stick on a data dir with a Z-Stack coordinator backup: the 
       'network.json': JSON.stringify({ networkKey: '00112233445566778899aabbccddeeff', extendedPanId: '0102030405060708', panId: 4660 }),
       'coordinator_backup.json': JSON.stringify({
         metadata: { format: 'zigpy/open-coordinator-backup', version: 1, internal: { znpVersion: 1 } },
-        stack_specific: { zstack: {} }, coordinator_ieee: '00124b0001020304', pan_id: '1234', extended_pan_id: '0102030405060708',
-        channel: 11, channel_mask: [11], network_key: { key: '00112233445566778899aabbccddeeff', sequence_number: 0, frame_counter: 10 }, devices: [],
+        stack_specific: { zstack: {} },
+        coordinator_ieee: '00124b0001020304',
+        pan_id: '1234',
+        extended_pan_id: '0102030405060708',
+        channel: 11,
+        channel_mask: [11],
+        network_key: { key: '00112233445566778899aabbccddeeff', sequence_number: 0, frame_counter: 10 },
+        devices: [],
       }),
     },
   })
@@ -71,7 +80,10 @@ t.test('an EmberZNet stick on a data dir with a Z-Stack coordinator backup: the 
   // The refusal ends the start by itself; the limit, on a manual clock, cannot end it first.
   const result = await probeRadio({ config, timeoutMs: 4000, list: async () => [], process: { clock: new ManualClock() } })
   t.equal(result.ok, false)
-  t.match(result.verdict, /^cannot start on this network: coordinator_backup.json was written by a Z-Stack coordinator, and an EmberZNet stick \(adapter ember\) cannot take over that network\. To keep the network, use a Z-Stack or deCONZ stick/)
+  t.match(
+    result.verdict,
+    /^cannot start on this network: coordinator_backup.json was written by a Z-Stack coordinator, and an EmberZNet stick \(adapter ember\) cannot take over that network\. To keep the network, use a Z-Stack or deCONZ stick/,
+  )
 })
 
 t.test('a stick that does not answer, and one that looks like another adapter type', async (t) => {
@@ -112,7 +124,8 @@ t.test('a coordinator that answers', async (t) => {
     candidates: 'no serial ports or network coordinators found',
     attempt: 'trying zstack on /dev/ttyUSB0 (up to 120 s)',
     verdict: 'ok: zstack on /dev/ttyUSB0 answers: fake (adapter zstack), firmware unknown, IEEE 00:12:4b:00:01:02:03:04, channel 15',
-    replacement: 'replacement stick: a blank zstack stick takes the network over from coordinator_backup.json (written by a Z-Stack, EmberZNet or deCONZ coordinator), without pairing again',
+    replacement:
+      'replacement stick: a blank zstack stick takes the network over from coordinator_backup.json (written by a Z-Stack, EmberZNet or deCONZ coordinator), without pairing again',
   })
   t.equal(remote.children.length, 1, 'one attempt only')
 })

@@ -48,7 +48,10 @@ t.test('describeStatus marks buzzing trackers', async (t) => {
 
 t.test('`gateway sim rush` starts a lunch service, refuses a second one, and stops on command', async (t) => {
   const { gw, dir } = await simControl(t)
-  t.match(await simCliCommand(['rush'], { pace: '10', minutes: '2' }, dir), /^lunch rush running at pace 10; guests arrive until .* \(1 guests, .*\); stop it with: gateway sim rush stop$/)
+  t.match(
+    await simCliCommand(['rush'], { pace: '10', minutes: '2' }, dir),
+    /^lunch rush running at pace 10; guests arrive until .* \(1 guests, .*\); stop it with: gateway sim rush stop$/,
+  )
   await gw.services.orders.idle()
   t.equal(gw.services.orders.list().length, 1, 'the first guest has a tracker')
   await t.rejects(simCliCommand(['rush'], {}, dir), /a rush is already running/)

@@ -71,7 +71,8 @@ t.test('install refuses what cannot serve, in words, and changes nothing', async
   }
   for (const [name, text] of Object.entries(fixtures)) writeFileSync(path.join(dir, name), text)
   const file = (name: string) => path.join(dir, name)
-  const install = (cert: string | undefined, key: string | undefined) => tlsCliCommand(['install'], { cert: cert && file(cert), key: key && file(key) }, dataDir)
+  const install = (cert: string | undefined, key: string | undefined) =>
+    tlsCliCommand(['install'], { cert: cert && file(cert), key: key && file(key) }, dataDir)
   await t.rejects(install('good.crt', 'other.key'), { message: 'the key does not belong to the certificate (their public keys differ)' })
   await t.rejects(install('expired.crt', 'expired.key'), { message: /^the certificate expired on \d{4}-/ })
   await t.rejects(install('future.crt', 'future.key'), { message: /^the certificate is not valid before .*clock/ })
@@ -102,10 +103,13 @@ t.test('install serves the pair at once; status shows it; remove goes back to th
   // A client of the restaurant's IT trusting only their certificate, by its name.
   const answer = await new Promise<number>((resolve, reject) =>
     https
-      .get({ host: '127.0.0.1', port: gateway.securePort, servername: 'pass.restaurant.example', ca: pair.certPem, path: '/api/v2', agent: false }, (response) => {
-        response.resume()
-        resolve(response.statusCode!)
-      })
+      .get(
+        { host: '127.0.0.1', port: gateway.securePort, servername: 'pass.restaurant.example', ca: pair.certPem, path: '/api/v2', agent: false },
+        (response) => {
+          response.resume()
+          resolve(response.statusCode!)
+        },
+      )
       .on('error', reject),
   )
   t.equal(answer, 200)
@@ -147,8 +151,17 @@ t.test('tls.certFile and tls.keyFile: served as configured; a bad pair stops sta
   t.equal(gateway.services.tlsStatus.get()?.source, 'config')
   t.equal(await servedFingerprint(gateway.securePort!), new X509Certificate(pair.certPem).fingerprint256)
   const other = files(t, itPair(), 'other')
-  const config = parseConfig({ dataDir: path.join(freshDir(t), 'data2'), port: 0, host: '127.0.0.1', mdns: { enabled: false }, tls: { certFile: cert, keyFile: other.key } })
-  await t.rejects(startGateway({ config, log: memoryLogger('fatal').log }), { constructor: ConfigError, message: /tls.certFile .*: the key does not belong to the certificate/ })
+  const config = parseConfig({
+    dataDir: path.join(freshDir(t), 'data2'),
+    port: 0,
+    host: '127.0.0.1',
+    mdns: { enabled: false },
+    tls: { certFile: cert, keyFile: other.key },
+  })
+  await t.rejects(startGateway({ config, log: memoryLogger('fatal').log }), {
+    constructor: ConfigError,
+    message: /tls.certFile .*: the key does not belong to the certificate/,
+  })
   t.throws(() => parseConfig({ tls: { certFile: cert } }), { message: /"tls.certFile": certFile and keyFile go together/ })
   t.equal(readFileSync(cert, 'utf8'), pair.certPem)
 })

@@ -66,7 +66,10 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
   t.equal((await api('GET', '/api/v2/accesstoken', kds)).status, 200)
 
   const rows = (await sendControl(dataDir, 'token.list')) as TokenListRow[]
-  t.match(rows, [{ name: 'admin', prefix: admin.slice(0, 6) }, { name: 'kds', prefix: kds.slice(0, 6), ip_address: '127.0.0.1' }])
+  t.match(rows, [
+    { name: 'admin', prefix: admin.slice(0, 6) },
+    { name: 'kds', prefix: kds.slice(0, 6), ip_address: '127.0.0.1' },
+  ])
   const listed = await tokenCliCommand(['list'], {}, dataDir)
   t.match(listed, /^NAME\s+PREFIX\s+SCOPE\s+CREATED\s+LAST USED\s+FROM\n/)
   t.match(listed, new RegExp(`kds\\s+${kds.slice(0, 6)}…\\s+admin`))
@@ -88,7 +91,10 @@ t.test('gateway token list / revoke on the host; revocation is immediate', async
   t.equal(await tokenCliCommand(['rename', screenA.slice(0, 6), 'bar-screen'], {}, dataDir), 'renamed 1 access token to "bar-screen"')
   t.match(await api('GET', '/api/v2/accesstoken', screenA), { status: 200, body: { token: { name: 'bar-screen' } } }, 'in force at once')
   t.equal(await tokenCliCommand(['rename', 'board', 'kitchen'], {}, dataDir), 'renamed 1 access token to "kitchen"')
-  t.same(((await sendControl(dataDir, 'token.list')) as TokenListRow[]).map((row) => row.name), ['admin', 'bar-screen', 'kitchen'])
+  t.same(
+    ((await sendControl(dataDir, 'token.list')) as TokenListRow[]).map((row) => row.name),
+    ['admin', 'bar-screen', 'kitchen'],
+  )
   await t.rejects(tokenCliCommand(['rename', 'board', 'x'], {}, dataDir), /no access token named "board"/)
   await t.rejects(tokenCliCommand(['rename', 'kitchen', 'a b'], {}, dataDir), /"a b" is not a token name/)
   await t.rejects(tokenCliCommand(['rename', 'kitchen'], {}, dataDir), /gateway token rename <name or prefix> <new name>/)
@@ -129,7 +135,14 @@ t.test('gateway token create --scope mints a token of that scope, printed once; 
   await t.rejects(tokenCliCommand(['create', 'x'], { scope: 'owner' }, dataDir), /"owner" is not a scope/)
   await t.rejects(tokenCliCommand(['create', 'a b'], {}, dataDir), /"a b" is not a token name/)
   await t.rejects(tokenCliCommand(['scope', 'nobody', 'read'], {}, dataDir), /no access token named "nobody"/)
-  t.same(((await sendControl(dataDir, 'token.list')) as TokenListRow[]).map((row) => [row.name, row.scope]), [['wall', 'screen'], ['office', 'pos']], 'refusals minted nothing')
+  t.same(
+    ((await sendControl(dataDir, 'token.list')) as TokenListRow[]).map((row) => [row.name, row.scope]),
+    [
+      ['wall', 'screen'],
+      ['office', 'pos'],
+    ],
+    'refusals minted nothing',
+  )
 })
 
 t.test('no token string in the data dir or the logs; last_used is written at stop', async (t) => {
@@ -142,7 +155,10 @@ t.test('no token string in the data dir or the logs; last_used is written at sto
   await stop()
 
   const files = filesUnder(dataDir)
-  t.ok(files.some((file) => file.endsWith('tokens.db')), 'tokens are stored')
+  t.ok(
+    files.some((file) => file.endsWith('tokens.db')),
+    'tokens are stored',
+  )
   for (const file of files) {
     const bytes = readFileSync(file)
     for (const secret of [token, second]) {

@@ -102,7 +102,11 @@ t.test('failed authentication is rate limited per address: 429 -36 with Retry-Af
   for (let i = 0; i < 3; i++) t.equal((await gw.json('GET /api/v2/accesstoken', wrong)).status, 401, `failure ${i + 1} is a 401`)
   const limited = await gw.json('GET /api/v2/accesstoken', wrong)
   t.equal(limited.status, 429)
-  t.same(limited.body, { status: 429, returnCode: -36, message: 'Too many failed authentication attempts; retry in 20 s' }, 'the message says when, as Retry-After does')
+  t.same(
+    limited.body,
+    { status: 429, returnCode: -36, message: 'Too many failed authentication attempts; retry in 20 s' },
+    'the message says when, as Retry-After does',
+  )
   t.equal(limited.headers.get('retry-after'), '20', '60 s / 3 failures a minute')
   const malformed = await gw.json('GET /api/v2/accesstoken', { headers: { authorization: 'Token x' }, ip: '10.0.0.66' })
   t.equal(malformed.status, 429, 'malformed headers are limited too')
@@ -158,17 +162,25 @@ t.test('the Bearer header read last is remembered, and every request is still ch
     t.equal((await gw.json('GET /api/v2/accesstoken', { headers, ip: `10.8.0.${index}` })).status, status, `request ${index}`)
   }
   await gw.services.tokens.revoke(gw.services.tokens.list()[0].id)
-  t.equal((await gw.json('GET /api/v2/accesstoken', { headers: { authorization: `Bearer ${token}` } })).status, 401, 'the same header after a revocation: refused')
+  t.equal(
+    (await gw.json('GET /api/v2/accesstoken', { headers: { authorization: `Bearer ${token}` } })).status,
+    401,
+    'the same header after a revocation: refused',
+  )
 })
 
-t.test('a valid token below the route\'s scope: 403 -51 before the handler, not counted as a failed authentication', async (t) => {
+t.test("a valid token below the route's scope: 403 -51 before the handler, not counted as a failed authentication", async (t) => {
   const gw = await testGateway({ security: { authFailuresPerMinute: 3 } })
   const admin = await gw.issueToken('office')
   const wall = (await gw.json('POST /api/v2/accesstoken/generate?name=wall&scope=screen', { token: admin })).body.token.token as string
   await gw.json('POST /api/v2/activeorders', { token: admin, body: { name: 5, orderType: 'TO_GO' } })
   for (let i = 0; i < 5; i++) {
     const denied = await gw.json('DELETE /api/v2/activeorders', { token: wall, ip: '10.0.0.7' })
-    t.same(denied.body, { status: 403, returnCode: -51, message: "The access token's scope does not allow this: DELETE /api/v2/activeorders needs pos; this token is screen" })
+    t.same(denied.body, {
+      status: 403,
+      returnCode: -51,
+      message: "The access token's scope does not allow this: DELETE /api/v2/activeorders needs pos; this token is screen",
+    })
   }
   t.equal((await gw.json('GET /api/v2/activeorders', { token: admin })).body.count, 1, 'the handler never ran: the order is still there')
   t.equal(gw.services.tokens.authFailures.retryAfter('10.0.0.7'), 0, 'five refusals, no failure counted')

@@ -36,9 +36,13 @@ async function flood(t: Test, plan: { port: number; addresses: string[]; perAddr
   // Over a thousand sockets: the flooder raises its descriptor limit first where it may (root
   // can raise the hard limit too; otherwise Node raises the soft limit to the hard one).
   const command = `ulimit -n 65536 2>/dev/null; exec "$0" "$@"`
-  const child = spawn('sh', ['-c', command, process.execPath, '--disable-warning=ExperimentalWarning', flooderPath, JSON.stringify({ ...plan, reconnectMs: 5 })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    'sh',
+    ['-c', command, process.execPath, '--disable-warning=ExperimentalWarning', flooderPath, JSON.stringify({ ...plan, reconnectMs: 5 })],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  )
   let latest: FloodCounts = { connected: 0, open: 0, closed: 0, errors: 0 }
   let mostOpen = 0
   let buffer = ''
@@ -128,7 +132,10 @@ t.test('five addresses holding 1,030 connections: a new address, a board behind 
     const frames = await webSocketBoard(t, port, from, token)
     t.match(frames[0], { type: 'ACTIVE_ORDERS' }, `a WebSocket board from ${from} authenticates and gets the snapshot`)
   }
-  t.ok(attack.counts().connected >= attack.total, `the flood opened ${attack.counts().connected} connections (${attack.mostOpen()} open at once), ${attack.counts().closed} closed by the gateway`)
+  t.ok(
+    attack.counts().connected >= attack.total,
+    `the flood opened ${attack.counts().connected} connections (${attack.mostOpen()} open at once), ${attack.counts().closed} closed by the gateway`,
+  )
 })
 
 t.test('a full box (twelve addresses at their cap, each having sent a request): a new address is served', async (t) => {

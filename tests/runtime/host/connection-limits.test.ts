@@ -125,7 +125,12 @@ t.test('a half-sent request is shed, an authenticated connection never', async (
   const board = await answered(t, port, '127.0.0.5', get('/api/v2/mine', `Authorization: Bearer ${token}\r\n`))
   t.equal(status(board.text()), '200')
   // Headers sent, the body never finishes.
-  const half = await client(t, port, '127.0.0.5', 'POST /api/v2/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":')
+  const half = await client(
+    t,
+    port,
+    '127.0.0.5',
+    'POST /api/v2/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+  )
   await openCount(host, 2)
   await until(() => echoStarted() === 1, 'its handler waiting for the body')
   const next = await answered(t, port, '127.0.0.5')
@@ -148,13 +153,17 @@ t.test('a client that does not read its answers is shed for a newcomer rather th
   // Answers are made until the kernel's buffers and the unwritten-bytes budget are full.
   let last = -1
   let steadySince = Date.now()
-  await until(() => {
-    if (made() !== last) {
-      last = made()
-      steadySince = Date.now()
-    }
-    return made() > 0 && Date.now() - steadySince > 300
-  }, 'the server held up by what the client does not read', 15_000)
+  await until(
+    () => {
+      if (made() !== last) {
+        last = made()
+        steadySince = Date.now()
+      }
+      return made() > 0 && Date.now() - steadySince > 300
+    },
+    'the server held up by what the client does not read',
+    15_000,
+  )
   await openCount(host, 1)
   const newcomer = await answered(t, port, '127.0.0.6')
   t.equal(status(newcomer.text()), '200', 'the newcomer of the same address is served')
@@ -204,7 +213,10 @@ t.test('a client pipelining without reading gets no more answers made than it ca
     check()
   })
   const order = [...text.matchAll(/"n":(\d+)/g)].map((m) => Number(m[1]))
-  t.same(order, Array.from({ length: requests }, (_, i) => i + 1))
+  t.same(
+    order,
+    Array.from({ length: requests }, (_, i) => i + 1),
+  )
 })
 
 t.test('a connection with too many requests waiting is closed', async (t) => {
@@ -236,7 +248,10 @@ t.test('requests without a credential: a few per address at a time, the rest wai
   const fourth = await client(t, port, '127.0.0.20')
   await third.closed
   t.pass('the connection whose request waited was shed for the newcomer')
-  t.notOk(slow.some((c) => c.socket.destroyed), 'the ones being answered stay')
+  t.notOk(
+    slow.some((c) => c.socket.destroyed),
+    'the ones being answered stay',
+  )
   fourth.socket.write(get('/api/v2/small'))
   held.shift()!()
   await until(() => fourth.text().includes('"ok":true'), 'the newcomer answered once a share is free')
@@ -256,7 +271,10 @@ t.test('another address is answered while one holds its share; addresses take tu
     await client(t, port, '127.0.0.23', get('/api/v2/small')),
   ]
   await new Promise((resolve) => setTimeout(resolve, 200))
-  t.ok(queued.every((c) => c.text() === ''), 'all wait while the 3 shares are taken')
+  t.ok(
+    queued.every((c) => c.text() === ''),
+    'all wait while the 3 shares are taken',
+  )
   const order: number[] = []
   for (const [i, c] of queued.entries()) c.socket.once('data', () => order.push(i))
   held.shift()!() // one of 127.0.0.21's: one share free, each quick answer passes it on

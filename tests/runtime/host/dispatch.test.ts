@@ -55,7 +55,8 @@ t.test('no route at all: undefined, as itty-router gives', async (t) => {
 })
 
 t.test('the raw path is used only where URL parsing could not change it', async (t) => {
-  const node = (url: string) => new NodeRequest({ method: 'GET', url, headers: { host: 'gateway.test' } } as unknown as IncomingMessage, {} as ServerResponse) as unknown as Request
+  const node = (url: string) =>
+    new NodeRequest({ method: 'GET', url, headers: { host: 'gateway.test' } } as unknown as IncomingMessage, {} as ServerResponse) as unknown as Request
   t.equal(routingPath(node('/api/v2/activeorders?x=1')), '/api/v2/activeorders')
   t.equal(routingPath(node('/api/v2/./orders')), '/api/v2/orders')
   t.equal(routingPath(node('/a b')), '/a%20b')
@@ -65,9 +66,19 @@ t.test('the raw path is used only where URL parsing could not change it', async 
 t.test('a route whose one handler always answers: its promise is the answer (issue 30)', async (t) => {
   const router = Router()
   const answer = new Response('answered')
-  router.get('/always', answersAlways(async () => answer))
-  router.get('/refuses', answersAlways(() => Promise.reject(new Error('refused'))))
-  router.get('/twice', answersAlways(async () => new Response('first')), async () => new Response('second'))
+  router.get(
+    '/always',
+    answersAlways(async () => answer),
+  )
+  router.get(
+    '/refuses',
+    answersAlways(() => Promise.reject(new Error('refused'))),
+  )
+  router.get(
+    '/twice',
+    answersAlways(async () => new Response('first')),
+    async () => new Response('second'),
+  )
   router.all('*', () => new Response('fallback'))
   const dispatch = createDispatcher(router.routes)
   t.equal(await dispatch(new Request('http://gateway.test/always')), answer)
@@ -79,9 +90,18 @@ t.test('a route whose one handler always answers: its promise is the answer (iss
 
 t.test('handlers that pass the request on: promises and plain values, null counts as nothing', async (t) => {
   const router = Router()
-  router.get('/chain', () => Promise.resolve(null), () => undefined, async () => new Response('third'))
-  // biome-ignore lint/suspicious/noThenProperty: a handler answering a thenable is the case tested
-  router.get('/thenable', () => ({ then: (resolve: (value: unknown) => void) => resolve(undefined) }), () => new Response('after a thenable'))
+  router.get(
+    '/chain',
+    () => Promise.resolve(null),
+    () => undefined,
+    async () => new Response('third'),
+  )
+  router.get(
+    '/thenable',
+    // biome-ignore lint/suspicious/noThenProperty: a handler answering a thenable is the case tested
+    () => ({ then: (resolve: (value: unknown) => void) => resolve(undefined) }),
+    () => new Response('after a thenable'),
+  )
   router.get('/none', () => null)
   const dispatch = createDispatcher(router.routes)
   t.equal(await (await dispatch(new Request('http://gateway.test/chain')))!.text(), 'third')

@@ -31,33 +31,39 @@ async function servedWithin(attempts: number, attempt: () => Promise<Result>): P
   return { tries }
 }
 
-t.test('eight addresses holding every connection they can with slow requests: a new client, boards (HTTP, HTTPS) and a WebSocket board are served', { skip }, async (t) => {
-  const gw = await lanGateway(t, [gatewayAddress, ...attackers, newcomer, boardAddress])
-  const client = lanClient(t, gw.ns)
-  const token = await gw.token(client, boardAddress, 'board')
-  const securePort = await gw.securePort()
-  // Each attacking address listens where its registrations point and never answers: every
-  // probe of the gateway waits for its whole timeout. Each connection keeps two requests
-  // outstanding (pipelined, one more a second after each answer), so none ever idles.
-  for (const address of attackers) await client.send({ kind: 'silent', host: address, port: silentPort })
-  const hook = encodeURIComponent(`http://{address}:${silentPort}/hook`).replace('%7Baddress%7D', '{address}')
-  const request = `GET /api/v1/register?http_client=${hook} HTTP/1.1\r\nHost: ${gatewayAddress}:${gw.port}\r\n\r\n`
-  const flood = lanFlood(t, gw.ns, { host: gatewayAddress, port: gw.port, addresses: attackers, perAddress: 64, request, pipeline: 2, repeatMs: 1_000 })
-  await until(() => flood.counts().connected >= 512 && flood.mostOpen() >= 480, 'the flood holding about 512 connections', 60_000)
+t.test(
+  'eight addresses holding every connection they can with slow requests: a new client, boards (HTTP, HTTPS) and a WebSocket board are served',
+  { skip },
+  async (t) => {
+    const gw = await lanGateway(t, [gatewayAddress, ...attackers, newcomer, boardAddress])
+    const client = lanClient(t, gw.ns)
+    const token = await gw.token(client, boardAddress, 'board')
+    const securePort = await gw.securePort()
+    // Each attacking address listens where its registrations point and never answers: every
+    // probe of the gateway waits for its whole timeout. Each connection keeps two requests
+    // outstanding (pipelined, one more a second after each answer), so none ever idles.
+    for (const address of attackers) await client.send({ kind: 'silent', host: address, port: silentPort })
+    const hook = encodeURIComponent(`http://{address}:${silentPort}/hook`).replace('%7Baddress%7D', '{address}')
+    const request = `GET /api/v1/register?http_client=${hook} HTTP/1.1\r\nHost: ${gatewayAddress}:${gw.port}\r\n\r\n`
+    const flood = lanFlood(t, gw.ns, { host: gatewayAddress, port: gw.port, addresses: attackers, perAddress: 64, request, pipeline: 2, repeatMs: 1_000 })
+    await until(() => flood.counts().connected >= 512 && flood.mostOpen() >= 480, 'the flood holding about 512 connections', 60_000)
 
-  const fresh = await servedWithin(5, () => client.send({ kind: 'http', url: `${gw.url}/api/v2`, from: newcomer }))
-  t.ok(fresh.served, `a client from a new address is served (${describe(fresh.tries)})`)
-  const auth = { authorization: `Bearer ${token}` }
-  const board = await servedWithin(5, () => client.send({ kind: 'http', url: `${gw.url}/api/v2/activeorders`, from: boardAddress, headers: auth }))
-  t.ok(board.served, `a signed-in board is served (${describe(board.tries)})`)
-  const behind = await servedWithin(5, () => client.send({ kind: 'http', url: `${gw.url}/api/v2/activeorders`, from: attackers[0], headers: auth }))
-  t.ok(behind.served, `a signed-in board behind an attacking address is served (${describe(behind.tries)})`)
-  const ws = await client.send({ kind: 'ws', url: `ws://${gatewayAddress}:${gw.port}/api/v2/websocket`, from: newcomer, token })
-  t.match(ws.frames, [{ type: 'ACTIVE_ORDERS' }], `a WebSocket board authenticates and gets the snapshot (${JSON.stringify(ws.frames)})`)
-  const secure = await servedWithin(5, () => client.send({ kind: 'http', url: `https://${gatewayAddress}:${securePort}/api/v2/activeorders`, from: newcomer, headers: auth }))
-  t.ok(secure.served, `a board over HTTPS is served (${describe(secure.tries)})`)
-  t.ok(flood.mostOpen() >= 480, `the flood held ${flood.mostOpen()} connections at once (${JSON.stringify(flood.counts())})`)
-})
+    const fresh = await servedWithin(5, () => client.send({ kind: 'http', url: `${gw.url}/api/v2`, from: newcomer }))
+    t.ok(fresh.served, `a client from a new address is served (${describe(fresh.tries)})`)
+    const auth = { authorization: `Bearer ${token}` }
+    const board = await servedWithin(5, () => client.send({ kind: 'http', url: `${gw.url}/api/v2/activeorders`, from: boardAddress, headers: auth }))
+    t.ok(board.served, `a signed-in board is served (${describe(board.tries)})`)
+    const behind = await servedWithin(5, () => client.send({ kind: 'http', url: `${gw.url}/api/v2/activeorders`, from: attackers[0], headers: auth }))
+    t.ok(behind.served, `a signed-in board behind an attacking address is served (${describe(behind.tries)})`)
+    const ws = await client.send({ kind: 'ws', url: `ws://${gatewayAddress}:${gw.port}/api/v2/websocket`, from: newcomer, token })
+    t.match(ws.frames, [{ type: 'ACTIVE_ORDERS' }], `a WebSocket board authenticates and gets the snapshot (${JSON.stringify(ws.frames)})`)
+    const secure = await servedWithin(5, () =>
+      client.send({ kind: 'http', url: `https://${gatewayAddress}:${securePort}/api/v2/activeorders`, from: newcomer, headers: auth }),
+    )
+    t.ok(secure.served, `a board over HTTPS is served (${describe(secure.tries)})`)
+    t.ok(flood.mostOpen() >= 480, `the flood held ${flood.mostOpen()} connections at once (${JSON.stringify(flood.counts())})`)
+  },
+)
 
 /** Registers `url` with v1 from `from`, no credentials. */
 const register = (client: LanClient, gatewayUrl: string, from: string, url: string) =>
@@ -72,7 +78,15 @@ t.test('one address trying to take every v1 callback place: a second POS registe
   for (let i = 1; i <= 20; i++) answers.push(await register(client, gw.url, attackers[0]!, `http://${attackers[0]}:${attacker.port}/hook${i}`))
   const registered = answers.filter((answer) => answer.status === 200).length
   t.equal(registered, 4, `one address registers 4 of its 20 URLs (${answers.map((a) => a.status).join(' ')})`)
-  t.same(JSON.parse(answers[19]!.body), { status: 409, message: 'Too many callback URLs: at most 4 callback URLs per address without credentials; remove one (DELETE /api/v2/register) or register with a v2 token' }, 'the others: 409 in v1 shape, saying why')
+  t.same(
+    JSON.parse(answers[19]!.body),
+    {
+      status: 409,
+      message:
+        'Too many callback URLs: at most 4 callback URLs per address without credentials; remove one (DELETE /api/v2/register) or register with a v2 token',
+    },
+    'the others: 409 in v1 shape, saying why',
+  )
   const second = await register(client, gw.url, posAddress, `http://${posAddress}:${pos.port}/orders`)
   t.equal(second.status, 200, `the second POS registers its callback (${second.body})`)
   const listed = (await sendControl(gw.dataDir, 'webhooks.list')) as { url: string }[]
@@ -82,7 +96,11 @@ t.test('one address trying to take every v1 callback place: a second POS registe
   // probed (a listener that never answers) is refused at once, not a second probe.
   const silent = await client.send({ kind: 'silent', host: posAddress })
   const both = await Promise.all(['slow', 'other'].map((hook) => register(client, gw.url, posAddress, `http://${posAddress}:${silent.port}/${hook}`)))
-  t.same(both.map((answer) => answer.status).sort(), [404, 429], `one is probed (unreachable after its timeout), the other refused at once: ${both.map((a) => `${a.status} in ${a.ms} ms`).join(', ')}`)
+  t.same(
+    both.map((answer) => answer.status).sort(),
+    [404, 429],
+    `one is probed (unreachable after its timeout), the other refused at once: ${both.map((a) => `${a.status} in ${a.ms} ms`).join(', ')}`,
+  )
   const refused = both.find((answer) => answer.status === 429)!
   t.match(JSON.parse(refused.body), { status: 429, message: /being checked/ })
   t.ok(refused.ms < 1_500 || refused.ms < both.find((answer) => answer.status === 404)!.ms, 'refused without waiting for the probe')
@@ -133,5 +151,8 @@ t.test('10,000 bad requests from one address add under 300 KB of log, naming the
     .split('\n')
     .filter((line) => line.includes(`"ip":"${attackers[0]}"`))
     .map((line) => JSON.parse(line) as Result)
-  t.ok(lines.some((line) => line.count >= 5_000), `the count is shown (${lines.map((line) => line.count).join(', ')})`)
+  t.ok(
+    lines.some((line) => line.count >= 5_000),
+    `the count is shown (${lines.map((line) => line.count).join(', ')})`,
+  )
 })

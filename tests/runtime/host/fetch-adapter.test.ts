@@ -12,11 +12,20 @@ t.test('a prefix is stripped; paths outside it are not found', async (t) => {
   const adapter = await createGatewayAdapter(gw.services, { prefix: '/tracker/' })
   const inside = await adapter.fetch(new Request('http://app.test/tracker/api/v2'))
   t.match(await inside.json(), { status: 200, returnCode: 20 })
-  t.equal(inside.headers.get('content-length'), String(Buffer.byteLength(JSON.stringify(await (await adapter.fetch(new Request('http://app.test/tracker/api/v2'))).json()))))
+  t.equal(
+    inside.headers.get('content-length'),
+    String(Buffer.byteLength(JSON.stringify(await (await adapter.fetch(new Request('http://app.test/tracker/api/v2'))).json()))),
+  )
   const outside = await adapter.fetch(new Request('http://app.test/trackerx/api/v2'))
   t.equal(outside.status, 404)
   t.match(await outside.json(), { returnCode: -5 })
-  const posted = await adapter.fetch(new Request('http://app.test/tracker/api/v2/activeorders', { method: 'POST', body: '{', headers: { authorization: `Bearer ${await gw.issueToken()}`, 'content-type': 'application/json' } }))
+  const posted = await adapter.fetch(
+    new Request('http://app.test/tracker/api/v2/activeorders', {
+      method: 'POST',
+      body: '{',
+      headers: { authorization: `Bearer ${await gw.issueToken()}`, 'content-type': 'application/json' },
+    }),
+  )
   t.match(await posted.json(), { status: 400, returnCode: -31 }, 'the body reaches the router')
   await t.rejects(createGatewayAdapter(gw.services, { prefix: 'no slash' }), /prefix "no slash" must be a plain path/)
   const plain = await createGatewayAdapter(gw.services)

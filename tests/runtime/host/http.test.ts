@@ -74,8 +74,11 @@ async function serve(t: Test, options: HttpHostOptions = {}) {
         aborted: request.signal.aborted,
       }),
     ),
-    entry('v2/text.get.ts', 'GET', '/api/v2/text', async () =>
-      new Response('plain words', { status: 202, headers: { 'content-type': 'text/plain', 'x-kind': 'other' } }),
+    entry(
+      'v2/text.get.ts',
+      'GET',
+      '/api/v2/text',
+      async () => new Response('plain words', { status: 202, headers: { 'content-type': 'text/plain', 'x-kind': 'other' } }),
     ),
     entry('v2/raw.post.ts', 'POST', '/api/v2/raw', async (request, ctx) => ctx.ok({ text: await request.text() })),
     entry('v2/kept.get.ts', 'GET', '/api/v2/kept', async (_request, ctx) => ctx.ok({ count: 1, items: kept })),
@@ -179,10 +182,7 @@ t.test('bodies above 16 KiB: 413 -35 by Content-Length and while reading a chunk
 
 t.test('headers above 16 KiB: 431', async (t) => {
   const { port } = await serve(t)
-  const answer = await rawExchange(
-    port,
-    `GET /api/v2/whoami HTTP/1.1\r\nHost: x\r\nX-Big: ${'z'.repeat(17 * 1024)}\r\n\r\n`,
-  )
+  const answer = await rawExchange(port, `GET /api/v2/whoami HTTP/1.1\r\nHost: x\r\nX-Big: ${'z'.repeat(17 * 1024)}\r\n\r\n`)
   t.match(answer, /^HTTP\/1\.1 431 /)
   t.match(answer, /"status":431/)
 })

@@ -9,7 +9,7 @@ function logger(level: string) {
   return { writes, log: createLogger({ level, destination: { write: (text: string) => void writes.push(text) } }) }
 }
 
-t.test('request lines have pino\'s shape and wait to be written together', async (t) => {
+t.test("request lines have pino's shape and wait to be written together", async (t) => {
   const { writes, log } = logger('info')
   const requests = new RequestLog(log)
   requests.request('GET', '/api/v2/orders', 200, 0.25)
@@ -17,7 +17,10 @@ t.test('request lines have pino\'s shape and wait to be written together', async
   t.same(writes, [], 'held back')
   log.flush()
   t.equal(writes.length, 1, 'one write for both')
-  const lines = writes[0].trim().split('\n').map((line) => JSON.parse(line))
+  const lines = writes[0]
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
   t.match(lines[0], { level: 30, service: 'tracker-gateway', method: 'GET', path: '/api/v2/orders', status: 200, ms: 0.25, msg: 'request' })
   t.match(lines[1], { method: 'POST', path: '/api/v2/activeorders', status: 400, ms: 1.5 })
   t.ok(!Number.isNaN(Date.parse(lines[0].time)), 'time is an ISO date')
@@ -50,8 +53,15 @@ t.test('lines in the same millisecond with other methods and paths are each righ
   ]
   for (const [method, path, status] of sent) requests.request(method, path, status, 1)
   log.flush()
-  const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
-  t.same(lines.map((line) => [line.method, line.path, line.status]), sent)
+  const lines = writes
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+  t.same(
+    lines.map((line) => [line.method, line.path, line.status]),
+    sent,
+  )
   t.ok(lines.every((line) => line.level === 30 && line.service === 'tracker-gateway' && line.msg === 'request'))
 })
 
@@ -65,12 +75,28 @@ t.test('bad requests are sampled per address, each line with the address and its
   now += 60_000
   requests.request('GET', '/nope', 404, 1, '10.0.0.9')
   log.flush()
-  const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
+  const lines = writes
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
   const from9 = lines.filter((line) => line.ip === '10.0.0.9')
-  t.same(from9.map((line) => line.count), [1, 2, 3, 6, 12, 24, 48, 96, 1], 'the first three, then each doubling, then a new minute')
+  t.same(
+    from9.map((line) => line.count),
+    [1, 2, 3, 6, 12, 24, 48, 96, 1],
+    'the first three, then each doubling, then a new minute',
+  )
   t.ok(from9.every((line) => line.status === 404 && line.path === '/nope'))
-  t.match(lines.find((line) => line.ip === '10.0.0.8'), { count: 1 }, 'another address has its own count')
-  t.match(lines.find((line) => line.status === 200), { path: '/api/v2' }, 'good requests are all written')
+  t.match(
+    lines.find((line) => line.ip === '10.0.0.8'),
+    { count: 1 },
+    'another address has its own count',
+  )
+  t.match(
+    lines.find((line) => line.status === 200),
+    { path: '/api/v2' },
+    'good requests are all written',
+  )
   t.notOk('ip' in lines.find((line) => line.status === 200), 'without an address')
 })
 
@@ -79,7 +105,15 @@ t.test('IPv6 clients are counted per /64', async (t) => {
   const requests = new RequestLog(log, new BadRequestSampler({ burst: 2 }))
   for (let i = 1; i <= 8; i++) requests.request('GET', '/nope', 404, 1, `fd00:1:2:3::${i}`)
   log.flush()
-  const lines = writes.join('').trim().split('\n').map((line) => JSON.parse(line))
-  t.same(lines.map((line) => line.count), [1, 2, 4, 8], 'eight addresses of one /64 count as one client')
+  const lines = writes
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+  t.same(
+    lines.map((line) => line.count),
+    [1, 2, 4, 8],
+    'eight addresses of one /64 count as one client',
+  )
   t.equal(lines[3].ip, 'fd00:1:2:3::8', 'each line names the address itself')
 })

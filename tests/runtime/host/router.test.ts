@@ -28,7 +28,10 @@ async function setup() {
   const router = buildRouter(manifest, gw.services)
   // A string body would otherwise be sent as text/plain, which the gateway refuses (415).
   const call = (method: string, path: string, init: RequestInit = {}, serverContext?: object) =>
-    router.fetch(new Request(`http://gateway.test${path}`, { method, ...init, headers: { 'content-type': 'application/json', ...init.headers } }), serverContext)
+    router.fetch(
+      new Request(`http://gateway.test${path}`, { method, ...init, headers: { 'content-type': 'application/json', ...init.headers } }),
+      serverContext,
+    )
   const requestLines = async () => gw.logs.lines().filter((line) => line.msg === 'request')
   return { gw, call, requestLines }
 }
@@ -98,12 +101,7 @@ t.test('context: params, query, caller address and success options', async (t) =
   t.equal(fromLan.headers.get('content-type'), 'application/json; charset=utf-8')
   t.same(await fromLan.json(), { status: 201, returnCode: 42, ip: '10.1.2.3', id: '7', q: ['a', 'b'], agent: 'kds' })
 
-  const withSocket = await call(
-    'GET',
-    '/api/v2/whoami/8',
-    {},
-    { req: { socket: { remoteAddress: '::ffff:192.168.1.20' } } },
-  )
+  const withSocket = await call('GET', '/api/v2/whoami/8', {}, { req: { socket: { remoteAddress: '::ffff:192.168.1.20' } } })
   t.equal(((await withSocket.json()) as any).ip, '192.168.1.20', 'an IPv4-mapped socket address is shown as IPv4')
   const local = await call('GET', '/api/v2/whoami/9', { headers: { 'x-test-client-ip': '10.1.2.3' } })
   t.equal(((await local.json()) as any).ip, '127.0.0.1', 'no socket: the local host; no header names another address')

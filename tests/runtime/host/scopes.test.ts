@@ -36,7 +36,7 @@ const bodies: Record<string, unknown> = {
   'POST /api/v2/floor': { columns: 1, rows: 1, tables: [] },
 }
 
-t.test('the issue\'s rulings hold in what each function declares', async (t) => {
+t.test("the issue's rulings hold in what each function declares", async (t) => {
   const scoped = manifest.filter((entry) => takesToken(entry))
   for (const entry of manifest) {
     if (takesToken(entry)) t.ok(entry.scope && scopes.includes(entry.scope), `${route(entry)} names its scope`)
@@ -53,7 +53,16 @@ t.test('the issue\'s rulings hold in what each function declares', async (t) => 
     t.notOk(allowedBy[entry.scope!].includes('screen'), `a screen may not ${route(entry)}`)
   }
   // screen: read orders, page, clear one, undo and recall (create), statistics.
-  for (const name of ['GET /api/v2/activeorders', 'POST /api/v2/activeorders/:id/page', 'DELETE /api/v2/activeorders/:id/page', 'DELETE /api/v2/activeorders/:id', 'POST /api/v2/activeorders', 'GET /api/v2/orders', 'GET /api/v2/statistics', 'GET /api/v2/statistics/hourly']) {
+  for (const name of [
+    'GET /api/v2/activeorders',
+    'POST /api/v2/activeorders/:id/page',
+    'DELETE /api/v2/activeorders/:id/page',
+    'DELETE /api/v2/activeorders/:id',
+    'POST /api/v2/activeorders',
+    'GET /api/v2/orders',
+    'GET /api/v2/statistics',
+    'GET /api/v2/statistics/hourly',
+  ]) {
     const entry = manifest.find((e) => route(e) === name)!
     t.ok(allowedBy[entry.scope!].includes('screen'), `a screen may ${name}`)
   }
@@ -118,5 +127,8 @@ function checkAllowed(t: Test, entry: ManifestEntry, scope: Scope, answer: Answe
   // An open button route answers 403/-3 to everybody outside the button window: not a scope refusal.
   const body = JSON.parse(answer.body) as { returnCode?: number }
   const buttonClosed = entry.auth === 'button' && body.returnCode === -3
-  t.ok(answer.status !== 403 || buttonClosed, `${route(entry)} (needs ${entry.scope ?? 'nothing'}) lets ${scope} through (${answer.status} ${answer.body.slice(0, 80)})`)
+  t.ok(
+    answer.status !== 403 || buttonClosed,
+    `${route(entry)} (needs ${entry.scope ?? 'nothing'}) lets ${scope} through (${answer.status} ${answer.body.slice(0, 80)})`,
+  )
 }

@@ -125,7 +125,10 @@ t.test('HEAD answers like GET without a body, over real HTTP', async (t) => {
     t.equal(head.headers.get('content-length'), String(body.byteLength), 'the length GET would send')
     t.equal((await head.arrayBuffer()).byteLength, 0, 'no body')
   }
-  const conditional = await fetch(`http://127.0.0.1:${gateway.port}/`, { method: 'HEAD', headers: { 'if-none-match': (await fetch(`http://127.0.0.1:${gateway.port}/`)).headers.get('etag')! } })
+  const conditional = await fetch(`http://127.0.0.1:${gateway.port}/`, {
+    method: 'HEAD',
+    headers: { 'if-none-match': (await fetch(`http://127.0.0.1:${gateway.port}/`)).headers.get('etag')! },
+  })
   t.equal(conditional.status, 304)
   t.equal((await fetch(`http://127.0.0.1:${gateway.port}/nothing-here`, { method: 'HEAD' })).status, 404)
 })

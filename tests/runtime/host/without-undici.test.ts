@@ -18,13 +18,20 @@ t.test('serving the API, the board, HEAD and WebSocket loads no undici', async (
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'without-undici-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const configFile = path.join(dataDir, 'gateway.config.json')
-  await writeFile(configFile, JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/activeorders'] } }))
+  await writeFile(
+    configFile,
+    JSON.stringify({ host: '127.0.0.1', mdns: { enabled: false }, security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/activeorders'] } }),
+  )
   const loadedFile = path.join(dataDir, 'loaded.json')
   const gateway = await startGatewayProcess(dataDir, { GATEWAY_CONFIG: configFile, NODE_OPTIONS: `--import=${probe}`, LOADED_BUILTINS_OUT: loadedFile })
   let stopped = false
   t.teardown(() => (stopped ? undefined : gateway.stop('SIGKILL')))
   // The test's own fetch is a separate process's undici: only the gateway's list is read.
-  const post = await fetch(`${gateway.url}/api/v2/activeorders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 12, orderType: 'TO_GO' }) })
+  const post = await fetch(`${gateway.url}/api/v2/activeorders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 12, orderType: 'TO_GO' }),
+  })
   t.equal(post.status, 200, await post.text())
   t.equal((await fetch(`${gateway.url}/api/v2/activeorders`)).status, 200)
   t.equal((await fetch(`${gateway.url}/api/v1/activeorders`)).status, 200)

@@ -43,6 +43,9 @@ t.test('a token of every scope opens the live feed', async (t) => {
   await gw.json('DELETE /api/v2/activeorders/3', { token: admin })
   for (const { scope, frames } of feeds) {
     await until(() => frames.some((frame) => frame.type === 'ORDER_CLEARED'), `the ${scope} token's change frame`)
-    t.notOk(frames.some((frame) => frame.status !== undefined), `${scope}: no error frame`)
+    t.notOk(
+      frames.some((frame) => frame.status !== undefined),
+      `${scope}: no error frame`,
+    )
   }
 })

@@ -1,4 +1,3 @@
-
 import t, { type Test } from 'tap'
 import { WebSocket } from 'ws'
 import { createHttpHost } from '../../../runtime/host/http.ts'
@@ -109,7 +108,10 @@ t.test('a non-JSON frame: 400 -31, the connection stays; then auth, snapshot and
   const late = await connect()
   late.socket.send(JSON.stringify({ accesstoken: token }))
   await until(() => late.frames.length === 1)
-  t.same(late.frames[0].items.map((o: any) => o.name), ['5'])
+  t.same(
+    late.frames[0].items.map((o: any) => o.name),
+    ['5'],
+  )
 })
 
 t.test('a frame over maxPayload closes with 1009; other paths are refused', async (t) => {
@@ -219,7 +221,10 @@ t.test('idle unauthenticated connections never keep a board out', async (t) => {
     t.match(board.frames[0], { type: 'ACTIVE_ORDERS' }, `board ${i + 1} authenticated`)
     boards.push(board)
   }
-  t.ok(idle.some((socket) => socket.readyState !== WebSocket.OPEN), 'the oldest idle connections made room')
+  t.ok(
+    idle.some((socket) => socket.readyState !== WebSocket.OPEN),
+    'the oldest idle connections made room',
+  )
   const sixth = await open(port, '127.0.0.1')
   t.equal(sixth.refused, 503, 'a sixth subscriber is over maxClients')
   const held = hub.clientCount

@@ -33,13 +33,20 @@ async function expectOrderly(t: Test, db: Database, messages: SiteMessageOut[], 
     if (!result.ok) throw new Error(result.reason)
     return result.message
   })
-  await new Partitions().ensure(reference.db, parsed.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
+  await new Partitions().ensure(
+    reference.db,
+    parsed.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])),
+  )
   await reference.db.transaction((tx) => applyBatch(tx, parsed, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
   const expected = await snapshot(reference.db)
   // However slowly they come on a busy machine: the wait fails only when none comes for a minute.
   let stored = 0
   const count = async () => (stored = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n)
-  await untilProgress(async () => (await count()) === expected.history.length, () => stored, 'every cleared order')
+  await untilProgress(
+    async () => (await count()) === expected.history.length,
+    () => stored,
+    'every cleared order',
+  )
   await until(() => instances.every((i) => i.status().pending === 0), 'nothing pending')
   t.same(await snapshot(db), expected, 'the rows of one orderly apply')
 }

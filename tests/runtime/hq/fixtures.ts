@@ -28,7 +28,10 @@ export async function startChain(t: Test, pg: PostgresServer, overrides: Partial
   const { token } = await new HqTokens(db).create('test')
   await db.close()
   const start = (instanceId: string, topicPrefix?: string) =>
-    startHq({ config: hqConfig({ postgresUrl, brokerUrl: broker.url, instanceId, port: 0, host: '127.0.0.1', ...overrides, ...(topicPrefix ? { topicPrefix } : {}) }), log: memoryLogger('error').log })
+    startHq({
+      config: hqConfig({ postgresUrl, brokerUrl: broker.url, instanceId, port: 0, host: '127.0.0.1', ...overrides, ...(topicPrefix ? { topicPrefix } : {}) }),
+      log: memoryLogger('error').log,
+    })
   const a = await start('a')
   t.teardown(() => a.stop())
   const b = await start('b', 'elsewhere')

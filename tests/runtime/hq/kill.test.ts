@@ -56,7 +56,19 @@ t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async 
   const dir = t.testdir()
   const configOf = (instanceId: string) => {
     const file = path.join(dir, `hq-${instanceId}.json`)
-    writeFileSync(file, JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: url, broker: { url: broker.url }, topicPrefix: prefix, instanceId, batchSize: 40, batchWaitMs: 5 }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        port: 0,
+        host: '127.0.0.1',
+        postgresUrl: url,
+        broker: { url: broker.url },
+        topicPrefix: prefix,
+        instanceId,
+        batchSize: 40,
+        batchWaitMs: 5,
+      }),
+    )
     return file
   }
   const processes: HqProcess[] = []
@@ -86,7 +98,8 @@ t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async 
 
   // Both instances are inside a batch transaction, waiting for the lock.
   const waiting = async (app: string) =>
-    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [app])).rows[0].n > 0
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [app])).rows[0]
+      .n > 0
   await until(async () => (await waiting('hq-a')) && (await waiting('hq-b')), 'both instances in the middle of a batch')
   a.child.kill('SIGKILL')
   t.equal(await a.exited, null, 'a was killed')
@@ -107,7 +120,11 @@ t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async 
   const expected = await snapshot(reference.db)
   let stored = 0
   const count = async () => (stored = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0].n)
-  await untilProgress(async () => (await count()) >= 300, () => stored, 'every cleared order')
+  await untilProgress(
+    async () => (await count()) >= 300,
+    () => stored,
+    'every cleared order',
+  )
   await until(async () => JSON.stringify(await snapshot(db)) === JSON.stringify(expected), 'the rows of one orderly apply').catch(() => undefined)
   const got = await snapshot(db)
   t.equal(got.history.length, 300, 'every cleared order once')

@@ -11,7 +11,7 @@ import { hqApi, startChain } from './fixtures.ts'
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
 
-t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t) => {
+t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t) => {
   const chain = await startChain(t, pg, { targetSeconds: 300 })
   const api = hqApi(chain.url(chain.b), chain.token)
   const client = await publisher(chain.broker.url)
@@ -51,8 +51,14 @@ t.test('API: sites, a site\'s open orders, statistics; tokens; errors', async (t
 
   const chainStats = (await api('/api/hq/statistics')).body
   t.match(chainStats, { returnCode: 5, statistics: { period: 'today', orders: 2, located: 2, averageToTableSeconds: 300, late: 1, site: null } })
-  t.same(chainStats.statistics.sites.map((s: any) => s.siteId), ['paris-11'])
-  t.equal(chainStats.statistics.hours.reduce((n: number, h: any) => n + h.orders, 0), 2)
+  t.same(
+    chainStats.statistics.sites.map((s: any) => s.siteId),
+    ['paris-11'],
+  )
+  t.equal(
+    chainStats.statistics.hours.reduce((n: number, h: any) => n + h.orders, 0),
+    2,
+  )
   const week = (await api('/api/hq/statistics?period=week&site=paris-11')).body.statistics
   t.match(week, { period: 'week', site: 'paris-11', orders: 2, sites: [] })
   t.ok(week.from <= week.to)
@@ -72,7 +78,16 @@ t.test('the OpenAPI document and the board are served', async (t) => {
   const base = chain.url(chain.a)
   const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as any
   t.equal(doc.info.title, 'Tracker Gateway HQ API')
-  t.same(Object.keys(doc.paths).sort(), ['/api/hq', '/api/hq/alerts', '/api/hq/instance', '/api/hq/live', '/api/hq/sites', '/api/hq/sites/{site}', '/api/hq/sites/{site}/orders', '/api/hq/statistics'])
+  t.same(Object.keys(doc.paths).sort(), [
+    '/api/hq',
+    '/api/hq/alerts',
+    '/api/hq/instance',
+    '/api/hq/live',
+    '/api/hq/sites',
+    '/api/hq/sites/{site}',
+    '/api/hq/sites/{site}/orders',
+    '/api/hq/statistics',
+  ])
   t.match(doc.paths['/api/hq/sites/{site}/orders'].get.responses, { '401': {}, '404': {} })
   const page = await fetch(`${base}/`)
   t.equal(page.status, 200)
@@ -84,7 +99,9 @@ t.test('the OpenAPI document and the board are served', async (t) => {
 t.test('a change ingested by one instance reaches a live client of the other', async (t) => {
   const chain = await startChain(t, pg)
   const refused = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', `token.hq_${'f'.repeat(48)}`])
-  const status = await new Promise<number | undefined>((resolve) => refused.on('unexpected-response', (_req, res) => resolve(res.statusCode)).on('open', () => resolve(undefined)))
+  const status = await new Promise<number | undefined>((resolve) =>
+    refused.on('unexpected-response', (_req, res) => resolve(res.statusCode)).on('open', () => resolve(undefined)),
+  )
   t.equal(status, 401, 'a wrong token is refused')
   const live = new WebSocket(`ws://127.0.0.1:${chain.b.port}/api/hq/live`, ['hq', `token.${chain.token}`])
   t.teardown(() => live.terminate())

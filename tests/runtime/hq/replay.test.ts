@@ -61,7 +61,16 @@ async function gate(port: number) {
 async function gateway(siteId: string, brokerUrl: string, fleetOptions: Record<string, unknown> = {}) {
   const clock = new SystemClock()
   const fleet = await FleetService.open({
-    config: fleetConfigSchema.parse({ enabled: true, brokerUrl, siteId, topicPrefix: prefix, reconnectMs: 50, maxReconnectMs: 200, statusIntervalMs: 1000, ...fleetOptions }),
+    config: fleetConfigSchema.parse({
+      enabled: true,
+      brokerUrl,
+      siteId,
+      topicPrefix: prefix,
+      reconnectMs: 50,
+      maxReconnectMs: 200,
+      statusIntervalMs: 1000,
+      ...fleetOptions,
+    }),
     store: new Store(),
     identity: { deviceId: `TG-${siteId}`, version: '0.1.0', startedAt: Date.now() },
     clock,
@@ -86,8 +95,19 @@ async function gateway(siteId: string, brokerUrl: string, fleetOptions: Record<s
       for (let i = 0; i < count; i++) {
         const at = Date.now() - 60_000
         const order: ActiveOrder = {
-          uuid: randomUUID(), name: ++name, orderType: 'ON_PREMISE', state: 'started', locationName: null, created: at, stateChanged: at,
-          located: null, tracker: null, hadTracker: false, paged: false, tracking: false, pagedAt: null,
+          uuid: randomUUID(),
+          name: ++name,
+          orderType: 'ON_PREMISE',
+          state: 'started',
+          locationName: null,
+          created: at,
+          stateChanged: at,
+          located: null,
+          tracker: null,
+          hadTracker: false,
+          paged: false,
+          tracking: false,
+          pagedAt: null,
         }
         await changes.record('ORDER_CREATED', order)
         await changes.record('ORDER_MODIFIED', { ...order, state: 'located', locationName: 1 + (name % 9), located: at + 30_000, stateChanged: at + 30_000 })
@@ -153,12 +173,19 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   const reference = await freshDatabase(pg)
   t.teardown(() => reference.db.close())
   const everything = sites.flatMap((site) => site.recorded)
-  await new Partitions().ensure(reference.db, everything.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])))
+  await new Partitions().ensure(
+    reference.db,
+    everything.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])),
+  )
   await reference.db.transaction((tx) => applyBatch(tx, everything, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
   const expected = await snapshot(reference.db)
   t.equal(expected.history.length, 30)
   let stored = 0
-  await untilProgress(async () => (stored = await history()) === 30, () => stored, 'every cleared order at HQ')
+  await untilProgress(
+    async () => (stored = await history()) === 30,
+    () => stored,
+    'every cleared order at HQ',
+  )
   await until(() => a.ingest.status().pending === 0 && b.ingest.status().pending === 0, 'nothing pending')
   t.same(await snapshot(db), expected, 'every change once: the rows of one orderly apply')
   const { rows } = await db.query<{ site_id: string; asked: number; gap: boolean; chain: string }>(
@@ -166,7 +193,14 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   )
   for (const row of rows) t.ok(row.asked > 0, `${row.site_id} was asked to replay`)
   await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE gap_since IS NOT NULL`)).rowCount === 0, 'no gap left')
-  t.same(await a.checkAlerts().then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`)).then((r) => r.rows), [], 'nothing lost')
+  t.same(
+    await a
+      .checkAlerts()
+      .then(() => db.query(`SELECT kind FROM hq_alerts WHERE kind = 'lost'`))
+      .then((r) => r.rows),
+    [],
+    'nothing lost',
+  )
 })
 
 t.test('a site that can no longer replay all of it: HQ raises a lost alert naming the range, signed, and takes the rest', async (t) => {
@@ -174,7 +208,9 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   t.teardown(() => receiver.close())
   const { broker, hqLink, db, history, startReplayingHq } = await replaySetting(t)
   const secret = `whsec_${Buffer.alloc(32, 3).toString('base64')}`
-  const hq = await startReplayingHq('la', { alerts: hqConfigSchema.shape.alerts.parse({ webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true }) })
+  const hq = await startReplayingHq('la', {
+    alerts: hqConfigSchema.shape.alerts.parse({ webhooks: [{ url: receiver.url, secret }], allowPrivateTargets: true }),
+  })
   t.teardown(() => hq.stop())
   await until(() => hq.ingest.status().subscribed, 'subscribed')
   // A window of 6 published changes: 2 orders.
@@ -202,13 +238,26 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   // When HQ asks, the window holds 19..24 (16..21 if asked before the last order was published).
   t.ok(through === 18 || through === 15, `up to what the window no longer held (${through})`)
   // Everything above the lost range arrives: the window's part by replay, the rest as usual.
-  await until(async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_site_chains WHERE site_id = 'small'`)).rows[0]!.chain) === 24, 'the chain goes on to the last change')
+  await until(
+    async () => Number((await db.query<{ chain: string }>(`SELECT chain_seq AS chain FROM hq_site_chains WHERE site_id = 'small'`)).rows[0]!.chain) === 24,
+    'the chain goes on to the last change',
+  )
   const kept = site.recorded.filter((m) => m.kind === 'history' && m.seq > through).map((m) => (m.kind === 'history' ? m.uuid : ''))
   const { rows } = await db.query<{ uuid: string }>(`SELECT uuid FROM hq_history WHERE site_id = 'small' AND seq > $1 ORDER BY seq`, [through])
-  t.same(rows.map((r) => r.uuid), kept, 'every order cleared after the lost range')
+  t.same(
+    rows.map((r) => r.uuid),
+    kept,
+    'every order cleared after the lost range',
+  )
   await until(() => receiver.posts().some((p) => p.type === 'HQ_ALERT_RAISED' && p.alert.kind === 'lost'), 'the signed webhook')
-  t.match(receiver.posts().find((p) => p.alert?.kind === 'lost'), { type: 'HQ_ALERT_RAISED', alert: { siteId: 'small', kind: 'lost', detail: alert!.detail } })
-  t.ok(receiver.requests.every((r) => String(r.headers['webhook-signature']).startsWith('v1,')), 'signed')
+  t.match(
+    receiver.posts().find((p) => p.alert?.kind === 'lost'),
+    { type: 'HQ_ALERT_RAISED', alert: { siteId: 'small', kind: 'lost', detail: alert!.detail } },
+  )
+  t.ok(
+    receiver.requests.every((r) => String(r.headers['webhook-signature']).startsWith('v1,')),
+    'signed',
+  )
 })
 
 t.test('a request that cannot get out (broker away) is sent again after retrySeconds', async (t) => {
@@ -219,7 +268,14 @@ t.test('a request that cannot get out (broker away) is sent again after retrySec
   const logs = memoryLogger('warn')
   // The timer off: the test runs the rounds itself.
   const hq = await startHq({
-    config: hqConfig({ postgresUrl, brokerUrl: broker.url, instanceId: 'na', port: 0, host: '127.0.0.1', replay: { enabled: false, graceSeconds: 0, retrySeconds: 1, checkIntervalMs: 100 } }),
+    config: hqConfig({
+      postgresUrl,
+      brokerUrl: broker.url,
+      instanceId: 'na',
+      port: 0,
+      host: '127.0.0.1',
+      replay: { enabled: false, graceSeconds: 0, retrySeconds: 1, checkIntervalMs: 100 },
+    }),
     log: logs.log,
   })
   t.teardown(() => hq.stop())
@@ -227,13 +283,22 @@ t.test('a request that cannot get out (broker away) is sent again after retrySec
   const site = new SimulatedSite('far', { prefix })
   const messages = Array.from({ length: 3 }, (_, i) => site.fullOrder(Date.parse('2026-11-25T11:00:00Z') + i * 60_000, 60, 120)).flat()
   const client = await publisher(broker.url)
-  await publishAll(client, messages.filter((m) => m.seq !== 4))
+  await publishAll(
+    client,
+    messages.filter((m) => m.seq !== 4),
+  )
   await client.endAsync(true)
-  await until(async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1, 'the hole seen')
+  await until(
+    async () => (await db.query(`SELECT 1 FROM hq_site_chains WHERE site_id = 'far' AND gap_since IS NOT NULL AND chain_seq = 3`)).rowCount === 1,
+    'the hole seen',
+  )
   await broker.stop()
   await until(() => !hq.ingest.status().connected, 'the broker away')
   await hq.checkReplays()
-  t.ok(logs.lines().some((line) => line.msg === 'hq replay: request not sent' && line.siteId === 'far'), 'not sent, said so')
+  t.ok(
+    logs.lines().some((line) => line.msg === 'hq replay: request not sent' && line.siteId === 'far'),
+    'not sent, said so',
+  )
   await broker.start()
   await until(() => hq.ingest.status().subscribed, 'back')
   const asked = await publisher(broker.url)

@@ -98,7 +98,10 @@ t.test('the watcher swaps in each good table and keeps the last one after a bad 
   writeFileSync(path.join(dir, 'v2/hello.get.ts'), helloFile('one'))
   await waiting
   await watcher.settled()
-  t.same(tables.at(-1)!.map((e) => e.file), ['v2/hello.get.ts'])
+  t.same(
+    tables.at(-1)!.map((e) => e.file),
+    ['v2/hello.get.ts'],
+  )
   t.equal(readFileSync(path.join(dir, '_manifest.gen.ts'), 'utf8'), renderManifest([{ file: 'v2/hello.get.ts', config: tables.at(-1)![0], hasHandler: true }]))
 
   const count = tables.length
@@ -110,7 +113,10 @@ t.test('the watcher swaps in each good table and keeps the last one after a bad 
   waiting = next()
   rmSync(path.join(dir, 'v2/bad.get.ts'))
   await waiting
-  t.same(tables.at(-1)!.map((e) => e.file), ['v2/hello.get.ts'])
+  t.same(
+    tables.at(-1)!.map((e) => e.file),
+    ['v2/hello.get.ts'],
+  )
   // Non-function files do not trigger a reload.
   writeFileSync(path.join(dir, 'v2/_notes.ts'), '')
   writeFileSync(path.join(dir, 'v2/README.md'), '')
@@ -141,10 +147,16 @@ t.test('ensureFreshManifest: fresh, regenerated, or one line naming the file', a
   writeFileSync(path.join(dir, 'v2/hello.get.ts'), helloFile('a'))
   t.equal(await ensureFreshManifest(dir), 'functions/v2/hello.get.ts is new')
   t.equal(await ensureFreshManifest(dir), '', 'then fresh')
-  for (const name of ['a', 'b', 'c', 'd']) writeFileSync(path.join(dir, `v1/x${name}.get.ts`), helloFile(name).replace("path: '/api/v2/hello'", `path: '/api/v1/x${name}'`).replace('  code: 99,\n', ''))
+  for (const name of ['a', 'b', 'c', 'd'])
+    writeFileSync(
+      path.join(dir, `v1/x${name}.get.ts`),
+      helloFile(name).replace("path: '/api/v2/hello'", `path: '/api/v1/x${name}'`).replace('  code: 99,\n', ''),
+    )
   rmSync(path.join(dir, 'v2/hello.get.ts'))
   t.equal(await ensureFreshManifest(dir), 'functions/v1/xa.get.ts is new, functions/v1/xb.get.ts is new, functions/v1/xc.get.ts is new, 2 more')
   // A new file (a changed one would be served from node's module cache in this process).
-  writeFileSync(path.join(dir, 'v2/other.get.ts'), helloFile('a').replace("code: 99", 'code: 1000').replace("'/api/v2/hello'", "'/api/v2/other'"))
-  await t.rejects(ensureFreshManifest(dir), { message: 'functions/v2/other.get.ts: v2 route needs a default code from 1 to 999 (fix or remove the file, then start again)' })
+  writeFileSync(path.join(dir, 'v2/other.get.ts'), helloFile('a').replace('code: 99', 'code: 1000').replace("'/api/v2/hello'", "'/api/v2/other'"))
+  await t.rejects(ensureFreshManifest(dir), {
+    message: 'functions/v2/other.get.ts: v2 route needs a default code from 1 to 999 (fix or remove the file, then start again)',
+  })
 })

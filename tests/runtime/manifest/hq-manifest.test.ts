@@ -12,7 +12,10 @@ t.test('the committed HQ manifest is fresh and holds only functions/hq', async (
   t.equal(readFileSync(hqManifestFile, 'utf8'), await generate(undefined, hqTarget), 'stale: run npm run gen')
   t.ok(manifest.length >= 7)
   t.ok(manifest.every((entry) => entry.file.startsWith('hq/') && entry.path.startsWith('/api/hq')))
-  t.notOk(gatewayManifest.some((entry) => entry.path.startsWith('/api/hq')), 'the gateway serves no HQ route')
+  t.notOk(
+    gatewayManifest.some((entry) => entry.path.startsWith('/api/hq')),
+    'the gateway serves no HQ route',
+  )
 })
 
 t.test('HQ routes follow the naming rule and need a code', async (t) => {

@@ -19,12 +19,21 @@ t.test('new endpoint GET /api/v2/things/:id writes a working endpoint', async (t
   t.equal(result.code, 0, result.stderr)
   t.match(result.stdout, /wrote functions\/v2\/things\.id\.get\.ts, tests\/functions\/v2\/things\.id\.get\.test\.ts/)
   const source = readFileSync(path.join(project.functions, 'v2/things.id.get.ts'), 'utf8')
-  t.match(source, new RegExp(`path: '/api/v2/things/:id',\n  auth: 'bearer',\n  scope: 'admin',\n  code: ${nextCode},`), 'next free code, bearer and admin by default')
+  t.match(
+    source,
+    new RegExp(`path: '/api/v2/things/:id',\n  auth: 'bearer',\n  scope: 'admin',\n  code: ${nextCode},`),
+    'next free code, bearer and admin by default',
+  )
   t.match(readFileSync(path.join(project.functions, '_manifest.gen.ts'), 'utf8'), /from '\.\/v2\/things\.id\.get\.ts'/)
-  t.match(readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'), `{ method: 'GET', path: '/api/v2/things/:id', auth: 'bearer', code: ${nextCode}, outcomes: [200], errors: [-1, -2] },\n]`)
+  t.match(
+    readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'),
+    `{ method: 'GET', path: '/api/v2/things/:id', auth: 'bearer', code: ${nextCode}, outcomes: [200], errors: [-1, -2] },\n]`,
+  )
   // The manifest is fresh and the written test passes against the written function.
   execFileSync(process.execPath, [path.join(project.root, 'runtime/manifest/manifest-gen.ts'), '--check'])
-  const tap = execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(project.root, 'tests/functions/v2/things.id.get.test.ts')], { encoding: 'utf8' })
+  const tap = execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(project.root, 'tests/functions/v2/things.id.get.test.ts')], {
+    encoding: 'utf8',
+  })
   t.match(tap, /# \{ total: 2, pass: 2 \}|ok 2 - GET \/api\/v2\/things\/:id needs a token/)
   t.notMatch(tap, /not ok/)
 
@@ -34,7 +43,11 @@ t.test('new endpoint GET /api/v2/things/:id writes a working endpoint', async (t
   const v1 = await runCli(['new', 'endpoint', 'POST', '/api/v1/things'], {}, { cli: project.cli })
   t.equal(v1.code, 0, v1.stderr)
   t.notMatch(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /code:/, 'v1 carries no code')
-  t.match(readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'), /auth: 'none',\n {2}scope: 'admin',/, 'v1 takes a token under Basic auth: it names its scope')
+  t.match(
+    readFileSync(path.join(project.functions, 'v1/things.post.ts'), 'utf8'),
+    /auth: 'none',\n {2}scope: 'admin',/,
+    'v1 takes a token under Basic auth: it names its scope',
+  )
 })
 
 t.test('bad input is refused with one line and writes nothing', async (t) => {
@@ -46,7 +59,10 @@ t.test('bad input is refused with one line and writes nothing', async (t) => {
     [['new', 'endpoint', 'GET', '/v2/things'], /path "\/v2\/things" must start with \/api\/v1 or \/api\/v2/],
     [['new', 'endpoint', 'GET', '/api/v2/things/:thing'], /path segment ":thing" must be a word .* or one of :id, :uuid, :name/],
     [['new', 'endpoint', 'GET', '/api/v2/some-things'], /path segment "some-things" must be a word/],
-    [['new', 'endpoint', 'GET', '/api/v2/activeorders/:name'], /GET \/api\/v2\/activeorders\/:name is already served by functions\/v2\/activeorders\.id\.get\.ts/],
+    [
+      ['new', 'endpoint', 'GET', '/api/v2/activeorders/:name'],
+      /GET \/api\/v2\/activeorders\/:name is already served by functions\/v2\/activeorders\.id\.get\.ts/,
+    ],
     [['new', 'endpoint', 'GET', '/api/v2/things', '--code', '0'], /--code "0" must be a whole number from 1 to 999/],
     [['new', 'endpoint', 'GET', '/api/v1/things', '--code', '3'], /v1 routes carry no returnCode/],
     [['new', 'endpoint', 'GET', '/api/v1/things', '--auth', 'bearer'], /--auth "bearer" must be none or button/],
@@ -75,18 +91,30 @@ t.test('newEndpoint in process: writes into the given project, refuses what brea
   t.notMatch(readFileSync(written.testFile, 'utf8'), /needs a token/)
   const button = await newEndpoint('GET', '/api/v1/orders/:uuid/note', { auth: 'button' }, project.root)
   t.match(readFileSync(button.testFile, 'utf8'), /GET \/api\/v1\/orders\/6f9619ff-8b86-d011-b42d-00c04fc964ff\/note/)
-  t.match(readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'), /path: '\/api\/v1\/orders\/:uuid\/note', auth: 'button', outcomes: \[200\], errors: \[-3\] \}/)
-  await t.rejects(newEndpoint('POST', '/api/v2/activeorders/:id/things', {}, project.root), { message: /already served by functions\/v2\/activeorders\.id\.things\.post\.ts/ })
+  t.match(
+    readFileSync(path.join(project.root, 'tests/contract/endpoints.ts'), 'utf8'),
+    /path: '\/api\/v1\/orders\/:uuid\/note', auth: 'button', outcomes: \[200\], errors: \[-3\] \}/,
+  )
+  await t.rejects(newEndpoint('POST', '/api/v2/activeorders/:id/things', {}, project.root), {
+    message: /already served by functions\/v2\/activeorders\.id\.things\.post\.ts/,
+  })
   await t.rejects(newEndpoint('GET', '/api/v2/scoped', { scope: 'root' }, project.root), { message: /--scope "root" must be one of read, screen, pos, admin/ })
-  await t.rejects(newEndpoint('GET', '/api/v2/scoped', { auth: 'none', scope: 'read' }, project.root), { message: /--scope: an open route takes no token, so it names no scope/ })
+  await t.rejects(newEndpoint('GET', '/api/v2/scoped', { auth: 'none', scope: 'read' }, project.root), {
+    message: /--scope: an open route takes no token, so it names no scope/,
+  })
   t.notOk(existsSync(path.join(project.functions, 'v2/scoped.get.ts')), 'nothing written for a bad scope')
 })
 
 t.test('a project whose functions already break a rule gets nothing new; the command checks its words', async (t) => {
   const project = copyProject()
   t.teardown(() => project.remove())
-  writeFileSync(path.join(project.functions, 'v2/misnamed.get.ts'), readFileSync(path.join(project.functions, 'v2/capabilities.get.ts'), 'utf8').replace("'/api/v2/capabilities'", "'/api/v2/misnamed2'"))
-  await t.rejects(newEndpoint('GET', '/api/v2/fresh', {}, project.root), { message: /functions\/v2\/misnamed\.get\.ts: GET \/api\/v2\/misnamed2 must live in v2\/misnamed2\.get\.ts/ })
+  writeFileSync(
+    path.join(project.functions, 'v2/misnamed.get.ts'),
+    readFileSync(path.join(project.functions, 'v2/capabilities.get.ts'), 'utf8').replace("'/api/v2/capabilities'", "'/api/v2/misnamed2'"),
+  )
+  await t.rejects(newEndpoint('GET', '/api/v2/fresh', {}, project.root), {
+    message: /functions\/v2\/misnamed\.get\.ts: GET \/api\/v2\/misnamed2 must live in v2\/misnamed2\.get\.ts/,
+  })
   t.notOk(existsSync(path.join(project.functions, 'v2/fresh.get.ts')), 'the new function file was taken back')
   await t.rejects(newCliCommand(['route'], {}), { message: /only "new endpoint <METHOD> <path>" exists/ })
   await t.rejects(newCliCommand(['endpoint', 'GET', '/api/v2/x', 'more'], {}), { message: /unexpected "more" after the path/ })

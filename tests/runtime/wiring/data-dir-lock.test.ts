@@ -37,14 +37,26 @@ t.test('two gateways on one data dir: the second refuses (exit 2, naming PID and
   const dataDir = t.testdir({})
   const first = await startGatewayProcess(dataDir)
   t.teardown(() => first.stop('SIGKILL'))
-  const created = await fetch(`${first.url}/api/v1/activeorders?dummy_tracker_address=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 7 }) })
+  const created = await fetch(`${first.url}/api/v1/activeorders?dummy_tracker_address=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 7 }),
+  })
   t.equal(created.status, 200)
-  const files = () => Object.fromEntries(readdirSync(dataDir).filter((name) => name.endsWith('.db')).map((name) => [name, readFileSync(path.join(dataDir, name), 'utf8')]))
+  const files = () =>
+    Object.fromEntries(
+      readdirSync(dataDir)
+        .filter((name) => name.endsWith('.db'))
+        .map((name) => [name, readFileSync(path.join(dataDir, name), 'utf8')]),
+    )
   const before = files()
   const second = await runCli(['start', '--port', '0', '--data-dir', dataDir])
   // The first keeps appending; a second that had opened the files would have rewritten them.
   const after = files()
-  t.ok(Object.entries(before).every(([name, text]) => after[name]?.startsWith(text)), 'the datafiles only grew: the refused gateway rewrote none')
+  t.ok(
+    Object.entries(before).every(([name, text]) => after[name]?.startsWith(text)),
+    'the datafiles only grew: the refused gateway rewrote none',
+  )
   t.equal(second.code, 2)
   t.match(second.stderr, new RegExp(`data dir ${dataDir} is in use by the gateway with PID ${first.child.pid} on port ${first.port}`))
   t.notMatch(second.stdout, /gateway started/)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ManualClock, } from '../../helpers/manual-clock.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { SettingsService } from '../../../lib/settings/service.ts'
@@ -34,5 +34,11 @@ t.test('refresh asks the radio to ping the repeaters', async (t) => {
 
 t.test('the gateway status carries the radio figures', async (t) => {
   const { services } = await setup()
-  t.match(await services.gateway.status(), { zigbeeEui64: '00:12:4b:00:01:02:03:04', zigbeeChannel: 20, radioKind: 'zigbee', deviceId: 'TG-TEST', radioProcess: null })
+  t.match(await services.gateway.status(), {
+    zigbeeEui64: '00:12:4b:00:01:02:03:04',
+    zigbeeChannel: 20,
+    radioKind: 'zigbee',
+    deviceId: 'TG-TEST',
+    radioProcess: null,
+  })
 })

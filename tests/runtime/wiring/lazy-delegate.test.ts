@@ -12,7 +12,8 @@ t.test("the member lists are Node's own, and each real prototype inherits from O
     const listed = [...fetchMembers[name].methods, ...fetchMembers[name].getters]
     const byName = (a: PropertyKey, b: PropertyKey) => String(a).localeCompare(String(b))
     t.same([...listed].sort(byName), [...own].sort(byName), name)
-    for (const key of fetchMembers[name].methods) t.type(Object.getOwnPropertyDescriptor(prototype, key)?.value, 'function', `${name}.${String(key)} is a method`)
+    for (const key of fetchMembers[name].methods)
+      t.type(Object.getOwnPropertyDescriptor(prototype, key)?.value, 'function', `${name}.${String(key)} is a method`)
     for (const key of fetchMembers[name].getters) t.type(Object.getOwnPropertyDescriptor(prototype, key)?.get, 'function', `${name}.${key} is a getter`)
     t.equal(Object.getPrototypeOf(prototype), Object.prototype)
   }
@@ -37,7 +38,7 @@ t.test('a stand-in keeps its own members, hands the others to the real one, and 
   t.equal(standIn.realCalls, 0)
   t.equal((standIn as unknown as { then?: unknown }).then, undefined, 'not a thenable, as a real Response')
   t.notOk('toJSON' in standIn, 'a key no Response has: answered without the real class')
-  t.ok(Symbol.toStringTag in standIn, "a key only the real prototype has: asked of it")
+  t.ok(Symbol.toStringTag in standIn, 'a key only the real prototype has: asked of it')
   t.equal(standIn.realCalls, 0, 'looking for then builds nothing')
   t.equal(standIn.headers.get('x-a'), '1', 'a getter it does not keep')
   t.equal(await standIn.text(), 'body text', 'a method it does not keep')
@@ -58,7 +59,13 @@ t.test('headers stand-ins delegate methods only, iteration included', async (t) 
   interface HeadersStandIn extends Headers {}
   delegateToReal(HeadersStandIn, 'Headers', (self) => self.real(), { getters: false })
   const headers = new HeadersStandIn()
-  t.same([...headers], [['a', '1'], ['b', '2']])
+  t.same(
+    [...headers],
+    [
+      ['a', '1'],
+      ['b', '2'],
+    ],
+  )
   t.equal(headers.get('b'), '2')
   t.ok(headers instanceof Headers)
 })

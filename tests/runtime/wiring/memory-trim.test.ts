@@ -13,5 +13,9 @@ t.test('once, after the delay, on a timer that does not hold the process', async
   await new Promise((resolve) => setTimeout(resolve, 60))
   t.same(calls, [{ type: 'major', execution: 'sync', flavor: 'last-resort' }])
   t.equal(reports.length, 1)
-  t.equal(trimAfterStartUp(() => t.fail('never'), 0, undefined), undefined, 'no gc exposed: no timer')
+  t.equal(
+    trimAfterStartUp(() => t.fail('never'), 0, undefined),
+    undefined,
+    'no gc exposed: no timer',
+  )
 })

@@ -37,7 +37,10 @@ t.test('a device that left the network (deviceLeft) leaves the repeater inventor
   radio.emit('deviceLeft', { address: repeater, at: clock.now() })
   radio.emit('deviceLeft', { address: '00:12:4b:00:00:00:00:01', at: clock.now() })
   await services.repeaters.refresh({})
-  t.same(services.repeaters.list().map((r) => r.extendedAddress), ['00:12:4b:00:11:22:33:55'])
+  t.same(
+    services.repeaters.list().map((r) => r.extendedAddress),
+    ['00:12:4b:00:11:22:33:55'],
+  )
 })
 
 t.test('tracker events from the radio drive the orders service, in the order they came', async (t) => {
@@ -60,7 +63,10 @@ t.test('a repeater that cannot be recorded is logged, and the radio and orders c
   radio.emit('repeaterJoined', { extendedAddress: repeater, shortAddress: 0x10, at: clock.now() })
   radio.emit('trackerStarted', { address: '00:12:4b:00:00:00:00:08', number: 8, orderType: 'TO_GO', at: clock.now() })
   await settle()
-  t.match(logs.lines().filter((line) => line.msg === 'event listener failed'), [{ event: 'repeaterJoined', err: { message: 'disk full' } }])
+  t.match(
+    logs.lines().filter((line) => line.msg === 'event listener failed'),
+    [{ event: 'repeaterJoined', err: { message: 'disk full' } }],
+  )
   t.match(services.orders.list(), [{ name: 8, orderType: 'TO_GO' }])
 })
 

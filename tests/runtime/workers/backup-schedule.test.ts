@@ -33,7 +33,17 @@ async function scheduled(t: Test) {
     boardMaxShiftMs: 1e10,
   })
   watch.start()
-  const part = backupSchedulePart({ backups, record, clock, log: gw.logs.log, directory: '/mnt/backup', at: '03:30', timezone: () => gw.services.settings.timezone, settings: gw.services.settings, clockWatch: watch })
+  const part = backupSchedulePart({
+    backups,
+    record,
+    clock,
+    log: gw.logs.log,
+    directory: '/mnt/backup',
+    at: '03:30',
+    timezone: () => gw.services.settings.timezone,
+    settings: gw.services.settings,
+    clockWatch: watch,
+  })
   await gw.services.settings.update({ timezone: 'UTC' })
   await part.start()
   t.teardown(async () => {
@@ -68,17 +78,17 @@ t.test('a clock step forward: the next run is computed on the corrected clock, n
   clock.step(32 * 3600_000)
   clock.now()
   await watch.settled()
-  await until(() => record.nextAt === Date.parse('2026-11-24T03:30:00Z'), 'the next run moved to the corrected clock\'s next 03:30')
+  await until(() => record.nextAt === Date.parse('2026-11-24T03:30:00Z'), "the next run moved to the corrected clock's next 03:30")
   t.ok(record.nextAt! > clock.now(), 'not in the past')
   // The timer moved with it: it fires at 03:30 on the corrected clock (7.5 h on), not at the old one's.
   await clock.advance(7.5 * 3600_000 - 1000)
-  t.same(runs, [], 'not at the old timer\'s time (15.5 h after the start)')
+  t.same(runs, [], "not at the old timer's time (15.5 h after the start)")
   await clock.advance(1000)
   await until(() => runs.length === 1, 'the backup at 03:30')
   t.equal(runs[0], Date.parse('2026-11-24T03:30:00Z'))
 })
 
-t.test('a clock step back: the next run comes sooner, at the corrected clock\'s 03:30', async (t) => {
+t.test("a clock step back: the next run comes sooner, at the corrected clock's 03:30", async (t) => {
   const { clock, record, runs, watch } = await scheduled(t)
   clock.step(-2 * 24 * 3600_000)
   clock.now()

@@ -183,6 +183,13 @@ t.test('every change and summary reaches headquarters in seq order across an out
   // 5. A gateway that dies while connected is marked offline by its last will.
   const statusCount = hq.on('/status').length
   await kill9(gateway)
-  await until(() => hq.on('/status').slice(statusCount).some((m) => m.body.online === false), 'last will')
+  await until(
+    () =>
+      hq
+        .on('/status')
+        .slice(statusCount)
+        .some((m) => m.body.online === false),
+    'last will',
+  )
   t.match(hq.on('/status').at(-1)!.body, { siteId, online: false, reason: 'connection lost' })
 })

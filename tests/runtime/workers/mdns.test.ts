@@ -19,7 +19,9 @@ t.test('advertises _tracker-http._tcp on the HTTP port with the device id', asyn
     publisher: () => ({ publish: (ad) => void published.push(ad), close: async () => void closed++ }),
   })
   await part.start()
-  t.same(published, [{ name: 'Tracker Gateway TG-ABC', type: 'tracker-http', port: 8123, txt: { api: 'v1,v2', deviceId: 'TG-ABC', version: '1.2.3', path: '/api/v2' } }])
+  t.same(published, [
+    { name: 'Tracker Gateway TG-ABC', type: 'tracker-http', port: 8123, txt: { api: 'v1,v2', deviceId: 'TG-ABC', version: '1.2.3', path: '/api/v2' } },
+  ])
   await part.stop()
   t.equal(closed, 1)
 })
@@ -53,20 +55,38 @@ t.test('with HTTPS on, _tracker-https._tcp is advertised on its port with the pu
 
 t.test('mdns.enabled false advertises nothing', async (t) => {
   let created = 0
-  const part = mdnsPart({ enabled: false, port: () => 1, deviceId: 'x', version: '1', log, publisher: () => (created++, { publish() {}, close: async () => {} }) })
+  const part = mdnsPart({
+    enabled: false,
+    port: () => 1,
+    deviceId: 'x',
+    version: '1',
+    log,
+    publisher: () => (created++, { publish() {}, close: async () => {} }),
+  })
   await part.start()
   await part.stop()
   t.equal(created, 0)
 })
 
 t.test('a failing responder does not stop the gateway', async (t) => {
-  const part = mdnsPart({ enabled: true, port: () => 1, deviceId: 'x', version: '1', log, publisher: () => { throw new Error('no multicast') } })
+  const part = mdnsPart({
+    enabled: true,
+    port: () => 1,
+    deviceId: 'x',
+    version: '1',
+    log,
+    publisher: () => {
+      throw new Error('no multicast')
+    },
+  })
   await t.resolves(part.start())
   await t.resolves(part.stop())
 })
 
 // Multicast needs an interface with the MULTICAST flag; loopback has none on many hosts.
-const multicast = Object.values(os.networkInterfaces()).flat().some((i) => i && !i.internal && i.family === 'IPv4')
+const multicast = Object.values(os.networkInterfaces())
+  .flat()
+  .some((i) => i && !i.internal && i.family === 'IPv4')
 
 t.test('a browser on the network finds the advertisement', { skip: multicast ? false : 'no multicast-capable interface on this host' }, async (t) => {
   const mdnsPort = 53535 + (process.pid % 1000) // a private mDNS port: never disturbs a real responder
@@ -113,7 +133,10 @@ t.test("an error thrown in the responder's own timer (EMFILE from the interface 
   }
   await until(() => memory.text().includes('mDNS responder failing'), 'the failure logged (multicast-dns retries every 5 s)')
   os.networkInterfaces = original
-  t.match(memory.lines().find((line) => line.msg === 'mDNS responder failing (retried every 5 s)'), { err: { code: 'EMFILE' } })
+  t.match(
+    memory.lines().find((line) => line.msg === 'mDNS responder failing (retried every 5 s)'),
+    { err: { code: 'EMFILE' } },
+  )
   await part.stop()
 })
 
@@ -168,7 +191,10 @@ t.test('bonjour-service is imported only when advertising starts: not with mDNS 
       await part.stop()
       console.log(resolved)
     `
-    return execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }).trim()
+    return execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    }).trim()
   }
   t.equal(loaded(false), 'false', 'mDNS off: not imported')
   t.equal(loaded(true), 'true', 'mDNS on: imported when it starts')

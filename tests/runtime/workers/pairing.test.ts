@@ -27,11 +27,15 @@ t.test('a window longer than 254 s is re-armed before each chunk runs out', asyn
   const { clock, radio, pairing, t0 } = setup()
   await pairing.begin(600)
   await clock.advance(600_000)
-  t.same(radio.permitJoins, [
-    { seconds: 254, at: t0 },
-    { seconds: 254, at: t0 + 249_000 },
-    { seconds: 102, at: t0 + 498_000 },
-  ], 'each chunk re-armed 5 s before the previous one lapses; the last covers the rest exactly')
+  t.same(
+    radio.permitJoins,
+    [
+      { seconds: 254, at: t0 },
+      { seconds: 254, at: t0 + 249_000 },
+      { seconds: 102, at: t0 + 498_000 },
+    ],
+    'each chunk re-armed 5 s before the previous one lapses; the last covers the rest exactly',
+  )
   t.equal(pairing.isOpen(), false)
   await clock.advance(600_000)
   t.equal(radio.permitJoins.length, 3, 'nothing after the window')

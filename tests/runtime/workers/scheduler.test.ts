@@ -128,7 +128,10 @@ t.test('one page in flight per tracker: a refresh due while a send is out is ski
   t.ok(radio.sent.includes('35s stop T4'), 'the stop is not queued behind the stuck page')
   release()
   await clock.advance(10_000)
-  t.notOk(radio.sent.some((line) => line.includes('page T4') && !line.startsWith('0s')), 'no page for T4 after its stop')
+  t.notOk(
+    radio.sent.some((line) => line.includes('page T4') && !line.startsWith('0s')),
+    'no page for T4 after its stop',
+  )
   t.ok(radio.sent.includes('40s page T5 30'), 'T5 keeps its 10 s cadence once the radio answers')
 })
 

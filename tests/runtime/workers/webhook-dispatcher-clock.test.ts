@@ -38,7 +38,10 @@ t.test('held while the clock is not trusted, sent once it is', async (t) => {
   trusted = true
   events.emit('trusted', undefined)
   await until(() => services.webhooks.outbox.backlog(receiver.url) === 0, 'the backlog delivered')
-  t.same(receiver.posts().map((p) => p.seq), [1, 2, 3])
+  t.same(
+    receiver.posts().map((p) => p.seq),
+    [1, 2, 3],
+  )
 })
 
 t.test('a retry due far ahead (the clock went back) waits at most the longest delay', async (t) => {

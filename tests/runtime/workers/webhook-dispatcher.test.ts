@@ -75,7 +75,9 @@ t.test('every change is delivered once, in seq order, contiguous, signed', async
   // The ed25519 entry verifies with the key from the JWKS document.
   const jwks = createLocalJWKSet(await services.webhooks.jwks())
   const key = crypto.KeyObject.from((await jwks({ alg: 'EdDSA', kid: first.headers['webhook-key-id'] as string })) as CryptoKey)
-  const v1a = String(first.headers['webhook-signature']).split(' ').find((s) => s.startsWith('v1a,'))!
+  const v1a = String(first.headers['webhook-signature'])
+    .split(' ')
+    .find((s) => s.startsWith('v1a,'))!
   const content = `${first.headers['webhook-id']}.${first.headers['webhook-timestamp']}.${first.body}`
   t.ok(crypto.verify(null, Buffer.from(content), key, Buffer.from(v1a.slice(4), 'base64')), 'v1a signature verifies')
   t.match(services.webhooks.list()[0], { state: 'active', lastSuccess: Number, backlog: 0 })
@@ -99,7 +101,10 @@ t.test('a receiver down for a while gets the whole backlog in order afterwards',
   down = false
   await until(() => services.webhooks.outbox.backlog(receiver.url) === 0, 'catch-up')
   // The receiver records refused attempts too: they were all of seq 1, the head of the queue.
-  const okSeqs = receiver.requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).seq).slice(failures)
+  const okSeqs = receiver.requests
+    .filter((r) => r.method === 'POST')
+    .map((r) => JSON.parse(r.body).seq)
+    .slice(failures)
   t.same(okSeqs, contiguous(1, 30), 'every change, in order, once acknowledged')
   // Every attempt of the head entry carried the same webhook-id.
   const ids = new Set(receiver.requests.filter((r) => r.method === 'POST' && JSON.parse(r.body).seq === 1).map((r) => r.headers['webhook-id']))
@@ -158,7 +163,16 @@ t.test('a name rebound to loopback after registration is refused at connect time
   // At registration the name pointed at a LAN address (which does not answer here: -30)...
   await t.rejects(webhooks.register(url, 'v2'), { name: 'DomainError', kind: 'CALLBACK_UNREACHABLE' })
   // ...so the registration is made as it would have been had that host answered.
-  await webhooks.registry.add({ url, secret: `whsec_${Buffer.alloc(24).toString('base64')}`, version: 'v2', created: clock.now(), state: 'active', lastSuccess: null, lastError: null, dropped: 0 })
+  await webhooks.registry.add({
+    url,
+    secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
+    version: 'v2',
+    created: clock.now(),
+    state: 'active',
+    lastSuccess: null,
+    lastError: null,
+    dropped: 0,
+  })
   answer = '127.0.0.1'
   dispatcher.start()
   await webhooks.sink({ seq: 1, type: 'ORDER_CREATED', order: sampleOrder(1, clock.now()), at: clock.now() })
@@ -169,8 +183,20 @@ t.test('a name rebound to loopback after registration is refused at connect time
 
 t.test('retry delays follow the schedule with ±20 % jitter, the last repeating', async (t) => {
   const schedule = [1000, 5000, 30000]
-  t.equal(retryDelay(schedule, 1, () => 0.5), 1000)
-  t.equal(retryDelay(schedule, 2, () => 0), 4000)
-  t.equal(retryDelay(schedule, 3, () => 0.999999), 36000)
-  t.equal(retryDelay(schedule, 9, () => 0.5), 30000)
+  t.equal(
+    retryDelay(schedule, 1, () => 0.5),
+    1000,
+  )
+  t.equal(
+    retryDelay(schedule, 2, () => 0),
+    4000,
+  )
+  t.equal(
+    retryDelay(schedule, 3, () => 0.999999),
+    36000,
+  )
+  t.equal(
+    retryDelay(schedule, 9, () => 0.5),
+    30000,
+  )
 })

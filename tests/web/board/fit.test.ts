@@ -22,7 +22,11 @@ t.test('the largest size at which every order fits, rows sized each by its own c
   // every row would be 168 px at medium (6 rows: 1053 px), sized per row it is 845 px.
   const forty = Array.from({ length: 40 }, (_, i) => (i < 3 ? 200 : 150))
   t.match(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'auto', contentHeight: measured(forty) }), { size: 'medium', columns: 7, fits: true })
-  t.match(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'auto', contentHeight: measured(Array.from({ length: 100 }, () => 150)) }), { size: 'compact', columns: 9, fits: false }, 'nothing fits: the smallest')
+  t.match(
+    chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'auto', contentHeight: measured(Array.from({ length: 100 }, () => 150)) }),
+    { size: 'compact', columns: 9, fits: false },
+    'nothing fits: the smallest',
+  )
   t.equal(chooseLayout({ width: 1888, height: 880, gap: 9, preference: 'large', contentHeight: measured(forty) }).size, 'large', 'a fixed density is kept')
   t.equal(columnsFor('large', 300, 9), 1, 'at least one column')
 })

@@ -2,11 +2,24 @@ import t from 'tap'
 // @ts-expect-error: a plain browser ES module without types
 import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } from '../../../web/board/floor-plan.js'
 
-const plan = { columns: 2, rows: 2, tables: [{ table: 1, x: 0, y: 0 }, { table: 2, x: 1, y: 0 }] }
+const plan = {
+  columns: 2,
+  rows: 2,
+  tables: [
+    { table: 1, x: 0, y: 0 },
+    { table: 2, x: 1, y: 0 },
+  ],
+}
 
 t.test('moving a table to a free cell, or swapping with the table there', async (t) => {
-  t.same(moveTable(plan, 1, 0, 1).tables, [{ table: 1, x: 0, y: 1 }, { table: 2, x: 1, y: 0 }])
-  t.same(moveTable(plan, 1, 1, 0).tables, [{ table: 1, x: 1, y: 0 }, { table: 2, x: 0, y: 0 }])
+  t.same(moveTable(plan, 1, 0, 1).tables, [
+    { table: 1, x: 0, y: 1 },
+    { table: 2, x: 1, y: 0 },
+  ])
+  t.same(moveTable(plan, 1, 1, 0).tables, [
+    { table: 1, x: 1, y: 0 },
+    { table: 2, x: 0, y: 0 },
+  ])
   t.equal(moveTable(plan, 9, 0, 1), plan, 'an unknown table moves nothing')
   t.same(tableAt(plan, 1, 0), { table: 2, x: 1, y: 0 })
 })
@@ -18,12 +31,27 @@ t.test('adding, removing and resizing', async (t) => {
   t.equal(addTable(plan, 1), plan, 'a table already placed is not added twice')
   t.equal(addTable(plan, 0), plan)
   t.same(removeTable(plan, 1).tables, [{ table: 2, x: 1, y: 0 }])
-  t.same(resizePlan(plan, 1, 2), { columns: 1, rows: 2, tables: [{ table: 1, x: 0, y: 0 }, { table: 2, x: 0, y: 1 }] }, 'tables outside move inside')
+  t.same(
+    resizePlan(plan, 1, 2),
+    {
+      columns: 1,
+      rows: 2,
+      tables: [
+        { table: 1, x: 0, y: 0 },
+        { table: 2, x: 0, y: 1 },
+      ],
+    },
+    'tables outside move inside',
+  )
   t.equal(resizePlan(plan, 1, 1), plan, 'too small for the tables: unchanged')
 })
 
 t.test('orders grouped by table', async (t) => {
-  const groups = ordersByTable([{ name: 1, locationName: 4 }, { name: 2, locationName: null }, { name: 3, locationName: 4 }])
+  const groups = ordersByTable([
+    { name: 1, locationName: 4 },
+    { name: 2, locationName: null },
+    { name: 3, locationName: 4 },
+  ])
   t.same([...groups.keys()], ['4', ''])
   t.equal(groups.get('4').length, 2)
 })

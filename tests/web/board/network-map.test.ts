@@ -49,24 +49,32 @@ t.test('the map: a node per device, one line per pair at its weaker direction, d
   t.match(networkMapSvg({ nodes: [], links: [], unanswered: [] }), /aria-label="Zigbee network map: 0 devices, 0 links"/)
 })
 
-t.test('the radio pill: "simulated" for the simulated restaurant; hidden until the status is known; up with the coordinator; down with the reason', async (t) => {
-  t.match(radioPill({ radioKind: 'simulated', radioUp: true }), { hidden: false, text: 'radio: simulated', state: 'disabled', title: /simulated/ })
-  t.match(radioPill(undefined), { hidden: true })
-  const coordinatorInfo = { type: 'zStack3x0', firmware: '20230507', eui64: coordinator.address, backup: { takeover: 'a blank zstack stick takes the network over' } }
-  t.same(radioPill({ radioKind: 'zigbee', radioUp: true, coordinator: coordinatorInfo }), {
-    hidden: false,
-    text: 'radio up',
-    state: 'live',
-    title: 'zStack3x0, firmware 20230507, IEEE 00:12:4b:00:01:02:03:04. Replacement stick: a blank zstack stick takes the network over',
-  })
-  const refusal = 'coordinator_backup.json was written by a Z-Stack coordinator, and an EmberZNet stick (adapter ember) cannot take over that network.'
-  const down = radioPill({ radioKind: 'zigbee', radioUp: false, coordinator: null, radioProcess: { lastError: refusal } })
-  t.equal(down.text, `radio down: ${refusal.slice(0, 57)}…`)
-  t.equal(down.state, 'reconnecting')
-  t.equal(down.title, `${refusal}\nCoordinator not seen yet`, 'the whole reason on hover')
-  t.match(radioPill({ radioKind: 'zigbee', radioUp: false, radioProcess: { lastError: null } }), { text: 'radio down: starting' })
-  t.match(radioPill({ radioKind: 'zigbee', radioUp: false, radioProcess: { lastError: 'no such port' } }), { text: 'radio down: no such port' })
-})
+t.test(
+  'the radio pill: "simulated" for the simulated restaurant; hidden until the status is known; up with the coordinator; down with the reason',
+  async (t) => {
+    t.match(radioPill({ radioKind: 'simulated', radioUp: true }), { hidden: false, text: 'radio: simulated', state: 'disabled', title: /simulated/ })
+    t.match(radioPill(undefined), { hidden: true })
+    const coordinatorInfo = {
+      type: 'zStack3x0',
+      firmware: '20230507',
+      eui64: coordinator.address,
+      backup: { takeover: 'a blank zstack stick takes the network over' },
+    }
+    t.same(radioPill({ radioKind: 'zigbee', radioUp: true, coordinator: coordinatorInfo }), {
+      hidden: false,
+      text: 'radio up',
+      state: 'live',
+      title: 'zStack3x0, firmware 20230507, IEEE 00:12:4b:00:01:02:03:04. Replacement stick: a blank zstack stick takes the network over',
+    })
+    const refusal = 'coordinator_backup.json was written by a Z-Stack coordinator, and an EmberZNet stick (adapter ember) cannot take over that network.'
+    const down = radioPill({ radioKind: 'zigbee', radioUp: false, coordinator: null, radioProcess: { lastError: refusal } })
+    t.equal(down.text, `radio down: ${refusal.slice(0, 57)}…`)
+    t.equal(down.state, 'reconnecting')
+    t.equal(down.title, `${refusal}\nCoordinator not seen yet`, 'the whole reason on hover')
+    t.match(radioPill({ radioKind: 'zigbee', radioUp: false, radioProcess: { lastError: null } }), { text: 'radio down: starting' })
+    t.match(radioPill({ radioKind: 'zigbee', radioUp: false, radioProcess: { lastError: 'no such port' } }), { text: 'radio down: no such port' })
+  },
+)
 
 /** Just enough of the DOM for the dialog's wiring: listeners by event, children by append. */
 class FakeElement {
@@ -153,6 +161,9 @@ t.test('each end device is drawn beside the router that lists it', async (t) => 
   ends.forEach((end, i) => {
     const own = distance(at(end.address), at(routers[i % 3].address))
     const others = routers.filter((_, r) => r !== i % 3).map((router) => distance(at(end.address), at(router.address)))
-    t.ok(others.every((d) => own < d), `${end.address} nearest its own router`)
+    t.ok(
+      others.every((d) => own < d),
+      `${end.address} nearest its own router`,
+    )
   })
 })

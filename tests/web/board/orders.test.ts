@@ -33,7 +33,11 @@ t.test('durations read as m:ss or h:mm:ss', async (t) => {
 t.test('the board keeps orders by UUID, oldest first, and ignores stale frames', async (t) => {
   const board = new OrderBoard()
   board.replace([order({ uuid: 'a', name: '1', elapsedTime: 10 }), order({ uuid: 'b', name: '2', elapsedTime: 60 })], 100_000)
-  t.same(board.list().map((o: any) => o.name), ['2', '1'], 'the one waiting longest first')
+  t.same(
+    board.list().map((o: any) => o.name),
+    ['2', '1'],
+    'the one waiting longest first',
+  )
   t.equal(board.list()[0].startedAt, 40_000, 'start time in the browser clock, from elapsedTime')
 
   t.ok(board.apply({ ...order({ uuid: 'a', name: '1', state: 'located', locationName: '4', elapsedTime: 12 }), type: 'ORDER_MODIFIED', seq: 5 }, 102_000))
@@ -53,7 +57,10 @@ t.test('the board keeps orders by UUID, oldest first, and ignores stale frames',
   t.equal(board.size, 2, 'patching an unknown order adds nothing')
 
   t.ok(board.apply({ ...order({ uuid: 'b', name: '2', state: 'cleared' }), type: 'ORDER_CLEARED', seq: 6 }))
-  t.same(board.list().map((o: any) => o.uuid), ['a'])
+  t.same(
+    board.list().map((o: any) => o.uuid),
+    ['a'],
+  )
   board.remove('a')
   t.equal(board.size, 0)
 })

@@ -22,7 +22,13 @@ t.test('shows the code, polls, hands over the token once approved', async (t) =>
   ])
   const shown: Array<[string | null, string]> = []
   let token = ''
-  const flow = waitForApproval({ name: 'board-x', fetchImpl, setTimer: now, show: (code: string | null, status: string) => shown.push([code, status]), onToken: (value: string) => (token = value) })
+  const flow = waitForApproval({
+    name: 'board-x',
+    fetchImpl,
+    setTimer: now,
+    show: (code: string | null, status: string) => shown.push([code, status]),
+    onToken: (value: string) => (token = value),
+  })
   await flow.done
   t.equal(token, 'c'.repeat(48))
   t.same(requests, ['POST /api/v2/board/pairing', `GET /api/v2/board/pairing/${'ab'.repeat(16)}`, `GET /api/v2/board/pairing/${'ab'.repeat(16)}`])
@@ -30,13 +36,28 @@ t.test('shows the code, polls, hands over the token once approved', async (t) =>
 })
 
 t.test('an expired code or a refusal is said on screen', async (t) => {
-  const expired = scripted([[201, { pairing: { id: 'cd'.repeat(16), code: 'AAAA-BBBB' } }], [404, { returnCode: -43 }]])
+  const expired = scripted([
+    [201, { pairing: { id: 'cd'.repeat(16), code: 'AAAA-BBBB' } }],
+    [404, { returnCode: -43 }],
+  ])
   const shown: string[] = []
-  await waitForApproval({ name: 'x', fetchImpl: expired.fetchImpl, setTimer: now, show: (_code: unknown, status: string) => shown.push(status), onToken: () => t.fail('no token') }).done
+  await waitForApproval({
+    name: 'x',
+    fetchImpl: expired.fetchImpl,
+    setTimer: now,
+    show: (_code: unknown, status: string) => shown.push(status),
+    onToken: () => t.fail('no token'),
+  }).done
   t.match(shown.at(-1), /expired/)
   const refused = scripted([[429, { message: 'Too many screens are waiting for a code; retry later' }]])
   const said: string[] = []
-  await waitForApproval({ name: 'x', fetchImpl: refused.fetchImpl, setTimer: now, show: (_code: unknown, status: string) => said.push(status), onToken: () => t.fail('no token') }).done
+  await waitForApproval({
+    name: 'x',
+    fetchImpl: refused.fetchImpl,
+    setTimer: now,
+    show: (_code: unknown, status: string) => said.push(status),
+    onToken: () => t.fail('no token'),
+  }).done
   t.same(said, ['Too many screens are waiting for a code; retry later'])
 })
 

@@ -10,7 +10,11 @@ t.test('cleared orders of the last minutes, newest first, from the history and t
   recent.addSummary({ uuid: 'bad', name: '7', orderType: 'ON_PREMISE', locationName: 3, orderCleared: null })
   recent.add({ uuid: 'u2', name: 9, orderType: 'ON_PREMISE', table: 4, clearedAt: now - 1000, here: true })
   recent.add({ uuid: 'u1', name: 5, orderType: 'TO_GO', table: '', clearedAt: now - recentWindowMs + 1 })
-  t.same(recent.list(now).map((entry: { uuid: string }) => entry.uuid), ['u2', 'u1'], 'older than the window: gone')
+  t.same(
+    recent.list(now).map((entry: { uuid: string }) => entry.uuid),
+    ['u2', 'u1'],
+    'older than the window: gone',
+  )
   t.equal(recent.lastHere(now).uuid, 'u2')
   recent.remove('u2')
   t.equal(recent.lastHere(now), null)

@@ -70,6 +70,9 @@ t.test('closing the page sends every pending clear with keepalive; a failure is 
   pending.start({ uuid: 'b' })
   pending.flush()
   await new Promise((resolve) => setImmediate(resolve))
-  t.same(sent.map((s) => s.options), [{ keepalive: true }, { keepalive: true }])
+  t.same(
+    sent.map((s) => s.options),
+    [{ keepalive: true }, { keepalive: true }],
+  )
   t.same(failed, ['a', 'b'])
 })

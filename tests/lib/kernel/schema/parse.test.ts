@@ -32,36 +32,62 @@ t.test('types and their messages (the wording operators read in config errors)',
   t.same(problems(z.url(), 'not a url'), [': Invalid URL'])
   t.same(problems(z.iso.datetime({ offset: true }), '2026-11-26'), [': Invalid ISO datetime'])
   t.same(problems(z.strictObject({ a: z.number() }), { a: 1, b: 2, c: 3 }), [': Unrecognized keys: "b", "c"'])
-  t.same(problems(z.string().refine(() => false), 'x'), [': Invalid input'])
+  t.same(
+    problems(
+      z.string().refine(() => false),
+      'x',
+    ),
+    [': Invalid input'],
+  )
 })
 
 t.test('checks run in order, all of them, until an issue that stops them', async (t) => {
-  t.same(problems(z.string().max(2).regex(/^\d+$/), 'abc'), [': Too big: expected string to have <=2 characters', ': Invalid string: must match pattern /^\\d+$/'])
+  t.same(problems(z.string().max(2).regex(/^\d+$/), 'abc'), [
+    ': Too big: expected string to have <=2 characters',
+    ': Invalid string: must match pattern /^\\d+$/',
+  ])
   t.same(problems(z.number().int().min(1).max(5), 7.5), [': Invalid input: expected int, received number'], 'not an integer: min and max skipped')
   t.same(problems(z.number().int().min(1).max(5), 0), [': Too small: expected number to be >=1'])
   let refined = 0
-  const counted = z.string().min(3).refine(() => (refined++, true))
+  const counted = z
+    .string()
+    .min(3)
+    .refine(() => (refined++, true))
   t.same(problems(counted, 'ab'), [': Too small: expected string to have >=3 characters'])
   t.equal(refined, 1, 'a refinement still runs after a check that continues')
   t.same(problems(counted, 5), [': Invalid input: expected string, received number'])
   t.equal(refined, 1, 'but never on a value of the wrong type')
-  t.same(problems(z.string().min(1).regex(/a/), []), [': Invalid input: expected string, received array', ': Too small: expected array to have >=1 items'], 'a length check measures anything with a length')
+  t.same(
+    problems(z.string().min(1).regex(/a/), []),
+    [': Invalid input: expected string, received array', ': Too small: expected array to have >=1 items'],
+    'a length check measures anything with a length',
+  )
   t.same(problems(z.array(z.string()).max(1), { length: 5 }), [': Invalid input: expected array, received object', ': Too big: expected unknown to be <=1'])
   // biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
   t.same(problems(z.array(z.number()), [, 1]), ['0: Invalid input: expected number, received undefined'], 'a hole is an element')
-  t.same(problems(z.string(), Object.assign(Object.create(null), { constructor: 1 })), [': Invalid input: expected string, received undefined'], "a foreign object's type is its constructor's name")
+  t.same(
+    problems(z.string(), Object.assign(Object.create(null), { constructor: 1 })),
+    [': Invalid input: expected string, received undefined'],
+    "a foreign object's type is its constructor's name",
+  )
 })
 
 t.test('objects: every key in declared order, unknown keys after, refinements only on a whole shape', async (t) => {
-  const plan = z
-    .strictObject({ a: z.number().int(), b: z.string().min(1), c: z.boolean().optional() })
-    .superRefine((value, context) => {
-      if (value.a > 10) context.addIssue({ code: 'custom', path: ['a'], message: 'a is over 10' })
-    })
+  const plan = z.strictObject({ a: z.number().int(), b: z.string().min(1), c: z.boolean().optional() }).superRefine((value, context) => {
+    if (value.a > 10) context.addIssue({ code: 'custom', path: ['a'], message: 'a is over 10' })
+  })
   t.same(plan.parse({ a: 1, b: 'x' }), { a: 1, b: 'x' }, 'an absent optional key stays absent')
   t.same(plan.parse({ a: 1, b: 'x', c: undefined }), { a: 1, b: 'x', c: undefined })
-  t.same(problems(plan, { b: '', a: 'x', d: 1 }), ['a: Invalid input: expected number, received string', 'b: Too small: expected string to have >=1 characters', ': Unrecognized key: "d"'])
-  t.same(problems(plan, { a: 11, b: '' }), ['b: Too small: expected string to have >=1 characters', 'a: a is over 10'], 'continuing issues inside: the refinement runs')
+  t.same(problems(plan, { b: '', a: 'x', d: 1 }), [
+    'a: Invalid input: expected number, received string',
+    'b: Too small: expected string to have >=1 characters',
+    ': Unrecognized key: "d"',
+  ])
+  t.same(
+    problems(plan, { a: 11, b: '' }),
+    ['b: Too small: expected string to have >=1 characters', 'a: a is over 10'],
+    'continuing issues inside: the refinement runs',
+  )
   t.same(problems(plan, { a: 11, b: 'x', d: 1 }), [': Unrecognized key: "d"', 'a: a is over 10'], 'an unknown key does not stop it')
   t.same(z.object({ a: z.number() }).parse({ a: 1, other: 2 }), { a: 1 }, 'a plain object drops other keys')
   t.same(z.strictObject({ a: z.number(), b: z.string() }).partial().parse({}), {})
@@ -86,7 +112,10 @@ t.test('default, prefault, optional, nullable', async (t) => {
 
 t.test('transforms run on a value without issues only; unions take the first that fits', async (t) => {
   let ran = 0
-  const digits = z.string().regex(/^\d+$/).transform((text) => (ran++, Number(text)))
+  const digits = z
+    .string()
+    .regex(/^\d+$/)
+    .transform((text) => (ran++, Number(text)))
   t.equal(digits.parse('12'), 12)
   t.same(problems(digits, 'x'), [': Invalid string: must match pattern /^\\d+$/'])
   t.equal(ran, 1)

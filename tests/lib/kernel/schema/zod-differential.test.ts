@@ -20,10 +20,39 @@ const keys = ['a', 'b', 'c', 'd'] as const
 const words = ['ON', 'OFF', 'TO_GO', 'x', ''] as const
 const patterns = [/^[a-z]+$/, /^\d{1,3}$/, /x/, /^[A-Z_]+$/i] as const
 const texts = [
-  '', 'x', 'ab', 'abc', 'ABC', 'a_b', '12', '1234', 'ON', 'OFF', 'TO_GO', ' x ', 'xyz', 'hello world',
-  'https://example.com', ' http://a.b/c ', 'http://a b', 'mailto:x@y', 'not a url', '//x', 'http://[::1]:8000/',
-  '2026-11-22T10:00:00Z', '2026-11-22T10:00:00.123Z', '2026-11-22T10:00:00+02:00', '2026-11-22T10:00:00', '2024-02-29T00:00:00Z',
-  '2023-02-29T00:00:00Z', '2026-11-22T24:00:00Z', '2026-11-22 10:00:00Z', '\u{1F600}', '\u{1F600}\u{1F600}x', 'a\uD800b', '\uDC00\uD800',
+  '',
+  'x',
+  'ab',
+  'abc',
+  'ABC',
+  'a_b',
+  '12',
+  '1234',
+  'ON',
+  'OFF',
+  'TO_GO',
+  ' x ',
+  'xyz',
+  'hello world',
+  'https://example.com',
+  ' http://a.b/c ',
+  'http://a b',
+  'mailto:x@y',
+  'not a url',
+  '//x',
+  'http://[::1]:8000/',
+  '2026-11-22T10:00:00Z',
+  '2026-11-22T10:00:00.123Z',
+  '2026-11-22T10:00:00+02:00',
+  '2026-11-22T10:00:00',
+  '2024-02-29T00:00:00Z',
+  '2023-02-29T00:00:00Z',
+  '2026-11-22T24:00:00Z',
+  '2026-11-22 10:00:00Z',
+  '\u{1F600}',
+  '\u{1F600}\u{1F600}x',
+  'a\uD800b',
+  '\uDC00\uD800',
 ]
 const numbers = [0, -0, 1, -1, 2, 3, 5, 10, 100, 1.5, -2.5, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1e21, Number.NaN, Infinity, -Infinity]
 
@@ -58,7 +87,10 @@ const stringChecks = fc.array(
   { maxLength: 3 },
 )
 const numberChecks = fc.array(
-  fc.oneof(fc.constant({ check: 'int' as const }), fc.record({ check: fc.constantFrom('min' as const, 'max' as const), n: fc.constantFrom(-1, 0, 1, 2.5, 10), message })),
+  fc.oneof(
+    fc.constant({ check: 'int' as const }),
+    fc.record({ check: fc.constantFrom('min' as const, 'max' as const), n: fc.constantFrom(-1, 0, 1, 2.5, 10), message }),
+  ),
   { maxLength: 3 },
 )
 /** Defaults and prefaults: any value (a default is not parsed; a prefault is, and may fail). */
@@ -71,7 +103,10 @@ const { node: schemaNode } = fc.letrec<{ node: Node; leaf: Node }>((tie) => ({
     fc.record({ kind: fc.constant('datetime' as const), offset: fc.boolean() }),
     fc.record({ kind: fc.constant('number' as const), checks: numberChecks }),
     fc.constant({ kind: 'boolean' as const }),
-    fc.record({ kind: fc.constant('enum' as const), values: fc.uniqueArray(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }) as fc.Arbitrary<[string, ...string[]]> }),
+    fc.record({
+      kind: fc.constant('enum' as const),
+      values: fc.uniqueArray(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }) as fc.Arbitrary<[string, ...string[]]>,
+    }),
     fc.record({ kind: fc.constant('literal' as const), value: fc.constantFrom<string | number | boolean | null>('ON', 3, true, false, null, '') }),
   ),
   node: fc.oneof(
@@ -195,7 +230,10 @@ function nearValue(node: Node): fc.Arbitrary<unknown> {
     case 'object': {
       const shape = Object.fromEntries(Object.entries(node.shape).map(([key, inner]) => [key, nearValue(inner!)]))
       return fc.oneof(
-        fc.record({ ...shape, ...Object.fromEntries(keys.filter((key) => !(key in shape)).map((key) => [key, anyValue])) }, { requiredKeys: Object.keys(shape) }),
+        fc.record(
+          { ...shape, ...Object.fromEntries(keys.filter((key) => !(key in shape)).map((key) => [key, anyValue])) },
+          { requiredKeys: Object.keys(shape) },
+        ),
         fc.record(shape, { requiredKeys: [] }),
         anyValue,
       )
@@ -230,7 +268,12 @@ function outcome(schema: any, input: unknown): Outcome {
   if (result.success) return { success: true, data: result.data }
   return {
     success: false,
-    issues: result.error.issues.map((issue: any) => ({ code: issue.code, path: issue.path, message: issue.message, ...(issue.keys ? { keys: issue.keys } : {}) })),
+    issues: result.error.issues.map((issue: any) => ({
+      code: issue.code,
+      path: issue.path,
+      message: issue.message,
+      ...(issue.keys ? { keys: issue.keys } : {}),
+    })),
   }
 }
 
@@ -272,7 +315,8 @@ t.test('the clone and zod describe random schemas with the same JSON Schema, inp
       const ours = clone.toJSONSchema(build(clone, node), { io })
       // A transform's output cannot be described: zod says so with {} when asked to, as the clone does.
       const theirs = zod.toJSONSchema(build(zod, node), { io, unrepresentable: 'any' })
-      if (!isDeepStrictEqual(ours, theirs)) throw new Error(`differ on ${JSON.stringify(node)} (${io})\nclone ${JSON.stringify(ours)}\nzod   ${JSON.stringify(theirs)}`)
+      if (!isDeepStrictEqual(ours, theirs))
+        throw new Error(`differ on ${JSON.stringify(node)} (${io})\nclone ${JSON.stringify(ours)}\nzod   ${JSON.stringify(theirs)}`)
       compared++
     }),
     { seed, numRuns: Number(process.env.SCHEMA_RUNS ?? 400) },

@@ -63,7 +63,11 @@ t.test('the installed pair: stored owner-only, read back, removed', async (t) =>
 t.test('local names: host name, its label, .local, localhost; addresses without link-local', async (t) => {
   const names = localNames('Pass-Box.lan', {
     lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true } as never],
-    eth0: [{ address: '192.168.1.20', family: 'IPv4' } as never, { address: 'fe80::1', family: 'IPv6' } as never, { address: 'fd00::20', family: 'IPv6' } as never],
+    eth0: [
+      { address: '192.168.1.20', family: 'IPv4' } as never,
+      { address: 'fe80::1', family: 'IPv6' } as never,
+      { address: 'fd00::20', family: 'IPv6' } as never,
+    ],
   })
   t.same(names.names, ['pass-box.lan', 'pass-box', 'pass-box.local', 'pass-box.lan.local', 'localhost'])
   t.same(names.addresses, ['127.0.0.1', '::1', '192.168.1.20', 'fd00::20'])

@@ -40,11 +40,23 @@ t.test('CBC-only TLS 1.2 clients are refused; GCM, ChaCha20 and TLS 1.3 clients 
       const refused = await handshake(port, { ...tls12, ciphers: cbc })
       t.ok(refused.error, `${when}: a client offering only ${cbc} is refused (${refused.error ?? refused.cipher})`)
     }
-    t.match(await handshake(port, { ...tls12, ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' }), { cipher: 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256', version: 'TLSv1.2' }, `${when}: GCM`)
-    t.match(await handshake(port, { ...tls12, ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305' }), { cipher: 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256' }, `${when}: ChaCha20`)
+    t.match(
+      await handshake(port, { ...tls12, ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' }),
+      { cipher: 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256', version: 'TLSv1.2' },
+      `${when}: GCM`,
+    )
+    t.match(
+      await handshake(port, { ...tls12, ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305' }),
+      { cipher: 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256' },
+      `${when}: ChaCha20`,
+    )
     t.match(await handshake(port, {}), { version: 'TLSv1.3' }, `${when}: TLS 1.3`)
     // A TLS 1.2 client offering CBC first and GCM too gets GCM (the server's order).
-    t.match(await handshake(port, { ...tls12, ciphers: 'ECDHE-ECDSA-AES128-SHA:ECDHE-ECDSA-AES256-GCM-SHA384' }), { cipher: 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384' }, `${when}: GCM preferred`)
+    t.match(
+      await handshake(port, { ...tls12, ciphers: 'ECDHE-ECDSA-AES128-SHA:ECDHE-ECDSA-AES256-GCM-SHA384' }),
+      { cipher: 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384' },
+      `${when}: GCM preferred`,
+    )
     t.match(await handshake(port, { maxVersion: 'TLSv1.1', minVersion: 'TLSv1' }), { error: /./ }, `${when}: TLS 1.1 refused`)
   }
   await check('at start')

@@ -23,7 +23,15 @@ interface Answer {
 function secureJson(port: number, ca: string, method: string, target: string, token?: string, body?: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = https.request(
-      { host: '127.0.0.1', port, method, path: target, ca, agent: false, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: target,
+        ca,
+        agent: false,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      },
       (response) => {
         const certificate = (response.socket as tls.TLSSocket).getPeerCertificate()
         let text = ''
@@ -57,16 +65,27 @@ t.test('a v2 client trusting the box certificate: token, order, list over HTTPS;
   const created = await secureJson(gateway.securePort!, cert, 'POST', '/api/v2/activeorders', token, { name: 41, orderType: 'TO_GO' })
   t.equal(created.status, 200, JSON.stringify(created.body))
   const list = await secureJson(gateway.securePort!, cert, 'GET', '/api/v2/activeorders', token)
-  t.same(list.body.items.map((o: { name: number }) => o.name), [41])
+  t.same(
+    list.body.items.map((o: { name: number }) => o.name),
+    [41],
+  )
   // The same token and order through the specification's plain port.
   const plain = await fetch(`http://127.0.0.1:${gateway.port}/api/v2/activeorders`, { headers: { authorization: `Bearer ${token}` } })
-  t.same(((await plain.json()) as any).items.map((o: { name: number }) => o.name), [41])
+  t.same(
+    ((await plain.json()) as any).items.map((o: { name: number }) => o.name),
+    [41],
+  )
 
   // The fingerprint GET /api/v2/gateway shows is the certificate the client was served.
   const status = await secureJson(gateway.securePort!, cert, 'GET', '/api/v2/gateway', token)
   const served = new X509Certificate(status.certificate.raw)
   t.equal(status.body.gatewayStatus.tls.fingerprintSha256, served.fingerprint256)
-  t.equal(status.body.gatewayStatus.tls.spkiSha256, createHash('sha256').update(served.publicKey.export({ type: 'spki', format: 'der' })).digest('base64'))
+  t.equal(
+    status.body.gatewayStatus.tls.spkiSha256,
+    createHash('sha256')
+      .update(served.publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64'),
+  )
   t.equal(status.body.gatewayStatus.tls.port, gateway.securePort)
   t.equal(status.body.gatewayStatus.tls.source, 'self-signed')
   t.ok(status.body.gatewayStatus.tls.subjectAltNames.includes('IP Address:127.0.0.1'))
@@ -78,17 +97,27 @@ t.test('a v2 client trusting the box certificate: token, order, list over HTTPS;
 
 t.test('a client that does not trust the certificate is refused; the guards apply on HTTPS too', async (t) => {
   const { gateway, cert } = await started(t)
-  await t.rejects(
-    new Promise((resolve, reject) => https.get({ host: '127.0.0.1', port: gateway.securePort, agent: false }, resolve).on('error', reject)),
-    { code: /SELF_SIGNED|UNABLE_TO_VERIFY/ },
-  )
+  await t.rejects(new Promise((resolve, reject) => https.get({ host: '127.0.0.1', port: gateway.securePort, agent: false }, resolve).on('error', reject)), {
+    code: /SELF_SIGNED|UNABLE_TO_VERIFY/,
+  })
   const foreign = await new Promise<Answer>((resolve, reject) => {
     https
-      .get({ host: '127.0.0.1', port: gateway.securePort, ca: cert, agent: false, servername: 'localhost', path: '/api/v2/activeorders', headers: { host: 'attacker.example' } }, (response) => {
-        let text = ''
-        response.on('data', (chunk) => (text += chunk))
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text), certificate: {} as tls.PeerCertificate }))
-      })
+      .get(
+        {
+          host: '127.0.0.1',
+          port: gateway.securePort,
+          ca: cert,
+          agent: false,
+          servername: 'localhost',
+          path: '/api/v2/activeorders',
+          headers: { host: 'attacker.example' },
+        },
+        (response) => {
+          let text = ''
+          response.on('data', (chunk) => (text += chunk))
+          response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text), certificate: {} as tls.PeerCertificate }))
+        },
+      )
       .on('error', reject)
   })
   t.equal(foreign.status, 421, 'an unknown Host is refused over HTTPS as over HTTP')

@@ -38,7 +38,10 @@ t.test('the child runs below the priority of the process that starts it', async 
   await made
   t.ok(seen.length > 0, 'saw the child')
   const expected = Math.min(19, getPriority() + childNiceness)
-  t.ok(seen.every((nice) => nice === expected), `niceness ${seen.join(', ')}, expected ${expected}`)
+  t.ok(
+    seen.every((nice) => nice === expected),
+    `niceness ${seen.join(', ')}, expected ${expected}`,
+  )
 })
 
 /** This process's children, from /proc (Linux). */

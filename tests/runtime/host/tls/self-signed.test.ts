@@ -9,10 +9,18 @@ import { makeSelfSigned, selfSignedValidityDays } from '../../../../runtime/host
 const now = new Date('2026-11-25T12:00:00Z')
 
 t.test('subjectAltName, validity, key usage and signature', async (t) => {
-  const made = makeSelfSigned({ names: ['pass-box', 'pass-box.local', 'localhost', 'pass-box'], addresses: ['127.0.0.1', '::1', '192.168.1.20', 'fd00::20', 'not-an-ip'], now })
+  const made = makeSelfSigned({
+    names: ['pass-box', 'pass-box.local', 'localhost', 'pass-box'],
+    addresses: ['127.0.0.1', '::1', '192.168.1.20', 'fd00::20', 'not-an-ip'],
+    now,
+  })
   const certificate = new X509Certificate(made.certPem)
   const info = describeCertificate(made.certPem)
-  t.same(info.subjectAltNames, ['DNS:pass-box', 'DNS:pass-box.local', 'DNS:localhost', 'IP Address:127.0.0.1', 'IP Address:::1', 'IP Address:192.168.1.20', 'IP Address:fd00::20'], 'each once, garbage left out')
+  t.same(
+    info.subjectAltNames,
+    ['DNS:pass-box', 'DNS:pass-box.local', 'DNS:localhost', 'IP Address:127.0.0.1', 'IP Address:::1', 'IP Address:192.168.1.20', 'IP Address:fd00::20'],
+    'each once, garbage left out',
+  )
   t.match(certificate.subject, /CN=pass-box/)
   t.equal(certificate.issuer, certificate.subject, 'self-issued')
   t.ok(certificate.verify(certificate.publicKey), 'signed by its own key')

@@ -32,6 +32,10 @@ export const schemaStatements = [
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_after bigint`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_through bigint`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_at timestamptz`,
+  // The site's own zone and target, from its status (null: an older gateway that does not
+  // send them; HQ's configured ones apply).
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS timezone text`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS target_seconds integer`,
   // Is anything missing (lib/hq/chain.ts)? A table of its own: the apply never locks it, so
   // storing the chains never holds up ingest. chain_seq: every change the site published up
   // to it is here (null until its first message that names the change before it, prevSeq);

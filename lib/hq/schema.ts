@@ -138,6 +138,13 @@ export const schemaStatements = [
     cleared_at timestamptz
   )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS hq_alerts_open ON hq_alerts (site_id, kind) WHERE cleared_at IS NULL`,
+  // Every HQ instance's heartbeat: seen_at moves while it is subscribed and acknowledging
+  // (lib/hq/instances.ts). One that stops raises an 'instance' alert; a retired instance's
+  // row is deleted (docs/hq.md).
+  `CREATE TABLE IF NOT EXISTS hq_instances (
+    instance_id text PRIMARY KEY,
+    seen_at timestamptz NOT NULL DEFAULT now()
+  )`,
   // Signed webhook deliveries of alerts, the gateway's outbox rules: oldest first, retried.
   `CREATE TABLE IF NOT EXISTS hq_webhook_outbox (
     id bigserial PRIMARY KEY,

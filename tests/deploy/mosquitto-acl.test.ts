@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { connect, type MqttClient } from 'mqtt'
-import { makePki } from '../lib/fleet/certs.ts'
+import { makeClientCert, makePki } from '../lib/fleet/certs.ts'
 import { fleetService, order } from '../lib/fleet/fixtures.ts'
 import { startBroker } from '../lib/fleet/mosquitto.ts'
 import { until } from '../helpers/until.ts'
@@ -15,8 +15,11 @@ import { until } from '../helpers/until.ts'
 const deployDir = path.resolve(import.meta.dirname, '../../deploy/mosquitto')
 const prefix = 'tracker-gateway'
 
-/** The shipped config and ACL on a real Mosquitto, with these accounts (user: password). */
-async function shippedBroker(t: Test, accounts: Record<string, string>) {
+/**
+ * The shipped config and ACL on a real Mosquitto, with these accounts (user: password);
+ * certificates: with its two commented lines for client certificates turned on.
+ */
+async function shippedBroker(t: Test, accounts: Record<string, string>, certificates = false) {
   const dir = t.testdir()
   const pki = makePki(dir)
   const passwd = path.join(dir, 'passwd')
@@ -26,6 +29,7 @@ async function shippedBroker(t: Test, accounts: Record<string, string>) {
   const shipped = readFileSync(path.join(deployDir, 'tracker-hq.conf'), 'utf8')
   const lines = shipped
     .split('\n')
+    .map((line) => (certificates && /^#(require_certificate|use_identity_as_username) true$/.test(line) ? line.slice(1) : line))
     .filter((line) => line.trim() && !line.startsWith('#') && !/^(listener|allow_anonymous) /.test(line))
     .map((line) =>
       line
@@ -39,7 +43,7 @@ async function shippedBroker(t: Test, accounts: Record<string, string>) {
   const broker = await startBroker({ dir, anonymous: false, lines }, 'mqtts')
   t.teardown(() => broker.stop())
 
-  return { broker, pki }
+  return { broker, pki, dir }
 }
 
 t.test('the shipped ACL: a site cannot publish under another site, HQ cannot publish', async (t) => {
@@ -193,4 +197,53 @@ t.test('the shipped config binds client ids to accounts: a site\'s password cann
   })
   t.ok(connack.sessionPresent, 'HQ\'s session is still there')
   await until(() => received.includes('{"waiting":true}'), 'what the session kept reaches HQ')
+})
+
+t.test('a client certificate per site instead of a password: its CN is its account and its client id', async (t) => {
+  const { broker, pki, dir } = await shippedBroker(t, { unused: 'pw' }, true)
+  const clients: MqttClient[] = []
+  t.teardown(() => Promise.all(clients.map((c) => c.endAsync(true))))
+  const as = async (cn: string | null, clientId: string, clean = true) => {
+    const identity = cn ? makeClientCert(dir, cn) : null
+    const client = connect(broker.url, {
+      ca: readFileSync(pki.ca),
+      ...(identity ? { cert: readFileSync(identity.cert), key: readFileSync(identity.key) } : {}),
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      clientId,
+      clean,
+    })
+    client.on('error', () => undefined)
+    clients.push(client)
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve())
+      client.once('error', reject)
+      client.once('close', () => reject(new Error('closed')))
+    })
+    return client
+  }
+  const received: string[] = []
+  const hq = await as('hq-1', 'hq-1', false)
+  hq.on('message', (topic, payload) => received.push(`${topic} ${payload}`))
+  await hq.subscribeAsync(`${prefix}/+/events`, { qos: 1 })
+
+  const lyon = await as('lyon-2', 'tracker-gateway-lyon-2')
+  let lyonClosed = false
+  lyon.once('close', () => (lyonClosed = true))
+  // Paris's certificate asking for Lyon's client id: it gets its own, Lyon stays connected.
+  const paris = await as('paris-11', 'tracker-gateway-lyon-2')
+  await paris.publishAsync(`${prefix}/paris-11/events`, '{"paris":true}', { qos: 1 })
+  await Promise.race([lyon.publishAsync(`${prefix}/lyon-2/events`, '{"lyon":true}', { qos: 1 }), until(() => lyonClosed, 'lyon acknowledged or closed')])
+  t.notOk(lyonClosed, 'lyon\'s connection is not taken over by paris\'s certificate')
+  await until(() => received.includes(`${prefix}/paris-11/events {"paris":true}`) && received.includes(`${prefix}/lyon-2/events {"lyon":true}`), 'both sites\' own messages at HQ')
+  // Paris's certificate writing under Lyon: refused as with a password.
+  let parisClosed = false
+  paris.once('close', () => (parisClosed = true))
+  paris.publish(`${prefix}/lyon-2/events`, '{"forged":true}', { qos: 1 })
+  await until(() => parisClosed || received.some((m) => m.includes('forged')), 'the broker\'s answer to paris writing under lyon')
+  t.notOk(received.some((m) => m.includes('forged')), 'a site\'s certificate cannot write under another site')
+  // No certificate: refused, whatever the password.
+  await t.rejects(as(null, 'tracker-gateway-lyon-2'), 'a client without a certificate is refused')
+  t.notOk(lyonClosed, 'and did not disconnect lyon')
 })

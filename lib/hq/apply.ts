@@ -60,7 +60,7 @@ function figuresUpsert(cte: string, table: string, keys: ('day' | 'site_id' | 'h
   const grouped = keys.map((key) => source[key]).join(', ')
   return `${cte} AS (
          INSERT INTO ${table} AS f (${keys.join(', ')}, orders, located, to_table_seconds, late)
-         SELECT ${grouped}, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
+         SELECT ${grouped}, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > COALESCE(target, $11))
          FROM inserted GROUP BY ${grouped} ORDER BY ${grouped}
          ON CONFLICT (${keys.join(', ')}) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
            to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
@@ -68,7 +68,9 @@ function figuresUpsert(cte: string, table: string, keys: ('day' | 'site_id' | 'h
 }
 
 // The history rows of a batch and, in the same statement, the figures they add to. The
-// summary's times carry the site's offset, so its own day and hour are in the text.
+// summary's times carry the site's offset, so its own day and hour are in the text; an
+// order is late by its site's own target (from its status; HQ's targetSeconds, $11, for a
+// site that sends none).
 const insertHistoryWithFigures = `WITH inserted AS (
          INSERT INTO hq_history (site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared, local_day, local_hour)
          SELECT site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared,
@@ -77,7 +79,8 @@ const insertHistoryWithFigures = `WITH inserted AS (
            AS h(site_id, uuid, seq, name, order_type, location_name, started_text, order_started, order_located, order_cleared)
          ORDER BY site_id, uuid
          ON CONFLICT DO NOTHING
-         RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table
+         RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table,
+           (SELECT target_seconds FROM hq_sites s WHERE s.site_id = hq_history.site_id) AS target
        ), ${figuresUpsert('site_hours', 'hq_site_hours', ['day', 'site_id', 'hour'])}, ${figuresUpsert('site_days', 'hq_site_days', ['day', 'site_id'])}, ${figuresUpsert('chain_hours', 'hq_chain_hours', ['day', 'hour'])}
        SELECT count(*)::int AS inserted FROM inserted`
 

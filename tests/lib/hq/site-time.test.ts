@@ -28,9 +28,9 @@ function parsed(siteId: string, channel: string, payload: string): SiteMessage {
   return result.message
 }
 
-const partitions = new Partitions()
 async function apply(db: Database, messages: SiteMessage[]) {
-  await partitions.ensure(db, clearedInstants(messages))
+  // A Partitions per call: it remembers what it made, and each test has its own database.
+  await new Partitions().ensure(db, clearedInstants(messages))
   return db.transaction((tx) => applyBatch(tx, messages, { timezoneOf: () => config.timezone, targetSeconds: config.targetSeconds }))
 }
 
@@ -97,7 +97,22 @@ t.test('a site\'s today is its own day; the chain\'s today is the sum of the sit
   t.equal(chain.orders, 2, 'the chain\'s today is the sum of both')
   t.equal(chain.basis, 'sites-own-days', 'and says so')
   t.equal(chain.days.length, 2, 'two dates among the sites\' todays')
+  t.equal(chain.late, 0, 'both took 30 s to their table, within HQ\'s 600 s')
   const east = await statistics(db, config, 'today', 'east')
   t.equal(east.orders, 1, 'a site\'s statistics: its own today')
   t.equal(east.from, new Intl.DateTimeFormat('en-CA', { timeZone: sites.east }).format(new Date()), 'dated in its zone')
+})
+
+t.test('the figures count an order late by its site\'s own target', async (t) => {
+  const { db } = await freshDatabase(pg)
+  t.teardown(() => db.close())
+  const now = Date.now()
+  const cleared = (name: number, toTableS: number) => order(name, { created: now - 120_000, stateChanged: now - 1000, located: now - 120_000 + toTableS * 1000, locationName: 4, state: 'cleared' })
+  await apply(db, [status('quick', { timezone: 'UTC', targetSeconds: 30 })])
+  await apply(db, [...siteEvents('quick', 'UTC', { seq: 1, type: 'ORDER_CLEARED', order: cleared(1, 40), at: now - 1000 }), ...siteEvents('quick', 'UTC', { seq: 2, type: 'ORDER_CLEARED', order: cleared(2, 20), at: now - 1000 })])
+  const site = await statistics(db, config, 'today', 'quick')
+  t.equal(site.orders, 2)
+  t.equal(site.late, 1, '40 s to the table is late by the site\'s 30 s target (HQ\'s own is 600 s)')
+  const [overview] = await listSites(db, config)
+  t.equal(overview!.today.late, 1, 'on the board too')
 })

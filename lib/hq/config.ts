@@ -46,10 +46,14 @@ export const hqConfigSchema = z.strictObject({
   /** Messages applied per PostgreSQL transaction, and the longest a message waits for its batch. */
   batchSize: z.number().int().min(1).max(5000).default(500),
   batchWaitMs: z.number().int().min(0).max(5000).default(20),
-  /** The sites' timezone (events carry local times without offset); per-site exceptions. */
+  /**
+   * The chain's calendar ("this week"), and the zone to read an older gateway's events in
+   * (local times without offset; current gateways send UTC instants and their own zone in
+   * their status); per-site exceptions.
+   */
   timezone: timezone.default('UTC'),
   siteTimezones: z.record(z.string(), timezone).default({}),
-  /** Time to table a site aims at; a waiting order older than this is late. */
+  /** Time to table, for a site whose status does not send its own target (an older gateway). */
   targetSeconds: z.number().int().min(1).max(86_400).default(600),
   alerts: z
     .strictObject({

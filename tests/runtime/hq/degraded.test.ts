@@ -3,7 +3,7 @@
 // is frozen (SIGSTOP: its connection stays open, it acknowledges nothing), woken, then killed
 // (SIGKILL). Throughout, what the other instance's API shows of the site's open orders is
 // never more than 10 s behind the site; the frozen instance raises an 'instance' alert.
-// (About 35 s of load here; docs/hq.md gives the longer run's figures.)
+// (About 35 s of load: shorter than a 5-minute outage, so it fits in npm test.)
 import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'

@@ -58,11 +58,16 @@ const optionsWithValue = new Set(['--port', '--data-dir', '--config'])
 
 /** Whether a `gateway` command line (its first positional argument) runs from the sources. */
 export function runsFromSources(args) {
+  return sourceCommands.has(commandOf(args))
+}
+
+/** A `gateway` command line's command (its first positional argument), or undefined. */
+export function commandOf(args) {
   for (let i = 0; i < args.length; i++) {
     if (optionsWithValue.has(args[i])) i++
-    else if (!args[i].startsWith('-')) return sourceCommands.has(args[i])
+    else if (!args[i].startsWith('-')) return args[i]
   }
-  return false
+  return undefined
 }
 
 /**

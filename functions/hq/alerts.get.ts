@@ -7,7 +7,7 @@ export const config: FunctionConfig = {
   path: '/api/hq/alerts',
   auth: 'bearer',
   code: 6,
-  summary: 'Open alerts, oldest first: site, kind (offline, radio, backlog, lost), detail, raisedAt',
+  summary: 'Open alerts, oldest first: site, kind (offline, radio, backlog, lost; instance: an HQ instance stopped acknowledging), detail, raisedAt',
 }
 
 const handler: HqFunction = async (_request, ctx) => ctx.ok({ alerts: await ctx.services.alerts() })

@@ -23,6 +23,10 @@ export function fleetMessages(change: OrderChange, { siteId, timezone, storedSum
     ...orderModifiedPayload(change.order, change.seq, { now: change.at, timezone }),
     change: change.type,
     siteId,
+    // The same instants in UTC: `created` and `stateStarted` are the site's local times
+    // without an offset (the ORDER_MODIFIED form), which HQ could only read with a zone table.
+    createdAt: new Date(change.order.created).toISOString(),
+    stateStartedAt: new Date(change.order.stateChanged).toISOString(),
     ...chain,
   }
   const messages: FleetMessage[] = [{ channel: 'events', payload: JSON.stringify(event) }]

@@ -21,6 +21,8 @@ export interface FleetDeps {
   clock: Clock
   log: Logger
   timezone: () => string
+  /** The site's target time to table in seconds (its settings' targetTimeDefault); HQ judges lateness by it. */
+  targetSeconds?: () => number
   storedSummary?: (uuid: string) => OrderSummary | undefined
   /** Changes per publish round trip (tests make it small). */
   batchSize?: number
@@ -137,6 +139,9 @@ export class FleetService {
       lastPublishedSeq: status.lastPublishedSeq,
       // Every change published with a seq above this can still be replayed (docs/fleet.md).
       replayAfter: this.#outbox?.replayAfter ?? 0,
+      // The site's own day and target, so HQ needs no table of zones nor a target of its own.
+      timezone: this.#deps.timezone(),
+      ...(this.#deps.targetSeconds ? { targetSeconds: this.#deps.targetSeconds() } : {}),
     }
   }
 }

@@ -10,7 +10,8 @@ import type { SqlClient } from '../store/postgres.ts'
 import { notifyChannel } from './apply.ts'
 import type { HqConfig } from './config.ts'
 
-export type AlertKind = 'offline' | 'backlog' | 'radio' | 'lost'
+/** 'instance': an HQ instance stopped acknowledging; its siteId is the instance's client id (hq-<instanceId>). */
+export type AlertKind = 'offline' | 'backlog' | 'radio' | 'lost' | 'instance'
 
 export interface Alert {
   id: number
@@ -44,8 +45,7 @@ export async function openAlerts(db: SqlClient): Promise<Alert[]> {
   return rows.map(toAlert)
 }
 
-export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> &
-  Partial<Pick<HqConfig['alerts'], 'lostHours'>>
+export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> & Partial<Pick<HqConfig['alerts'], 'lostHours' | 'instanceSilentSeconds'>>
 
 /** The words of a 'lost' alert, from hq_sites' lost_* columns (replay.ts widens an open one's range). */
 export const lostDetailSql = `'changes after seq ' || lost_after || ' through seq ' || lost_through || ' are lost: the site could no longer replay them'`
@@ -77,10 +77,13 @@ const conditions = `
          OR site_id IN (SELECT site_id FROM hq_alerts WHERE kind = 'radio' AND cleared_at IS NULL))
   UNION ALL
   SELECT site_id, 'lost', ${lostDetailSql}
-  FROM hq_sites WHERE lost_at > now() - make_interval(secs => $4)`
+  FROM hq_sites WHERE lost_at > now() - make_interval(secs => $4)
+  UNION ALL
+  SELECT 'hq-' || instance_id, 'instance', 'HQ instance ' || instance_id || ' has not acknowledged since ' || to_char(seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+  FROM hq_instances WHERE seen_at < now() - make_interval(secs => $5)`
 
 export async function evaluateAlerts(tx: SqlClient, config: AlertConfig): Promise<{ raised: Alert[]; cleared: Alert[] }> {
-  const args = [config.offlineMinutes * 60, config.backlogThreshold, config.radioDownMinutes * 60, (config.lostHours ?? 24) * 3600]
+  const args = [config.offlineMinutes * 60, config.backlogThreshold, config.radioDownMinutes * 60, (config.lostHours ?? 24) * 3600, config.instanceSilentSeconds ?? 60]
   const raised = await tx.query<AlertRow>(
     `INSERT INTO hq_alerts (site_id, kind, detail) SELECT site_id, kind, detail FROM (${conditions}) c ORDER BY site_id, kind
      ON CONFLICT (site_id, kind) WHERE cleared_at IS NULL DO NOTHING RETURNING *`,

@@ -63,7 +63,7 @@ function figuresUpsert(cte: string, table: string, keys: ('day' | 'site_id' | 'h
   const grouped = keys.map((key) => source[key]).join(', ')
   return `${cte} AS (
          INSERT INTO ${table} AS f (${keys.join(', ')}, orders, located, to_table_seconds, late)
-         SELECT ${grouped}, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > $11)
+         SELECT ${grouped}, count(*), count(to_table), COALESCE(sum(to_table), 0), count(*) FILTER (WHERE to_table > COALESCE(target, $11))
          FROM inserted GROUP BY ${grouped} ORDER BY ${grouped}
          ON CONFLICT (${keys.join(', ')}) DO UPDATE SET orders = f.orders + excluded.orders, located = f.located + excluded.located,
            to_table_seconds = f.to_table_seconds + excluded.to_table_seconds, late = f.late + excluded.late
@@ -71,7 +71,9 @@ function figuresUpsert(cte: string, table: string, keys: ('day' | 'site_id' | 'h
 }
 
 // The history rows of a batch and, in the same statement, the figures they add to. The
-// summary's times carry the site's offset, so its own day and hour are in the text.
+// summary's times carry the site's offset, so its own day and hour are in the text; an
+// order is late by its site's own target (from its status; HQ's targetSeconds, $11, for a
+// site that sends none).
 const insertHistoryWithFigures = `WITH inserted AS (
          INSERT INTO hq_history (site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared, local_day, local_hour)
          SELECT site_id, uuid, seq, name, order_type, location_name, order_started, order_located, order_cleared,
@@ -80,7 +82,8 @@ const insertHistoryWithFigures = `WITH inserted AS (
            AS h(site_id, uuid, seq, name, order_type, location_name, started_text, order_started, order_located, order_cleared)
          ORDER BY site_id, uuid
          ON CONFLICT DO NOTHING
-         RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table
+         RETURNING site_id, local_day, local_hour, EXTRACT(EPOCH FROM order_located - order_started) AS to_table,
+           (SELECT target_seconds FROM hq_sites s WHERE s.site_id = hq_history.site_id) AS target
        ), ${figuresUpsert('site_hours', 'hq_site_hours', ['day', 'site_id', 'hour'])}, ${figuresUpsert('site_days', 'hq_site_days', ['day', 'site_id'])}, ${figuresUpsert('chain_hours', 'hq_chain_hours', ['day', 'hour'])}
        SELECT count(*)::int AS inserted FROM inserted`
 
@@ -100,9 +103,9 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
     const result = await tx.query(
       `INSERT INTO hq_live_orders (site_id, uuid, seq, name, order_type, location_name, state, created_at, state_started, change)
        SELECT site_id, uuid, seq, name, order_type, location_name, state,
-              created::timestamp AT TIME ZONE tz, state_started::timestamp AT TIME ZONE tz, change
-       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-         AS e(site_id, uuid, seq, name, order_type, location_name, state, created, state_started, change, tz)
+              COALESCE(created_at, created::timestamp AT TIME ZONE tz), COALESCE(state_started_at, state_started::timestamp AT TIME ZONE tz), change
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[])
+         AS e(site_id, uuid, seq, name, order_type, location_name, state, created, state_started, change, tz, created_at, state_started_at)
        ORDER BY site_id, uuid
        ON CONFLICT (site_id, uuid) DO UPDATE SET seq = excluded.seq, name = excluded.name, order_type = excluded.order_type,
          location_name = excluded.location_name, state = excluded.state, created_at = excluded.created_at,
@@ -119,7 +122,10 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
         events.map((e) => e.created),
         events.map((e) => e.stateStarted),
         events.map((e) => e.change),
+        // Only for an older gateway's events, which carry local times without an offset.
         events.map((e) => options.timezoneOf(e.siteId)),
+        events.map((e) => e.createdAt ?? null),
+        events.map((e) => e.stateStartedAt ?? null),
       ],
     )
     eventCount = result.rowCount
@@ -159,11 +165,12 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
       `UPDATE hq_sites AS s SET online = n.online, reason = n.reason, device_id = n.device_id, version = n.version,
          started_at = n.started_at, status_at = n.at, status_received_at = now(),
          backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq, replay_after = n.replay_after,
+         timezone = COALESCE(n.timezone, s.timezone), target_seconds = COALESCE(n.target_seconds, s.target_seconds),
          radio_up = CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END,
          radio_down_since = CASE WHEN NOT (CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END)
                                  THEN CASE WHEN NOT s.radio_up AND n.started_at = s.started_at THEN s.radio_down_since ELSE now() END END
-       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[], $11::bigint[])
-         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up, replay_after)
+       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[], $11::bigint[], $12::text[], $13::int[])
+         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up, replay_after, timezone, target_seconds)
        WHERE s.site_id = n.site_id
          AND (s.started_at IS NULL OR n.started_at > s.started_at
               OR (n.started_at = s.started_at AND (n.at >= s.status_at OR NOT n.online)))`,
@@ -179,6 +186,8 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
         statuses.map((s) => s.lastPublishedSeq ?? null),
         statuses.map((s) => s.radioUp ?? null),
         statuses.map((s) => s.replayAfter ?? null),
+        statuses.map((s) => s.timezone ?? null),
+        statuses.map((s) => s.targetSeconds ?? null),
       ],
     )
     statusCount = result.rowCount

@@ -32,24 +32,28 @@ export const hqConfigSchema = z.strictObject({
    * on the broker keeps what it has not acknowledged while it is down. One per instance.
    */
   instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ (up to 40)'),
-  /** Shared subscription group: instances in one group share the load. */
-  shareGroup: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,40}$/)
-    .default('hq'),
+  /** Shared subscription group (only with shared: true): instances in one group share the load. */
+  shareGroup: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('hq'),
   /**
-   * false: every instance subscribes to everything (plain persistent subscriptions) and
-   * applies it all (idempotent, so only the work doubles). For Mosquitto 2.0, which does not
-   * restore shared subscriptions after a broker restart (docs/hq.md).
+   * false (the default): every instance subscribes to everything (its own persistent
+   * subscriptions) and applies it all; applying is idempotent per (site, seq), so what two
+   * instances apply is stored once, and with any instance stopped, killed or retired the
+   * others still receive and apply every change at once (docs/hq.md, "Correct while an
+   * instance is down"). true: a shared subscription splits the load, but the broker keeps
+   * sending a stopped or dead instance its share, which waits for it.
    */
-  shared: z.boolean().default(true),
+  shared: z.boolean().default(false),
   /** Messages applied per PostgreSQL transaction, and the longest a message waits for its batch. */
   batchSize: z.number().int().min(1).max(5000).default(500),
   batchWaitMs: z.number().int().min(0).max(5000).default(20),
-  /** The sites' timezone (events carry local times without offset); per-site exceptions. */
+  /**
+   * The chain's calendar ("this week"), and the zone to read an older gateway's events in
+   * (local times without offset; current gateways send UTC instants and their own zone in
+   * their status); per-site exceptions.
+   */
   timezone: timezone.default('UTC'),
   siteTimezones: z.record(z.string(), timezone).default({}),
-  /** Time to table a site aims at; a waiting order older than this is late. */
+  /** Time to table, for a site whose status does not send its own target (an older gateway). */
   targetSeconds: z.number().int().min(1).max(86_400).default(600),
   alerts: z
     .strictObject({
@@ -64,6 +68,8 @@ export const hqConfigSchema = z.strictObject({
       backlogThreshold: z.number().int().min(1).default(100),
       /** A range of changes a site could no longer replay stays an open alert this long. */
       lostHours: z.number().min(0.01).max(8760).default(24),
+      /** An HQ instance that has not acknowledged (heartbeat in PostgreSQL) for this long raises an alert. */
+      instanceSilentSeconds: z.number().min(1).max(86_400).default(60),
       /** How often alerts are evaluated. */
       checkIntervalMs: z.number().int().min(100).max(3_600_000).default(30_000),
       /** Signed webhooks (standard-webhooks) for every alert raised or cleared. */

@@ -1,5 +1,6 @@
-// Headquarters' ingest: a shared, persistent MQTT subscription to every site's events,
-// history and status, applied to PostgreSQL in batches. A message is acknowledged to the
+// Headquarters' ingest: a persistent MQTT subscription (this instance's own, or a shared one
+// with shared: true) to every site's events, history and status, applied to PostgreSQL in
+// batches. A message is acknowledged to the
 // broker only after the transaction that applied it has committed, so an instance that dies
 // loses nothing: the broker sends what it had not acknowledged again (to this instance's
 // session when it comes back). Applying is idempotent (lib/hq/apply.ts), so what is sent

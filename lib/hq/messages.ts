@@ -3,6 +3,7 @@
 // rejected (counted and logged, then acknowledged: keeping it would block nothing but would
 // come back forever).
 import * as z from '../kernel/schema/index.ts'
+import { isValidTimezone } from '../kernel/time.ts'
 
 const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/)
 const zonedTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/)
@@ -23,6 +24,12 @@ const eventSchema = z.object({
   change: z.string().min(1).max(32),
   siteId: z.string(),
   prevSeq,
+  /**
+   * created and stateStarted as instants (with their offset, or UTC). Absent from older
+   * gateways: HQ then reads the local times in its configured zone for the site.
+   */
+  createdAt: zonedTime.optional(),
+  stateStartedAt: zonedTime.optional(),
 })
 
 const historySchema = z.object({
@@ -53,6 +60,9 @@ const statusSchema = z.object({
   radioKind: z.string().max(32).optional(),
   /** Every change the site published with a seq above this can still be replayed (absent: an older gateway). */
   replayAfter: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** The site's zone and target (absent from older gateways: HQ's configured ones apply). */
+  timezone: z.string().max(64).refine(isValidTimezone, 'must be an IANA timezone').optional(),
+  targetSeconds: z.number().int().min(1).max(86_400).optional(),
 })
 
 export type SiteEvent = Omit<z.infer<typeof eventSchema>, 'locationName'> & { kind: 'event'; locationName: string | null }

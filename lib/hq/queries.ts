@@ -1,7 +1,9 @@
 // What the chain board and HQ's API read: every site at a glance, one site's open orders, and
-// time to table / orders per hour for the chain or a site, today or this week. "Today" is
-// the chain's day (config timezone); each site's figures are counted on its own clock (its
-// summaries carry its offset), so a chain spanning timezones sees each site's own today.
+// time to table / orders per hour for the chain or a site, today or this week. A site's
+// "today" and target are its own (its status sends its zone and target; HQ's configured ones
+// apply only to older gateways that do not), and the chain's today is the sum of its sites'
+// todays. The week is the chain's calendar (config timezone), each site's figures counted on
+// its own clock (its summaries carry its offset).
 import type { SqlClient } from '../store/postgres.ts'
 import type { HqConfig } from './config.ts'
 
@@ -30,25 +32,31 @@ export interface SiteOverview {
   activeOrders: number
   lateNow: number
   today: { orders: number; located: number; averageToTableSeconds: number | null; late: number }
+  /** The site's own target and zone (from its status; HQ's configured ones for an older gateway). */
   targetSeconds: number
+  timezone: string
 }
+
+/** The site's zone and target in SQL: its own (status), else HQ's configured ones ($1, $4, $2). */
+const siteZone = `COALESCE(s.timezone, $4::jsonb ->> s.site_id, $1)`
+const siteTarget = `COALESCE(s.target_seconds, $2)`
 
 // Open orders and today's figures aggregated once for all sites (not looked up site by
 // site): the board asks for all of them at once. A site's today is its own timezone's, so
 // the hour figures are read for the days around now and matched per site.
 const siteRows = `
   WITH open AS (
-    SELECT site_id, count(*) AS active, count(*) FILTER (WHERE state = 'started' AND now() - created_at > make_interval(secs => $2)) AS late
-    FROM hq_live_orders WHERE state <> 'cleared' GROUP BY site_id
+    SELECT l.site_id, count(*) AS active, count(*) FILTER (WHERE l.state = 'started' AND now() - l.created_at > make_interval(secs => ${siteTarget})) AS late
+    FROM hq_live_orders l JOIN hq_sites s ON s.site_id = l.site_id WHERE l.state <> 'cleared' GROUP BY l.site_id
   ), today AS (
-    SELECT site_id, sum(orders) AS orders, sum(located) AS located, sum(to_table_seconds) AS to_table_seconds, sum(late) AS late
-    FROM hq_site_hours
+    SELECT h.site_id, sum(orders) AS orders, sum(located) AS located, sum(to_table_seconds) AS to_table_seconds, sum(late) AS late
+    FROM hq_site_hours h JOIN hq_sites s ON s.site_id = h.site_id
     WHERE day BETWEEN (now() AT TIME ZONE 'UTC')::date - 1 AND (now() AT TIME ZONE 'UTC')::date + 1
-      AND day = (now() AT TIME ZONE COALESCE($4::jsonb ->> site_id, $1))::date
-    GROUP BY site_id
+      AND day = (now() AT TIME ZONE ${siteZone})::date
+    GROUP BY h.site_id
   )
   SELECT s.site_id, s.online, s.reason, s.version, s.device_id, s.last_seen, s.status_at, s.backlog, s.last_seq,
-         s.status_received_at, s.radio_up, s.radio_down_since,
+         s.status_received_at, s.radio_up, s.radio_down_since, ${siteTarget} AS target_seconds, ${siteZone} AS timezone,
          COALESCE(o.active, 0)::int AS active, COALESCE(o.late, 0)::int AS late_now,
          COALESCE(f.orders, 0)::int AS orders, COALESCE(f.located, 0)::int AS located,
          f.to_table_seconds, COALESCE(f.late, 0)::int AS late_today,
@@ -75,11 +83,12 @@ interface SiteRow {
   to_table_seconds: number | null
   late_today: number
   silent: boolean
+  target_seconds: number
+  timezone: string
 }
 
-function overview(row: SiteRow, targetSeconds: number): SiteOverview {
-  const connection: Connection =
-    row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
+function overview(row: SiteRow): SiteOverview {
+  const connection: Connection = row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
   return {
     siteId: row.site_id,
     connection,
@@ -100,7 +109,8 @@ function overview(row: SiteRow, targetSeconds: number): SiteOverview {
       averageToTableSeconds: row.located ? Math.round((row.to_table_seconds ?? 0) / row.located) : null,
       late: row.late_today,
     },
-    targetSeconds,
+    targetSeconds: row.target_seconds,
+    timezone: row.timezone,
   }
 }
 
@@ -108,12 +118,12 @@ const params = (config: QueryConfig) => [config.timezone, config.targetSeconds, 
 
 export async function listSites(db: SqlClient, config: QueryConfig): Promise<SiteOverview[]> {
   const { rows } = await db.query<SiteRow>(`${siteRows} ORDER BY s.site_id`, params(config))
-  return rows.map((row) => overview(row, config.targetSeconds))
+  return rows.map((row) => overview(row))
 }
 
 export async function getSite(db: SqlClient, config: QueryConfig, siteId: string): Promise<SiteOverview | undefined> {
   const { rows } = await db.query<SiteRow>(`${siteRows} WHERE s.site_id = $5`, [...params(config), siteId])
-  return rows[0] && overview(rows[0], config.targetSeconds)
+  return rows[0] && overview(rows[0])
 }
 
 export interface LiveOrder {
@@ -130,21 +140,12 @@ export interface LiveOrder {
 }
 
 export async function siteOrders(db: SqlClient, config: QueryConfig, siteId: string): Promise<LiveOrder[]> {
-  const { rows } = await db.query<{
-    uuid: string
-    name: string
-    order_type: string
-    state: string
-    location_name: string | null
-    created_at: Date
-    state_started: Date
-    elapsed: number
-    seq: number
-  }>(
+  const { rows } = await db.query<{ uuid: string; name: string; order_type: string; state: string; location_name: string | null; created_at: Date; state_started: Date; elapsed: number; seq: number; target: number }>(
     `SELECT uuid, name, order_type, state, location_name, created_at, state_started, seq,
-            GREATEST(0, floor(EXTRACT(EPOCH FROM now() - created_at)))::int AS elapsed
+            GREATEST(0, floor(EXTRACT(EPOCH FROM now() - created_at)))::int AS elapsed,
+            COALESCE((SELECT target_seconds FROM hq_sites WHERE site_id = $1), $2) AS target
      FROM hq_live_orders WHERE site_id = $1 AND state <> 'cleared' ORDER BY created_at, uuid`,
-    [siteId],
+    [siteId, config.targetSeconds],
   )
   return rows.map((row) => ({
     uuid: row.uuid,
@@ -155,7 +156,7 @@ export async function siteOrders(db: SqlClient, config: QueryConfig, siteId: str
     created: row.created_at.toISOString(),
     stateStarted: row.state_started.toISOString(),
     elapsedSeconds: row.elapsed,
-    late: row.state === 'started' && row.elapsed > config.targetSeconds,
+    late: row.state === 'started' && row.elapsed > row.target,
     seq: row.seq,
   }))
 }
@@ -171,10 +172,16 @@ export interface Figures {
 
 export interface Statistics extends Figures {
   period: Period
-  /** First and last day counted (the chain's calendar). */
+  /** First and last day counted (the site's calendar for a site, the chain's for the chain). */
   from: string
   to: string
   site: string | null
+  /**
+   * What the days are: "sites-own-days" (the chain's today: the sum of each site's own today,
+   * which near midnight are not all one date), "chain-calendar" (the chain's week, config
+   * timezone), "site-calendar" (one site, its own zone).
+   */
+  basis: 'sites-own-days' | 'chain-calendar' | 'site-calendar'
   targetSeconds: number
   /** By hour of the day (0-23), summed over the period's days. */
   hours: (Figures & { hour: number })[]
@@ -195,18 +202,36 @@ const figures = (row: FigureRow): Figures => ({
 const sums = 'sum(orders)::int AS orders, sum(located)::int AS located, sum(to_table_seconds) AS to_table_seconds, sum(late)::int AS late'
 
 export async function statistics(db: SqlClient, config: QueryConfig, period: Period, site: string | null): Promise<Statistics> {
-  // The chain's today, and the Monday that starts its week.
+  // Today and the Monday that starts the week: the site's own for one site, the chain's
+  // calendar (config timezone) for the chain's week.
   const { rows: bounds } = await db.query<{ today: string; monday: string }>(
-    `SELECT d::text AS today, (d - (EXTRACT(ISODOW FROM d)::int - 1))::text AS monday FROM (SELECT (now() AT TIME ZONE $1)::date AS d) x`,
-    [config.timezone],
+    `SELECT d::text AS today, (d - (EXTRACT(ISODOW FROM d)::int - 1))::text AS monday
+     FROM (SELECT (now() AT TIME ZONE COALESCE((SELECT timezone FROM hq_sites WHERE site_id = $3), $2::jsonb ->> $3, $1))::date AS d) x`,
+    [config.timezone, JSON.stringify(config.siteTimezones), site],
   )
   const { today, monday } = bounds[0]
   const from = period === 'today' ? today : monday
+  // The chain's today is the sum of its sites' todays, each site's own calendar day.
+  const sitesOwnDays = site === null && period === 'today'
   type Grouped = FigureRow & { hour: number | null; day: string | null; site_id: string | null; set: number }
   let rows: Grouped[]
-  if (site === null) {
-    // The chain: total, days and sites from the per-site day figures (one row per site and
-    // day), hours from the chain's hour figures: never the per-site hour rows.
+  if (sitesOwnDays) {
+    const ownDay = `f.day BETWEEN $1::date - 1 AND $1::date + 1 AND f.day = (now() AT TIME ZONE COALESCE(s.timezone, $2::jsonb ->> s.site_id, $3))::date`
+    const args = [today, JSON.stringify(config.siteTimezones), config.timezone]
+    const [perSite, perHour] = await Promise.all([
+      db.query<Grouped>(
+        `SELECT NULL::smallint AS hour, f.day, f.site_id, GROUPING(f.day, f.site_id) AS set, ${sums} FROM hq_site_days f JOIN hq_sites s ON s.site_id = f.site_id
+         WHERE ${ownDay} GROUP BY GROUPING SETS ((), (f.day), (f.site_id))`,
+        args,
+      ),
+      db.query<Grouped>(
+        `SELECT f.hour, NULL AS day, NULL AS site_id, 3 AS set, ${sums} FROM hq_site_hours f JOIN hq_sites s ON s.site_id = f.site_id WHERE ${ownDay} GROUP BY f.hour`,
+        args,
+      ),
+    ])
+    const renumber: Record<number, number> = { 3: 7, 1: 5, 2: 6 }
+    rows = [...perSite.rows.map((row) => ({ ...row, set: renumber[row.set]! })), ...perHour.rows]
+  } else if (site === null) {
     const [perSite, perHour] = await Promise.all([
       db.query<Grouped>(
         `SELECT NULL::smallint AS hour, day, site_id, GROUPING(day, site_id) AS set, ${sums} FROM hq_site_days
@@ -242,6 +267,7 @@ export async function statistics(db: SqlClient, config: QueryConfig, period: Per
     from,
     to: today,
     site,
+    basis: sitesOwnDays ? 'sites-own-days' : site === null ? 'chain-calendar' : 'site-calendar',
     targetSeconds: config.targetSeconds,
     ...figures(total.rows[0]?.orders === null ? zero : (total.rows[0] ?? zero)),
     hours: hours.rows.map((row) => ({ hour: row.hour, ...figures(row) })),

@@ -32,6 +32,10 @@ export const schemaStatements = [
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_after bigint`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_through bigint`,
   `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS lost_at timestamptz`,
+  // The site's own zone and target, from its status (null: an older gateway that does not
+  // send them; HQ's configured ones apply).
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS timezone text`,
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS target_seconds integer`,
   // Is anything missing (lib/hq/chain.ts)? A table of its own: the apply never locks it, so
   // storing the chains never holds up ingest. chain_seq: every change the site published up
   // to it is here (null until its first message that names the change before it, prevSeq);
@@ -134,6 +138,13 @@ export const schemaStatements = [
     cleared_at timestamptz
   )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS hq_alerts_open ON hq_alerts (site_id, kind) WHERE cleared_at IS NULL`,
+  // Every HQ instance's heartbeat: seen_at moves while it is subscribed and acknowledging
+  // (lib/hq/instances.ts). One that stops raises an 'instance' alert; a retired instance's
+  // row is deleted (docs/hq.md).
+  `CREATE TABLE IF NOT EXISTS hq_instances (
+    instance_id text PRIMARY KEY,
+    seen_at timestamptz NOT NULL DEFAULT now()
+  )`,
   // Signed webhook deliveries of alerts, the gateway's outbox rules: oldest first, retried.
   `CREATE TABLE IF NOT EXISTS hq_webhook_outbox (
     id bigserial PRIMARY KEY,

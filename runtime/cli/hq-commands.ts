@@ -3,10 +3,12 @@
 //   gateway hq [start] [--config FILE] [--port N]   run an HQ instance
 //   gateway hq token create <name>                   a new HQ API token (shown once)
 //   gateway hq token list | revoke <name|id>
+//   gateway hq retire <instanceId>                   an instance taken out of service: no longer alerted on
 import type { HqConfig } from '../../lib/hq/config.ts'
 
 export const hqUsage = `  hq [start] [--config FILE] [--port N]               run headquarters (hq.config.json): every site on one board
-  hq token create <name> | list | revoke <name|id>    headquarters' API tokens (in its PostgreSQL)`
+  hq token create <name> | list | revoke <name|id>    headquarters' API tokens (in its PostgreSQL)
+  hq retire <instanceId>                              an HQ instance taken out of service: its silence is no longer alerted`
 
 /** Runs the subcommand; returns -1 while an instance keeps running, else the exit code. */
 export async function hqCliCommand(args: string[], flags: Record<string, string | boolean | undefined>): Promise<number> {
@@ -36,6 +38,7 @@ export async function hqCliCommand(args: string[], flags: Record<string, string 
     return -1
   }
   if (sub === 'token') return tokenCommand(config, rest)
+  if (sub === 'retire') return retireCommand(config, rest)
   console.error(`gateway hq: unknown subcommand "${sub}"\n${hqUsage}`)
   return 1
 }
@@ -71,6 +74,29 @@ async function tokenCommand(config: HqConfig, args: string[]): Promise<number> {
       return count ? 0 : 1
     }
     console.error(`usage:\n${hqUsage}`)
+    return 1
+  } finally {
+    await db.close()
+  }
+}
+
+async function retireCommand(config: HqConfig, args: string[]): Promise<number> {
+  const [instanceId] = args
+  if (!instanceId) {
+    console.error(`usage:\n${hqUsage}`)
+    return 1
+  }
+  const { openDatabase } = await import('../../lib/store/postgres.ts')
+  const { ensureSchema } = await import('../../lib/hq/schema.ts')
+  const { retireInstance } = await import('../../lib/hq/instances.ts')
+  const db = openDatabase(config.postgresUrl, { max: 1, applicationName: 'hq-cli' })
+  try {
+    await ensureSchema(db)
+    if (await retireInstance(db, instanceId)) {
+      console.log(`instance ${instanceId} retired: remove its broker account (hq-${instanceId}) and ACL block too`)
+      return 0
+    }
+    console.log(`no instance "${instanceId}" has run against this database`)
     return 1
   } finally {
     await db.close()

@@ -8,6 +8,7 @@ import { AlertWebhooks } from '../../lib/hq/alert-webhooks.ts'
 import { evaluateAlerts } from '../../lib/hq/alerts.ts'
 import type { HqConfig } from '../../lib/hq/config.ts'
 import { Ingest } from '../../lib/hq/ingest.ts'
+import { acknowledging, heartbeat } from '../../lib/hq/instances.ts'
 import { purgeTombstones } from '../../lib/hq/maintenance.ts'
 import { planReplays } from '../../lib/hq/replay.ts'
 import { ensureSchema } from '../../lib/hq/schema.ts'
@@ -94,6 +95,16 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     })())
   const replayTimer = config.replay.enabled ? setInterval(() => void checkReplays(), config.replay.checkIntervalMs) : undefined
   replayTimer?.unref()
+  // The heartbeat, a third of the silence that raises the alert (at most every 5 s).
+  let beatBatches = -1
+  const beat = async () => {
+    const status = ingest.status()
+    const ok = acknowledging({ subscribed: status.subscribed, pending: status.pending, batches: status.applied.batches }, beatBatches)
+    beatBatches = status.applied.batches
+    if (ok) await heartbeat(db, config.instanceId).catch((error: unknown) => log.warn({ err: error }, 'hq: heartbeat failed'))
+  }
+  const beatTimer = setInterval(() => void beat(), Math.min(5000, (config.alerts.instanceSilentSeconds * 1000) / 3))
+  beatTimer.unref()
   const purgeTimer = setInterval(() => void purgeTombstones(db).catch((error: unknown) => log.warn({ err: error }, 'hq: tombstone purge failed')), 10 * 60_000)
   purgeTimer.unref()
   log.info({ port, instanceId: config.instanceId, broker: config.broker.url }, 'hq listening')
@@ -110,6 +121,7 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
       clearInterval(replayTimer)
       await replaying
       clearInterval(purgeTimer)
+      clearInterval(beatTimer)
       await checking
       await ingest.stop()
       await live.stop()

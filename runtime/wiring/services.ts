@@ -102,6 +102,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     clock,
     log,
     timezone: () => settings.timezone,
+    targetSeconds: () => settings.get().targetTimeDefault,
     storedSummary: (uuid) => history.get(uuid),
   })
   // The change log is opened with the webhooks' sink below; until then no URL can register.

@@ -93,3 +93,9 @@ export function makePki(dir: string): TestPki {
     rogueKey: file('rogue.key'),
   }
 }
+
+/** A client certificate from the test CA whose CN is `name` (a site's siteId, or hq-<instanceId>). */
+export function makeClientCert(dir: string, name: string): { cert: string; key: string } {
+  makeLeaf(dir, 'ca', name, 'extendedKeyUsage=clientAuth\n')
+  return { cert: path.join(dir, `${name}.crt`), key: path.join(dir, `${name}.key`) }
+}

@@ -14,7 +14,7 @@ export function order(name: number, overrides: Partial<ActiveOrder> = {}): Activ
   return sampleOrder(name, undefined, { tracking: false, ...overrides })
 }
 
-export async function fleetService(fleet: Record<string, unknown>, options: { store?: Store; clock?: ManualClock } = {}) {
+export async function fleetService(fleet: Record<string, unknown>, options: { store?: Store; clock?: ManualClock; timezone?: string; targetSeconds?: number } = {}) {
   const clock = options.clock ?? new ManualClock()
   const store = options.store ?? new Store()
   const logs = memoryLogger()
@@ -24,7 +24,8 @@ export async function fleetService(fleet: Record<string, unknown>, options: { st
     identity: { deviceId: 'TG-TEST', version: '0.1.0', startedAt: clock.now() },
     clock,
     log: logs.log,
-    timezone: () => 'UTC',
+    timezone: () => options.timezone ?? 'UTC',
+    ...(options.targetSeconds === undefined ? {} : { targetSeconds: () => options.targetSeconds! }),
     batchSize: 3,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [service.sink] })

@@ -23,6 +23,9 @@ t.test('a change becomes the ORDER_MODIFIED notification with seq, change type a
     name: '7',
     change: 'ORDER_PAGED',
     siteId: 'site-1',
+    // The same instants in UTC, so HQ needs no table of the sites' zones.
+    createdAt: '2026-11-22T12:00:00.000Z',
+    stateStartedAt: '2026-11-22T12:00:00.000Z',
   })
 })
 

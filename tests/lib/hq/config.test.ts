@@ -8,7 +8,7 @@ const minimal = { postgresUrl: 'postgres://hq@db/hq', broker: { url: 'mqtts://mq
 
 t.test('defaults', async (t) => {
   const config = parseHqConfig(minimal)
-  t.match(config, { port: 8100, topicPrefix: 'tracker-gateway', shareGroup: 'hq', shared: true, batchSize: 500, timezone: 'UTC', targetSeconds: 600 })
+  t.match(config, { port: 8100, topicPrefix: 'tracker-gateway', shareGroup: 'hq', shared: false, batchSize: 500, timezone: 'UTC', targetSeconds: 600 })
   t.match(config.alerts, { offlineMinutes: 10, backlogThreshold: 100, webhooks: [], allowPrivateTargets: false })
   t.equal(siteTimezone({ ...config, siteTimezones: { 'lisbon-1': 'Europe/Lisbon' } }, 'lisbon-1'), 'Europe/Lisbon')
   t.equal(siteTimezone(config, 'paris-11'), 'UTC')

@@ -38,6 +38,27 @@ t.test('HQ tokens from the command line', async (t) => {
   t.match(await runCli(['hq', 'frobnicate', '--config', config]), { code: 1, stderr: /unknown subcommand "frobnicate"/ })
 })
 
+t.test('gateway hq retire: an instance taken out of service is no longer alerted on', async (t) => {
+  const url = await pg.createDatabase('hq_cli_retire')
+  const dir = t.testdir()
+  const config = path.join(dir, 'hq.config.json')
+  writeFileSync(config, JSON.stringify({ postgresUrl: url, broker: { url: 'mqtt://127.0.0.1:1' }, instanceId: 'cli' }))
+  const db = openDatabase(url, { max: 1 })
+  t.teardown(() => db.close())
+  t.match(await runCli(['hq', 'retire', 'old', '--config', config]), { code: 1, stdout: /no instance "old"/ })
+  const { heartbeat } = await import('../../../lib/hq/instances.ts')
+  await heartbeat(db, 'old')
+  await db.query(`UPDATE hq_instances SET seen_at = now() - interval '1 hour'`)
+  const { evaluateAlerts } = await import('../../../lib/hq/alerts.ts')
+  const alertConfig = { offlineMinutes: 10, radioDownMinutes: 5, backlogThreshold: 100, webhooks: [], instanceSilentSeconds: 60 }
+  const { raised } = await db.transaction((tx) => evaluateAlerts(tx, alertConfig))
+  t.match(raised, [{ siteId: 'hq-old', kind: 'instance', detail: /HQ instance old has not acknowledged since/ }], 'a silent instance is alerted')
+  t.match(await runCli(['hq', 'retire', 'old', '--config', config]), { code: 0, stdout: /instance old retired/ })
+  const { cleared } = await db.transaction((tx) => evaluateAlerts(tx, alertConfig))
+  t.match(cleared, [{ siteId: 'hq-old', kind: 'instance' }], 'retired: its alert clears')
+  t.match(await runCli(['hq', 'retire', '--config', config]), { code: 1, stderr: /usage/ })
+})
+
 t.test('a missing or wrong hq.config.json says what is wrong', async (t) => {
   const dir = t.testdir({ 'bad.json': '{"postgresUrl":"mysql://x","broker":{"url":"mqtt://h"},"instanceId":"a","extra":1}', 'broken.json': '{' })
   t.match(await runCli(['hq', '--config', path.join(dir, 'none.json')]), { code: 1, stderr: /config file not found/ })

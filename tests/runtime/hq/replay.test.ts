@@ -135,7 +135,7 @@ async function replaySetting(t: Test) {
   const history = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM hq_history')).rows[0]!.n
   const startReplayingHq = (instanceId: string, more: Partial<HqConfig> = {}) =>
     startHq({
-      config: hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId, port: 0, host: '127.0.0.1', replay: replayOn, ...more }),
+      config: hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId, port: 0, host: '127.0.0.1', shared: true, replay: replayOn, ...more }),
       log: memoryLogger('error').log,
     })
   return { broker, hqLink, postgresUrl, db, history, startReplayingHq }
@@ -147,7 +147,7 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   const b = await startReplayingHq('rb')
   t.teardown(() => Promise.all([a.stop(), b.stop()]))
   await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'both subscribed')
-  t.ok(hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId: 'x' }).shared, 'a shared subscription')
+  t.ok(hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId: 'x', shared: true }).shared, 'a shared subscription (this test is about them)')
 
   const sites = await Promise.all(['north', 'south', 'east'].map((id) => gateway(id, broker.url)))
   for (const site of sites) site.fleet.start()

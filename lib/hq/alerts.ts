@@ -45,7 +45,8 @@ export async function openAlerts(db: SqlClient): Promise<Alert[]> {
   return rows.map(toAlert)
 }
 
-export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> & Partial<Pick<HqConfig['alerts'], 'lostHours' | 'instanceSilentSeconds'>>
+export type AlertConfig = Pick<HqConfig['alerts'], 'offlineMinutes' | 'radioDownMinutes' | 'backlogThreshold' | 'webhooks'> &
+  Partial<Pick<HqConfig['alerts'], 'lostHours' | 'instanceSilentSeconds'>>
 
 /** The words of a 'lost' alert, from hq_sites' lost_* columns (replay.ts widens an open one's range). */
 export const lostDetailSql = `'changes after seq ' || lost_after || ' through seq ' || lost_through || ' are lost: the site could no longer replay them'`
@@ -83,7 +84,13 @@ const conditions = `
   FROM hq_instances WHERE seen_at < now() - make_interval(secs => $5)`
 
 export async function evaluateAlerts(tx: SqlClient, config: AlertConfig): Promise<{ raised: Alert[]; cleared: Alert[] }> {
-  const args = [config.offlineMinutes * 60, config.backlogThreshold, config.radioDownMinutes * 60, (config.lostHours ?? 24) * 3600, config.instanceSilentSeconds ?? 60]
+  const args = [
+    config.offlineMinutes * 60,
+    config.backlogThreshold,
+    config.radioDownMinutes * 60,
+    (config.lostHours ?? 24) * 3600,
+    config.instanceSilentSeconds ?? 60,
+  ]
   const raised = await tx.query<AlertRow>(
     `INSERT INTO hq_alerts (site_id, kind, detail) SELECT site_id, kind, detail FROM (${conditions}) c ORDER BY site_id, kind
      ON CONFLICT (site_id, kind) WHERE cleared_at IS NULL DO NOTHING RETURNING *`,

@@ -33,7 +33,10 @@ export const hqConfigSchema = z.strictObject({
    */
   instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ (up to 40)'),
   /** Shared subscription group (only with shared: true): instances in one group share the load. */
-  shareGroup: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('hq'),
+  shareGroup: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/)
+    .default('hq'),
   /**
    * false (the default): every instance subscribes to everything (its own persistent
    * subscriptions) and applies it all; applying is idempotent per (site, seq), so what two

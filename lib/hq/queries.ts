@@ -88,7 +88,8 @@ interface SiteRow {
 }
 
 function overview(row: SiteRow): SiteOverview {
-  const connection: Connection = row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
+  const connection: Connection =
+    row.status_received_at === null ? (row.silent ? 'silent' : 'unknown') : !row.online ? 'offline' : row.silent ? 'silent' : 'online'
   return {
     siteId: row.site_id,
     connection,
@@ -140,7 +141,18 @@ export interface LiveOrder {
 }
 
 export async function siteOrders(db: SqlClient, config: QueryConfig, siteId: string): Promise<LiveOrder[]> {
-  const { rows } = await db.query<{ uuid: string; name: string; order_type: string; state: string; location_name: string | null; created_at: Date; state_started: Date; elapsed: number; seq: number; target: number }>(
+  const { rows } = await db.query<{
+    uuid: string
+    name: string
+    order_type: string
+    state: string
+    location_name: string | null
+    created_at: Date
+    state_started: Date
+    elapsed: number
+    seq: number
+    target: number
+  }>(
     `SELECT uuid, name, order_type, state, location_name, created_at, state_started, seq,
             GREATEST(0, floor(EXTRACT(EPOCH FROM now() - created_at)))::int AS elapsed,
             COALESCE((SELECT target_seconds FROM hq_sites WHERE site_id = $1), $2) AS target

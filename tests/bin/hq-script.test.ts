@@ -14,16 +14,20 @@ const version = systemNode ? execFileSync(systemNode, ['--version'], { encoding:
 const [major, minor] = version.replace('v', '').split('.').map(Number)
 const old = systemNode !== undefined && (major! < 22 || (major === 22 && minor! < 18))
 
-t.test('npm run hq under the system Node runs HQ under the project\'s Node', { skip: old ? false : `no system Node older than 22.18 (${version || 'none'})` }, async (t) => {
-  const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.hq!
-  const result = spawnSync('sh', ['-c', `${script} --config /nonexistent/hq.config.json`], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { PATH: `${path.dirname(systemNode!)}:/usr/bin:/bin`, HOME: process.env.HOME ?? '/tmp' },
-    timeout: 60_000,
-  })
-  const output = `${result.stdout}${result.stderr}`
-  t.notMatch(output, /ERR_UNKNOWN_FILE_EXTENSION/, `not the system Node (${version}) loading TypeScript`)
-  t.match(output, /config file not found: \/nonexistent\/hq\.config\.json/, 'HQ itself answers: it ran')
-  t.equal(result.status, 1, 'with its exit code for a configuration error')
-})
+t.test(
+  "npm run hq under the system Node runs HQ under the project's Node",
+  { skip: old ? false : `no system Node older than 22.18 (${version || 'none'})` },
+  async (t) => {
+    const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.hq!
+    const result = spawnSync('sh', ['-c', `${script} --config /nonexistent/hq.config.json`], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { PATH: `${path.dirname(systemNode!)}:/usr/bin:/bin`, HOME: process.env.HOME ?? '/tmp' },
+      timeout: 60_000,
+    })
+    const output = `${result.stdout}${result.stderr}`
+    t.notMatch(output, /ERR_UNKNOWN_FILE_EXTENSION/, `not the system Node (${version}) loading TypeScript`)
+    t.match(output, /config file not found: \/nonexistent\/hq\.config\.json/, 'HQ itself answers: it ran')
+    t.equal(result.status, 1, 'with its exit code for a configuration error')
+  },
+)

@@ -153,14 +153,14 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   parisReader.on('message', (topic) => parisSpy.push(topic))
   await parisReader.subscribeAsync(`${prefix}/lyon-2/replay`, { qos: 1 })
   await hq.publishAsync(`${prefix}/lyon-2/replay`, '{"from":1,"to":2}', { qos: 1 })
-  await until(() => lyonRequests.length > 0, 'HQ\'s request reaches lyon')
+  await until(() => lyonRequests.length > 0, "HQ's request reaches lyon")
   const forger = await as('paris-11', accounts['paris-11'])
   let forgerClosed = false
   forger.once('close', () => (forgerClosed = true))
   forger.publish(`${prefix}/lyon-2/replay`, '{"from":1,"to":99,"forged":true}', { qos: 1 })
-  await until(() => forgerClosed || lyonRequests.length > 1, 'the broker\'s answer to paris asking lyon for a replay')
-  t.same(lyonRequests, [`${prefix}/lyon-2/replay {"from":1,"to":2}`], 'lyon gets HQ\'s request only, not the forged one')
-  t.same(parisSpy, [], 'paris cannot read lyon\'s requests')
+  await until(() => forgerClosed || lyonRequests.length > 1, "the broker's answer to paris asking lyon for a replay")
+  t.same(lyonRequests, [`${prefix}/lyon-2/replay {"from":1,"to":2}`], "lyon gets HQ's request only, not the forged one")
+  t.same(parisSpy, [], "paris cannot read lyon's requests")
 
   // A site reads nothing else, not even another site's retained status.
   const spyReceived: string[] = []
@@ -185,13 +185,21 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   )
 })
 
-t.test('the shipped config binds client ids to accounts: a site\'s password cannot take another client\'s id', async (t) => {
+t.test("the shipped config binds client ids to accounts: a site's password cannot take another client's id", async (t) => {
   const accounts = { 'paris-11': 'pw-paris', 'lyon-2': 'pw-lyon', 'hq-1': 'pw-hq-1' }
   const { broker, pki } = await shippedBroker(t, accounts)
   const clients: MqttClient[] = []
   t.teardown(() => Promise.all(clients.map((c) => c.endAsync(true))))
   const as = async (username: string, clientId: string, clean = true) => {
-    const client = connect(broker.url, { username, password: accounts[username as keyof typeof accounts], ca: readFileSync(pki.ca), protocolVersion: 4, reconnectPeriod: 0, clientId, clean })
+    const client = connect(broker.url, {
+      username,
+      password: accounts[username as keyof typeof accounts],
+      ca: readFileSync(pki.ca),
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      clientId,
+      clean,
+    })
     clients.push(client)
     const connack = await new Promise<{ sessionPresent: boolean }>((resolve, reject) => {
       client.once('connect', (packet) => resolve(packet))
@@ -209,7 +217,7 @@ t.test('the shipped config binds client ids to accounts: a site\'s password cann
   await as('paris-11', 'lyon-2')
   // Lyon's connection is still there: a message round trip through it (or its close).
   await Promise.race([lyon.publishAsync(`${prefix}/lyon-2/events`, '{"still":true}', { qos: 1 }), until(() => lyonClosed, 'lyon acknowledged or closed')])
-  t.notOk(lyonClosed, 'lyon\'s gateway is not disconnected by paris\'s password under its id')
+  t.notOk(lyonClosed, "lyon's gateway is not disconnected by paris's password under its id")
   if (lyonClosed) return
 
   // HQ's persistent session holds a message while its instance is away ...
@@ -221,14 +229,22 @@ t.test('the shipped config binds client ids to accounts: a site\'s password cann
   const { client: intruder } = await as('paris-11', 'hq-1', true)
   await intruder.endAsync()
   const received: string[] = []
-  const back = connect(broker.url, { username: 'hq-1', password: accounts['hq-1'], ca: readFileSync(pki.ca), protocolVersion: 4, reconnectPeriod: 0, clientId: 'hq-1', clean: false })
+  const back = connect(broker.url, {
+    username: 'hq-1',
+    password: accounts['hq-1'],
+    ca: readFileSync(pki.ca),
+    protocolVersion: 4,
+    reconnectPeriod: 0,
+    clientId: 'hq-1',
+    clean: false,
+  })
   clients.push(back)
   back.on('message', (_topic, payload) => received.push(String(payload)))
   const connack = await new Promise<{ sessionPresent: boolean }>((resolve, reject) => {
     back.once('connect', resolve)
     back.once('error', reject)
   })
-  t.ok(connack.sessionPresent, 'HQ\'s session is still there')
+  t.ok(connack.sessionPresent, "HQ's session is still there")
   await until(() => received.includes('{"waiting":true}'), 'what the session kept reaches HQ')
 })
 
@@ -268,14 +284,20 @@ t.test('a client certificate per site instead of a password: its CN is its accou
   const paris = await as('paris-11', 'tracker-gateway-lyon-2')
   await paris.publishAsync(`${prefix}/paris-11/events`, '{"paris":true}', { qos: 1 })
   await Promise.race([lyon.publishAsync(`${prefix}/lyon-2/events`, '{"lyon":true}', { qos: 1 }), until(() => lyonClosed, 'lyon acknowledged or closed')])
-  t.notOk(lyonClosed, 'lyon\'s connection is not taken over by paris\'s certificate')
-  await until(() => received.includes(`${prefix}/paris-11/events {"paris":true}`) && received.includes(`${prefix}/lyon-2/events {"lyon":true}`), 'both sites\' own messages at HQ')
+  t.notOk(lyonClosed, "lyon's connection is not taken over by paris's certificate")
+  await until(
+    () => received.includes(`${prefix}/paris-11/events {"paris":true}`) && received.includes(`${prefix}/lyon-2/events {"lyon":true}`),
+    "both sites' own messages at HQ",
+  )
   // Paris's certificate writing under Lyon: refused as with a password.
   let parisClosed = false
   paris.once('close', () => (parisClosed = true))
   paris.publish(`${prefix}/lyon-2/events`, '{"forged":true}', { qos: 1 })
-  await until(() => parisClosed || received.some((m) => m.includes('forged')), 'the broker\'s answer to paris writing under lyon')
-  t.notOk(received.some((m) => m.includes('forged')), 'a site\'s certificate cannot write under another site')
+  await until(() => parisClosed || received.some((m) => m.includes('forged')), "the broker's answer to paris writing under lyon")
+  t.notOk(
+    received.some((m) => m.includes('forged')),
+    "a site's certificate cannot write under another site",
+  )
   // No certificate: refused, whatever the password.
   await t.rejects(as(null, 'tracker-gateway-lyon-2'), 'a client without a certificate is refused')
   t.notOk(lyonClosed, 'and did not disconnect lyon')

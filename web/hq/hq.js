@@ -164,10 +164,18 @@ async function refreshCharts() {
   const { statistics: s } = await api(`/api/hq/statistics?period=${period}${site ? `&site=${encodeURIComponent(site)}` : ''}`)
   const hours = Array.from({ length: 24 }, (_, hour) => s.hours.find((h) => h.hour === hour) ?? { hour, orders: 0, averageToTableSeconds: null })
   // The chain's today is the sum of each site's own today (sites in other zones may be on another date).
-  const days = s.basis === 'sites-own-days' ? 'Today, the sum of each site\'s own day' : `${s.from}${s.to !== s.from ? ` to ${s.to}` : ''}`
-  $('totals').textContent = `${days}: ${s.orders} orders, time to table ${minutes(s.averageToTableSeconds)} min (target ${minutes(s.targetSeconds)}), ${s.late} late`
-  barChart($('chart-orders'), hours.map((h) => [String(h.hour), h.orders]))
-  barChart($('chart-ttt'), hours.map((h) => [String(h.hour), h.averageToTableSeconds === null ? 0 : h.averageToTableSeconds / 60]), { line: s.targetSeconds / 60, overLine: true })
+  const days = s.basis === 'sites-own-days' ? "Today, the sum of each site's own day" : `${s.from}${s.to !== s.from ? ` to ${s.to}` : ''}`
+  $('totals').textContent =
+    `${days}: ${s.orders} orders, time to table ${minutes(s.averageToTableSeconds)} min (target ${minutes(s.targetSeconds)}), ${s.late} late`
+  barChart(
+    $('chart-orders'),
+    hours.map((h) => [String(h.hour), h.orders]),
+  )
+  barChart(
+    $('chart-ttt'),
+    hours.map((h) => [String(h.hour), h.averageToTableSeconds === null ? 0 : h.averageToTableSeconds / 60]),
+    { line: s.targetSeconds / 60, overLine: true },
+  )
   $('by-site-figure').hidden = !!site
   if (!site)
     barChart(

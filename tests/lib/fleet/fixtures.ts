@@ -14,7 +14,10 @@ export function order(name: number, overrides: Partial<ActiveOrder> = {}): Activ
   return sampleOrder(name, undefined, { tracking: false, ...overrides })
 }
 
-export async function fleetService(fleet: Record<string, unknown>, options: { store?: Store; clock?: ManualClock; timezone?: string; targetSeconds?: number } = {}) {
+export async function fleetService(
+  fleet: Record<string, unknown>,
+  options: { store?: Store; clock?: ManualClock; timezone?: string; targetSeconds?: number } = {},
+) {
   const clock = options.clock ?? new ManualClock()
   const store = options.store ?? new Store()
   const logs = memoryLogger()

@@ -15,12 +15,15 @@ t.test('a change recorded again after a crash while it still waits for the broke
   t.equal(service.status().backlog, 1, 'one entry for the one change')
 })
 
-t.test('the status carries the site\'s zone and target, so HQ needs neither in its config', async (t) => {
+t.test("the status carries the site's zone and target, so HQ needs neither in its config", async (t) => {
   const broker = await startBroker({ dir: t.testdir() })
   t.teardown(() => broker.stop())
   const hq = await subscriber(broker.url, 'chain/site-z/status')
   t.teardown(() => hq.close())
-  const { service } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-z', topicPrefix: 'chain' }, { timezone: 'Asia/Kolkata', targetSeconds: 420 })
+  const { service } = await fleetService(
+    { enabled: true, brokerUrl: broker.url, siteId: 'site-z', topicPrefix: 'chain' },
+    { timezone: 'Asia/Kolkata', targetSeconds: 420 },
+  )
   service.start()
   t.teardown(() => service.stop())
   await until(() => hq.received.some((m) => m.body.online === true), 'online status')

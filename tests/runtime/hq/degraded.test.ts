@@ -71,7 +71,19 @@ t.test('one of two instances frozen, then killed, under load: the other shows th
   const configOf = (instanceId: string) => {
     const file = path.join(dir, `hq-${instanceId}.json`)
     // As installed (no `shared` key): the default mechanism is what is tested.
-    writeFileSync(file, JSON.stringify({ port: 0, host: '127.0.0.1', postgresUrl: url, broker: { url: broker.url }, topicPrefix: prefix, instanceId, batchWaitMs: 5, alerts: { instanceSilentSeconds: 3, checkIntervalMs: 500 } }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        port: 0,
+        host: '127.0.0.1',
+        postgresUrl: url,
+        broker: { url: broker.url },
+        topicPrefix: prefix,
+        instanceId,
+        batchWaitMs: 5,
+        alerts: { instanceSilentSeconds: 3, checkIntervalMs: 500 },
+      }),
+    )
     return file
   }
   const processes: HqProcess[] = []
@@ -114,7 +126,13 @@ t.test('one of two instances frozen, then killed, under load: the other shows th
   const lag = async () => {
     const asked = Date.now()
     const { status, body } = await api('/api/hq/sites/site-1/orders')
-    const shown = status === 200 ? (body.orders as { uuid: string }[]).map((o) => o.uuid).sort().join(',') : null
+    const shown =
+      status === 200
+        ? (body.orders as { uuid: string }[])
+            .map((o) => o.uuid)
+            .sort()
+            .join(',')
+        : null
     for (let k = truth.length - 1; k >= 0; k--) {
       if (truth[k]!.open === shown) return k === truth.length - 1 ? 0 : Math.max(0, asked - truth[k + 1]!.at)
     }
@@ -147,7 +165,7 @@ t.test('one of two instances frozen, then killed, under load: the other shows th
   await watch(10_000, 'b killed')
   running = false
   await load
-  await until(async () => (await lag()) === 0, 'HQ shows the site\'s final state', 30_000)
+  await until(async () => (await lag()) === 0, "HQ shows the site's final state", 30_000)
   t.ok(checks > 20, `checked ${checks} times`)
   t.ok(worst <= 10_000, `HQ never more than 10 s behind the site (worst ${worst} ms over ${truth.length - 1} changes)`)
 })

@@ -40,6 +40,8 @@ import { describeSchedule, describeStep, generateSchedule, type ScheduleOptions,
 
 export interface NemesisOptions extends ScheduleOptions {
   seed: number
+  /** Steps to run instead of the seed's schedule (a case written out by hand). */
+  schedule?: Step[]
   /** Called with each line of the schedule's log as it runs. */
   log?: (line: string) => void
 }
@@ -82,7 +84,7 @@ const pickFrom = <T>(list: readonly T[], pick: number): T | undefined => list[Ma
 
 export async function runSchedule(options: NemesisOptions): Promise<NemesisReport> {
   const started = Date.now()
-  const schedule = generateSchedule(options.seed, options)
+  const schedule = options.schedule ?? generateSchedule(options.seed, options)
   const lines: string[] = []
   const log = (line: string) => {
     lines.push(line)

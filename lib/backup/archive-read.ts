@@ -9,7 +9,7 @@ import type tarStream from 'tar-stream'
 import { loadTar } from './archive-write.ts'
 import { decrypt, isEncrypted } from './encryption.ts'
 import { BackupDamagedError } from './errors.ts'
-import { manifestName, manifestSchema, type BackupManifest } from './manifest.ts'
+import { manifestDigest, manifestName, manifestSchema, type BackupManifest } from './manifest.ts'
 
 /** Called for each part with its bytes; whatever it returns is awaited before the next part. */
 export type PartSink = (name: string, chunks: AsyncIterable<Buffer>) => Promise<void>
@@ -38,9 +38,21 @@ async function startsEncrypted(file: string): Promise<boolean> {
 
 export async function readBackupFile(file: string, options: ReadBackupOptions = {}): Promise<ReadBackupResult> {
   const encrypted = await startsEncrypted(file)
-  const raw: AsyncIterable<Buffer> = createReadStream(file)
+  const raw = createReadStream(file)
   const plain = encrypted ? Readable.from(decrypt(raw, options.passphrase)) : Readable.from(raw)
   const extract = (await loadTar()).extract()
+  try {
+    return await readArchive(plain, extract, options, encrypted)
+  } finally {
+    // Whatever ended the reading (a damaged part, a sink that failed on a full disk), nothing
+    // stays open on the file: a paused stream would hold its descriptor for the process's life.
+    extract.destroy()
+    plain.destroy()
+    await closed(raw)
+  }
+}
+
+async function readArchive(plain: Readable, extract: tarStream.Extract, options: ReadBackupOptions, encrypted: boolean): Promise<ReadBackupResult> {
   const hashes = new Map<string, { bytes: number; sha256: string }>()
   let manifestText: string | undefined
   // Errors of the decryption come out of the extractor; keep the first one as it was thrown.
@@ -78,6 +90,8 @@ export async function readBackupFile(file: string, options: ReadBackupOptions = 
   } catch (error) {
     const cause = sourceError ?? error
     if (cause instanceof Error && cause.name.startsWith('Backup')) throw cause
+    // A sink's own failure (ENOSPC writing a part out) is not damage of the file: as it was.
+    if (!sourceError && (error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) throw error
     throw new BackupDamagedError(`not a readable backup (${(cause as Error).message})`, { cause })
   }
   if (sourceError) throw sourceError
@@ -94,6 +108,14 @@ export async function readBackupFile(file: string, options: ReadBackupOptions = 
   return { manifest, encrypted }
 }
 
+/** Destroys a file stream and resolves once its descriptor is closed. */
+async function closed(stream: ReturnType<typeof createReadStream>): Promise<void> {
+  if (stream.closed) return
+  const done = new Promise<void>((resolve) => stream.once('close', () => resolve()))
+  stream.destroy()
+  await done
+}
+
 function parseManifest(text: string): BackupManifest {
   let json: unknown
   try {
@@ -103,5 +125,9 @@ function parseManifest(text: string): BackupManifest {
   }
   const parsed = manifestSchema.safeParse(json)
   if (!parsed.success) throw new BackupDamagedError(`the manifest is not one this gateway reads (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`)
+  // Over the JSON as written (its keys in the file's order), not the parsed copy.
+  const own = (json as { manifestSha256?: string }).manifestSha256
+  if (parsed.data.formatVersion >= 2 && own === undefined) throw new BackupDamagedError('the manifest has lost its own checksum (manifestSha256)')
+  if (own !== undefined && own !== manifestDigest(json as object)) throw new BackupDamagedError('the manifest does not match its own checksum (its time, seq or counts were changed)')
   return parsed.data
 }

@@ -8,7 +8,8 @@ import { createReadStream, promises as fs } from 'node:fs'
 import path from 'node:path'
 import type tarStream from 'tar-stream'
 import { encrypt } from './encryption.ts'
-import { manifestName, type BackupManifest, type ManifestPart } from './manifest.ts'
+import { manifestDigest, manifestName, type BackupManifest, type ManifestPart } from './manifest.ts'
+import { pipeline } from 'node:stream/promises'
 
 /** A part: bytes in memory (collections, radio files) or a file on disk (the history copy). */
 export type BackupPart = { name: string; bytes: Buffer } | { name: string; file: string }
@@ -21,18 +22,25 @@ export interface WriteBackupOptions {
   target: string
   /** Encrypts the file when given. */
   passphrase?: string
-  /** Everything but `parts`: filled in from the parts as they are written. */
-  manifest: Omit<BackupManifest, 'parts'>
+  /** Everything but `parts` and the manifest's own checksum: filled in as they are written. */
+  manifest: Omit<BackupManifest, 'parts' | 'manifestSha256'>
 }
 
-/** Writes the parts in order, then the manifest; resolves with the manifest and the file's size. */
+/**
+ * Writes the parts in order, then the manifest (with its own checksum); resolves with the
+ * manifest and the file's size. A failure anywhere (a part's file, the target's disk, the
+ * encryption, an fsync, the rename) settles everything it started before it rejects: no
+ * descriptor is left open (a file read for a part and removed after would keep its space
+ * taken while the gateway runs) and the `.partial` file is gone.
+ */
 export async function writeBackupFile(parts: BackupPart[], options: WriteBackupOptions): Promise<{ manifest: BackupManifest; bytes: number }> {
   const partial = `${options.target}${partialSuffix}`
   const pack = (await loadTar()).pack()
   const listed: ManifestPart[] = []
   const produce = async (): Promise<BackupManifest> => {
     for (const part of parts) listed.push(await addPart(pack, part))
-    const manifest: BackupManifest = { ...options.manifest, parts: listed }
+    const body = { ...options.manifest, parts: listed }
+    const manifest: BackupManifest = { ...body, manifestSha256: manifestDigest(body) }
     await addPart(pack, { name: manifestName, bytes: Buffer.from(JSON.stringify(manifest, null, 2) + '\n') })
     pack.finalize()
     return manifest
@@ -41,35 +49,42 @@ export async function writeBackupFile(parts: BackupPart[], options: WriteBackupO
   const stream: AsyncIterable<Buffer> = options.passphrase !== undefined ? encrypt(packed, options.passphrase) : packed
   const handle = await fs.open(partial, 'wx', 0o600)
   let bytes = 0
-  try {
-    const consume = async () => {
-      try {
-        let unsynced = 0
-        for await (const chunk of stream) {
-          let offset = 0
-          while (offset < chunk.length) offset += (await handle.write(chunk, offset)).bytesWritten
-          bytes += chunk.length
-          unsynced += chunk.length
-          // Flushed as it goes: hundreds of MB left dirty would be flushed by the next
-          // journal commit, which the gateway's own small fsyncs (every order) then wait for.
-          if (unsynced >= syncEveryBytes) {
-            await handle.datasync()
-            unsynced = 0
-          }
-        }
-      } catch (error) {
-        // The producer waits on the pack: end it, or it never settles.
-        pack.destroy(error as Error)
-        throw error
+  const consume = async () => {
+    let unsynced = 0
+    for await (const chunk of stream) {
+      let offset = 0
+      while (offset < chunk.length) offset += (await handle.write(chunk, offset)).bytesWritten
+      bytes += chunk.length
+      unsynced += chunk.length
+      // Flushed as it goes: hundreds of MB left dirty would be flushed by the next
+      // journal commit, which the gateway's own small fsyncs (every order) then wait for.
+      if (unsynced >= syncEveryBytes) {
+        await handle.datasync()
+        unsynced = 0
       }
     }
-    const [manifest] = await Promise.all([produce(), consume()])
+  }
+  // Either side failing ends the other: the producer waits on the pack, the consumer reads
+  // it. Destroyed without an error: the error is the failing side's, thrown from here (an
+  // 'error' event on the pack would have no listener once the consumer has stopped).
+  const produced = produce().catch((error: unknown) => {
+    pack.destroy()
+    throw error
+  })
+  const consumed = consume().catch((error: unknown) => {
+    pack.destroy()
+    throw error
+  })
+  try {
+    const [manifest] = await Promise.all([produced, consumed])
     await handle.sync()
     await handle.close()
     await fs.rename(partial, options.target)
     await syncDirectory(path.dirname(options.target))
     return { manifest, bytes }
   } catch (error) {
+    // Both sides settled (the part being read closed) before the files go.
+    await Promise.allSettled([produced, consumed])
     await handle.close().catch(() => undefined)
     await fs.rm(partial, { force: true }).catch(() => undefined)
     throw error
@@ -84,16 +99,26 @@ async function addPart(pack: tarStream.Pack, part: BackupPart): Promise<Manifest
     return { name: part.name, bytes: part.bytes.length, sha256: hash.digest('hex') }
   }
   const { size } = await fs.stat(part.file)
-  await new Promise<void>((resolve, reject) => {
-    const entry = pack.entry({ name: part.name, size, mode: 0o600 }, (error) => (error ? reject(error) : resolve()))
-    const source = createReadStream(part.file)
-    source.on('data', (chunk) => hash.update(chunk))
-    source.on('error', (error) => {
-      entry.destroy(error)
-      reject(error)
-    })
-    source.pipe(entry)
+  // A destroyed pack refuses a new entry by throwing: that rejects this part, nothing opened.
+  let entry: ReturnType<tarStream.Pack['entry']> | undefined
+  const entered = new Promise<void>((resolve, reject) => {
+    entry = pack.entry({ name: part.name, size, mode: 0o600 }, (error) => (error ? reject(error) : resolve()))
   })
+  entered.catch(() => undefined)
+  if (entry === undefined) await entered
+  // pipeline() destroys the file's stream when the entry fails (the pack destroyed by a
+  // full disk) and settles only once it is closed: pipe() would leave it open, paused.
+  await pipeline(
+    createReadStream(part.file),
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        hash.update(chunk)
+        yield chunk
+      }
+    },
+    entry!,
+  )
+  await entered
   return { name: part.name, bytes: size, sha256: hash.digest('hex') }
 }
 

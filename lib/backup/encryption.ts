@@ -2,20 +2,27 @@
 // MB, so the file is sealed in records of at most 64 KiB, each with its own AES-256-GCM tag,
 // and never held whole in memory. The key comes from scrypt (salt and cost in the header).
 //
-// Layout: a 64-byte header, then records.
-//   header  "TGWBKENC" | version 1 | log2 N | r | p | salt (16) | nonce prefix (4) | check (32)
+// Layout: a header (96 bytes; 64 in version 1), then records.
+//   header  "TGWBKENC" | version 2 | log2 N | r | p | salt (16) | nonce prefix (4) | check (32)
+//           | digest (32: SHA-256 of the 64 bytes before it; version 2 on)
 //   record  length (u32 BE; top bit set on the last record) | ciphertext | tag (16)
 // Each record's nonce is the prefix and its index (u64 BE); its additional data is the
 // header's first 32 bytes, the index and the last-record flag, so records cannot be
 // reordered, dropped, moved to another file, or the file cut after any record but the last
 // without the tag check failing. `check` (an HMAC under a second derived key) tells a wrong
-// passphrase apart from a damaged file before any record is read.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+// passphrase before any record is read; `digest` (no key) tells a damaged header apart from
+// a wrong passphrase: a changed salt, cost or check would otherwise fail the HMAC just like
+// another passphrase does. Version 1 files (no digest) are still read; for them the two
+// cannot be told apart, and the message says so.
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 import { BackupDamagedError, BackupPassphraseError } from './errors.ts'
 
 export const encryptedMagic = Buffer.from('TGWBKENC')
-const headerBytes = 64
+/** The header up to and with `check`, and the digest after it (version 2). */
+const keyedHeaderBytes = 64
+const digestBytes = 32
+const writtenVersion = 2
 const recordPlainBytes = 64 * 1024
 const tagBytes = 16
 const lastFlag = 0x8000_0000
@@ -37,6 +44,11 @@ async function deriveKeys(passphrase: string, salt: Buffer, cost: { log2N: numbe
 
 function checkValue(keys: Keys, headerStart: Buffer): Buffer {
   return createHmac('sha256', keys.check).update(headerStart).digest()
+}
+
+/** SHA-256 of the keyed header (its first 64 bytes): damage there is found without the passphrase. */
+function headerDigest(header: Buffer): Buffer {
+  return createHash('sha256').update(header.subarray(0, keyedHeaderBytes)).digest()
 }
 
 function nonceOf(prefix: Buffer, index: bigint): Buffer {
@@ -61,9 +73,9 @@ export function isEncrypted(start: Buffer): boolean {
 /** Encrypts a byte stream (see the layout above). */
 export async function* encrypt(source: AsyncIterable<Buffer>, passphrase: string, cost = defaultCost): AsyncGenerator<Buffer> {
   if (passphrase === '') throw new BackupPassphraseError('the backup passphrase is empty')
-  const header = Buffer.alloc(headerBytes)
+  const header = Buffer.alloc(keyedHeaderBytes + digestBytes)
   encryptedMagic.copy(header, 0)
-  header[8] = 1
+  header[8] = writtenVersion
   header[9] = cost.log2N
   header[10] = cost.r
   header[11] = cost.p
@@ -73,6 +85,7 @@ export async function* encrypt(source: AsyncIterable<Buffer>, passphrase: string
   const headerStart = header.subarray(0, 32)
   const keys = await deriveKeys(passphrase, header.subarray(12, 28), cost)
   checkValue(keys, headerStart).copy(header, 32)
+  headerDigest(header).copy(header, keyedHeaderBytes)
   yield header
   let index = 0n
   const seal = (plain: Buffer, last: boolean): Buffer => {
@@ -113,17 +126,26 @@ export async function* decrypt(source: AsyncIterable<Buffer>, passphrase: string
     }
     return true
   }
+  if (!(await fill(keyedHeaderBytes))) throw new BackupDamagedError('the file is cut short (no whole header)')
+  const version = buffered[8]
+  if (!isEncrypted(buffered) || (version !== 1 && version !== 2)) throw new BackupDamagedError(`not an encrypted backup of a version this gateway reads (the header is damaged, or of a newer gateway: version byte ${version})`)
+  const headerBytes = version === 1 ? keyedHeaderBytes : keyedHeaderBytes + digestBytes
   if (!(await fill(headerBytes))) throw new BackupDamagedError('the file is cut short (no whole header)')
   const header = buffered.subarray(0, headerBytes)
   buffered = buffered.subarray(headerBytes)
-  if (!isEncrypted(header) || header[8] !== 1) throw new BackupDamagedError('not an encrypted backup of a version this gateway reads')
+  if (version !== 1 && !headerDigest(header).equals(header.subarray(keyedHeaderBytes))) {
+    throw new BackupDamagedError('the header of the encrypted backup is damaged (it does not match its own checksum): the file was changed, not the passphrase')
+  }
   if (passphrase === undefined || passphrase === '') throw new BackupPassphraseError('the backup is encrypted: give its passphrase (--passphrase-file)')
   const cost = { log2N: header[9]!, r: header[10]!, p: header[11]! }
   if (cost.log2N < 10 || cost.log2N > 22 || cost.r < 1 || cost.r > 32 || cost.p < 1 || cost.p > 16) throw new BackupDamagedError('the header is damaged (scrypt cost out of range)')
   const headerStart = Buffer.from(header.subarray(0, 32))
   const prefix = Buffer.from(header.subarray(28, 32))
   const keys = await deriveKeys(passphrase, Buffer.from(header.subarray(12, 28)), cost)
-  if (!timingSafeEqual(checkValue(keys, headerStart), header.subarray(32, 64))) throw new BackupPassphraseError('wrong passphrase for this backup')
+  if (!timingSafeEqual(checkValue(keys, headerStart), header.subarray(32, 64))) {
+    // Only a version 2 header is known whole here (its digest matched).
+    throw new BackupPassphraseError(version === 1 ? 'wrong passphrase for this backup, or its header is damaged (a backup of an older gateway cannot tell which)' : 'wrong passphrase for this backup')
+  }
   for (let index = 0n; ; index++) {
     if (!(await fill(4))) throw new BackupDamagedError('the file is cut short (its last record is missing)')
     const word = buffered.readUInt32BE(0)

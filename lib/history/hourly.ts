@@ -50,7 +50,7 @@ export class HourlyQuery {
 
   constructor(db: DatabaseSync) {
     this.#rows = db.prepare(
-      'SELECT orderCleared AS cleared, orderCleared - orderStarted AS ms FROM summaries WHERE orderCleared >= ? AND orderCleared < ?',
+      'SELECT orderCleared AS cleared, max(0, orderCleared - orderStarted) AS ms FROM summaries WHERE orderCleared >= ? AND orderCleared < ?',
     )
   }
 

@@ -36,7 +36,9 @@ export class StatisticsQuery {
   constructor(db: DatabaseSync) {
     this.#aggregate = db.prepare(`
       SELECT count(*) AS n,
-             sum(orderCleared - orderStarted) AS totalMs,
+             -- max(0, ...): a row that ends before it starts (imported, or written before the
+             -- clock's provenance was kept, lib/orders/stamps.ts) never makes the average negative.
+             sum(max(0, orderCleared - orderStarted)) AS totalMs,
              sum(orderCleared - orderStarted > ?) AS exceeded
         FROM summaries
        WHERE orderCleared >= ? AND orderCleared < ?`)

@@ -17,7 +17,7 @@ import { HistoryQueries, type HistoryFilter, type HistoryPage, type PageRequest 
 import { rowToSummary, summaryColumns, type SummaryRow } from './rows.ts'
 import { HourlyQuery, type HourlyRequest, type HourlyStatistics } from './hourly.ts'
 import { StatisticsQuery, type DailyStatistics, type StatisticsRequest } from './stats.ts'
-import { shiftRows, WrittenRows } from './written.ts'
+import { allStamped, shiftRows, WrittenColumns, type StampedColumns } from './written.ts'
 
 export { rowToSummary, type SummaryRow } from './rows.ts'
 
@@ -65,8 +65,8 @@ export class HistoryStore {
   readonly #statistics: StatisticsQuery
   readonly #hourly: HourlyQuery
   readonly #highWater: HighWater
-  /** Rows this process inserted: the ones a clock step moves (written.ts). */
-  readonly #written = new WrittenRows()
+  /** Rows this process inserted, per time it stamped: what a clock step moves (written.ts). */
+  readonly #written = new WrittenColumns()
 
   constructor(file: string, options: HistoryStoreOptions = {}) {
     const pragmas = `
@@ -107,8 +107,12 @@ export class HistoryStore {
     this.#highWater = new HighWater(() => this.#queries.highWater(), file === ':memory:' ? undefined : file)
   }
 
-  /** Inserts a summary; false when that uuid is already in history (idempotent). */
-  insert(summary: OrderSummary): boolean {
+  /**
+   * Inserts a summary; false when that uuid is already in history (idempotent). `stamped`:
+   * which of its times were taken on this process's clock (a later step moves only those);
+   * all of them unless the caller knows better (lib/orders/stamps.ts).
+   */
+  insert(summary: OrderSummary, stamped: StampedColumns = allStamped): boolean {
     const result = this.#insert.run(
       summary.uuid,
       summary.name,
@@ -120,17 +124,23 @@ export class HistoryStore {
     )
     this.#highWater.changed()
     if (Number(result.changes) === 0) return false
-    this.#written.add(Number(result.lastInsertRowid))
+    this.#written.add(Number(result.lastInsertRowid), stamped)
     return true
   }
 
   /**
-   * The clock was stepped: moves the times of the rows this process inserted by deltaMs,
-   * so they stay on the gateway clock's timeline (lib/orders/clock-mend.ts). The only
-   * update history ever sees; positions (seq) do not change.
+   * The clock was stepped: moves the times this process stamped on the rows it inserted
+   * by deltaMs, so they stay on the gateway clock's timeline (lib/orders/clock-mend.ts).
+   * The only update history ever sees; positions (seq) do not change.
    */
   shiftWritten(deltaMs: number): number {
-    return shiftRows(this.db, this.#written.ranges(), deltaMs)
+    return shiftRows(this.db, this.#written, deltaMs)
+  }
+
+  /** The latest time history holds (0 when empty): part of the clock's high-water mark. */
+  latestTime(): number {
+    const row = this.db.prepare('SELECT max(orderCleared) AS latest FROM summaries').get() as { latest: number | null }
+    return row.latest ?? 0
   }
 
   /** Inserts many summaries in one transaction (one commit); returns how many were new. */

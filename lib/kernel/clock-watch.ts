@@ -10,6 +10,16 @@
 //    the time (the newest setting wins).
 //  - Synchronisation: what the system says (`readSync`, lib/gateway/time-sync.ts), read at
 //    start-up, every syncCheckMs and after each step; 'unknown' where it cannot be asked.
+//  - A boot behind the high-water mark (clock-runs.ts): the system clock is behind a time
+//    the gateway already wrote, so it is wrong (a power cut, a day-old saved time). The
+//    gateway's clock starts at that mark instead (startBehind) and counts on from there,
+//    so no time goes back and no waiting time is negative; the step that comes when the
+//    time is known (or the system saying it is synchronised) is mended like any other.
+//  - Provenance: whether this run's clock is known right ("sure") is kept with the run
+//    (clock-runs.ts); the times a run took while unsure and never mended are counted in the
+//    state (ordersOnUnsureClock).
+//  - Synchronised wins: once the system says its clock is synchronised, the gateway follows
+//    it, whatever a board set or a high-water mark said.
 //  - Trust: deliveries that receivers check against their own clock (webhooks) are held
 //    while the system says its clock is not synchronised and no board has set the time, for
 //    at most holdMs (never for ever: an offline restaurant may never get the time), and
@@ -46,6 +56,18 @@ export interface ClockState {
   setFromBoardAt: number | null
   /** Whether deliveries checked against the receiver's clock are held right now. */
   holdingDeliveries: boolean
+  /**
+   * The system clock at start was behind a time the data dir already held (`highWater`,
+   * ms since the epoch) by `behindMs`: the gateway's clock started at highWater instead.
+   * Null once a step or a synchronised clock has told the time, or when it was not so.
+   */
+  startedBehind: { highWater: number; behindMs: number } | null
+  /**
+   * Active orders carrying a time an earlier run took on a clock that was not known right
+   * (not synchronised, or started behind) and no step mended before it ended: their
+   * waiting times may be off and nothing can tell by how much (docs/api.md, "Clock").
+   */
+  ordersOnUnsureClock: number
 }
 
 export interface ClockWatchEvents {
@@ -67,7 +89,14 @@ export interface ClockWatchOptions {
   holdMs: number
   /** The latest time a board may set, against the gateway's clock, and the earliest at all. */
   boardMaxShiftMs: number
+  /** Where this run's trust and the high-water mark are kept (clock-runs.ts). */
+  runs?: { noteSure(sure: boolean, now: number): void; noteTime(now: number): void; noteSynchronized(now: number): void; shifted(deltaMs: number): void }
+  /** How many active orders carry a time taken on an earlier run's unsure clock. */
+  ordersOnUnsureClock?: () => number
 }
+
+/** How often the high-water mark is raised while the clock is known right. */
+export const highWaterEveryMs = 60_000
 
 /** The longest deliveries wait for the system's first answer (its commands time out sooner). */
 export const firstReadingMs = 10_000
@@ -95,6 +124,11 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   #awaitingFirstReading = false
   #firstReadingTimer: TimerHandle | undefined
   #running = false
+  #startedBehind: ClockState['startedBehind'] = null
+  /** Monotonic ms when the high-water mark was last raised. */
+  #notedAt = -Infinity
+  /** The high-water mark was set from the synchronised clock since it last was not. */
+  #notedSynchronized = false
 
   constructor(options: ClockWatchOptions) {
     this.#options = options
@@ -119,6 +153,24 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     void this.#readSync()
   }
 
+  /**
+   * Before start: the data dir holds `highWater`, a time the clock has certainly passed. A
+   * system clock more than the step threshold behind it is wrong: the gateway's clock is
+   * moved to highWater (nothing is stamped yet), and the difference is expected until the
+   * system clock is stepped or says it is synchronised.
+   */
+  startBehind(highWater: number): void {
+    const { clock, thresholdMs, log, runs } = this.#options
+    const now = clock.now()
+    const behindMs = Math.round(highWater - now)
+    if (behindMs <= thresholdMs) return
+    clock.shift(behindMs)
+    this.#expectedDrift -= behindMs
+    this.#startedBehind = { highWater, behindMs }
+    log.warn({ behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() }, 'the system clock is behind the times the gateway already wrote; the gateway clock starts from the latest of them')
+    runs?.noteSure(false, clock.now())
+  }
+
   stop(): void {
     this.#running = false
     this.#options.clock.onRead(undefined)
@@ -140,6 +192,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     this.#runMend(shiftMs, 'system', () => {
       this.#expectedDrift = 0
       this.#setFromBoardAt = null
+      this.#startedBehind = null
     })
     // A step usually comes with synchronisation: ask at once rather than at the next poll.
     void this.#readSync()
@@ -167,6 +220,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     this.#runMend(shiftMs, 'board', () => {
       this.#expectedDrift -= shiftMs
       this.#setFromBoardAt = clock.now()
+      this.#startedBehind = null
     })
     await this.settled()
     return { shiftMs }
@@ -187,7 +241,15 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
       lastJump: this.#lastJump,
       setFromBoardAt: this.#setFromBoardAt,
       holdingDeliveries: !this.trusted(),
+      startedBehind: this.#startedBehind,
+      ordersOnUnsureClock: this.#options.ordersOnUnsureClock?.() ?? 0,
     }
+  }
+
+  /** Whether this run's clock is known right: not said unsynchronised (unless a board set it), not started behind. */
+  sure(): boolean {
+    if (this.#startedBehind) return false
+    return this.#sync.state !== 'unsynchronized' || this.#setFromBoardAt !== null
   }
 
   #runMend(shiftMs: number, cause: ClockJump['cause'], after: () => void): void {
@@ -195,6 +257,8 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     const run = mend(shiftMs, cause)
       .then(() => {
         after()
+        this.#options.runs?.shifted(shiftMs)
+        this.#notedSynchronized = false
         const jump: ClockJump = { at: clock.now(), shiftMs, cause }
         this.#lastJump = jump
         this.#events.emit('jumped', jump)
@@ -220,6 +284,9 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
       reading = { state: 'unknown', source: 'none' }
     }
     if (!this.#running) return
+    // Synchronised wins: what a board set or a high-water mark said gives way to it.
+    if (reading.state === 'synchronized') this.#expectedDrift = 0
+    else this.#notedSynchronized = false
     // A step that came with synchronisation is mended before deliveries are let go.
     this.check()
     if (reading.state !== this.#sync.state) this.#options.log.info({ state: reading.state, source: reading.source }, 'system clock synchronisation')
@@ -238,6 +305,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   /** Starts or ends the hold, and emits 'trusted' when deliveries may go again. */
   #noteTrust(): void {
     const { clock, holdMs, log } = this.#options
+    this.#noteRun()
     const untrustedSystem = this.#sync.state === 'unsynchronized' && this.#setFromBoardAt === null
     if (untrustedSystem && this.#untrustedSince === undefined) {
       this.#untrustedSince = clock.monotonic()
@@ -258,14 +326,32 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     this.#wasTrusted = trusted
   }
 
+  /** Keeps this run's trust and the high-water mark (clock-runs.ts) current; not while mending. */
+  #noteRun(): void {
+    const { runs, clock } = this.#options
+    if (!runs || this.#mending || !this.#running) return
+    const now = clock.now()
+    runs.noteSure(this.sure(), now)
+    if (this.#sync.state === 'synchronized' && !this.#notedSynchronized) {
+      this.#notedSynchronized = true
+      runs.noteSynchronized(now)
+    } else if (clock.monotonic() - this.#notedAt >= highWaterEveryMs) {
+      runs.noteTime(now)
+    } else {
+      return
+    }
+    this.#notedAt = clock.monotonic()
+  }
+
   #armCheck(): void {
     this.#checkTimer = this.#options.clock.setTimeout(() => {
       if (!this.#running) return
       this.check()
+      this.#noteRun()
       this.#armCheck()
     }, this.#options.checkEveryMs)
   }
 }
 
 /** The state shown where no clock is watched (a test's hand-moved clock). */
-export const unwatchedClockState: ClockState = { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false }
+export const unwatchedClockState: ClockState = { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, startedBehind: null, ordersOnUnsureClock: 0 }

@@ -27,6 +27,7 @@ import { SyncBatch, type Collection, type Store } from '../store/db.ts'
 import { shiftOrderTimes } from './clock-mend.ts'
 import type { FaultPoint } from './fault.ts'
 import { ActiveSet } from './active-set.ts'
+import { OrderStamps, type ClockRunsOf } from './stamps.ts'
 import { findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
 
@@ -37,7 +38,8 @@ interface ChangeStamp {
   at: number
 }
 
-type StoredOrder = ActiveOrder & { _id: string; change?: ChangeStamp }
+/** `clockRuns`: the run whose clock took each time (stamps.ts); absent: an earlier run. */
+type StoredOrder = ActiveOrder & { _id: string; change?: ChangeStamp; clockRuns?: ClockRunsOf }
 
 /** A stored change that may not have reached the change log before a crash. */
 interface Unannounced {
@@ -75,6 +77,8 @@ export interface OrdersDeps {
   newUuid?: () => string
   /** Test-only crash points (see fault.ts); a no-op in production. */
   fault?: (point: FaultPoint) => void
+  /** This run's id (lib/kernel/clock-runs.ts): the clock the times it takes belong to. */
+  clockRun?: string
 }
 
 export interface CreateInput {
@@ -100,6 +104,8 @@ export function dummyTrackerAddress(name: number): string {
 export class OrdersService {
   readonly #deps: OrdersDeps
   readonly #active: ActiveSet
+  /** Which run's clock took each time of each active order. */
+  readonly #stamps: OrderStamps
   #queue: Promise<unknown> = Promise.resolve()
   #revision = 0
   /** Clears a crash interrupted, finished by open(); their ORDER_CLEARED is recorded by resume(). */
@@ -107,9 +113,10 @@ export class OrdersService {
   /** Stored changes a crash may have kept from the change log; resume() records them again. */
   #unannounced: Unannounced[]
 
-  private constructor(deps: OrdersDeps, active: ActiveOrder[], recovered: ActiveOrder[], unannounced: Unannounced[]) {
+  private constructor(deps: OrdersDeps, active: ActiveOrder[], stamps: OrderStamps, recovered: ActiveOrder[], unannounced: Unannounced[]) {
     this.#deps = deps
     this.#active = new ActiveSet(active)
+    this.#stamps = stamps
     this.#recovered = recovered
     this.#unannounced = unannounced
   }
@@ -120,7 +127,8 @@ export class OrdersService {
     const active: ActiveOrder[] = []
     const recovered: ActiveOrder[] = []
     const unannounced: Unannounced[] = []
-    for (const { _id, change, ...order } of docs) {
+    const stamps = new OrderStamps(deps.clockRun ?? 'this')
+    for (const { _id, change, clockRuns, ...order } of docs) {
       const summary = deps.history.get(order.uuid)
       const pending = change && change.seq > announced ? { change, order } : undefined
       if (change?.type === 'ORDER_CLEARED') {
@@ -138,11 +146,12 @@ export class OrdersService {
       }
       if (pending) unannounced.push(pending)
       active.push(order)
+      stamps.loaded(order, clockRuns)
     }
     active.sort(byCreated)
     unannounced.sort((a, b) => a.change.seq - b.change.seq)
     await deps.trackers.reconcile(active)
-    return new OrdersService(deps, active, recovered, unannounced)
+    return new OrdersService(deps, active, stamps, recovered, unannounced)
   }
 
   /** Changes with every write to the active set (cached presentations key on it). */
@@ -228,25 +237,53 @@ export class OrdersService {
   }
 
   /**
-   * The clock was stepped (clock-mend.ts): moves the times of every active order by deltaMs
-   * and, in the same tick, the clock itself (`moveClock`), so no reader sees one moved
-   * without the other; then stores the moved times. Queued like any operation, so no
+   * The clock was stepped (clock-mend.ts): moves the times this run's clock took of every
+   * active order by deltaMs (not those an earlier run took: that clock was not stepped,
+   * stamps.ts) and, in the same tick, the clock itself (`moveClock`), so no reader sees one
+   * moved without the other; then stores the moved times. Queued like any operation, so no
    * change is stamped on one timeline and stored on the other. Records no change: nothing
-   * about the orders changed but the clock they are measured by.
+   * about the orders changed but the clock they are measured by. Answers how many orders
+   * had a time moved.
    */
   shiftTimes(deltaMs: number, moveClock: () => void): Promise<number> {
     return this.#serial(async (batch) => {
-      for (const order of this.#active) shiftOrderTimes(order, deltaMs)
+      const moved: ActiveOrder[] = []
+      for (const order of this.#active) {
+        const fields = this.#stamps.fieldsOfThisRun(order)
+        if (fields.length === 0) continue
+        shiftOrderTimes(order, deltaMs, fields)
+        moved.push(order)
+      }
       moveClock()
       this.#revision++
       // The trackers' times too (in memory before this returns): availability is judged by them.
       const trackers = this.#deps.trackers.shiftTimes(deltaMs, batch)
-      for (const { uuid, created, stateChanged, located, pagedAt } of this.#active) {
+      for (const { uuid, created, stateChanged, located, pagedAt } of moved) {
         await this.#deps.collection.update({ _id: uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
       }
       await trackers
-      return this.#active.size
+      return moved.length
     })
+  }
+
+  /**
+   * The latest time an active order carries that a run `trusted` names took (0 for none):
+   * part of the clock's high-water mark.
+   */
+  latestTime(trusted: (run: string) => boolean = () => true): number {
+    let latest = 0
+    for (const order of this.#active) latest = Math.max(latest, this.#stamps.latestTaken(order, trusted))
+    return latest
+  }
+
+  /**
+   * How many active orders carry a time an earlier run took on a clock it never knew to be
+   * right (`unsure`, lib/kernel/clock-runs.ts): no step can mend those any more.
+   */
+  ordersOnUnsureClock(unsure: (run: string) => boolean): number {
+    let count = 0
+    for (const order of this.#active) if (this.#stamps.takenOnUnsureClock(order.uuid, unsure)) count++
+    return count
   }
 
   /**
@@ -350,10 +387,16 @@ export class OrdersService {
     const { collection, history, changes, trackers } = this.#deps
     const previous = this.#active.byUuid(write.order.uuid)
     const reserved = await changes.reserve()
-    const stored = { ...write.order, change: { seq: reserved.seq, type: write.type, at: reserved.at } satisfies ChangeStamp }
+    const clockRuns = this.#stamps.runsOf(previous, write.order)
+    const thisRun = this.#stamps.thisRun
+    const stored = { ...write.order, change: { seq: reserved.seq, type: write.type, at: reserved.at } satisfies ChangeStamp, clockRuns }
     if (write.type === 'ORDER_CLEARED') {
       try {
-        history.insert(summaryOf(write.order, write.order.stateChanged))
+        history.insert(summaryOf(write.order, write.order.stateChanged), {
+          orderStarted: clockRuns.created === thisRun,
+          orderLocated: clockRuns.located === thisRun,
+          orderCleared: true,
+        })
       } catch (error) {
         throw new DomainError('STORAGE_UNAVAILABLE', 'history', { cause: error })
       }
@@ -362,6 +405,8 @@ export class OrdersService {
     // A cleared order is stored as a tombstone until its change is recorded (removed below).
     await collection.put(stored, { durability: batch })
     this.#active.apply(write)
+    if (write.type === 'ORDER_CLEARED') this.#stamps.forget(write.order.uuid)
+    else this.#stamps.set(write.order.uuid, clockRuns)
     this.#revision++
     if (previous?.tracker && previous.tracker !== write.order.tracker) await trackers.bind(previous.tracker, null, batch)
     if (write.type === 'ORDER_CLEARED' && write.order.tracker) await trackers.bind(write.order.tracker, null, batch)

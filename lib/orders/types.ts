@@ -55,14 +55,21 @@ export interface OrderChange {
   at: number
 }
 
+/**
+ * The history row of an order cleared at `clearedAt`. A row never ends before it starts,
+ * nor is it located outside that span: the last line of defence for times an earlier run
+ * took on a clock that was not right and no step could mend (docs/api.md, "Clock"); the
+ * start is what gives way, as the time the gateway knows least well.
+ */
 export function summaryOf(order: ActiveOrder, clearedAt: number): OrderSummary {
+  const started = Math.min(order.created, clearedAt)
   return {
     uuid: order.uuid,
     name: order.name,
     orderType: order.orderType,
     locationName: order.locationName,
-    orderStarted: order.created,
-    orderLocated: order.located,
+    orderStarted: started,
+    orderLocated: order.located === null ? null : Math.min(Math.max(order.located, started), clearedAt),
     orderCleared: clearedAt,
   }
 }

@@ -1,6 +1,8 @@
 // The clock's control-socket command (`clock.status`, shown by `gateway status`): whether the
 // system clock is synchronised, the last step the gateway mended, whether a board set the
-// time and whether webhook deliveries wait for the clock (lib/kernel/clock-watch.ts).
+// time, whether it started behind the times already written, how many orders carry times
+// of a clock never known right, and whether webhook deliveries wait for the clock
+// (lib/kernel/clock-watch.ts).
 import type { ControlServer } from '../control/control.ts'
 import { unwatchedClockState, type ClockState } from '../../lib/kernel/clock-watch.ts'
 import type { Services } from '../wiring/services.ts'
@@ -17,6 +19,8 @@ export function describeClock(state: ClockState): string {
   const parts = [`clock: ${sync}`]
   if (state.setFromBoardAt !== null) parts.push(`set from a board at ${new Date(state.setFromBoardAt).toISOString()}`)
   if (state.lastJump) parts.push(`last step ${signedDuration(state.lastJump.shiftMs)} (${state.lastJump.cause}) mended at ${new Date(state.lastJump.at).toISOString()}`)
+  if (state.startedBehind) parts.push(`started ${signedDuration(state.startedBehind.behindMs).slice(1)} behind the times already written: runs from ${new Date(state.startedBehind.highWater).toISOString()} until the time is known`)
+  if (state.ordersOnUnsureClock > 0) parts.push(`${state.ordersOnUnsureClock} active order(s) started on a clock never known right: their waiting times may be off`)
   if (state.holdingDeliveries) parts.push('webhook deliveries wait for the time')
   return parts.join('; ')
 }

@@ -1,10 +1,14 @@
 // The clock watch (lib/kernel/clock-watch.ts) wired to what a clock step moves: the active
 // orders, the trackers and the clock together, the history rows written since start-up, the
 // history pages presented from them and the repeaters (lib/orders/clock-mend.ts). Only the gateway's own clock
-// (GatewayClock) can be watched and moved; a test's hand-moved clock gets no watch.
+// (GatewayClock) can be watched and moved; a test's hand-moved clock gets no watch. A
+// start on a system clock behind the high-water mark (the mark earlier runs left, and the
+// times the active orders carry from runs whose clock was not known wrong) starts the
+// gateway's clock at that mark.
 import type { GatewayConfig } from '../../lib/config.ts'
 import type { HistoryPages } from '../../lib/api/history-pages.ts'
 import { ClockWatch, type SyncReading } from '../../lib/kernel/clock-watch.ts'
+import { ClockRuns } from '../../lib/kernel/clock-runs.ts'
 import type { Clock } from '../../lib/kernel/clock.ts'
 import { isAdjustable } from '../../lib/kernel/gateway-clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
@@ -24,14 +28,20 @@ export interface ClockWiringDeps {
   historyPages: HistoryPages
   repeaters: RepeaterInventory
   readSync?: () => Promise<SyncReading>
+  /** This run and the high-water mark (default: a fresh one in memory). */
+  runs?: ClockRuns
 }
 
 export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
   const { config, clock, log, orders, history, historyPages, repeaters } = deps
   if (!isAdjustable(clock)) return undefined
-  return new ClockWatch({
+  const runs = deps.runs ?? ClockRuns.open(undefined)
+  const unsure = (run: string) => runs.isUnsure(run)
+  const watch = new ClockWatch({
     clock,
     log,
+    runs,
+    ordersOnUnsureClock: () => orders.ordersOnUnsureClock(unsure),
     mend: (deltaMs) => mendClock({ orders, history, historyPages, repeaters, clock, log }, deltaMs),
     readSync: deps.readSync ?? (() => readSystemSync()),
     thresholdMs: config.clock.jumpThresholdMs,
@@ -40,6 +50,8 @@ export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
     holdMs: config.clock.holdDeliveriesSeconds * 1000,
     boardMaxShiftMs: config.clock.boardMaxShiftDays * 86_400_000,
   })
+  watch.startBehind(Math.max(runs.highWater, orders.latestTime((run) => !unsure(run))))
+  return watch
 }
 
 /** Watches from start-up (it never waits for the time: an offline box may never get it). */

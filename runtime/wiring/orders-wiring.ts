@@ -41,6 +41,8 @@ export interface OrderServicesDeps {
   paging?: Partial<PagingOptions>
   /** New order UUIDs (default crypto.randomUUID); tests that compare two gateways make them alike. */
   newUuid?: () => string
+  /** This run's id (lib/kernel/clock-runs.ts), which the orders' times are tagged with. */
+  clockRun?: string
 }
 
 export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {
@@ -65,6 +67,7 @@ export async function buildOrderServices(deps: OrderServicesDeps): Promise<Order
     log,
     fault: deps.fault,
     newUuid: deps.newUuid,
+    clockRun: deps.clockRun,
   })
   const simulator = new SimulatorService({ radio, orders })
   return { radio, trackers, paging, orders, simulator, rush: new LunchRush({ clock, simulator, orders, log }) }

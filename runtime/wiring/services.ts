@@ -24,6 +24,7 @@ import { buildGatewayServices, type GatewayServices } from './gateway-wiring.ts'
 import { buildOrderServices, type OrderServices } from './orders-wiring.ts'
 import { buildClockWatch } from './clock-wiring.ts'
 import { unwatchedClockState, type ClockWatch } from '../../lib/kernel/clock-watch.ts'
+import { ClockRuns } from '../../lib/kernel/clock-runs.ts'
 import { fleetFollowsRadio, followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
 
@@ -119,7 +120,9 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // webhook outbox. Live consumers subscribe to changes.on('recorded'): the WebSocket hub
   // while it serves (runtime/host/ws.ts).
   changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [fleet.sink, webhooks.sink], log })
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault })
+  // This run's clock and the high-water mark earlier runs left (docs/api.md, "Clock").
+  const clockRuns = ClockRuns.open(options.inMemory ? undefined : path.join(config.dataDir, 'clock-runs.json'), log)
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault, clockRun: clockRuns.id })
   const gatewayServices = await buildGatewayServices({
     config,
     clock,
@@ -135,6 +138,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   fleetFollowsRadio(orderServices.radio, fleet)
   const activeList = new ActiveOrderList({ orders: orderServices.orders, clock, settings })
   const historyPages = new HistoryPages(history, config.storage.historyPageCacheBytes)
-  const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages, repeaters: gatewayServices.repeaters })
+  const clockWatch = buildClockWatch({ config, clock, log, orders: orderServices.orders, history, historyPages, repeaters: gatewayServices.repeaters, runs: clockRuns })
   return { config, clock, log, store, identity, settings, floor, button, tokens, screens, history, historyPages, changes, fleet, webhooks, activeList, clockWatch, ...orderServices, ...gatewayServices }
 }

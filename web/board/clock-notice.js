@@ -1,19 +1,32 @@
 // A notice under the header while the gateway's clock cannot be trusted: the system says it
-// is not synchronised (a box without internet after a power cut). A signed-in board's device
-// usually knows the time, so the notice offers to set the gateway's clock from it
+// is not synchronised (a box without internet after a power cut), or the clock started
+// behind the times the gateway had already written. A signed-in board's device usually
+// knows the time, so the notice offers to set the gateway's clock from it
 // (POST /api/v2/gateway/clock); the gateway refuses once the system clock is synchronised.
+// Also while active orders carry times an earlier run took on a clock never known right:
+// nothing can tell how far off their waiting times are (docs/api.md, "Clock").
 
 /**
  * What the notice says for a gatewayStatus.clock (pure).
  * @returns {{ hidden: boolean, text: string, canSet: boolean }}
  */
 export function clockNotice(clock) {
-  if (!clock || clock.synchronized !== false) return { hidden: true, text: '', canSet: false }
+  if (!clock) return { hidden: true, text: '', canSet: false }
+  const unsure = clock.ordersOnUnsureClock > 0
+    ? ` ${clock.ordersOnUnsureClock === 1 ? '1 order was' : `${clock.ordersOnUnsureClock} orders were`} started on a clock never known to be right: ${clock.ordersOnUnsureClock === 1 ? 'its waiting time' : 'their waiting times'} may be off.`
+    : ''
+  const behind = clock.startedBehind
+    ? " The gateway's clock started behind the times it had already written (a power cut?); it counts on from the latest of them until the time is known."
+    : ''
+  if (clock.synchronized !== false) {
+    const text = `${behind}${unsure}`.trim()
+    return text ? { hidden: false, text, canSet: Boolean(behind) } : { hidden: true, text: '', canSet: false }
+  }
   if (clock.setFromBoardAt !== null && clock.setFromBoardAt !== undefined) {
-    return { hidden: false, text: "The gateway's clock was set from a board; it has no time source of its own.", canSet: true }
+    return { hidden: false, text: `The gateway's clock was set from a board; it has no time source of its own.${unsure}`, canSet: true }
   }
   const held = clock.holdingDeliveries ? ' Webhook deliveries wait for the time.' : ''
-  return { hidden: false, text: `The gateway's clock is not synchronised: times may be off.${held}`, canSet: true }
+  return { hidden: false, text: `The gateway's clock is not synchronised: times may be off.${behind}${held}${unsure}`, canSet: true }
 }
 
 /**

@@ -6,7 +6,8 @@ import path from 'node:path'
 import tar from 'tar-stream'
 import { writeBackupFile } from '../../../lib/backup/archive-write.ts'
 import { readBackupFile } from '../../../lib/backup/archive-read.ts'
-import { backupFormat, backupFormatVersion } from '../../../lib/backup/manifest.ts'
+import { backupFormat, backupFormatVersion, manifestDigest } from '../../../lib/backup/manifest.ts'
+import { openFilesUnder } from '../../helpers/open-files.ts'
 import { fullDisk } from '../../helpers/full-disk.ts'
 
 const sampleManifest = {
@@ -77,7 +78,10 @@ async function tarOf(entries: [string, string][]): Promise<Buffer> {
 
 t.test('archives that are whole tars but not whole backups', async (t) => {
   const dir = t.testdir()
-  const manifest = (parts: object[]) => JSON.stringify({ ...sampleManifest, parts })
+  const manifest = (parts: object[]) => {
+    const body = { ...sampleManifest, parts }
+    return JSON.stringify({ ...body, manifestSha256: manifestDigest(body) })
+  }
   const sha = (text: string) => createHash('sha256').update(text).digest('hex')
   const cases: [string, [string, string][], RegExp][] = [
     ['no manifest', [['a', 'x']], /no manifest/],
@@ -120,4 +124,28 @@ t.test('a large part is flushed as it is written and reads back whole', async (t
   const target = path.join(dir, 'big.tar')
   await writeBackupFile([{ name: 'history.sqlite', bytes: big }], { target, manifest: sampleManifest })
   t.equal((await readBackupFile(target)).manifest.parts[0]!.bytes, big.length)
+})
+
+t.test('a full disk while a part file is read: nothing stays open on it, plain or encrypted', async (t) => {
+  const root = t.testdir({ source: { 'history.copy': Buffer.alloc(3 * 1024 * 1024, 5) }, target: {} })
+  const [source, target] = [path.join(root, 'source'), path.join(root, 'target')]
+  const disk = fullDisk(target)
+  t.teardown(() => disk.restore())
+  for (const passphrase of [undefined, 'pass phrase']) {
+    await t.rejects(writeBackupFile([{ name: 'history.sqlite', file: path.join(source, 'history.copy') }], { target: path.join(target, 'b.tar'), passphrase, manifest: sampleManifest }), { code: 'ENOSPC' })
+    t.same(openFilesUnder(source), [], `the part's file is closed (${passphrase ? 'encrypted' : 'plain'})`)
+    t.same(openFilesUnder(target), [], 'and the target')
+    t.same(readdirSync(target), [])
+  }
+})
+
+t.test('a reader whose sink fails (a full disk on restore) closes the backup file', async (t) => {
+  const dir = t.testdir({ 'big.bin': Buffer.alloc(2 * 1024 * 1024, 9) })
+  for (const passphrase of [undefined, 'pass phrase']) {
+    const target = path.join(dir, passphrase ? 'b.tar.enc' : 'b.tar')
+    await writeBackupFile([{ name: 'history.sqlite', file: path.join(dir, 'big.bin') }, { name: 'collections/tokens.db', bytes: Buffer.from('{}\n') }], { target, passphrase, manifest: sampleManifest })
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
+    await t.rejects(readBackupFile(target, { passphrase, sink: async () => Promise.reject(full) }), { code: 'ENOSPC' }, 'the sink\'s own error, not "damaged"')
+    t.same(openFilesUnder(dir), [], `nothing open on the backup (${passphrase ? 'encrypted' : 'plain'})`)
+  }
 })

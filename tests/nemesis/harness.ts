@@ -207,18 +207,17 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
         return `stopped and started (run ${box.run})`
       }
       case 'step': {
-        const before = await box.lastJump()
         setClock(world.offsetSec + step.deltaSec, world.synchronized)
-        await box.stepNoticed(before, step.deltaSec)
+        await box.followsSystemClock(step.deltaSec)
         return `stepped to ${offsetText()}; the gateway mended it`
       }
       case 'sync': {
-        const before = await box.lastJump()
         const moved = step.synchronized && world.offsetSec !== 0
         const delta = -world.offsetSec
         setClock(step.synchronized ? 0 : world.offsetSec, step.synchronized)
-        if (moved) await box.stepNoticed(before, delta)
         await box.syncSeen()
+        // Synchronised wins: the gateway follows the system clock (a step mended, a start behind ended).
+        if (step.synchronized) await box.followsSystemClock(delta)
         return step.synchronized ? `network time: synchronised${moved ? `, stepped ${delta} s` : ''}` : 'network time lost'
       }
       case 'backup':
@@ -525,17 +524,20 @@ class Box {
     return JSON.stringify((await this.clockState()).lastJump)
   }
 
-  /** Waits until the gateway reports a new step of about `deltaSec`. */
-  async stepNoticed(before: string, deltaSec: number): Promise<void> {
-    let last: Json | null = null
+  /**
+   * After a step of the system clock: waits until the gateway's clock follows it again (a
+   * step is mended, also one that ends a start behind the high-water mark).
+   */
+  async followsSystemClock(deltaSec: number): Promise<void> {
+    let apart = NaN
     try {
       await until(async () => {
-        const now = (await this.clockState()).lastJump
-        last = now
-        return JSON.stringify(now) !== before && now !== null && Math.abs(now.shiftMs - deltaSec * 1000) < 5_000
+        const status = await this.status()
+        apart = parseLocal(status.currentTime, status.utcOffset) - (Date.now() + this.world.offsetSec * 1000)
+        return Math.abs(apart) < 2_500
       }, 'the step', 15_000)
     } catch {
-      throw new Problem(`a clock step of ${deltaSec} s was not noticed within 15 s (lastJump ${JSON.stringify(last)})`)
+      throw new Problem(`15 s after a clock step of ${deltaSec} s the gateway's clock is still ${(apart / 1000).toFixed(1)} s from the system's (lastJump ${await this.lastJump()})`)
     }
   }
 
@@ -583,6 +585,7 @@ class Box {
     }
     const t0 = Date.now()
     const before = await this.status()
+    const tStatus = Date.now()
     const utcOffset = before.utcOffset as string
     const activeBody = await must('/api/v2/activeorders')
     const tActive = Date.now()
@@ -600,11 +603,11 @@ class Box {
     }
     const statistics = (await must('/api/v2/statistics')).statistics
     const after = await this.status()
-    const t1 = Date.now()
     const observation: Observation = {
       real: (t0 + tActive) / 2,
       spanMs: tActive - t0,
       gatewayNow: parseLocal(before.currentTime, utcOffset),
+      gatewayNowReal: (t0 + tStatus) / 2,
       gatewayNowAfter: parseLocal(after.currentTime, after.utcOffset),
       offsetMs: world.offsetSec * 1000,
       trustedNow: this.trusted(),
@@ -615,7 +618,6 @@ class Box {
       statistics,
       utcOffsetMs: offsetMsOf(utcOffset),
     }
-    void t1
     return { observation, historyViews }
   }
 }

@@ -16,6 +16,7 @@ function observation(overrides: Partial<Observation> = {}): Observation {
     spanMs: 20,
     gatewayNow: now,
     gatewayNowAfter: now,
+    gatewayNowReal: now,
     offsetMs: 0,
     trustedNow: true,
     run: 2,

@@ -44,8 +44,9 @@ export interface Observation {
   /** True time at the middle of the reads, and how long they took. */
   real: number
   spanMs: number
-  /** The gateway's clock (`currentTime`), read first and last. */
+  /** The gateway's clock (`currentTime`), read first and last, and the true time of the first read. */
   gatewayNow: number
+  gatewayNowReal: number
   gatewayNowAfter: number
   /** The world: how far the wall clock is from the true time, and whether it counts as right. */
   offsetMs: number
@@ -96,7 +97,9 @@ export function checkActiveTimes(orders: ReadonlyMap<number, ModelOrder>, seen: 
     if (!sure) continue
     const why = thisRun ? 'this run took it' : 'taken on a right clock, never stepped, and the clock is right now'
     if (Math.abs(order.elapsedTime * 1000 - age) > ageSlack + 1000) problems.push(`${label}: elapsedTime ${order.elapsedTime} s, but it is ${seconds(age)} old (${why})`)
-    const expected = model.created.real + (thisRun ? seen.offsetMs : 0)
+    // This run's times are on its own clock (which may have started at the high-water mark, not
+    // the system's time): as far before its now as the order is old.
+    const expected = thisRun ? seen.gatewayNow - (seen.gatewayNowReal - model.created.real) : model.created.real
     if (Math.abs(order.created - expected) > ageSlack + 1000) problems.push(`${label}: created ${iso(order.created)}, expected ${iso(expected)} (${why})`)
   }
   return problems

@@ -5,7 +5,7 @@
 // SEED=… SCHEDULES=1 repeats one schedule exactly. A failing schedule prints its seed, its
 // steps and what each did; the run goes on and exits 1 at the end.
 import { cpus } from 'node:os'
-import { describeFailure, runSchedule, type NemesisReport } from '../tests/nemesis/harness.ts'
+import { abandon, describeFailure, runSchedule, type NemesisReport } from '../tests/nemesis/harness.ts'
 
 const schedules = Number(process.env.SCHEDULES ?? 500)
 const firstSeed = process.env.SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEED)
@@ -17,9 +17,16 @@ if (![schedules, steps, workers].every((n) => Number.isInteger(n) && n >= 1) || 
 }
 console.log(`nemesis: ${schedules} schedules of ${steps} steps from seed ${firstSeed} (schedule i: SEED=${firstSeed}+i), ${workers} at once on ${cpus().length} cores`)
 
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    abandon()
+    process.exit(130)
+  })
+}
+
 const started = Date.now()
 const failed: NemesisReport[] = []
-const totals = { schedules: 0, steps: 0, starts: 0, acknowledged: 0, backups: 0, restores: 0, restoresRefused: 0, tlsCompared: 0, tlsNotInBackup: 0, fullDisks: 0, deliveries: 0 }
+const totals = { schedules: 0, steps: 0, starts: 0, acknowledged: 0, backups: 0, restores: 0, restoresRefused: 0, tlsCompared: 0, tlsNotInBackup: 0, fullDisks: 0, deliveries: 0, slowStarts: 0 }
 let fullDiskSkipped: string | null = null
 let next = 0
 
@@ -46,7 +53,7 @@ console.log(
   [
     `${totals.schedules} schedules, ${totals.steps} steps in ${minutes} min: ${totals.schedules - failed.length} clean, ${failed.length} failed`,
     `${totals.starts} gateway starts, ${totals.acknowledged} acknowledged order operations, ${totals.backups} backups, ${totals.restores} restores (${totals.restoresRefused} refused as documented: clock before the backup), ` +
-      `TLS identity compared after ${totals.tlsCompared} restores (${totals.tlsNotInBackup} backups held no TLS key), ${totals.fullDisks} full disks, ${totals.deliveries} webhook deliveries`,
+      `TLS identity compared after ${totals.tlsCompared} restores (${totals.tlsNotInBackup} backups held no TLS key), ${totals.fullDisks} full disks, ${totals.deliveries} webhook deliveries; ${totals.slowStarts} starts took over 20 s and were tried again`,
     ...(fullDiskSkipped ? [`full-disk steps skipped: ${fullDiskSkipped}`] : []),
   ].join('\n'),
 )

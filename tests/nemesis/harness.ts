@@ -66,6 +66,8 @@ export interface NemesisReport {
     tlsNotInBackup: number
     fullDisks: number
     deliveries: number
+    /** Starts that took longer than 20 s (a loaded machine) and were tried again. */
+    slowStarts: number
   }
   /** Why full-disk steps did nothing, if they did not run. */
   fullDiskSkipped: string | null
@@ -97,7 +99,7 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     stepsRun: 0,
     problems,
     log: lines,
-    figures: { starts: 0, acknowledged: 0, backups: 0, restores: 0, restoresRefused: 0, tlsCompared: 0, tlsNotInBackup: 0, fullDisks: 0, deliveries: 0 },
+    figures: { starts: 0, acknowledged: 0, backups: 0, restores: 0, restoresRefused: 0, tlsCompared: 0, tlsNotInBackup: 0, fullDisks: 0, deliveries: 0, slowStarts: 0 },
     fullDiskSkipped: null,
     durationMs: 0,
   }
@@ -162,7 +164,8 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
   } catch (error) {
     problems.push(`step ${report.stepsRun + 1}: ${error instanceof Problem ? error.message : (error as Error).stack}`)
   } finally {
-    await box.gateway?.stop('SIGKILL')
+    if (box.gateway) await box.stop('SIGKILL')
+    report.figures.slowStarts = box.slowStarts
     report.figures.deliveries = receiver.requests.filter((r) => r.method === 'POST').length
     await receiver.close()
     disk.release()
@@ -474,9 +477,24 @@ class Box {
     this.world = world
   }
 
+  /** Starts that did not finish within startGatewayProcess's 20 s and were killed and tried again. */
+  slowStarts = 0
+
   async start(): Promise<void> {
     this.running = false
-    this.gateway = await startGatewayProcess(this.dataDir, { ...this.clock.env, GATEWAY_CONFIG: this.configFile, TZ: 'UTC' })
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.gateway = await startGatewayProcess(this.dataDir, { ...this.clock.env, GATEWAY_CONFIG: this.configFile, TZ: 'UTC' })
+        break
+      } catch (error) {
+        // On a machine loaded far beyond its cores a start can take longer than the helper's
+        // 20 s; the helper then kills it (one more kill, during start-up). A gateway that
+        // exited by itself is a failure, never retried.
+        if (!/gateway did not start/.test((error as Error).message) || attempt === 3) throw error
+        this.slowStarts++
+      }
+    }
+    active.add(this.gateway)
     this.run++
     this.stepsInRun.set(this.run, 0)
     this.running = true
@@ -486,7 +504,9 @@ class Box {
 
   async stop(signal: NodeJS.Signals): Promise<number | null> {
     this.running = false
-    return this.gateway!.stop(signal)
+    const code = await this.gateway!.stop(signal)
+    active.delete(this.gateway!)
+    return code
   }
 
   /** A step of the running gateway's clock: times it took before it are mended by it. */
@@ -622,6 +642,20 @@ class Box {
   }
 }
 
+/** What runs now, for abandon(): gateways and mounted file systems. */
+const active = new Set<GatewayProcess>()
+const mounted = new Set<string>()
+
+/** The runner is being stopped (Ctrl-C): kill this process's gateways and unmount its file systems, now. */
+export function abandon(): void {
+  for (const gateway of active) gateway.child.kill('SIGKILL')
+  for (const dir of mounted) {
+    try {
+      execFileSync('umount', ['-l', dir], { stdio: 'pipe' })
+    } catch {}
+  }
+}
+
 /** A 64 MiB tmpfs for the data dirs and backups (so the disk can really fill), or a plain directory and the reason. */
 function mountSmallFileSystem(dir: string): { root: string; skipped: string | null; release: () => void } {
   mkdirSync(dir)
@@ -632,10 +666,12 @@ function mountSmallFileSystem(dir: string): { root: string; skipped: string | nu
     const reason = ((error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message).split('\n')[0]
     return { root: dir, skipped: `mounting a tmpfs is not allowed here (${reason}): the full disk needs root`, release: () => {} }
   }
+  mounted.add(dir)
   return {
     root: dir,
     skipped: null,
     release: () => {
+      mounted.delete(dir)
       try {
         execFileSync('umount', [dir], { stdio: 'pipe' })
       } catch {

@@ -1,7 +1,8 @@
 // `gateway backup verify FILE`, and the check a scheduled backup passes before older ones
 // are removed: the manifest is there and readable, every part matches its SHA-256, the file
 // decrypts, each collection holds the documents the manifest counts, and the history copy
-// passes SQLite's integrity_check with the rows the manifest counts.
+// passes SQLite's integrity_check with the rows the manifest counts, and each TLS key is its
+// certificate's, the one the manifest names (by its public-key pin).
 import { constants, createWriteStream, promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { pipeline } from 'node:stream/promises'
@@ -12,6 +13,7 @@ import { readBackupFile } from './archive-read.ts'
 import { partialSuffix } from './archive-write.ts'
 import { BackupDamagedError } from './errors.ts'
 import { historyPart, type BackupManifest } from './manifest.ts'
+import { checkTlsIdentity } from './tls-identity.ts'
 
 export interface VerifyOptions {
   passphrase?: string
@@ -22,18 +24,21 @@ export interface VerifyOptions {
 export async function verifyBackup(file: string, options: VerifyOptions = {}): Promise<BackupManifest> {
   const scratch = path.join(options.scratchDir ?? (await scratchDirFor(file)), `.${path.basename(file)}.verify${partialSuffix}`)
   const lines = new Map<string, number>()
+  const tls = new Map<string, Buffer>()
   try {
     const { manifest } = await readBackupFile(file, {
       passphrase: options.passphrase,
       sink: async (name, chunks) => {
         if (name === historyPart) return void (await pipeline(Readable.from(chunks), createWriteStream(scratch, { mode: 0o600 })))
         if (name.startsWith('collections/')) lines.set(name, await countLines(chunks))
+        if (name.startsWith('tls/')) tls.set(name.slice('tls/'.length), await bytesOf(chunks))
       },
     })
     for (const [name, count] of Object.entries(manifest.counts.collections)) {
       const found = lines.get(`collections/${name}.db`)
       if (found !== count) throw new BackupDamagedError(`collection ${name} holds ${found ?? 'no'} documents, the manifest says ${count}`)
     }
+    checkTlsIdentity(manifest, tls)
     const rows = checkHistoryFile(scratch)
     if (rows !== manifest.counts.historyRows) throw new BackupDamagedError(`the history holds ${rows} rows, the manifest says ${manifest.counts.historyRows}`)
     return manifest
@@ -77,4 +82,10 @@ async function countLines(chunks: AsyncIterable<Buffer>): Promise<number> {
   let count = 0
   for await (const chunk of chunks) for (const byte of chunk) if (byte === 0x0a) count++
   return count
+}
+
+async function bytesOf(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+  const parts: Buffer[] = []
+  for await (const chunk of chunks) parts.push(chunk)
+  return Buffer.concat(parts)
 }

@@ -13,6 +13,9 @@
 // - The webhook and fleet outboxes start empty: their entries carry seq values at or below
 //   the backup's, which the old box may have sent since (and sent newer ones after them).
 // - Orders active in the backup stay active, with their real start times (see docs).
+// What comes back exactly as it was, because clients pinned or trusted it: the TLS keys and
+// certificates (tls/, owner-only), the device id, the webhook signing key and secrets, the
+// tokens.
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -23,6 +26,7 @@ import { syncDirectory } from '../../lib/backup/archive-write.ts'
 import { BackupDamagedError } from '../../lib/backup/errors.ts'
 import { historyPart, type BackupManifest } from '../../lib/backup/manifest.ts'
 import { checkHistoryFile } from '../../lib/backup/verify.ts'
+import { checkTlsIdentity } from '../../lib/backup/tls-identity.ts'
 import { ConfigError } from '../../lib/config.ts'
 import { lockDataDir, ownerFileName } from '../wiring/data-dir-lock.ts'
 
@@ -75,6 +79,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       passphrase: options.passphrase,
       sink: (name, chunks) => writePart(staging, name, chunks, lines),
     })
+    checkTlsIdentity(manifest, await filesOf(path.join(staging, 'tls')))
     const rows = checkHistoryFile(path.join(staging, historyPart))
     if (rows !== manifest.counts.historyRows) throw new BackupDamagedError(`the history holds ${rows} rows, the manifest says ${manifest.counts.historyRows}`)
     if (now < manifest.takenAt) {
@@ -122,6 +127,7 @@ async function ownEntries(dir: string): Promise<string[]> {
 async function writePart(staging: string, name: string, chunks: AsyncIterable<Buffer>, lines: Map<string, string>): Promise<void> {
   const collection = /^collections\/([a-z][a-z0-9-]*)\.db$/.exec(name)
   const radio = /^zigbee\/([A-Za-z0-9_][A-Za-z0-9._-]*)$/.exec(name)
+  const tls = /^tls\/((?:self-signed|installed)\.(?:crt|key))$/.exec(name)
   if (collection) {
     const collectionName = collection[1]!
     // Kept in memory: what the restore reports (active orders) or rewrites (seq) from.
@@ -139,6 +145,10 @@ async function writePart(staging: string, name: string, chunks: AsyncIterable<Bu
   if (radio) {
     await fs.mkdir(path.join(staging, 'zigbee'), { recursive: true, mode: 0o700 })
     return pipeline(Readable.from(chunks), createWriteStream(path.join(staging, 'zigbee', radio[1]!), { mode: 0o600 }))
+  }
+  if (tls) {
+    await fs.mkdir(path.join(staging, 'tls'), { recursive: true, mode: 0o700 })
+    return pipeline(Readable.from(chunks), createWriteStream(path.join(staging, 'tls', tls[1]!), { mode: 0o600 }))
   }
   throw new BackupDamagedError(`unexpected part ${JSON.stringify(name)}`)
 }
@@ -181,4 +191,15 @@ async function syncTree(dir: string): Promise<void> {
     }
   }
   await syncDirectory(dir)
+}
+
+/** The files of a folder by name (none if it does not exist). */
+async function filesOf(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[]
+    throw error
+  })
+  for (const name of names) files.set(name, await fs.readFile(path.join(dir, name)))
+  return files
 }

@@ -10,13 +10,17 @@
 // step in the thread pool); it may gain rows cleared after the moment, which are cut from
 // the copy (positions run without gaps, so "above the moment's last position" is exact).
 // The radio's files (herdsman's device database, the coordinator backup, the network
-// credentials) are written afresh by the radio process first when it is up.
+// credentials) are written afresh by the radio process first when it is up. The TLS keys and
+// certificates (tls/) go in too, described in the manifest by their public-key pins: a
+// restored box is the same box to every client that pinned it.
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { backup as sqliteBackup, DatabaseSync } from 'node:sqlite'
-import { setImmediate as yieldToRequests } from 'node:timers/promises'
+import { setImmediate as yieldToRequests, setTimeout as sleep } from 'node:timers/promises'
 import { partialSuffix, writeBackupFile, type BackupPart } from '../../lib/backup/archive-write.ts'
-import { backupFormat, backupFormatVersion, collectionPart, historyPart, radioPart, type BackupManifest } from '../../lib/backup/manifest.ts'
+import { backupFormat, backupFormatVersion, collectionPart, historyPart, radioPart, tlsFileNames, tlsPart, type BackupCertificate, type BackupManifest } from '../../lib/backup/manifest.ts'
+import { describeTlsFiles } from '../../lib/backup/tls-identity.ts'
+import { tlsDir } from '../host/tls/certificate-files.ts'
 import { serializeLine } from '../../lib/store/db.ts'
 import type { Services } from '../wiring/services.ts'
 
@@ -42,7 +46,7 @@ export async function takeBackup(deps: BackupDeps, options: TakeBackupOptions): 
     return { collections, seq: deps.changes.lastSeq, historyHigh: Number(row.high), at: deps.clock.now() }
   })
   const parts: BackupPart[] = []
-  const counts: BackupManifest['counts'] = { collections: {}, activeOrders: 0, historyRows: 0, radioFiles: 0 }
+  const counts: BackupManifest['counts'] = { collections: {}, activeOrders: 0, historyRows: 0, radioFiles: 0, tlsFiles: 0 }
   let reservedUpTo = moment.seq
   for (const [name, docs] of [...moment.collections].sort(([a], [b]) => a.localeCompare(b))) {
     parts.push({ name: collectionPart(name), bytes: await serialise(docs) })
@@ -57,6 +61,9 @@ export async function takeBackup(deps: BackupDeps, options: TakeBackupOptions): 
     const radioFiles = await readRadioFiles(deps.config.dataDir)
     for (const [name, bytes] of radioFiles) parts.push({ name: radioPart(name), bytes })
     counts.radioFiles = radioFiles.length
+    const tls = await readTlsFiles(deps.config.dataDir)
+    for (const [name, bytes] of tls.files) parts.push({ name: tlsPart(name), bytes })
+    counts.tlsFiles = tls.files.size
     const written = await writeBackupFile(parts, {
       target: options.target,
       passphrase: options.passphrase,
@@ -70,6 +77,8 @@ export async function takeBackup(deps: BackupDeps, options: TakeBackupOptions): 
         reservedUpTo,
         counts,
         coordinatorBackupFresh,
+        tls: tls.certificates,
+        webhookSigningKeyId: signingKeyIdOf(moment.collections.get('webhook-keys')),
       },
     })
     log.info({ file: options.target, bytes: written.bytes, seq: moment.seq, historyRows: counts.historyRows }, 'backup written')
@@ -135,4 +144,33 @@ export async function readRadioFiles(dataDir: string): Promise<[string, Buffer][
     files.push([entry.name, await fs.readFile(path.join(dir, entry.name))])
   }
   return files
+}
+
+/** Tries to read a key and certificate that go together (an install or reissue replaces them one by one). */
+const tlsReadAttempts = 5
+
+/** The TLS files of `<dataDir>/tls` with their certificates described; none when HTTPS never ran. */
+export async function readTlsFiles(dataDir: string): Promise<{ files: Map<string, Buffer>; certificates: BackupCertificate[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const files = new Map<string, Buffer>()
+    for (const name of tlsFileNames) {
+      const bytes = await fs.readFile(path.join(tlsDir(dataDir), name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined
+        throw error
+      })
+      if (bytes) files.set(name, bytes)
+    }
+    try {
+      return { files, certificates: describeTlsFiles(files) }
+    } catch (error) {
+      // Caught between the key and the certificate of a `gateway tls install`: read again.
+      if (attempt >= tlsReadAttempts) throw error
+      await sleep(100 * attempt)
+    }
+  }
+}
+
+function signingKeyIdOf(docs: object[] | undefined): string | null {
+  const doc = docs?.find((d) => (d as { key?: string }).key === 'ed25519') as { kid?: string } | undefined
+  return doc?.kid ?? null
 }

@@ -15,6 +15,8 @@ export function verifyInWorker(file: string, options: VerifyOptions = {}): Promi
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { file, options } satisfies Job })
     worker.once('message', (answer: Answer) => {
+      // Ended at once: the answer is all it was for, and it holds nothing open afterwards.
+      void worker.terminate()
       if (answer.ok) return resolve(answer.manifest)
       const error = new Error(answer.message)
       error.name = answer.name

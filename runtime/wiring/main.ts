@@ -153,7 +153,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       stop: () => control.close(),
     },
     announcePart({ lock, port: () => port, log, host: config.host }),
-    backupSchedulePart({ backups, record: services.backupRecord, clock, log, directory: config.backup.directory, at: config.backup.at, timezone: () => services.settings.timezone }),
+    backupSchedulePart({ backups, record: services.backupRecord, clock, log, directory: config.backup.directory, at: config.backup.at, timezone: () => services.settings.timezone, settings: services.settings, clockWatch: services.clockWatch }),
     ...(dev ? [devReloadPart(dev, router as SwappableRouter, services)] : []),
     // HTTPS beside it (stopped by http.close() too): same answers, limits and WebSocket feed
     // (the hub above listens on both servers). After the WebSocket hub and the control

@@ -35,7 +35,7 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
     t.equal(record.last!.ok, true, `day ${day}: ${record.last!.reason}`)
     t.equal(record.nextAt, Date.parse(`2026-11-${23 + day}T03:30:00Z`), 'armed for the next day')
   }
-  t.same(ours(), ['gateway-backup-' + deviceId + '-20261124T033000Z.tar', 'gateway-backup-' + deviceId + '-20261125T033000Z.tar'], 'keep 2: the newest two; the partial file is gone')
+  t.same(ours(), ['gateway-backup-' + deviceId + '-20261124T033000Z-scheduled.tar', 'gateway-backup-' + deviceId + '-20261125T033000Z-scheduled.tar'], 'keep 2: the newest two; the partial file is gone')
   t.ok(existsSync(path.join(dir, 'gateway-backup-other-20261101T000000Z.tar')), "another gateway's file is left alone")
   const manifest = await verifyBackup(path.join(dir, ours()[1]!))
   t.equal(manifest.counts.activeOrders, 1)
@@ -55,6 +55,52 @@ t.test('scheduled backups: daily at the time, verified, the oldest removed beyon
   t.equal(ours().length, 2, 'a failed backup removes nothing')
   t.equal((await gw.json('GET /api/v2/gateway', { token })).body.gatewayStatus.backup.warning, 'failed')
   t.same(backups.status(), record.view(gw.services.settings.timezone), 'the control socket answers the same view')
+})
+
+t.test('retention removes only the schedule\'s own backups, never those made by hand into the same directory', async (t) => {
+  const dir = t.testdir()
+  const gw = await testGateway({ backup: { directory: dir, at: '03:30', keep: 2 } }, '2026-11-22T12:00:00Z')
+  const record = gw.services.backupRecord
+  const backups = new BackupService(gw.services, record)
+  const part = backupSchedulePart({ backups, record, clock: gw.clock, log: gw.logs.log, directory: dir, at: '03:30', timezone: () => 'UTC' })
+  await part.start()
+  t.teardown(() => part.stop())
+  // Two by hand (`gateway backup`, no --to): into the configured directory.
+  const byHand = [(await backups.run({ trigger: 'manual' })).file]
+  await gw.clock.advance(60_000)
+  byHand.push((await backups.run({ trigger: 'manual' })).file)
+  t.same(byHand.map((file) => path.dirname(file)), [dir, dir])
+  // One from before the schedule's files were told apart by name (an older version): left alone too.
+  const deviceId = gw.services.identity.deviceId.replace(/[^A-Za-z0-9_-]/g, '_')
+  const older = path.join(dir, `gateway-backup-${deviceId}-20261101T033000Z.tar`)
+  writeFileSync(older, 'an older version\'s backup')
+  const scheduledFiles = () => readdirSync(dir).filter((n) => n.endsWith('-scheduled.tar')).sort()
+  for (let day = 1; day <= 3; day++) {
+    const before = record.last?.at
+    await gw.clock.advance(24 * 3600_000)
+    await until(() => record.last !== null && record.last.at !== before && !record.running, `scheduled backup of day ${day}`, 60_000)
+    t.equal(record.last!.ok, true, `day ${day}: ${record.last!.reason}`)
+  }
+  t.same(scheduledFiles(), [`gateway-backup-${deviceId}-20261124T033000Z-scheduled.tar`, `gateway-backup-${deviceId}-20261125T033000Z-scheduled.tar`], 'keep 2 of the schedule\'s own')
+  for (const file of [...byHand, older]) t.ok(existsSync(file), `${path.basename(file)} is still there`)
+  for (const file of byHand) t.ok(await verifyBackup(file), 'and whole')
+})
+
+t.test('a backup that fails its verification is removed, recorded as failed, and removes nothing else', async (t) => {
+  const dir = t.testdir()
+  const gw = await testGateway({ backup: { directory: dir, at: '03:30', keep: 1 } }, '2026-11-22T12:00:00Z')
+  const good = (await new BackupService(gw.services, gw.services.backupRecord).run({ trigger: 'schedule' })).file
+  await gw.clock.advance(3600_000)
+  let checked: string | undefined
+  const failing = new BackupService(gw.services, gw.services.backupRecord, async (file) => {
+    checked = file
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+  })
+  await t.rejects(failing.run({ trigger: 'schedule' }), { code: 'ENOSPC' })
+  t.ok(checked, 'the written file was checked')
+  t.notOk(existsSync(checked!), 'the unverified file is gone')
+  t.same(readdirSync(dir), [path.basename(good)], 'keep 1, yet the good one stays')
+  t.match(gw.services.backupRecord.last, { ok: false, reason: /ENOSPC/ })
 })
 
 t.test('by hand: into a file or a directory, never over a file, one at a time', async (t) => {

@@ -2,6 +2,7 @@
 // schedules against the real gateway process. SCHEDULES (default 500), SEED (the first
 // schedule's seed; schedule i runs seed SEED+i; default random, printed first), STEPS (per
 // schedule, default 24), WORKERS (schedules at once, default 1: each runs a gateway).
+// MINUTES: start no new schedule after that many minutes (the figures then say how many ran).
 // SEED=… SCHEDULES=1 repeats one schedule exactly. A failing schedule prints its seed, its
 // steps and what each did; the run goes on and exits 1 at the end.
 import { cpus } from 'node:os'
@@ -11,6 +12,7 @@ const schedules = Number(process.env.SCHEDULES ?? 500)
 const firstSeed = process.env.SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEED)
 const steps = Number(process.env.STEPS ?? 24)
 const workers = Number(process.env.WORKERS ?? 1)
+const stopAt = process.env.MINUTES === undefined ? Infinity : Date.now() + Number(process.env.MINUTES) * 60_000
 if (![schedules, steps, workers].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(firstSeed)) {
   console.error('SCHEDULES, STEPS and WORKERS must be positive integers and SEED an integer')
   process.exit(2)
@@ -31,7 +33,7 @@ let fullDiskSkipped: string | null = null
 let next = 0
 
 async function worker(): Promise<void> {
-  while (next < schedules) {
+  while (next < schedules && Date.now() < stopAt) {
     const seed = firstSeed + next++
     const report = await runSchedule({ seed, steps, log: process.env.VERBOSE ? (line) => console.log(`  [${seed}] ${line}`) : undefined })
     totals.schedules++

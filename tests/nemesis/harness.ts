@@ -14,7 +14,7 @@
 // One request at a time means the harness always knows what each acknowledged answer did;
 // a kill lands between requests (the crash test, tests/crash, covers kills mid-request).
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, statfsSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import tls from 'node:tls'
@@ -104,6 +104,7 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     durationMs: 0,
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'nemesis-'))
+  directories.add(dir)
   const disk = mountSmallFileSystem(path.join(dir, 'fs'))
   report.fullDiskSkipped = disk.skipped
   const root = disk.root
@@ -170,6 +171,7 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     await receiver.close()
     disk.release()
     rmSync(dir, { recursive: true, force: true })
+    directories.delete(dir)
   }
   report.durationMs = Date.now() - started
   return report
@@ -645,15 +647,24 @@ class Box {
 /** What runs now, for abandon(): gateways and mounted file systems. */
 const active = new Set<GatewayProcess>()
 const mounted = new Set<string>()
+const directories = new Set<string>()
 
 /** The runner is being stopped (Ctrl-C): kill this process's gateways and unmount its file systems, now. */
 export function abandon(): void {
   for (const gateway of active) gateway.child.kill('SIGKILL')
+  // A gateway still starting is not in `active` yet: every child of this process goes.
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) process.kill(Number(pid), 'SIGKILL')
+    } catch {}
+  }
   for (const dir of mounted) {
     try {
       execFileSync('umount', ['-l', dir], { stdio: 'pipe' })
     } catch {}
   }
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true })
 }
 
 /** A 64 MiB tmpfs for the data dirs and backups (so the disk can really fill), or a plain directory and the reason. */

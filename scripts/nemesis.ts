@@ -1,7 +1,7 @@
 // `npm run test:nemesis`: the nemesis of issue 40 (tests/nemesis/harness.ts) over many seeded
 // schedules against the real gateway process. SCHEDULES (default 500), SEED (the first
 // schedule's seed; schedule i runs seed SEED+i; default random, printed first), STEPS (per
-// schedule, default 24), WORKERS (schedules at once, default 1: each runs a gateway).
+// schedule, default 16), WORKERS (schedules at once, default 1: each runs a gateway).
 // MINUTES: start no new schedule after that many minutes (the figures then say how many ran).
 // SEED=… SCHEDULES=1 repeats one schedule exactly. A failing schedule prints its seed, its
 // steps and what each did; the run goes on and exits 1 at the end.
@@ -10,7 +10,7 @@ import { abandon, describeFailure, runSchedule, type NemesisReport } from '../te
 
 const schedules = Number(process.env.SCHEDULES ?? 500)
 const firstSeed = process.env.SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEED)
-const steps = Number(process.env.STEPS ?? 24)
+const steps = Number(process.env.STEPS ?? 16)
 const workers = Number(process.env.WORKERS ?? 1)
 const stopAt = process.env.MINUTES === undefined ? Infinity : Date.now() + Number(process.env.MINUTES) * 60_000
 if (![schedules, steps, workers].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(firstSeed)) {

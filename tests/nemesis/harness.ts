@@ -20,6 +20,9 @@ import path from 'node:path'
 import tls from 'node:tls'
 import { createHash } from 'node:crypto'
 import { sendControl } from '../../runtime/control/control.ts'
+import { tlsDir } from '../../runtime/host/tls/certificate-files.ts'
+import { localNames } from '../../runtime/host/tls/local-names.ts'
+import { makeSelfSigned } from '../../runtime/host/tls/self-signed.ts'
 import { checkDeliveries, checkRecoveredState, type Delivery } from '../crash/verify.ts'
 import { fakeSystemClock, type FakeSystemClock } from '../helpers/faketime.ts'
 import { runCli, startGatewayProcess, type GatewayProcess } from '../helpers/process.ts'
@@ -137,6 +140,7 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
 
   try {
     box.dataDir = nextDataDir()
+    giveOwnCertificate(box.dataDir)
     await box.start()
     report.figures.starts++
     await sendControl(box.dataDir, 'button.press')
@@ -445,6 +449,19 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     // A webhook problem stays in the receiver's record: report each once.
     return found.filter((problem) => !knownProblems.has(problem) && knownProblems.add(problem))
   }
+}
+
+/**
+ * The box's own key and certificate, made here as its first start would (runtime/host/tls):
+ * that start makes them in a child process below the gateway's priority, which on a machine
+ * loaded far beyond its cores can take longer than a start may. Dated four days back, so a
+ * clock stepped back up to three days still finds it valid; the restore check compares keys.
+ */
+function giveOwnCertificate(dataDir: string): void {
+  const made = makeSelfSigned({ ...localNames(), now: new Date(Date.now() - 4 * 86_400_000) })
+  mkdirSync(tlsDir(dataDir), { recursive: true, mode: 0o700 })
+  writeFileSync(path.join(tlsDir(dataDir), 'self-signed.key'), made.keyPem, { mode: 0o600 })
+  writeFileSync(path.join(tlsDir(dataDir), 'self-signed.crt'), made.certPem, { mode: 0o600 })
 }
 
 /** The receiver's POSTs in the crash test's form. */

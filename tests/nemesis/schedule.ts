@@ -75,8 +75,9 @@ export function generateSchedule(seed: number, options: ScheduleOptions = {}): S
   const pick = () => Math.round(rng() * 1e6) / 1e6
   const table = () => 1 + Math.floor(rng() * 30)
   for (let i = 0; i < count; i++) {
-    if (rng() >= faultShare) {
-      const roll = rng()
+    // A schedule opens with orders on the board, so the faults that follow have something to hit.
+    if (i < 3 || rng() >= faultShare) {
+      const roll = i < 3 ? 0 : rng()
       if (roll < 0.35) {
         const via: CreateVia = rng() < 0.5 ? 'v2' : rng() < 0.5 ? 'sim' : 'v1'
         steps.push({ kind: 'create', pick: pick(), via, orderType: rng() < 0.3 ? 'TO_GO' : 'ON_PREMISE', table: via !== 'sim' && rng() < 0.4 ? table() : null })

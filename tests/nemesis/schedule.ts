@@ -91,18 +91,18 @@ export function generateSchedule(seed: number, options: ScheduleOptions = {}): S
       continue
     }
     const roll = rng()
-    if (roll < 0.14) {
+    if (roll < 0.12) {
       const moved = rng() < 0.4 && !synchronized
       const downOffsetSec = moved ? clamp(offset + clockAmount(rng)) : null
       if (downOffsetSec !== null) offset = downOffsetSec
       steps.push({ kind: 'kill', downOffsetSec })
-    } else if (roll < 0.3) {
+    } else if (roll < 0.26) {
       offset = bootOffset(rng)
       synchronized = false
       steps.push({ kind: 'powercut', offsetSec: offset })
-    } else if (roll < 0.36) {
+    } else if (roll < 0.31) {
       steps.push({ kind: 'restart' })
-    } else if (roll < 0.54) {
+    } else if (roll < 0.47) {
       if (synchronized) {
         // A step needs a clock that is not synchronised: the network goes first.
         synchronized = false
@@ -112,15 +112,16 @@ export function generateSchedule(seed: number, options: ScheduleOptions = {}): S
       if (Math.abs(offset + delta) > maxOffsetSec) delta = -delta
       offset += delta
       steps.push({ kind: 'step', deltaSec: delta })
-    } else if (roll < 0.7) {
+    } else if (roll < 0.6) {
       synchronized = !synchronized || rng() < 0.3 ? true : false
       if (synchronized) offset = 0
       steps.push({ kind: 'sync', synchronized })
-    } else if (roll < 0.82 && !options.noBackups) {
-      backups++
-      steps.push({ kind: 'backup' })
-    } else if (roll < 0.92 && !options.noBackups && backups > 0) {
-      steps.push({ kind: 'restore', pick: pick() })
+    } else if (roll < 0.86 && !options.noBackups) {
+      // A restore needs a backup: until there is one, this is a backup.
+      if (roll < 0.72 || backups === 0) {
+        backups++
+        steps.push({ kind: 'backup' })
+      } else steps.push({ kind: 'restore', pick: pick() })
     } else if (!options.noFullDisk) {
       steps.push({ kind: 'fulldisk' })
     } else {

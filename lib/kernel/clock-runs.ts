@@ -38,6 +38,7 @@ export class ClockRuns {
   #mine = 0
   #unsureRuns: string[]
   #sure = true
+  #right = false
 
   private constructor(file: string | undefined, data: RunsFile, log: Logger | undefined) {
     this.#file = file
@@ -66,6 +67,20 @@ export class ClockRuns {
   /** The latest time noted by any run (0: none). */
   get highWater(): number {
     return Math.max(this.#earlier, this.#mine)
+  }
+
+  /** The mark earlier runs left (this run's own clock is what a step corrects). */
+  get earlierHighWater(): number {
+    return this.#earlier
+  }
+
+  /** Whether this run's clock is known right now: the system says synchronised (clock-watch.ts). */
+  right(): boolean {
+    return this.#right
+  }
+
+  noteRight(right: boolean): void {
+    this.#right = right
   }
 
   /** Whether times a run took were taken on a clock not known to be right. */

@@ -5,16 +5,19 @@
 //  - A step: the system clock moved more than thresholdMs against the gateway's clock (which
 //    follows the monotonic clock, gateway-clock.ts). Checked on a timer and on every read of
 //    the gateway's clock; logged once per step; `mend(deltaMs)` then moves the gateway's
-//    clock and the stored timestamps it wrote by the same amount (lib/orders/clock-mend.ts).
-//    A step always makes the gateway follow the system clock again, also after a board set
-//    the time (the newest setting wins).
+//    clock and the stored timestamps this run took on a clock not known right by the same
+//    amount (lib/orders/clock-mend.ts, lib/orders/stamps.ts). A step makes the gateway
+//    follow the system clock again, also after a board set the time (the newest setting
+//    wins), except a step away from a clock the system said was synchronised in this run
+//    (held until it says so again) and one behind the high-water mark (stops at the mark).
 //  - Synchronisation: what the system says (`readSync`, lib/gateway/time-sync.ts), read at
 //    start-up, every syncCheckMs and after each step; 'unknown' where it cannot be asked.
-//  - A boot behind the high-water mark (clock-runs.ts): the system clock is behind a time
-//    the gateway already wrote, so it is wrong (a power cut, a day-old saved time). The
-//    gateway's clock starts at that mark instead (startBehind) and counts on from there,
-//    so no time goes back and no waiting time is negative; the step that comes when the
-//    time is known (or the system saying it is synchronised) is mended like any other.
+//  - Behind the high-water mark (clock-runs.ts): a system clock behind a time already
+//    written on a clock not known wrong, at boot (a power cut, a day-old saved time) or
+//    after a step, is wrong. The gateway's clock goes to that mark instead (startBehind,
+//    check) and counts on from there, so no time goes back and no waiting time is
+//    negative; the step that comes when the time is known (or the system saying it is
+//    synchronised, which wins over the mark) is mended like any other.
 //  - Provenance: whether this run's clock is known right ("sure") is kept with the run
 //    (clock-runs.ts); the times a run took while unsure and never mended are counted in the
 //    state (ordersOnUnsureClock).
@@ -57,11 +60,11 @@ export interface ClockState {
   /** Whether deliveries checked against the receiver's clock are held right now. */
   holdingDeliveries: boolean
   /**
-   * The system clock at start was behind a time the data dir already held (`highWater`,
-   * ms since the epoch) by `behindMs`: the gateway's clock started at highWater instead.
-   * Null once a step or a synchronised clock has told the time, or when it was not so.
+   * The system clock (at start, or after a step) was behind a time already written
+   * (`highWater`, ms since the epoch) by `behindMs`: the gateway's clock went to highWater
+   * instead. Null once a step or a synchronised clock has told the time, or when not so.
    */
-  startedBehind: { highWater: number; behindMs: number } | null
+  behind: { highWater: number; behindMs: number } | null
   /**
    * Active orders carrying a time an earlier run took on a clock that was not known right
    * (not synchronised, or started behind) and no step mended before it ended: their
@@ -90,9 +93,15 @@ export interface ClockWatchOptions {
   /** The latest time a board may set, against the gateway's clock, and the earliest at all. */
   boardMaxShiftMs: number
   /** Where this run's trust and the high-water mark are kept (clock-runs.ts). */
-  runs?: { noteSure(sure: boolean, now: number): void; noteTime(now: number): void; noteSynchronized(now: number): void; shifted(deltaMs: number): void }
+  runs?: { noteSure(sure: boolean, now: number): void; noteRight(right: boolean): void; noteTime(now: number): void; noteSynchronized(now: number): void; shifted(deltaMs: number): void }
   /** How many active orders carry a time taken on an earlier run's unsure clock. */
   ordersOnUnsureClock?: () => number
+  /**
+   * The high-water mark: the latest time written on another clock not known wrong (earlier
+   * runs, or this one's while known right); the gateway's clock never goes behind it
+   * unless the system says it is synchronised.
+   */
+  highWater?: () => number
 }
 
 /** How often the high-water mark is raised while the clock is known right. */
@@ -124,11 +133,21 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   #awaitingFirstReading = false
   #firstReadingTimer: TimerHandle | undefined
   #running = false
-  #startedBehind: ClockState['startedBehind'] = null
+  /** A check is under way (it reads the clock, which checks again). */
+  #checking = false
+  #behind: ClockState['behind'] = null
   /** Monotonic ms when the high-water mark was last raised. */
   #notedAt = -Infinity
   /** The high-water mark was set from the synchronised clock since it last was not. */
   #notedSynchronized = false
+  /** A step came after the last reading: whether the clock is right waits for the next. */
+  #steppedSinceReading = false
+  /** The system said synchronised in this run: the gateway's clock is right since (check). */
+  #timelineRight = false
+  /** The system says synchronised: the next difference is followed, not held. */
+  #followSystem = false
+  /** A step away from the right clock is being held (logged once). */
+  #holding = false
 
   constructor(options: ClockWatchOptions) {
     this.#options = options
@@ -154,19 +173,20 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   }
 
   /**
-   * Before start: the data dir holds `highWater`, a time the clock has certainly passed. A
-   * system clock more than the step threshold behind it is wrong: the gateway's clock is
-   * moved to highWater (nothing is stamped yet), and the difference is expected until the
-   * system clock is stepped or says it is synchronised.
+   * Before start: the data dir holds the high-water mark, a time the clock has certainly
+   * passed. A system clock more than the step threshold behind it is wrong: the gateway's
+   * clock is moved to the mark (nothing is stamped yet), and the difference is expected
+   * until the system clock is stepped or says it is synchronised.
    */
-  startBehind(highWater: number): void {
+  startBehind(): void {
     const { clock, thresholdMs, log, runs } = this.#options
+    const highWater = this.#options.highWater?.() ?? 0
     const now = clock.now()
     const behindMs = Math.round(highWater - now)
     if (behindMs <= thresholdMs) return
     clock.shift(behindMs)
     this.#expectedDrift -= behindMs
-    this.#startedBehind = { highWater, behindMs }
+    this.#behind = { highWater, behindMs }
     log.warn({ behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() }, 'the system clock is behind the times the gateway already wrote; the gateway clock starts from the latest of them')
     runs?.noteSure(false, clock.now())
   }
@@ -182,17 +202,59 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     while (this.#mending) await this.#mending
   }
 
-  /** Compares the system clock with the gateway's; a step starts one mend. */
+  /**
+   * Compares the system clock with the gateway's; a step starts one mend. Once the system
+   * has said its clock is synchronised, the gateway's clock (which then runs on the
+   * monotonic clock) is right: a step away from it is not followed (held) until the system
+   * says synchronised again; the times taken meanwhile stay right.
+   */
   check(): void {
-    if (this.#mending || !this.#running) return
-    const drift = this.#options.clock.drift()
-    if (Math.abs(drift - this.#expectedDrift) <= this.#options.thresholdMs) return
-    const shiftMs = Math.round(drift)
+    if (this.#mending || !this.#running || this.#checking) return
+    this.#checking = true
+    try {
+      this.#check()
+    } finally {
+      this.#checking = false
+    }
+  }
+
+  #check(): void {
+    const { clock, thresholdMs } = this.#options
+    const drift = clock.drift()
+    if (Math.abs(drift - this.#expectedDrift) <= thresholdMs) {
+      this.#followSystem = false
+      return
+    }
+    this.#steppedSinceReading = true
+    if (this.#timelineRight && !this.#followSystem) {
+      if (!this.#holding) this.#options.log.warn({ shiftSeconds: Math.round((drift - this.#expectedDrift) / 1000) }, 'the system clock was stepped away from a synchronised time; the gateway keeps its clock until the system says it is synchronised again')
+      this.#holding = true
+      this.#expectedDrift = drift
+      void this.#readSync()
+      return
+    }
+    const follow = this.#followSystem
+    this.#followSystem = false
+    this.#holding = false
+    let shiftMs = Math.round(drift)
+    // Not behind the mark, unless the system says it is synchronised (clock.now() is safe
+    // here: a check started from it is not started again).
+    let behind: ClockState['behind'] = null
+    if (!follow) {
+      const highWater = this.#options.highWater?.() ?? 0
+      const gatewayNow = clock.now()
+      const behindMs = Math.round(highWater - (gatewayNow + drift))
+      if (behindMs > thresholdMs) {
+        shiftMs = Math.round(highWater - gatewayNow)
+        behind = { highWater, behindMs }
+        this.#options.log.warn({ behindSeconds: Math.round(behindMs / 1000), highWater: new Date(highWater).toISOString() }, 'the system clock was stepped behind the times the gateway already wrote; the gateway clock goes to the latest of them')
+      }
+    }
     this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000) }, 'the system clock was stepped; moving the gateway clock and the times it stored by the same amount')
     this.#runMend(shiftMs, 'system', () => {
-      this.#expectedDrift = 0
+      this.#expectedDrift = behind ? drift - shiftMs : 0
       this.#setFromBoardAt = null
-      this.#startedBehind = null
+      this.#behind = behind
     })
     // A step usually comes with synchronisation: ask at once rather than at the next poll.
     void this.#readSync()
@@ -218,9 +280,11 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     }
     this.#options.log.warn({ shiftSeconds: Math.round(shiftMs / 1000), tokenName: by }, 'a board set the gateway clock; moving the times it stored by the same amount')
     this.#runMend(shiftMs, 'board', () => {
+      this.#timelineRight = false
+      this.#holding = false
       this.#expectedDrift -= shiftMs
       this.#setFromBoardAt = clock.now()
-      this.#startedBehind = null
+      this.#behind = null
     })
     await this.settled()
     return { shiftMs }
@@ -241,14 +305,26 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
       lastJump: this.#lastJump,
       setFromBoardAt: this.#setFromBoardAt,
       holdingDeliveries: !this.trusted(),
-      startedBehind: this.#startedBehind,
+      behind: this.#behind,
       ordersOnUnsureClock: this.#options.ordersOnUnsureClock?.() ?? 0,
     }
   }
 
-  /** Whether this run's clock is known right: not said unsynchronised (unless a board set it), not started behind. */
+  /**
+   * Whether the gateway's clock is known right: the system says synchronised (and it did
+   * not start behind). Times taken so are never moved by a later step (lib/orders/stamps.ts).
+   */
+  right(): boolean {
+    return this.#timelineRight && !this.#behind && !this.#steppedSinceReading && !this.#mending
+  }
+
+  /**
+   * Whether this run's clock is not known wrong: right, or neither said unsynchronised
+   * (unless a board set it) nor started behind.
+   */
   sure(): boolean {
-    if (this.#startedBehind) return false
+    if (this.right()) return true
+    if (this.#behind) return false
     return this.#sync.state !== 'unsynchronized' || this.#setFromBoardAt !== null
   }
 
@@ -284,13 +360,20 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
       reading = { state: 'unknown', source: 'none' }
     }
     if (!this.#running) return
-    // Synchronised wins: what a board set or a high-water mark said gives way to it.
-    if (reading.state === 'synchronized') this.#expectedDrift = 0
-    else this.#notedSynchronized = false
+    // Synchronised wins: what a board set, a high-water mark or a held step said gives way to it.
+    if (reading.state === 'synchronized') {
+      this.#expectedDrift = 0
+      this.#followSystem = true
+      this.#holding = false
+      this.#timelineRight = true
+    } else {
+      this.#notedSynchronized = false
+    }
     // A step that came with synchronisation is mended before deliveries are let go.
     this.check()
     if (reading.state !== this.#sync.state) this.#options.log.info({ state: reading.state, source: reading.source }, 'system clock synchronisation')
     this.#sync = reading
+    this.#steppedSinceReading = false
     this.#firstReadingDone()
     this.#options.clock.clearTimeout(this.#syncTimer)
     this.#syncTimer = this.#options.clock.setTimeout(() => void this.#readSync(), this.#options.syncCheckMs)
@@ -329,6 +412,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   /** Keeps this run's trust and the high-water mark (clock-runs.ts) current; not while mending. */
   #noteRun(): void {
     const { runs, clock } = this.#options
+    runs?.noteRight(this.right())
     if (!runs || this.#mending || !this.#running) return
     const now = clock.now()
     runs.noteSure(this.sure(), now)
@@ -354,4 +438,4 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
 }
 
 /** The state shown where no clock is watched (a test's hand-moved clock). */
-export const unwatchedClockState: ClockState = { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, startedBehind: null, ordersOnUnsureClock: 0 }
+export const unwatchedClockState: ClockState = { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, behind: null, ordersOnUnsureClock: 0 }

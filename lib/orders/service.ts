@@ -77,8 +77,11 @@ export interface OrdersDeps {
   newUuid?: () => string
   /** Test-only crash points (see fault.ts); a no-op in production. */
   fault?: (point: FaultPoint) => void
-  /** This run's id (lib/kernel/clock-runs.ts): the clock the times it takes belong to. */
-  clockRun?: string
+  /**
+   * This run's clock (lib/kernel/clock-runs.ts): its id, which the times it takes belong
+   * to, and whether it is known right now (the system says synchronised).
+   */
+  clockRun?: { id: string; right(): boolean }
 }
 
 export interface CreateInput {
@@ -127,7 +130,7 @@ export class OrdersService {
     const active: ActiveOrder[] = []
     const recovered: ActiveOrder[] = []
     const unannounced: Unannounced[] = []
-    const stamps = new OrderStamps(deps.clockRun ?? 'this')
+    const stamps = new OrderStamps(deps.clockRun?.id ?? 'this', deps.clockRun ? () => deps.clockRun!.right() : undefined)
     for (const { _id, change, clockRuns, ...order } of docs) {
       const summary = deps.history.get(order.uuid)
       const pending = change && change.seq > announced ? { change, order } : undefined
@@ -267,8 +270,8 @@ export class OrdersService {
   }
 
   /**
-   * The latest time an active order carries that a run `trusted` names took (0 for none):
-   * part of the clock's high-water mark.
+   * The latest time an active order carries that was taken on a clock known right or by an
+   * earlier run `trusted` names (0 for none): part of the clock's high-water mark.
    */
   latestTime(trusted: (run: string) => boolean = () => true): number {
     let latest = 0
@@ -395,7 +398,7 @@ export class OrdersService {
         history.insert(summaryOf(write.order, write.order.stateChanged), {
           orderStarted: clockRuns.created === thisRun,
           orderLocated: clockRuns.located === thisRun,
-          orderCleared: true,
+          orderCleared: clockRuns.stateChanged === thisRun,
         })
       } catch (error) {
         throw new DomainError('STORAGE_UNAVAILABLE', 'history', { cause: error })

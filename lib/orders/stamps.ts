@@ -1,10 +1,11 @@
 // Which clock each time of an active order was taken on (docs/api.md, "Clock"). Every run of
 // the gateway has its own clock (lib/kernel/clock-runs.ts): a box without a real-time clock
 // may boot a day behind after a power cut and be stepped when network time answers. A step
-// mends what this run stamped, and nothing an earlier run stamped: an order created on a
-// right clock before the cut keeps its time, and so its waiting time. Each time remembers
-// the run that took it, in memory and with the stored order (`clockRuns`); a time an
-// operation carries over unchanged keeps the run it had.
+// mends what this run stamped on a clock not known right, and nothing else: an order
+// created before the cut, or while the system said its clock was synchronised, keeps its
+// time, and so its waiting time. Each time remembers the run that took it, or `right` when
+// it was taken while the system said its clock was synchronised, in memory and with the
+// stored order (`clockRuns`); a time an operation carries over unchanged keeps what it had.
 import type { ActiveOrder } from './types.ts'
 
 export const timeFields = ['created', 'stateChanged', 'located', 'pagedAt'] as const
@@ -15,13 +16,18 @@ export type ClockRunsOf = Partial<Record<TimeField, string>>
 
 /** Stands for the run of a time stored before runs were recorded: an earlier one, unknown. */
 export const unknownRun = 'earlier'
+/** Stands for a time taken while the system said its clock was synchronised: no step moves it. */
+export const rightClock = 'right'
 
 export class OrderStamps {
   readonly #thisRun: string
+  readonly #right: () => boolean
   readonly #byUuid = new Map<string, ClockRunsOf>()
 
-  constructor(thisRun: string) {
+  /** `right`: whether this run's clock is known right now (the system says synchronised). */
+  constructor(thisRun: string, right: () => boolean = () => false) {
     this.#thisRun = thisRun
+    this.#right = right
   }
 
   get thisRun(): string {
@@ -37,15 +43,17 @@ export class OrderStamps {
 
   /**
    * The runs of a new version of an order written now: a time that changed was taken on
-   * this run's clock. Kept only once the version is written (`set`).
+   * this run's clock (`right` if it is known right). Kept only once the version is written
+   * (`set`).
    */
   runsOf(previous: ActiveOrder | undefined, next: ActiveOrder): ClockRunsOf {
     const before = previous ? this.#byUuid.get(previous.uuid) : undefined
+    const now = this.#right() ? rightClock : this.#thisRun
     const runs: ClockRunsOf = {}
     for (const field of timeFields) {
       if (next[field] === null) continue
       const kept = previous !== undefined && previous[field] === next[field] ? before?.[field] : undefined
-      runs[field] = kept ?? this.#thisRun
+      runs[field] = kept ?? now
     }
     return runs
   }
@@ -62,23 +70,27 @@ export class OrderStamps {
     return { ...this.#byUuid.get(uuid) }
   }
 
-  /** Whether this run's clock took the order's `field`. */
+  /** Whether this run's clock took the order's `field` while not known right: a step moves it. */
   stampedNow(uuid: string, field: TimeField): boolean {
     return this.#byUuid.get(uuid)?.[field] === this.#thisRun
   }
 
-  /** The times of `order` this run took; a step moves only those. */
+  /** The times of `order` this run took while not known right; a step moves only those. */
   fieldsOfThisRun(order: ActiveOrder): TimeField[] {
     return timeFields.filter((field) => order[field] !== null && this.stampedNow(order.uuid, field))
   }
 
-  /** The latest time of the order taken by a run `trusted` names (0: none). */
+  /**
+   * The latest time of the order taken on a clock known right, or by an earlier run
+   * `trusted` names (0: none); never this run's own, which a step may correct.
+   */
   latestTaken(order: ActiveOrder, trusted: (run: string) => boolean): number {
     const runs = this.#byUuid.get(order.uuid) ?? {}
     let latest = 0
     for (const field of timeFields) {
       const value = order[field]
-      if (value !== null && trusted(runs[field] ?? unknownRun)) latest = Math.max(latest, value)
+      const run = runs[field] ?? unknownRun
+      if (value !== null && (run === rightClock || (run !== this.#thisRun && trusted(run)))) latest = Math.max(latest, value)
     }
     return latest
   }
@@ -86,6 +98,6 @@ export class OrderStamps {
   /** Whether any time of the order was taken by an earlier run that `unsure` names. */
   takenOnUnsureClock(uuid: string, unsure: (run: string) => boolean): boolean {
     const runs = this.#byUuid.get(uuid)
-    return runs !== undefined && Object.values(runs).some((run) => run !== this.#thisRun && unsure(run))
+    return runs !== undefined && Object.values(runs).some((run) => run !== this.#thisRun && run !== rightClock && unsure(run))
   }
 }

@@ -61,7 +61,7 @@ export async function takeBackup(deps: BackupDeps, options: TakeBackupOptions): 
     const radioFiles = await readRadioFiles(deps.config.dataDir)
     for (const [name, bytes] of radioFiles) parts.push({ name: radioPart(name), bytes })
     counts.radioFiles = radioFiles.length
-    const tls = await readTlsFiles(deps.config.dataDir)
+    const tls = await readTlsFiles(deps.config.dataDir, log)
     for (const [name, bytes] of tls.files) parts.push({ name: tlsPart(name), bytes })
     counts.tlsFiles = tls.files.size
     const written = await writeBackupFile(parts, {
@@ -149,25 +149,41 @@ export async function readRadioFiles(dataDir: string): Promise<[string, Buffer][
 /** Tries to read a key and certificate that go together (an install or reissue replaces them one by one). */
 const tlsReadAttempts = 5
 
-/** The TLS files of `<dataDir>/tls` with their certificates described; none when HTTPS never ran. */
-export async function readTlsFiles(dataDir: string): Promise<{ files: Map<string, Buffer>; certificates: BackupCertificate[] }> {
-  for (let attempt = 1; ; attempt++) {
-    const files = new Map<string, Buffer>()
-    for (const name of tlsFileNames) {
-      const bytes = await fs.readFile(path.join(tlsDir(dataDir), name)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined
-        throw error
-      })
-      if (bytes) files.set(name, bytes)
-    }
-    try {
-      return { files, certificates: describeTlsFiles(files) }
-    } catch (error) {
-      // Caught between the key and the certificate of a `gateway tls install`: read again.
-      if (attempt >= tlsReadAttempts) throw error
-      await sleep(100 * attempt)
+/**
+ * The TLS files of `<dataDir>/tls` (none when HTTPS never ran), each pair described. A pair
+ * whose key is not its certificate's is read again (caught between the two files of a
+ * `gateway tls install`); one that stays so is left out with a warning rather than failing
+ * every backup (the TLS side makes the box's own anew when its pair is unreadable).
+ */
+export async function readTlsFiles(dataDir: string, log?: BackupDeps['log']): Promise<{ files: Map<string, Buffer>; certificates: BackupCertificate[] }> {
+  const files = new Map<string, Buffer>()
+  const certificates: BackupCertificate[] = []
+  for (const source of ['self-signed', 'installed'] as const) {
+    for (let attempt = 1; ; attempt++) {
+      const pair = new Map<string, Buffer>()
+      for (const name of tlsFileNames.filter((n) => n.startsWith(`${source}.`))) {
+        const bytes = await fs.readFile(path.join(tlsDir(dataDir), name)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined
+          throw error
+        })
+        if (bytes) pair.set(name, bytes)
+      }
+      if (pair.size === 0) break
+      try {
+        certificates.push(...describeTlsFiles(pair))
+        for (const [name, bytes] of pair) files.set(name, bytes)
+        break
+      } catch (error) {
+        if (attempt < tlsReadAttempts) {
+          await sleep(100 * attempt)
+          continue
+        }
+        log?.warn({ err: error, source }, 'a TLS key and certificate that do not go together are left out of the backup')
+        break
+      }
     }
   }
+  return { files, certificates }
 }
 
 function signingKeyIdOf(docs: object[] | undefined): string | null {

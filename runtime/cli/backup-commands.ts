@@ -4,7 +4,7 @@
 import path from 'node:path'
 import type { ParseArgsOptionsConfig } from 'node:util'
 import { loadConfig } from '../../lib/config.ts'
-import type { BackupManifest } from '../../lib/backup/manifest.ts'
+import { manifestWarnings, type BackupManifest } from '../../lib/backup/manifest.ts'
 import type { BackupStatusView } from '../../lib/backup/record.ts'
 import { readPassphraseFile, type BackupDone, type BackupService } from '../backup/backup-service.ts'
 import { sendControl, type ControlServer } from '../control/control.ts'
@@ -82,10 +82,17 @@ export const restoreCliCommand: CliCommand = async (positionals, flags) => {
   ].join('\n')
 }
 
+/** What a backup holds, as `backup verify`, `backup` and `restore` say it. */
 export function describeManifest(manifest: BackupManifest): string {
   const collections = Object.values(manifest.counts.collections).reduce((a, b) => a + b, 0)
+  const tls = manifest.tls ?? []
+  const source = { 'self-signed': "the box's own certificate", installed: 'the installed certificate' } as const
   return [
     `taken ${new Date(manifest.takenAt).toISOString()} by gateway ${manifest.deviceId} (version ${manifest.appVersion}) at seq ${manifest.seq}`,
     `${manifest.counts.activeOrders} active orders, ${manifest.counts.historyRows} history rows, ${collections} documents in ${Object.keys(manifest.counts.collections).length} collections, ${manifest.counts.radioFiles} radio files${manifest.counts.radioFiles ? (manifest.coordinatorBackupFresh ? ' (fresh coordinator backup)' : ' (as they were: the radio was not up)') : ''}`,
+    ...tls.map((c) => `TLS: ${source[c.source]} with its private key, public key pin (SPKI SHA-256) ${c.spkiSha256}, fingerprint ${c.fingerprintSha256}, valid until ${c.validTo}`),
+    ...(manifest.formatVersion >= 2 && tls.length === 0 ? ['TLS: no certificate (HTTPS never ran on this box): a restored box makes a new one'] : []),
+    ...(manifest.webhookSigningKeyId ? [`webhook signing key (JWKS kid) ${manifest.webhookSigningKeyId}, with its private key`] : []),
+    ...manifestWarnings(manifest).map((warning) => `warning: ${warning}`),
   ].join('\n')
 }

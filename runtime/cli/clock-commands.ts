@@ -19,7 +19,7 @@ export function describeClock(state: ClockState): string {
   const parts = [`clock: ${sync}`]
   if (state.setFromBoardAt !== null) parts.push(`set from a board at ${new Date(state.setFromBoardAt).toISOString()}`)
   if (state.lastJump) parts.push(`last step ${signedDuration(state.lastJump.shiftMs)} (${state.lastJump.cause}) mended at ${new Date(state.lastJump.at).toISOString()}`)
-  if (state.startedBehind) parts.push(`started ${signedDuration(state.startedBehind.behindMs).slice(1)} behind the times already written: runs from ${new Date(state.startedBehind.highWater).toISOString()} until the time is known`)
+  if (state.behind) parts.push(`started ${signedDuration(state.behind.behindMs).slice(1)} behind the times already written: runs from ${new Date(state.behind.highWater).toISOString()} until the time is known`)
   if (state.ordersOnUnsureClock > 0) parts.push(`${state.ordersOnUnsureClock} active order(s) started on a clock never known right: their waiting times may be off`)
   if (state.holdingDeliveries) parts.push('webhook deliveries wait for the time')
   return parts.join('; ')

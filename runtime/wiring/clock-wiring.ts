@@ -42,6 +42,7 @@ export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
     log,
     runs,
     ordersOnUnsureClock: () => orders.ordersOnUnsureClock(unsure),
+    highWater: () => Math.max(runs.earlierHighWater, orders.latestTime((run) => !unsure(run))),
     mend: (deltaMs) => mendClock({ orders, history, historyPages, repeaters, clock, log }, deltaMs),
     readSync: deps.readSync ?? (() => readSystemSync()),
     thresholdMs: config.clock.jumpThresholdMs,
@@ -50,7 +51,7 @@ export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
     holdMs: config.clock.holdDeliveriesSeconds * 1000,
     boardMaxShiftMs: config.clock.boardMaxShiftDays * 86_400_000,
   })
-  watch.startBehind(Math.max(runs.highWater, orders.latestTime((run) => !unsure(run))))
+  watch.startBehind()
   return watch
 }
 

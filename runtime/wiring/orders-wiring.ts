@@ -41,8 +41,8 @@ export interface OrderServicesDeps {
   paging?: Partial<PagingOptions>
   /** New order UUIDs (default crypto.randomUUID); tests that compare two gateways make them alike. */
   newUuid?: () => string
-  /** This run's id (lib/kernel/clock-runs.ts), which the orders' times are tagged with. */
-  clockRun?: string
+  /** This run's clock (lib/kernel/clock-runs.ts), which the orders' times are tagged with. */
+  clockRun?: { id: string; right(): boolean }
 }
 
 export async function buildOrderServices(deps: OrderServicesDeps): Promise<OrderServices> {

@@ -122,7 +122,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [fleet.sink, webhooks.sink], log })
   // This run's clock and the high-water mark earlier runs left (docs/api.md, "Clock").
   const clockRuns = ClockRuns.open(options.inMemory ? undefined : path.join(config.dataDir, 'clock-runs.json'), log)
-  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault, clockRun: clockRuns.id })
+  const orderServices = await buildOrderServices({ config, clock, log, store, history, changes, zigbee: { ...options.zigbee, channel: presetChannel(settings) }, radio: options.radio, newUuid: options.newUuid, fault: options.fault, clockRun: clockRuns })
   const gatewayServices = await buildGatewayServices({
     config,
     clock,

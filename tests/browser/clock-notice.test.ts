@@ -3,7 +3,7 @@
 // (Chromium, the right time) shows a notice and sets the gateway's clock from its device;
 // an order's waiting time stays what it was. When the system clock is later stepped and
 // synchronised, the gateway follows it and the notice goes.
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { sendControl } from '../../runtime/control/control.ts'
@@ -58,5 +58,29 @@ t.test('the board shows an unsynchronised clock and sets the gateway clock from 
   await statusRead
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)))
   t.ok(await notice.isHidden(), 'no notice for a synchronised clock')
+  t.same(errors, [])
+})
+
+t.test('the board tells of a clock that started behind the times already written (issue 40)', async (t) => {
+  const dir = t.testdir({})
+  const dataDir = path.join(dir, 'data')
+  const configFile = path.join(dir, 'gateway.config.json')
+  writeFileSync(configFile, JSON.stringify({ host: '127.0.0.1', radio: { kind: 'simulated' }, mdns: { enabled: false }, clock: { syncCheckSeconds: 1 } }))
+  // An earlier run noted the time on a right clock; the box is back a day behind it.
+  mkdirSync(dataDir, { recursive: true })
+  writeFileSync(path.join(dataDir, 'clock-runs.json'), JSON.stringify({ highWater: Date.now(), unsureRuns: [] }))
+  const fake = fakeSystemClock(dir, '-1d', false)
+  const gw = await startGatewayProcess(dataDir, { ...fake.env, GATEWAY_CONFIG: configFile })
+  t.teardown(() => gw.stop())
+  await sendControl(dataDir, 'button.press')
+  const token: string = ((await (await fetch(`${gw.url}/api/v2/accesstoken/generate?name=board`)).json()) as any).token.token
+  const api = apiClient(gw.url, token)
+  await until(async () => (await api('GET', '/api/v2/gateway')).body.gatewayStatus.clock.synchronized === false, 'the clock reported unsynchronised', 15_000)
+  t.match((await api('GET', '/api/v2/gateway')).body.gatewayStatus.clock, { behind: { behindMs: Number } })
+
+  const { page, errors } = await openBoard(t, browser, gw.url, token)
+  const notice = page.locator('#clock-notice', { hasText: 'started behind the times it had already written' })
+  await notice.waitFor({ state: 'visible', timeout: 10_000 })
+  t.match(await notice.textContent(), /not synchronised/)
   t.same(errors, [])
 })

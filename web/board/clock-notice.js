@@ -15,7 +15,7 @@ export function clockNotice(clock) {
   const unsure = clock.ordersOnUnsureClock > 0
     ? ` ${clock.ordersOnUnsureClock === 1 ? '1 order was' : `${clock.ordersOnUnsureClock} orders were`} started on a clock never known to be right: ${clock.ordersOnUnsureClock === 1 ? 'its waiting time' : 'their waiting times'} may be off.`
     : ''
-  const behind = clock.startedBehind
+  const behind = clock.behind
     ? " The gateway's clock started behind the times it had already written (a power cut?); it counts on from the latest of them until the time is known."
     : ''
   if (clock.synchronized !== false) {

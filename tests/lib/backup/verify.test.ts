@@ -56,3 +56,21 @@ t.test('the history copy must pass SQLite integrity_check', async (t) => {
   await t.rejects(async () => checkHistoryFile(file), { name: 'BackupDamagedError', message: /integrity|damaged/ })
   t.equal(checkHistoryFile(history(t.testdir(), 2)), 2)
 })
+
+t.test('the TLS pairs must be the ones the manifest names, each key its certificate\'s', async (t) => {
+  const { makeSelfSigned } = await import('../../../runtime/host/tls/self-signed.ts')
+  const { describeTlsPair } = await import('../../../lib/backup/tls-identity.ts')
+  const dir = t.testdir()
+  const own = makeSelfSigned({ names: ['localhost'], addresses: ['127.0.0.1'], now: new Date() })
+  const other = makeSelfSigned({ names: ['localhost'], addresses: ['127.0.0.1'], now: new Date() })
+  const described = describeTlsPair('self-signed', own.certPem, own.keyPem)
+  const write = async (name: string, key: string, listed: object[]) => {
+    const parts: BackupPart[] = [{ name: 'history.sqlite', file: history(dir, 1) }, { name: 'tls/self-signed.key', bytes: Buffer.from(key) }, { name: 'tls/self-signed.crt', bytes: Buffer.from(own.certPem) }]
+    await writeBackupFile(parts, { target: path.join(dir, name), manifest: { ...manifest({}, 1), tls: listed as never } })
+    return path.join(dir, name)
+  }
+  t.same((await verifyBackup(await write('good.tar', own.keyPem, [described]))).tls, [described])
+  await t.rejects(verifyBackup(await write('other-key.tar', other.keyPem, [described])), { name: 'BackupDamagedError', message: /do not go together/ })
+  await t.rejects(verifyBackup(await write('other-pin.tar', own.keyPem, [{ ...described, spkiSha256: describeTlsPair('self-signed', other.certPem, other.keyPem).spkiSha256 }])), { name: 'BackupDamagedError', message: /not the one the manifest names/ })
+  await t.rejects(verifyBackup(await write('unlisted.tar', own.keyPem, [])), { name: 'BackupDamagedError', message: /not named in the manifest: self-signed/ })
+})

@@ -67,3 +67,13 @@ t.test('today follows the timezone: its midnight is inclusive, the next one excl
   t.equal(store.statistics({ now: at('2026-11-22T23:30:00Z'), timezone: 'UTC', targetTime: 300 }).ordersToday, 1)
   t.equal(store.statistics({ now: at('2026-11-22T23:30:00Z'), timezone: '+01:00', targetTime: 300 }).ordersToday, 1, 'the 23:00Z clear is tomorrow in +01:00')
 })
+
+t.test('a row that ends before it starts (written before provenance was kept) counts as no time, never negative', async (t) => {
+  const store = new HistoryStore(':memory:')
+  t.teardown(() => store.close())
+  store.insertMany([cleared(1, '2026-11-22T08:00:00Z', 100), cleared(2, '2026-11-23T08:00:00Z', -86_318)])
+  const statistics = store.statistics({ now: at('2026-11-22T12:00:00Z'), timezone: 'UTC', targetTime: 300 })
+  t.match(statistics, { ordersToday: 2, averageSeconds: 50, exceededToday: 0 })
+  const hourly = store.hourly({ now: at('2026-11-22T12:00:00Z'), timezone: 'UTC', targetTime: 300, range: 'day' })
+  t.notOk(JSON.stringify(hourly).includes('-'), 'no negative figure per hour')
+})

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import t from 'tap'
 import { HistoryStore } from '../../../lib/history/store.ts'
-import { shiftRows, WrittenRows } from '../../../lib/history/written.ts'
+import { shiftRows, WrittenColumns, WrittenRows } from '../../../lib/history/written.ts'
 import type { OrderSummary } from '../../../lib/orders/types.ts'
 
 const summary = (n: number, at: number, located: number | null = null): OrderSummary => ({
@@ -51,4 +51,22 @@ t.test('a failed shift changes nothing', async (t) => {
   gateway.db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON summaries WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'refused'); END`)
   t.throws(() => shiftRows(gateway.db, [[1, 1], [2, 2]], 500), /refused/)
   t.match(gateway.get(summary(1, 0).uuid), { orderStarted: 1000 }, 'rolled back')
+})
+
+t.test('a step moves only the times of a row this process stamped: an order started before a restart keeps its start', async (t) => {
+  const gateway = new HistoryStore(':memory:')
+  t.teardown(() => gateway.close())
+  // Started by an earlier run (on its clock), located and cleared by this one.
+  gateway.insert(summary(1, 1_000_000, 1_030_000), { orderStarted: false, orderLocated: true, orderCleared: true })
+  // Started on a clock known right, cleared on this run's unknown one.
+  gateway.insert(summary(2, 2_000_000), { orderStarted: false, orderLocated: false, orderCleared: true })
+  // All of it this run's.
+  gateway.insert(summary(3, 3_000_000, 3_010_000))
+  t.equal(gateway.shiftWritten(5000), 3)
+  t.match(gateway.get(summary(1, 0).uuid), { orderStarted: 1_000_000, orderLocated: 1_035_000, orderCleared: 1_065_000 })
+  t.match(gateway.get(summary(2, 0).uuid), { orderStarted: 2_000_000, orderLocated: null, orderCleared: 2_065_000 })
+  t.match(gateway.get(summary(3, 0).uuid), { orderStarted: 3_005_000, orderLocated: 3_015_000, orderCleared: 3_065_000 })
+  const columns = new WrittenColumns()
+  columns.add(7, { orderStarted: false, orderLocated: false, orderCleared: false })
+  t.equal(shiftRows(gateway.db, columns, 1000), 0, 'nothing stamped, nothing moved')
 })

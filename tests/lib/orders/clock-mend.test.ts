@@ -78,5 +78,5 @@ t.test('no watch for a clock that cannot be moved', async (t) => {
   t.equal(gw.services.clockWatch, undefined)
   const { config, clock, log, orders, history, historyPages, repeaters } = gw.services
   t.equal(buildClockWatch({ config, clock, log, orders, history, historyPages, repeaters }), undefined)
-  t.same((await gw.services.gateway.status()).clock, { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, startedBehind: null, ordersOnUnsureClock: 0 })
+  t.same((await gw.services.gateway.status()).clock, { synchronized: null, source: 'none', lastJump: null, setFromBoardAt: null, holdingDeliveries: false, behind: null, ordersOnUnsureClock: 0 })
 })

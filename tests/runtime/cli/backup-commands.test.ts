@@ -1,7 +1,10 @@
 // `gateway backup`, `gateway backup verify` and `gateway restore` as a person runs them,
 // against a real gateway process (a kill during a backup: tests/runtime/backup/backup-kill.test.ts).
 import t from 'tap'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { spkiPin } from '../../helpers/pinned-https.ts'
 import { runCli, startGatewayProcess } from '../../helpers/process.ts'
 import { describeBackupStatus } from '../../../runtime/cli/backup-commands.ts'
 
@@ -11,6 +14,8 @@ t.test('backup, verify and restore from the command line', async (t) => {
   const gateway = await startGatewayProcess(dataDir)
   t.teardown(() => gateway.stop('SIGKILL'))
   const env = { GATEWAY_DATA_DIR: dataDir }
+  // The webhook signing key is made at its first use: the JWKS route asks for it.
+  const jwks = (await (await fetch(`${gateway.url}/api/v2/register/jwks`)).json()) as { keys: { kid: string }[] }
   const plain = path.join(root, 'plain.tar')
   const made = await runCli(['backup', '--to', plain], env)
   t.equal(made.code, 0, made.stderr)
@@ -20,6 +25,13 @@ t.test('backup, verify and restore from the command line', async (t) => {
   const verified = await runCli(['backup', 'verify', plain])
   t.equal(verified.code, 0, verified.stderr)
   t.match(verified.stdout, /is whole: taken/)
+  // It says what the backup holds that clients pinned or trusted: the box's TLS key by its pin.
+  const pin = spkiPin(readFileSync(path.join(dataDir, 'tls', 'self-signed.crt')))
+  t.ok(verified.stdout.includes(`TLS: the box's own certificate with its private key, public key pin (SPKI SHA-256) ${pin}`), verified.stdout)
+  t.ok(verified.stdout.includes(`webhook signing key (JWKS kid) ${jwks.keys[0]!.kid}, with its private key`), 'and the webhook signing key by its kid')
+  const older = await runCli(['backup', 'verify', fileURLToPath(new URL('../../lib/backup/fixtures/format-1.tar', import.meta.url))])
+  t.equal(older.code, 0, older.stderr)
+  t.match(older.stdout, /warning: written by an older gateway \(backup format 1\): its manifest has no checksum of its own[^]*warning: it holds no TLS key/)
 
   const sealed = path.join(root, 'sealed.tar.enc')
   t.equal((await runCli(['backup', '--to', sealed, '--passphrase-file', path.join(root, 'pass.txt')], env)).code, 0)

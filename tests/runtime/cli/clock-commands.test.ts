@@ -19,7 +19,7 @@ t.test('one line for gateway status', async (t) => {
   )
   t.equal(describeClock({ ...unwatchedClockState, synchronized: false, source: 'timedatectl', holdingDeliveries: true }), 'clock: NOT synchronised (timedatectl); webhook deliveries wait for the time')
   t.equal(
-    describeClock({ ...unwatchedClockState, synchronized: false, source: 'timedatectl', startedBehind: { highWater: Date.UTC(2026, 10, 25, 9), behindMs: 86_400_000 + 5000 }, ordersOnUnsureClock: 2 }),
+    describeClock({ ...unwatchedClockState, synchronized: false, source: 'timedatectl', behind: { highWater: Date.UTC(2026, 10, 25, 9), behindMs: 86_400_000 + 5000 }, ordersOnUnsureClock: 2 }),
     'clock: NOT synchronised (timedatectl); started 24h 0m 5s behind the times already written: runs from 2026-11-25T09:00:00.000Z until the time is known; 2 active order(s) started on a clock never known right: their waiting times may be off',
   )
 })

@@ -216,9 +216,10 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
         return `stopped and started (run ${box.run})`
       }
       case 'step': {
+        const apartBefore = await box.gatewayApart()
         setClock(world.offsetSec + step.deltaSec, world.synchronized)
-        await box.followsSystemClock(step.deltaSec)
-        return `stepped to ${offsetText()}; the gateway mended it`
+        const how = await box.settledAfterStep(step.deltaSec, apartBefore, false)
+        return `stepped to ${offsetText()}; the gateway's clock ${how}`
       }
       case 'sync': {
         const moved = step.synchronized && world.offsetSec !== 0
@@ -226,7 +227,7 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
         setClock(step.synchronized ? 0 : world.offsetSec, step.synchronized)
         await box.syncSeen()
         // Synchronised wins: the gateway follows the system clock (a step mended, a start behind ended).
-        if (step.synchronized) await box.followsSystemClock(delta)
+        if (step.synchronized) await box.settledAfterStep(delta, 0, true)
         return step.synchronized ? `network time: synchronised${moved ? `, stepped ${delta} s` : ''}` : 'network time lost'
       }
       case 'backup':
@@ -563,21 +564,36 @@ class Box {
     return JSON.stringify((await this.clockState()).lastJump)
   }
 
+  /** How far the gateway's clock is from the true time now (ms). */
+  async gatewayApart(): Promise<number> {
+    const status = await this.status()
+    return parseLocal(status.currentTime, status.utcOffset) - Date.now()
+  }
+
   /**
-   * After a step of the system clock: waits until the gateway's clock follows it again (a
-   * step is mended, also one that ends a start behind the high-water mark).
+   * After a step of the system clock (or synchronisation): waits until the gateway has
+   * settled on one of what docs/api.md ("Clock") allows: its clock follows the system's (a
+   * step mended, synchronised wins), stands at the high-water mark (`behind`: a step or a
+   * start behind the times already written), or, unless `mustFollow`, went on unmoved (a
+   * step away from a time this run knew synchronised is held).
    */
-  async followsSystemClock(deltaSec: number): Promise<void> {
+  async settledAfterStep(deltaSec: number, apartBefore: number, mustFollow: boolean): Promise<string> {
     let apart = NaN
+    let how = ''
     try {
       await until(async () => {
         const status = await this.status()
-        apart = parseLocal(status.currentTime, status.utcOffset) - (Date.now() + this.world.offsetSec * 1000)
-        return Math.abs(apart) < 2_500
+        apart = parseLocal(status.currentTime, status.utcOffset) - Date.now()
+        const system = this.world.offsetSec * 1000
+        if (Math.abs(apart - system) < 2_500) how = 'followed'
+        else if (status.clock.behind) how = 'stopped at the high-water mark'
+        else if (!mustFollow && Math.abs(apart - apartBefore) < 2_500) how = 'held'
+        return how !== ''
       }, 'the step', 15_000)
     } catch {
-      throw new Problem(`15 s after a clock step of ${deltaSec} s the gateway's clock is still ${(apart / 1000).toFixed(1)} s from the system's (lastJump ${await this.lastJump()})`)
+      throw new Problem(`15 s after a clock step of ${deltaSec} s the gateway's clock is ${(apart / 1000).toFixed(1)} s from the true time, the system's ${this.world.offsetSec} s (lastJump ${await this.lastJump()})`)
     }
+    return how
   }
 
   /** Waits until the gateway reports the world's synchronisation. */

@@ -24,8 +24,6 @@ t.test("issue 40's power cut: orders on a right clock, a boot a day behind, then
     { kind: 'wait', ms: 500 },
     { kind: 'sync', synchronized: true },
     { kind: 'clear', pick: 0, via: 'v2-name' },
-    { kind: 'backup' },
-    { kind: 'restore', pick: 0 },
     { kind: 'clear', pick: 0, via: 'sim' },
     { kind: 'clear', pick: 0, via: 'v1' },
   ]

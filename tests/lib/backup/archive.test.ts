@@ -149,3 +149,16 @@ t.test('a reader whose sink fails (a full disk on restore) closes the backup fil
     t.same(openFilesUnder(dir), [], `nothing open on the backup (${passphrase ? 'encrypted' : 'plain'})`)
   }
 })
+
+t.test('the encryption refusing, or the rename failing: nothing left open, no partial file', async (t) => {
+  const dir = t.testdir({ 'part.bin': Buffer.alloc(1024 * 1024, 4), target: { 'taken.tar': {} } })
+  const parts = [{ name: 'history.sqlite', file: path.join(dir, 'part.bin') }]
+  const target = path.join(dir, 'target')
+  await t.rejects(writeBackupFile(parts, { target: path.join(target, 'b.tar.enc'), passphrase: '', manifest: sampleManifest }), { name: 'BackupPassphraseError' })
+  t.same(openFilesUnder(dir), [], 'the encryption refused: nothing open')
+  t.same(readdirSync(target), ['taken.tar'])
+  // A directory of that name is in the way: the file is written and synced, the rename fails.
+  await t.rejects(writeBackupFile(parts, { target: path.join(target, 'taken.tar'), manifest: sampleManifest }), { code: 'EISDIR' })
+  t.same(openFilesUnder(dir), [], 'the rename failed: nothing open')
+  t.same(readdirSync(target), ['taken.tar'], 'no partial file')
+})

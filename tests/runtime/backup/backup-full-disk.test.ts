@@ -1,6 +1,6 @@
 // A backup into a really full file system (a small tmpfs: root only, skipped elsewhere; the
 // helper-based case in tests/lib/backup/archive.test.ts runs anywhere): the history copy
-// fits, the archive does not. The failed backup frees everything it held: no descriptor
+// does not fit, or it fits and the archive does not. The failed backup frees everything it held: no descriptor
 // left on the removed copy ("… (deleted)"), the space is free again (a file as large as the
 // copy fits at once), and the file system can be unmounted while the gateway runs.
 import { execFileSync } from 'node:child_process'
@@ -42,22 +42,23 @@ t.test('a backup failing on a full disk frees its space and its descriptors, pla
   const historyBytes = statSync(measured).size
   t.ok(historyBytes > 2_000_000, `a history of ${historyBytes} bytes`)
 
-  for (const passphrase of [undefined, 'a passphrase']) {
-    const mount = smallFileSystem(Math.round(historyBytes * 1.5))!
+  // Room for half the history copy (it fails), for the copy but not the archive, plain or encrypted.
+  for (const [room, passphrase] of [[0.5, undefined], [1.5, undefined], [1.5, 'a passphrase']] as const) {
+    const mount = smallFileSystem(Math.round(historyBytes * room))!
     let mounted = true
     t.teardown(() => {
       if (mounted) execFileSync('umount', ['-l', mount])
       rmSync(mount, { recursive: true, force: true })
     })
     const backups = new BackupService(gw.services, gw.services.backupRecord)
-    await t.rejects(backups.run({ trigger: 'manual', to: mount, passphrase }), { code: 'ENOSPC' }, 'the archive does not fit')
-    const kind = passphrase ? 'encrypted' : 'plain'
+    const kind = `${room < 1 ? 'the history copy' : 'the archive'} does not fit, ${passphrase ? 'encrypted' : 'plain'}`
+    await t.rejects(backups.run({ trigger: 'manual', to: mount, passphrase }), { message: /ENOSPC|disk is full/ }, kind)
     t.same(openFilesUnder(mount), [], `nothing held open in the file system (${kind})`)
     t.same(readdirSync(mount), [], 'no file left')
     const space = statfsSync(mount)
     t.equal(space.bfree, space.blocks, 'every block is free again')
-    // The space really is there: a file as large as the history copy fits at once.
-    writeFileSync(path.join(mount, 'filler'), Buffer.alloc(historyBytes))
+    // The space really is there: a file as large as the history copy (or the whole room) fits at once.
+    writeFileSync(path.join(mount, 'filler'), Buffer.alloc(Math.min(historyBytes, Math.floor(space.blocks * space.bsize * 0.9))))
     rmSync(path.join(mount, 'filler'))
     t.match(gw.services.backupRecord.last, { ok: false, reason: /ENOSPC|disk is full/ })
     // Unmountable while the gateway runs: nothing of it is held.

@@ -17,7 +17,9 @@ if (![schedules, steps, workers].every((n) => Number.isInteger(n) && n >= 1) || 
   console.error('SCHEDULES, STEPS and WORKERS must be positive integers and SEED an integer')
   process.exit(2)
 }
-console.log(`nemesis: ${schedules} schedules of ${steps} steps from seed ${firstSeed} (schedule i: SEED=${firstSeed}+i), ${workers} at once on ${cpus().length} cores`)
+console.log(
+  `nemesis: ${schedules} schedules of ${steps} steps from seed ${firstSeed} (schedule i: SEED=${firstSeed}+i), ${workers} at once on ${cpus().length} cores`,
+)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -28,7 +30,20 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const started = Date.now()
 const failed: NemesisReport[] = []
-const totals = { schedules: 0, steps: 0, starts: 0, acknowledged: 0, backups: 0, restores: 0, restoresRefused: 0, tlsCompared: 0, tlsNotInBackup: 0, fullDisks: 0, deliveries: 0, slowStarts: 0 }
+const totals = {
+  schedules: 0,
+  steps: 0,
+  starts: 0,
+  acknowledged: 0,
+  backups: 0,
+  restores: 0,
+  restoresRefused: 0,
+  tlsCompared: 0,
+  tlsNotInBackup: 0,
+  fullDisks: 0,
+  deliveries: 0,
+  slowStarts: 0,
+}
 let fullDiskSkipped: string | null = null
 let next = 0
 
@@ -41,7 +56,9 @@ async function worker(): Promise<void> {
     for (const key of Object.keys(report.figures) as (keyof NemesisReport['figures'])[]) totals[key] += report.figures[key]
     fullDiskSkipped ??= report.fullDiskSkipped
     const status = report.problems.length ? 'FAILED' : 'ok'
-    console.log(`seed ${seed}: ${status}, ${report.stepsRun} steps, ${report.figures.starts} starts, ${report.figures.restores} restores, ${(report.durationMs / 1000).toFixed(1)} s [${totals.schedules}/${schedules}]`)
+    console.log(
+      `seed ${seed}: ${status}, ${report.stepsRun} steps, ${report.figures.starts} starts, ${report.figures.restores} restores, ${(report.durationMs / 1000).toFixed(1)} s [${totals.schedules}/${schedules}]`,
+    )
     if (report.problems.length) {
       failed.push(report)
       console.log(describeFailure(report))

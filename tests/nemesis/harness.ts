@@ -14,7 +14,20 @@
 // One request at a time means the harness always knows what each acknowledged answer did;
 // a kill lands between requests (the crash test, tests/crash, covers kills mid-request).
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statfsSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import tls from 'node:tls'
@@ -102,7 +115,18 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     stepsRun: 0,
     problems,
     log: lines,
-    figures: { starts: 0, acknowledged: 0, backups: 0, restores: 0, restoresRefused: 0, tlsCompared: 0, tlsNotInBackup: 0, fullDisks: 0, deliveries: 0, slowStarts: 0 },
+    figures: {
+      starts: 0,
+      acknowledged: 0,
+      backups: 0,
+      restores: 0,
+      restoresRefused: 0,
+      tlsCompared: 0,
+      tlsNotInBackup: 0,
+      fullDisks: 0,
+      deliveries: 0,
+      slowStarts: 0,
+    },
     fullDiskSkipped: null,
     durationMs: 0,
   }
@@ -133,7 +157,15 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
   const active = new Map<number, ModelOrder>()
   const cleared = new Map<string, ModelCleared>()
   const created = new Set<string>()
-  const backups: { file: string; takenAt: number; spki: string | null; tlsInBackup: boolean; active: Map<number, ModelOrder>; cleared: Map<string, ModelCleared>; created: Set<string> }[] = []
+  const backups: {
+    file: string
+    takenAt: number
+    spki: string | null
+    tlsInBackup: boolean
+    active: Map<number, ModelOrder>
+    cleared: Map<string, ModelCleared>
+    created: Set<string>
+  }[] = []
   const knownProblems = new Set<string>()
   let dataDirs = 0
   const nextDataDir = () => path.join(root, `data-${dataDirs++}`)
@@ -275,7 +307,8 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
             ...(step.table !== null ? { locationName: step.table } : {}),
           })
     const view = answer.body.activeorder as Json | undefined
-    if (answer.status !== 200 || !view || (step.via === 'v2' && answer.body.returnCode !== 5)) throw new Problem(`create ${name} (${step.via}) answered HTTP ${answer.status} ${JSON.stringify(answer.body)}`)
+    if (answer.status !== 200 || !view || (step.via === 'v2' && answer.body.returnCode !== 5))
+      throw new Problem(`create ${name} (${step.via}) answered HTTP ${answer.status} ${JSON.stringify(answer.body)}`)
     acknowledge({ uuid: view.uuid, name, locationName: view.locationName, tracker: step.via !== 'v2', created: stamp(sent) })
     return `created ${name} (${view.uuid}) via ${step.via}`
   }
@@ -296,14 +329,18 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
         ? await box.call('POST', '/api/v2/simulator/place', { tracker: order.name, table })
         : await box.call('POST', '/api/v2/activeorders', { name: order.name, orderType: 'ON_PREMISE', locationName: table })
     const view = answer.body.activeorder as Json | undefined
-    if (answer.status !== 200 || view?.uuid !== order.uuid || view.locationName !== String(table)) throw new Problem(`locate ${order.name} at ${table} (${step.via}) answered HTTP ${answer.status} ${JSON.stringify(answer.body)}`)
+    if (answer.status !== 200 || view?.uuid !== order.uuid || view.locationName !== String(table))
+      throw new Problem(`locate ${order.name} at ${table} (${step.via}) answered HTTP ${answer.status} ${JSON.stringify(answer.body)}`)
     order.locationName = String(table)
     report.figures.acknowledged++
     return `located ${order.name} at ${table} via ${step.via}`
   }
 
   async function page(step: Extract<Step, { kind: 'page' | 'unpage' }>): Promise<string> {
-    const order = pickFrom([...active.values()].filter((o) => o.tracker), step.pick)
+    const order = pickFrom(
+      [...active.values()].filter((o) => o.tracker),
+      step.pick,
+    )
     if (!order) return 'no active order with a tracker'
     const answer =
       step.kind === 'page'
@@ -386,7 +423,10 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     } else {
       report.figures.tlsCompared++
       const spki = await box.tlsSpki()
-      if (spki !== taken.spki) throw new Problem(`the restored box answers HTTPS with another public key (SPKI sha256 ${spki}) than the box the backup was taken on (${taken.spki}): every pinned client stops working`)
+      if (spki !== taken.spki)
+        throw new Problem(
+          `the restored box answers HTTPS with another public key (SPKI sha256 ${spki}) than the box the backup was taken on (${taken.spki}): every pinned client stops working`,
+        )
       tlsNote = 'same TLS public key'
     }
     return `restored backup ${number} into a fresh data dir (run ${box.run}; ${tlsNote})`
@@ -418,7 +458,8 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     }
     unlinkSync(filler)
     const held = deletedFilesHeld(box.gateway!.child.pid!, root)
-    if (held.length) throw new Problem(`after a failed backup on a full disk the gateway still holds deleted files open (their space is not freed): ${held.join(', ')}`)
+    if (held.length)
+      throw new Problem(`after a failed backup on a full disk the gateway still holds deleted files open (their space is not freed): ${held.join(', ')}`)
     // Space is back: a write works at once.
     if (name !== undefined && !active.has(name)) {
       const sent = Date.now()
@@ -471,7 +512,16 @@ function deliveriesOf(receiver: Receiver): Delivery[] {
     .filter((r) => r.method === 'POST')
     .map((r) => {
       const body = JSON.parse(r.body) as Json
-      return { path: r.url, id: String(r.headers['webhook-id']), seq: body.seq, body: r.body, uuid: body.uuid, changeType: body.changeType, state: body.state, locationName: body.locationName }
+      return {
+        path: r.url,
+        id: String(r.headers['webhook-id']),
+        seq: body.seq,
+        body: r.body,
+        uuid: body.uuid,
+        changeType: body.changeType,
+        state: body.state,
+        locationName: body.locationName,
+      }
     })
 }
 
@@ -581,17 +631,23 @@ class Box {
     let apart = NaN
     let how = ''
     try {
-      await until(async () => {
-        const status = await this.status()
-        apart = parseLocal(status.currentTime, status.utcOffset) - Date.now()
-        const system = this.world.offsetSec * 1000
-        if (Math.abs(apart - system) < 2_500) how = 'followed'
-        else if (status.clock.behind) how = 'stopped at the high-water mark'
-        else if (!mustFollow && Math.abs(apart - apartBefore) < 2_500) how = 'held'
-        return how !== ''
-      }, 'the step', 15_000)
+      await until(
+        async () => {
+          const status = await this.status()
+          apart = parseLocal(status.currentTime, status.utcOffset) - Date.now()
+          const system = this.world.offsetSec * 1000
+          if (Math.abs(apart - system) < 2_500) how = 'followed'
+          else if (status.clock.behind) how = 'stopped at the high-water mark'
+          else if (!mustFollow && Math.abs(apart - apartBefore) < 2_500) how = 'held'
+          return how !== ''
+        },
+        'the step',
+        15_000,
+      )
     } catch {
-      throw new Problem(`15 s after a clock step of ${deltaSec} s the gateway's clock is ${(apart / 1000).toFixed(1)} s from the true time, the system's ${this.world.offsetSec} s (lastJump ${await this.lastJump()})`)
+      throw new Problem(
+        `15 s after a clock step of ${deltaSec} s the gateway's clock is ${(apart / 1000).toFixed(1)} s from the true time, the system's ${this.world.offsetSec} s (lastJump ${await this.lastJump()})`,
+      )
     }
     return how
   }
@@ -600,10 +656,14 @@ class Box {
   async syncSeen(): Promise<void> {
     let last: unknown
     try {
-      await until(async () => {
-        last = (await this.clockState()).synchronized
-        return last === this.world.synchronized
-      }, 'the synchronisation state', 15_000)
+      await until(
+        async () => {
+          last = (await this.clockState()).synchronized
+          return last === this.world.synchronized
+        },
+        'the synchronisation state',
+        15_000,
+      )
     } catch {
       throw new Problem(`the gateway reports synchronized ${JSON.stringify(last)} 15 s after the system said ${this.world.synchronized}`)
     }
@@ -613,10 +673,14 @@ class Box {
   /** SHA-256 of the SubjectPublicKeyInfo the HTTPS port presents (base64), waiting for HTTPS to listen. */
   async tlsSpki(): Promise<string | null> {
     let port = 0
-    await until(async () => {
-      port = (await this.call('GET', '/api/v2/gateway/tls')).body.tls?.port ?? 0
-      return port > 0
-    }, 'HTTPS to listen', 20_000)
+    await until(
+      async () => {
+        port = (await this.call('GET', '/api/v2/gateway/tls')).body.tls?.port ?? 0
+        return port > 0
+      },
+      'HTTPS to listen',
+      20_000,
+    )
     const socket = tls.connect({ host: '127.0.0.1', port, rejectUnauthorized: false })
     try {
       await new Promise<void>((resolve, reject) => {
@@ -625,14 +689,19 @@ class Box {
       })
       const certificate = socket.getPeerX509Certificate()
       if (!certificate) return null
-      return createHash('sha256').update(certificate.publicKey.export({ type: 'spki', format: 'der' })).digest('base64')
+      return createHash('sha256')
+        .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('base64')
     } finally {
       socket.destroy()
     }
   }
 
   /** Everything the invariants look at, read now. */
-  async observe(world: { offsetSec: number; synchronized: boolean }): Promise<{ observation: Observation; historyViews: { uuid: string; name: number; locationName: string }[] }> {
+  async observe(world: {
+    offsetSec: number
+    synchronized: boolean
+  }): Promise<{ observation: Observation; historyViews: { uuid: string; name: number; locationName: string }[] }> {
     const must = async (url: string) => {
       const answer = await this.call('GET', url)
       if (answer.status !== 200) throw new Problem(`GET ${url} answered HTTP ${answer.status} ${JSON.stringify(answer.body)}`)
@@ -651,7 +720,13 @@ class Box {
       const page = await must(`/api/v2/orders?limit=100&offset=${offset}${asOf && `&as_of=${asOf}`}`)
       asOf = page.asOf
       for (const o of page.items as Json[]) {
-        history.push({ uuid: o.uuid, name: Number(o.name), started: Date.parse(o.orderStarted), located: o.orderLocated ? Date.parse(o.orderLocated) : null, cleared: Date.parse(o.orderCleared) })
+        history.push({
+          uuid: o.uuid,
+          name: Number(o.name),
+          started: Date.parse(o.orderStarted),
+          located: o.orderLocated ? Date.parse(o.orderLocated) : null,
+          cleared: Date.parse(o.orderCleared),
+        })
         historyViews.push({ uuid: o.uuid, name: Number(o.name), locationName: o.locationName ?? '' })
       }
       if (offset + 100 >= Number(page.count)) break
@@ -668,7 +743,13 @@ class Box {
       trustedNow: this.trusted(),
       run: this.run,
       stepsInRun: new Map(this.stepsInRun),
-      active: (activeBody.items as Json[]).map((o) => ({ uuid: o.uuid, name: Number(o.name), locationName: o.locationName, created: parseLocal(o.created, utcOffset), elapsedTime: o.elapsedTime })),
+      active: (activeBody.items as Json[]).map((o) => ({
+        uuid: o.uuid,
+        name: Number(o.name),
+        locationName: o.locationName,
+        created: parseLocal(o.created, utcOffset),
+        elapsedTime: o.elapsedTime,
+      })),
       history,
       statistics,
       utcOffsetMs: offsetMsOf(utcOffset),

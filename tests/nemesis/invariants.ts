@@ -88,7 +88,9 @@ export function checkActiveTimes(orders: ReadonlyMap<number, ModelOrder>, seen: 
     const model = byUuid.get(order.uuid)
     const thisRun = model?.created.run === seen.run
     if ((thisRun || seen.trustedNow) && order.created > seen.gatewayNowAfter + slack) {
-      problems.push(`${label}: created ${iso(order.created)} is after the gateway's now ${iso(seen.gatewayNowAfter)} (${thisRun ? 'stamped by this run' : 'the clock is right'})`)
+      problems.push(
+        `${label}: created ${iso(order.created)} is after the gateway's now ${iso(seen.gatewayNowAfter)} (${thisRun ? 'stamped by this run' : 'the clock is right'})`,
+      )
     }
     if (!model) continue
     const age = seen.real - model.created.real
@@ -96,7 +98,8 @@ export function checkActiveTimes(orders: ReadonlyMap<number, ModelOrder>, seen: 
     const sure = thisRun || (model.created.trusted && unmoved(model.created, seen.stepsInRun) && seen.trustedNow)
     if (!sure) continue
     const why = thisRun ? 'this run took it' : 'taken on a right clock, never stepped, and the clock is right now'
-    if (Math.abs(order.elapsedTime * 1000 - age) > ageSlack + 1000) problems.push(`${label}: elapsedTime ${order.elapsedTime} s, but it is ${seconds(age)} old (${why})`)
+    if (Math.abs(order.elapsedTime * 1000 - age) > ageSlack + 1000)
+      problems.push(`${label}: elapsedTime ${order.elapsedTime} s, but it is ${seconds(age)} old (${why})`)
     // This run's times are on its own clock (which may have started at the high-water mark, not
     // the system's time): as far before its now as the order is old.
     const expected = thisRun ? seen.gatewayNow - (seen.gatewayNowReal - model.created.real) : model.created.real
@@ -126,9 +129,12 @@ export function checkHistoryTimes(cleared: ReadonlyMap<string, ModelCleared>, se
     const truly = model.cleared.real - model.created.real
     const slack = toleranceMs + model.created.slackMs + model.cleared.slackMs + 1000
     if (Math.abs(row.cleared - row.started - truly) > slack) {
-      problems.push(`${label}: lasted ${seconds(row.cleared - row.started)}, truly ${seconds(truly)} (${sameRun ? 'started and cleared in one run' : 'both taken on a right clock'})`)
+      problems.push(
+        `${label}: lasted ${seconds(row.cleared - row.started)}, truly ${seconds(truly)} (${sameRun ? 'started and cleared in one run' : 'both taken on a right clock'})`,
+      )
     }
-    if (bothRight && Math.abs(row.started - model.created.real) > slack) problems.push(`${label}: started ${iso(row.started)}, truly ${iso(model.created.real)} (taken on a right clock)`)
+    if (bothRight && Math.abs(row.started - model.created.real) > slack)
+      problems.push(`${label}: started ${iso(row.started)}, truly ${iso(model.created.real)} (taken on a right clock)`)
   }
   return problems
 }
@@ -150,16 +156,19 @@ export function checkStatistics(seen: Observation): string[] {
   const today = seen.history.filter((row) => dayOf(row.cleared) === dayOf(seen.gatewayNow))
   // Rows within a second of the day's edges may count either way (the API gives seconds).
   const edge = today.filter((row) => (row.cleared + seen.utcOffsetMs) % dayMs < 1000 || (row.cleared + seen.utcOffsetMs) % dayMs > dayMs - 1000).length
-  if (Math.abs(stats.ordersToday - today.length) > edge) problems.push(`statistics: ordersToday ${stats.ordersToday}, the history has ${today.length} rows cleared today`)
+  if (Math.abs(stats.ordersToday - today.length) > edge)
+    problems.push(`statistics: ordersToday ${stats.ordersToday}, the history has ${today.length} rows cleared today`)
   if (edge > 0 || today.length === 0) return problems
   const durations = today.map((row) => (row.cleared - row.started) / 1000)
   const mean = durations.reduce((a, b) => a + b, 0) / durations.length
   // Each duration is read to the second: the mean may be off by up to one second.
-  if (Math.abs(stats.averageSeconds - mean) > 1.05) problems.push(`statistics: averageSeconds ${stats.averageSeconds}, the history's rows average ${mean.toFixed(1)} s`)
+  if (Math.abs(stats.averageSeconds - mean) > 1.05)
+    problems.push(`statistics: averageSeconds ${stats.averageSeconds}, the history's rows average ${mean.toFixed(1)} s`)
   const target = stats.targetTime
   const unclear = durations.some((d) => Math.abs(d - target) <= 1)
   const exceeded = durations.filter((d) => d > target).length
-  if (!unclear && stats.exceededToday !== exceeded) problems.push(`statistics: exceededToday ${stats.exceededToday}, the history has ${exceeded} rows over ${target} s`)
+  if (!unclear && stats.exceededToday !== exceeded)
+    problems.push(`statistics: exceededToday ${stats.exceededToday}, the history has ${exceeded} rows over ${target} s`)
   return problems
 }
 

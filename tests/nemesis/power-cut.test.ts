@@ -26,4 +26,3 @@ t.test("issue 40's power cut: orders on a right clock, a boot a day behind, then
   t.same(report.problems, [], report.problems.length ? describeFailure(report) : 'every invariant held after every step')
   t.equal(report.stepsRun, schedule.length)
 })
-

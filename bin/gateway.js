@@ -16,8 +16,9 @@ if (existsSync(projectNode) && realpathSync(projectNode) !== realpathSync(proces
   const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? `${root}node_modules/.cache/node-compile-cache` }
   // The heap ceiling and young generation fitted to a 1 GB box (docs/operations.md, "Limits"),
   // and the collection after start-up (runtime/wiring/memory-trim.ts).
+  const gatewayMemoryFlags = ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc']
   // Headquarters (`gateway hq`, `npm run hq`) is another service on a bigger machine: Node's own defaults.
-  const memoryFlags = commandOf(process.argv.slice(2)) === 'hq' ? [] : ['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc']
+  const memoryFlags = commandOf(process.argv.slice(2)) === 'hq' ? [] : gatewayMemoryFlags
   // Modules are found by the paths they are imported by, without a realpath of each: about
   // 18 ms of a restart's 350 ms of CPU (docs/architecture.md, "The compiled tree"). The project
   // links no module (npm install, no workspaces), so no module can load twice under two paths.

@@ -18,7 +18,7 @@ export const pairingRequestBody = new BodyInput({
   replaces: optional(pollHandle, {
     invalid: 'SCREEN_REQUEST_NOT_FOUND',
     description:
-      "The `id` of this screen's earlier request, when it asks for a new code: that request is dropped, so asking again holds one place (an unknown or expired one is ignored)",
+      "The id of this screen's earlier request, when it asks for a new code: that request is dropped, so asking again holds one place (an unknown or expired one is ignored)",
   }),
 })
 

@@ -21,7 +21,7 @@ t.test('the unit, npm start and bin/gateway.js (run by an older Node, it starts 
   const execStart = /^ExecStart=(.*)$/m.exec(unit)![1]
   const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start
   const rerunSource = readFileSync(path.join(root, 'bin/gateway.js'), 'utf8')
-  const rerun = ['memoryFlags', 'loaderFlags'].map((name) => new RegExp(`const ${name} = \\[([^\\]]*)\\]`).exec(rerunSource)![1]).join(',')
+  const rerun = ['gatewayMemoryFlags', 'loaderFlags'].map((name) => new RegExp(`const ${name} = \\[([^\\]]*)\\]`).exec(rerunSource)![1]).join(',')
   const rerunFlags = [...rerun.matchAll(/'([^']+)'/g)].map((match) => match[1])
   t.ok(rerunFlags.includes('--expose-gc') && rerunFlags.includes('--preserve-symlinks'))
   t.same(flagsOf(execStart), rerunFlags, 'the unit')

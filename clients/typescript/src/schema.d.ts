@@ -5081,7 +5081,7 @@ export interface operations {
                 "application/json": {
                     /** @description Token name the new screen suggests (1-64 letters, digits, hyphens or underscores); default "screen" */
                     name?: string | null;
-                    /** @description The `id` of this screen's earlier request, when it asks for a new code: that request is dropped, so asking again holds one place (an unknown or expired one is ignored) */
+                    /** @description The id of this screen's earlier request, when it asks for a new code: that request is dropped, so asking again holds one place (an unknown or expired one is ignored) */
                     replaces?: string | null;
                 };
             };

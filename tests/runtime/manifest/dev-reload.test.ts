@@ -150,7 +150,8 @@ t.test('ensureFreshManifest: fresh, regenerated, or one line naming the file', a
   for (const name of ['a', 'b', 'c', 'd'])
     writeFileSync(
       path.join(dir, `v1/x${name}.get.ts`),
-      helloFile(name).replace("path: '/api/v2/hello'", `path: '/api/v1/x${name}'`).replace('  code: 99,\n', ''),
+      // A v1 route takes a token when one is sent (v1's optional auth), so it names a scope.
+      helloFile(name).replace("path: '/api/v2/hello'", `path: '/api/v1/x${name}'`).replace('  code: 99,\n', "  scope: 'read',\n"),
     )
   rmSync(path.join(dir, 'v2/hello.get.ts'))
   t.equal(await ensureFreshManifest(dir), 'functions/v1/xa.get.ts is new, functions/v1/xb.get.ts is new, functions/v1/xc.get.ts is new, 2 more')

@@ -13,8 +13,12 @@ const childFile = fileURLToPath(new URL('./self-signed-child.ts', import.meta.ur
 /** How much nicer than the gateway the child runs (niceness caps at 19). */
 export const childNiceness = 10
 
-/** Longer than any key generation takes on a Raspberry Pi; a hung child is killed. */
-export const selfSignedTimeoutMs = 60_000
+/**
+ * A hung child is killed after this long. Generous: the child runs nicer than the gateway, so
+ * on a box busy with other work it may get little CPU for minutes (seen: over 60 s under a
+ * load of 150), and a limit it cannot meet would kill it and start it again for ever.
+ */
+export const selfSignedTimeoutMs = 10 * 60_000
 
 export function makeSelfSignedInChild(request: SelfSignedRequest, timeoutMs = selfSignedTimeoutMs): Promise<KeyAndCertificate> {
   return new Promise((resolve, reject) => {

@@ -45,6 +45,8 @@ export class TlsService {
   readonly #names: () => LocalNames
   #port = 0
   #timer: NodeJS.Timeout | undefined
+  #following: Promise<void> | undefined
+  #stopped = false
 
   constructor(options: TlsServiceOptions) {
     this.#options = options
@@ -115,7 +117,8 @@ export class TlsService {
     const status = this.#serve(pair)
     log.info({ port: status.port, source: status.source, fingerprintSha256: status.fingerprintSha256 }, 'HTTPS listening')
     for (const url of boardUrls(config.host, status.port).map((plain) => plain.replace(/^http:/, 'https:'))) log.info({ url }, `board: ${url}`)
-    this.#timer = setInterval(() => void this.#followAddresses(), this.#options.addressCheckMs ?? 60_000)
+    this.#stopped = false
+    this.#timer = setInterval(() => void this.#followAddressesOnce(), this.#options.addressCheckMs ?? 60_000)
     this.#timer.unref()
   }
 
@@ -131,12 +134,26 @@ export class TlsService {
     return this.reload()
   }
 
+  /**
+   * One check at a time: a reissue runs in a child that may take minutes on a busy box, and
+   * every check until it is stored would otherwise start another child beside it.
+   */
+  async #followAddressesOnce(): Promise<void> {
+    if (this.#following) return
+    this.#following = this.#followAddresses()
+    try {
+      await this.#following
+    } finally {
+      this.#following = undefined
+    }
+  }
+
   /** The box's own certificate is reissued when the box got a new name or address. */
   async #followAddresses(): Promise<void> {
     if (this.#options.status.get()?.source !== 'self-signed') return
     try {
       const { pair, reissued, unstored } = await ensureSelfSigned(this.#options.config.dataDir, this.#names(), this.#now())
-      if (!reissued) return
+      if (!reissued || this.#stopped) return
       if (unstored) this.#options.log.warn({ reason: unstored }, 'the reissued TLS certificate could not be stored in the data dir')
       const status = this.#serve(pair)
       this.#options.log.info({ reason: reissued, fingerprintSha256: status.fingerprintSha256 }, "reissued the box's own TLS certificate (same key)")
@@ -146,6 +163,7 @@ export class TlsService {
   }
 
   stop(): void {
+    this.#stopped = true
     clearInterval(this.#timer)
     this.#options.status.set(null)
   }

@@ -135,7 +135,10 @@ export interface Sample {
 export function isSettled(samples: Sample[], windowMs: number, toleranceBytes: number): boolean {
   const last = samples.at(-1)
   if (!last || last.at - samples[0].at < windowMs) return false
-  const recent = samples.filter((sample) => sample.at >= last.at - windowMs).map((sample) => sample.bytes)
+  // The window starts at the last reading taken at or before its start: readings far apart (a
+  // busy machine delays the timer) must not leave a single reading to stand for the window.
+  const start = samples.findLastIndex((sample) => sample.at <= last.at - windowMs)
+  const recent = samples.slice(start).map((sample) => sample.bytes)
   return Math.max(...recent) - Math.min(...recent) <= toleranceBytes
 }
 

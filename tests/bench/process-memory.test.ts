@@ -147,6 +147,15 @@ t.test('a figure has settled once a whole window of readings stays within the to
   )
 })
 
+t.test('readings far apart (a busy machine delays the timer): the window still spans two readings', async (t) => {
+  const readings = [
+    { at: 0, bytes: 1 },
+    { at: 40, bytes: 2 },
+  ]
+  t.notOk(isSettled(readings, 30, 0), 'the last reading alone does not stand for the window')
+  t.ok(isSettled([...readings, { at: 80, bytes: 2 }], 30, 0))
+})
+
 t.test('settledReading returns the last reading once settled, or when the time is up', async (t) => {
   let bytes = 0
   const steady = await settledReading(() => (bytes = Math.min(bytes + 1, 3)), { windowMs: 30, toleranceBytes: 0, intervalMs: 5, maxMs: 10_000 })

@@ -7,14 +7,17 @@ async function setup() {
   return { gw, wall: await issue('wall', 'screen'), manager: await issue('manager', 'admin'), display: await issue('lobby', 'read') }
 }
 
-t.test("a screen reads and changes its own settings, kept by its token name (code 26)", async (t) => {
+t.test('a screen reads and changes its own settings, kept by its token name (code 26)', async (t) => {
   const { gw, wall } = await setup()
   const fresh = await gw.json('GET /api/v2/board/settings', { token: wall })
   t.same(fresh.body, { status: 200, returnCode: 26, screen: { name: 'wall', settings: {} } }, 'nothing set: no keys')
   const set = await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'light', filter: 'to-go', hours: '12', language: 'de' } })
   t.equal(set.status, 200)
   t.same(set.body.screen, { name: 'wall', settings: { theme: 'light', filter: 'to-go', hours: '12', language: 'de' } })
-  const more = await gw.json('POST /api/v2/board/settings', { token: wall, body: { density: 'compact', reminderSeconds: 30, offlineAlarmSeconds: 0, sound: true, theme: 'dark' } })
+  const more = await gw.json('POST /api/v2/board/settings', {
+    token: wall,
+    body: { density: 'compact', reminderSeconds: 30, offlineAlarmSeconds: 0, sound: true, theme: 'dark' },
+  })
   t.same(
     more.body.screen.settings,
     { theme: 'dark', filter: 'to-go', hours: '12', language: 'de', density: 'compact', reminderSeconds: 30, offlineAlarmSeconds: 0, sound: true },
@@ -59,7 +62,11 @@ t.test('scopes: a read display reads its own; only an admin lists screens and se
 
   const set = await gw.json('POST /api/v2/board/screens/lobby', { token: manager, body: { theme: 'light', filter: 'dine-in' } })
   t.same(set.body, { status: 200, returnCode: 26, screen: { name: 'lobby', settings: { theme: 'light', filter: 'dine-in' } } })
-  t.same((await gw.json('GET /api/v2/board/settings', { token: display })).body.screen.settings, { theme: 'light', filter: 'dine-in' }, 'the screen sees what the admin set')
+  t.same(
+    (await gw.json('GET /api/v2/board/settings', { token: display })).body.screen.settings,
+    { theme: 'light', filter: 'dine-in' },
+    'the screen sees what the admin set',
+  )
   const listed = await gw.json('GET /api/v2/board/screens', { token: manager })
   t.same(listed.body.screens, [
     { name: 'lobby', settings: { theme: 'light', filter: 'dine-in' } },
@@ -74,7 +81,13 @@ t.test('scopes: a read display reads its own; only an admin lists screens and se
 
 t.test('kept across a restart of the service (NeDB), unreadable keys dropped one by one', async (t) => {
   const { ScreenSettingsService, parseScreenSettings } = await import('../../../lib/settings/screen-settings.ts')
-  t.throws(() => parseScreenSettings(null), { kind: 'SETTINGS_VALUE_INVALID' }, 'not an object: -21')
+  let caught: unknown
+  try {
+    parseScreenSettings(null)
+  } catch (error) {
+    caught = error
+  }
+  t.equal((caught as { kind?: string }).kind, 'SETTINGS_VALUE_INVALID', 'not an object: -21')
   const { Store } = await import('../../../lib/store/db.ts')
   const dataDir = t.testdir()
   const store = new Store({ dataDir })

@@ -10,7 +10,7 @@ export const config = {
   scope: 'admin',
   code: 26,
   summary:
-    "Extension (screen settings): an admin changes the settings of the screen with that token name (the keys given; the others stay), all or nothing: a bad name is -4, an unknown key -20, a bad value -21; answers them all inside `screen`",
+    'Extension (screen settings): an admin changes the settings of the screen with that token name (the keys given; the others stay), all or nothing: a bad name is -4, an unknown key -20, a bad value -21; answers them all inside `screen`',
   body: bodySchemaOf(screenSettingsSchema),
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'SETTINGS_KEY_UNKNOWN', 'SETTINGS_VALUE_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig

@@ -172,7 +172,13 @@ function create(active: ActiveOrders, action: Extract<OrdersAction, { kind: 'cre
   const existing = active.byName(action.name)
   if (!existing) {
     if (action.requireTracker && action.tracker === null) throw new DomainError('TRACKER_UNKNOWN')
-    let order = newOrder({ uuid: action.uuid, name: action.name, orderType: action.orderType ?? 'ON_PREMISE', tracker: null, at: action.recalled?.started ?? action.at })
+    let order = newOrder({
+      uuid: action.uuid,
+      name: action.name,
+      orderType: action.orderType ?? 'ON_PREMISE',
+      tracker: null,
+      at: action.recalled?.started ?? action.at,
+    })
     const writes: OrderWrite[] = []
     if (action.tracker !== null) {
       const bound = bind(active, order, action.tracker)

@@ -50,7 +50,8 @@ t.test("the issue's rulings hold in what each function declares", async (t) => {
   }
   // screen: no settings, tokens, webhooks, radio, backups, clear-all (nor the cloud link or the clock);
   // a screen's own settings (/api/v2/board/settings) are its own, like signing itself out.
-  const notForScreens = /\/gateway\/settings|\/board\/screens|\/accesstoken\/|\/register|\/radio|\/repeaters|\/backup|\/pairing\/approve|\/activate|\/clock|\/check$/
+  const notForScreens =
+    /\/gateway\/settings|\/board\/screens|\/accesstoken\/|\/register|\/radio|\/repeaters|\/backup|\/pairing\/approve|\/activate|\/clock|\/check$/
   const clearsAll = ['DELETE /api/v2/activeorders', 'DELETE /api/v2/trackers', 'DELETE /api/v2/repeaters']
   for (const entry of scoped.filter((e) => notForScreens.test(e.path) || clearsAll.includes(route(e)))) {
     t.notOk(allowedBy[entry.scope!].includes('screen'), `a screen may not ${route(entry)}`)

@@ -32,7 +32,7 @@ function fillWhere(card, order) {
 function cardName(order, level) {
   const numbers = { table: order.locationName, order: order.name }
   const where = t(order.locationName ? 'cardNameTable' : order.orderType === 'TO_GO' ? 'cardNameToGo' : 'cardNameNoTable', numbers)
-  return t(order.paged ? 'cardNameLevelPaging' : 'cardNameLevel', { where, level: t(levelBadges[level].key) })
+  return t(order.paged ? 'cardNameLevelPaging' : 'cardNameLevel', { where, level: t(levelBadges[level].key).toLocaleLowerCase(currentLanguage()) })
 }
 
 /** "table 12" or "order 7": what the buttons and the card are named after; `start`: at the start of a sentence. */

@@ -12,12 +12,14 @@ import { backupNotice } from './board/backup-notice.js'
 import { mountClockNotice } from './board/clock-notice.js'
 import { OrderBoard, isLate, lateNow, levelOf } from './board/orders.js'
 import { waitForApproval } from './board/pairing.js'
-import { RecentClears, recallBody, whereText } from './board/recent.js'
+import { RecentClears, whereText } from './board/recent.js'
 import { LateReminders } from './board/reminders.js'
 import { OfflineAlarm } from './board/offline-alarm.js'
 import { cardSubject, renderCards, renderStatistics, showToast, tickCards } from './board/render.js'
 import { actionsFor } from './board/actions.js'
 import { setupScreenSettings } from './board/screen-settings.js'
+import { clockTime, readPrefs, showsOrder } from './board/screen-prefs.js'
+import { setLanguage, t, translatePage } from './board/i18n.js'
 import { setupSimulator } from './board/simulator.js'
 import { createSound } from './board/sound.js'
 import { PendingClears } from './board/undo.js'
@@ -29,6 +31,8 @@ import { showConnectionSecurity } from './board/connection-security.js'
 const $ = (id) => document.getElementById(id)
 const board = new OrderBoard()
 const sound = createSound(localStorage, { onChange: () => showSound() })
+/** This screen's filter, theme, hour form and language (web/board/screen-prefs.js). */
+let prefs = readPrefs()
 const reminders = new LateReminders()
 const offlineAlarm = new OfflineAlarm()
 const recent = new RecentClears()
@@ -67,10 +71,12 @@ const pending = new PendingClears({
   onFailed: (_order, error) => reportError(error),
 })
 
+/** The orders this screen shows (its filter: all, to go, dine-in). */
+const screenOrders = () => board.list().filter((order) => showsOrder(prefs.filter, order))
 /** The orders a runner should see: those being cleared stay, with their Undo. */
-const visibleOrders = () => board.list()
+const visibleOrders = () => screenOrders()
 const cardContext = () => ({ pending: (uuid) => (pending.has(uuid) ? pending.secondsLeft(uuid) : null), disabled: !live })
-const activeOrders = () => board.list().filter((order) => !pending.has(order.uuid))
+const activeOrders = () => screenOrders().filter((order) => !pending.has(order.uuid))
 const cardElements = () => [...$('cards').querySelectorAll('.card')]
 const cardOf = (uuid) => (uuid === null ? null : $('cards').querySelector(`.card[data-uuid="${CSS.escape(uuid)}"]`))
 
@@ -137,7 +143,7 @@ function bandTop() {
   )
 }
 
-const cardLabel = (card) => (card.dataset.where === 'table' ? `table ${card.dataset.callout}` : `#${card.dataset.order}`)
+const cardLabel = (card) => (card.dataset.where === 'table' ? t('overflowTable', { table: card.dataset.callout }) : `#${card.dataset.order}`)
 
 /** Counts the orders not on screen and says where they are. */
 function updateOverflow() {
@@ -246,7 +252,7 @@ function findCard(number) {
 function showSound() {
   const status = sound.status
   const toggle = $('sound-toggle')
-  toggle.textContent = { off: 'Sound off', on: 'Sound on', starting: 'Sound starting…', blocked: 'Sound blocked' }[status]
+  toggle.textContent = t({ off: 'soundOff', on: 'soundOn', starting: 'soundStarting', blocked: 'soundBlocked' }[status])
   toggle.setAttribute('aria-pressed', String(sound.enabled))
   toggle.dataset.sound = status
   // Blocked, with the board showing: a banner nobody can miss, which one tap fixes.
@@ -263,7 +269,7 @@ function setConnection(state, seconds) {
     $('offline').hidden = true
     document.body.classList.remove('offline')
   } else {
-    $('offline-detail').textContent = state === 'reconnecting' && seconds >= 1 ? `Trying again in ${seconds} s.` : 'Trying again…'
+    $('offline-detail').textContent = state === 'reconnecting' && seconds >= 1 ? t('tryingAgainIn', { seconds }) : t('tryingAgain')
     // A first connection gets a moment before the board is declared offline.
     const show = () => {
       $('offline').hidden = false
@@ -276,10 +282,11 @@ function setConnection(state, seconds) {
 }
 
 function reportError(error) {
-  if (error instanceof ApiError && error.unauthorized) return signOut('The access token was rejected: enter another.')
-  if (error instanceof ApiError) return showToast(`${error.message} (${error.returnCode ?? error.status})`)
+  if (error instanceof ApiError && error.unauthorized) return signOut(t('tokenRejected'))
+  // The gateway's own message (English, from the API) with its code.
+  if (error instanceof ApiError) return showToast(t('errorWithCode', { message: error.message, code: String(error.returnCode ?? error.status) }))
   // fetch() failing means the gateway is out of reach: the banner says it better.
-  showToast(error instanceof TypeError ? 'The gateway did not answer: try again when it is back.' : String(error.message ?? error))
+  showToast(error instanceof TypeError ? t('gatewayDidNotAnswer') : String(error.message ?? error))
 }
 
 async function refreshStatistics() {
@@ -351,12 +358,12 @@ function renderRecent() {
       const item = document.createElement('li')
       item.dataset.uuid = entry.uuid
       item.dataset.order = entry.name
-      const time = new Date(entry.clearedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+      const time = clockTime(entry.clearedAt, prefs)
       const parts = [
         ['recent-name', `#${entry.name}`],
         ['recent-where', whereText(entry)],
         ['recent-time', time],
-        ['recent-by', entry.here ? 'this screen' : 'another screen or the unit'],
+        ['recent-by', t(entry.here ? 'byThisScreen' : 'byElsewhere')],
       ]
       for (const [className, text] of parts) {
         const span = document.createElement('span')
@@ -368,8 +375,8 @@ function renderRecent() {
       recall.type = 'button'
       recall.className = 'secondary'
       recall.dataset.recall = entry.uuid
-      recall.textContent = 'Recall'
-      recall.setAttribute('aria-label', `Recall order ${entry.name} (${whereText(entry).toLowerCase()})`)
+      recall.textContent = t('recall')
+      recall.setAttribute('aria-label', t('recallOrder', { order: entry.name, where: whereText(entry) }))
       // The number is on the board again: recalling would change that order instead.
       recall.disabled = !live || active.has(entry.name)
       item.append(recall)
@@ -383,7 +390,8 @@ async function recall(uuid) {
   const entry = recent.list().find((candidate) => candidate.uuid === uuid)
   if (!entry || board.list().some((order) => String(order.name) === entry.name)) return
   try {
-    const body = await api('POST', '/api/v2/activeorders', recallBody(entry))
+    // The gateway starts it again with its original start: as late as it was (docs/api.md, "Recall").
+    const body = await api('POST', `/api/v2/orders/${encodeURIComponent(uuid)}/recall`)
     recent.remove(uuid)
     if (body?.activeorder) board.apply(body.activeorder)
     redraw()
@@ -406,15 +414,17 @@ function undoLastClear() {
     }
   }
   const last = recent.lastHere()
-  if (!last) return 'Nothing to undo'
-  if (!live) return 'Offline: nothing can be recalled now'
-  if (board.list().some((order) => String(order.name) === last.name)) return `Order ${last.name} is on the board again: nothing to recall`
+  if (!last) return t('nothingToUndo')
+  if (!live) return t('offlineNothingRecalled')
+  if (board.list().some((order) => String(order.name) === last.name)) return t('orderBackOnBoard', { order: last.name })
   void recall(last.uuid)
   return null
 }
 
 function refreshFigures() {
   refreshStatistics()
+  // An admin may have changed this screen's settings from another board.
+  void screenSettings.refresh()
   refreshGateway()
   if (view === 'charts') refreshCharts()
   // Another screen may have arranged the floor.
@@ -448,28 +458,28 @@ function afterChange(frame) {
 /** Why `action` cannot be done on `order` now; null when it can. */
 function refusal(order, action) {
   const subject = cardSubject(order)
-  if (action === 'undo') return pending.has(order.uuid) ? null : `Nothing to undo on ${subject}`
-  if (pending.has(order.uuid)) return `${capitalized(subject)} is being cleared: u to undo`
+  const Subject = cardSubject(order, { start: true })
+  if (action === 'undo') return pending.has(order.uuid) ? null : t('nothingToUndoOn', { subject })
+  if (pending.has(order.uuid)) return t('beingCleared', { subject: Subject })
   // Undo sends nothing, so it works offline too; everything else needs the gateway.
-  if (!live) return 'Offline: nothing is sent until the gateway answers'
-  if ($('cards').querySelector(`.card[data-uuid="${CSS.escape(order.uuid)}"][data-busy="true"]`)) return `Still sending for ${subject}`
-  if (action === 'page' && order.paged) return `${capitalized(subject)} is already paging`
-  if (action === 'cancel' && !order.paged) return `${capitalized(subject)} is not paging`
+  if (!live) return t('offlineNothingSent')
+  if ($('cards').querySelector(`.card[data-uuid="${CSS.escape(order.uuid)}"][data-busy="true"]`)) return t('stillSending', { subject })
+  if (action === 'page' && order.paged) return t('alreadyPaging', { subject: Subject })
+  if (action === 'cancel' && !order.paged) return t('notPaging', { subject: Subject })
   return null
 }
-const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1)
 
 /** The card's main action (Enter on a selected card); answers why not, or null. */
 function primaryAction(card) {
   const order = board.list().find((o) => o.uuid === card.dataset.uuid)
-  if (!order) return 'That order is gone'
+  if (!order) return t('orderGone')
   return act(card, pending.has(order.uuid) ? 'undo' : actionsFor(order).primary)
 }
 
 /** Does `action` on the card's order; answers why it could not (null when it did). */
 function act(card, action) {
   const order = board.list().find((o) => o.uuid === card.dataset.uuid)
-  if (!order) return 'That order is gone'
+  if (!order) return t('orderGone')
   const refused = refusal(order, action)
   if (refused) return refused
   if (action === 'undo') {
@@ -529,7 +539,7 @@ function showBoard() {
       afterChange(frame)
     },
     onState: setConnection,
-    onRejected: () => signOut('The access token was rejected: enter another.'),
+    onRejected: () => signOut(t('tokenRejected')),
   })
   refreshFigures()
   refreshRecent()
@@ -545,20 +555,22 @@ function showBoard() {
 async function showIdentity() {
   try {
     const { token } = await api('GET', '/api/v2/accesstoken')
-    $('screen-identity').textContent = `Signed in as ${token.name}, scope ${token.scope} (${scopeWords[token.scope] ?? token.scope}).`
+    $('screen-identity').textContent = t('signedInAs', {
+      name: token.name,
+      scope: token.scope,
+      words: scopeWords[token.scope] ? t(scopeWords[token.scope]) : token.scope,
+    })
     document.body.dataset.scope = token.scope
     $('approve-form').hidden = token.scope !== 'admin'
+    if (token.scope === 'admin') void screenSettings.listScreens()
+    else $('settings-for-row').hidden = true
   } catch {
     // Unknown for now (offline, or the route opened without a token): the form stays; the gateway decides.
   }
 }
 
-const scopeWords = {
-  read: 'sees orders and figures, changes nothing',
-  screen: 'orders: page, clear one, undo and recall',
-  pos: 'orders, clear all, webhooks',
-  admin: 'everything: settings, tokens, radio',
-}
+/** What each scope may do, in words (message keys). */
+const scopeWords = { read: 'scopeRead', screen: 'scopeScreen', pos: 'scopePos', admin: 'scopeAdmin' }
 
 function signOut(message = '', { revoke = false } = {}) {
   // Sent with the token before it is forgotten here; keepalive lets it finish as the page changes.
@@ -586,7 +598,7 @@ async function useToken(token) {
     await api('GET', '/api/v2/accesstoken')
   } catch (error) {
     if (error instanceof ApiError && (error.unauthorized || error.status === 400)) {
-      return signOut('That access token was not accepted.')
+      return signOut(t('tokenNotAccepted'))
     }
   }
   showBoard()
@@ -622,15 +634,41 @@ function closeMenus() {
   return closed
 }
 
+/** Applies this screen's filter, theme, hour form and language. */
+let translatedTo = null
+function applyPrefs(next) {
+  const changed = JSON.stringify(next) !== JSON.stringify(prefs)
+  prefs = next
+  document.documentElement.dataset.theme = prefs.theme
+  document.documentElement.lang = prefs.language
+  document.body.dataset.filter = prefs.filter
+  if (translatedTo !== prefs.language) {
+    // The page's fixed text (web/index.html); what the scripts write follows below.
+    setLanguage(prefs.language)
+    translatePage()
+    translatedTo = prefs.language
+  }
+  if (changed) {
+    // The cards' and the buttons' words are drawn again in the new language.
+    showSound()
+    void showIdentity()
+    redraw()
+  }
+}
+
 function setupControls() {
   screenSettings = setupScreenSettings({
     onDensity: (value) => {
       density = value
       fitCards()
     },
+    onPrefs: (next) => applyPrefs(next),
+    sound,
+    onError: reportError,
     // Signing out on purpose gives the token up at the gateway too: it stops working at once.
     onSignOut: () => signOut('', { revoke: true }),
   })
+  applyPrefs(prefs)
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => setView(tab.dataset.view))
   for (const button of document.querySelectorAll('.range')) {
     button.addEventListener('click', () => {
@@ -640,7 +678,10 @@ function setupControls() {
     })
   }
   $('sim-toggle').addEventListener('click', () => setSimulatorOpen($('simulator').hidden))
-  $('sound-toggle').addEventListener('click', () => sound.toggle())
+  $('sound-toggle').addEventListener('click', () => {
+    sound.toggle()
+    screenSettings.soundChanged()
+  })
   $('sound-unblock').addEventListener('click', () => sound.unlock())
   showSound()
   // Browsers start audio only after a tap or a key on the page (a bump bar's key counts).
@@ -705,7 +746,7 @@ function setupLogin() {
     try {
       const body = await fetch(`/api/v2/accesstoken/generate?name=${deviceTokenName()}`).then((r) => r.json())
       if (body.token?.token) return useToken(body.token.token)
-      $('login-error').textContent = body.message ?? 'The button window is closed: press the button first.'
+      $('login-error').textContent = body.message ?? t('buttonWindowClosed')
     } catch (error) {
       $('login-error').textContent = String(error.message ?? error)
     }

@@ -23,6 +23,11 @@ export type OrdersAction =
       requireTracker: boolean
       at: number
       uuid: string
+      /**
+       * A recall (docs/api.md, "Recall"): the cleared order's own start and location times,
+       * which the new order keeps; an order already active with this number is left as it is.
+       */
+      recalled?: { started: number; located: number | null }
     }
   | { kind: 'clear'; ref: OrderRef; at: number }
   | { kind: 'clearAll'; at: number }
@@ -167,18 +172,26 @@ function create(active: ActiveOrders, action: Extract<OrdersAction, { kind: 'cre
   const existing = active.byName(action.name)
   if (!existing) {
     if (action.requireTracker && action.tracker === null) throw new DomainError('TRACKER_UNKNOWN')
-    let order = newOrder({ uuid: action.uuid, name: action.name, orderType: action.orderType ?? 'ON_PREMISE', tracker: null, at: action.at })
+    let order = newOrder({
+      uuid: action.uuid,
+      name: action.name,
+      orderType: action.orderType ?? 'ON_PREMISE',
+      tracker: null,
+      at: action.recalled?.started ?? action.at,
+    })
     const writes: OrderWrite[] = []
     if (action.tracker !== null) {
       const bound = bind(active, order, action.tracker)
       writes.push(...bound.writes)
       order = bound.order
     }
-    if (action.locationName !== undefined) order = locate(order, action.locationName, action.at)
+    if (action.locationName !== undefined) order = locate(order, action.locationName, action.recalled?.located ?? action.at)
     writes.push({ type: 'ORDER_CREATED', order, effects: [] })
     return { writes, order }
   }
   const outcome: Outcome = existing.state === 'located' ? 'ALREADY_LOCATED' : 'ALREADY_STARTED'
+  // The number is on the board again: a recall would change that order, so it leaves it be.
+  if (action.recalled) return { writes: [], order: existing, outcome }
   let next: ActiveOrder = action.orderType ? { ...existing, orderType: action.orderType } : existing
   if (action.locationName !== undefined) next = locate(next, action.locationName, action.at)
   const writes: OrderWrite[] = []

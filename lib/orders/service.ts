@@ -95,6 +95,8 @@ export interface CreateInput {
   requireTracker: boolean
   /** v1 test aid `dummy_tracker_address=true`: stand in an address when none is known. */
   dummyTracker?: boolean
+  /** A recall: the cleared order's start and location times, kept by the new order. */
+  recalled?: { started: number; located: number | null }
 }
 
 export interface OrderResult {
@@ -215,6 +217,7 @@ export class OrdersService {
           requireTracker: input.requireTracker,
           at: this.#deps.clock.now(),
           uuid: this.#newUuid(),
+          ...(input.recalled ? { recalled: input.recalled } : {}),
         },
         batch,
         paging,

@@ -15,6 +15,7 @@ import type { ActiveOrderList } from '../../lib/api/active-list.ts'
 import type { OrdersService } from '../../lib/orders/service.ts'
 import type { SimulatorService } from '../../lib/orders/simulator.ts'
 import type { FloorService } from '../../lib/settings/floor.ts'
+import type { ScreenSettingsService } from '../../lib/settings/screen-settings.ts'
 import type { SettingsService } from '../../lib/settings/service.ts'
 import type { ButtonWindow } from '../../lib/tokens/button.ts'
 import type { TokenService } from '../../lib/tokens/service.ts'
@@ -42,6 +43,7 @@ export interface FunctionServices {
   button: Pick<ButtonWindow, 'isOpen'>
   settings: SettingsService
   floor: FloorService
+  screenSettings: ScreenSettingsService
   webhooks: WebhookService
   identity: GatewayIdentity
   trackers: TrackerInventory

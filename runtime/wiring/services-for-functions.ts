@@ -17,6 +17,7 @@ export function functionServices(s: Services): FunctionServices {
     button: { isOpen: () => button.isOpen() },
     settings: s.settings,
     floor: s.floor,
+    screenSettings: s.screenSettings,
     webhooks: s.webhooks,
     identity: s.identity,
     trackers: s.trackers,

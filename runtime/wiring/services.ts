@@ -11,6 +11,7 @@ import { ActiveOrderList } from '../../lib/api/active-list.ts'
 import { loadIdentity, type GatewayIdentity } from '../../lib/identity.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { FloorService } from '../../lib/settings/floor.ts'
+import { ScreenSettingsService } from '../../lib/settings/screen-settings.ts'
 import { SettingsService } from '../../lib/settings/service.ts'
 import { defaultZigbeePreset } from './zigbee-preset.ts'
 import type { RadioDeps } from '../../lib/radio/create.ts'
@@ -38,6 +39,8 @@ export interface Services extends OrderServices, GatewayServices {
   settings: SettingsService
   /** The floor plan the board draws (extension: /api/v2/floor). */
   floor: FloorService
+  /** Each named screen's own settings (extension: /api/v2/board/settings). */
+  screenSettings: ScreenSettingsService
   button: ButtonWindow
   tokens: TokenService
   /** Screens waiting to be signed in with a code (memory only). */
@@ -83,6 +86,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // A Zigbee network formed before the default preset moved off channel 11 stays where it is.
   const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset: defaultZigbeePreset(config.dataDir), log })
   const floor = await FloorService.open(await store.collection('floor'))
+  const screenSettings = await ScreenSettingsService.open(await store.collection('screen-settings'))
   const button = new ButtonWindow(clock)
   const tokens = await TokenService.open({
     collection: await store.collection<TokenDoc>('tokens'),
@@ -169,6 +173,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     identity,
     settings,
     floor,
+    screenSettings,
     button,
     tokens,
     screens,

@@ -279,6 +279,23 @@ t.test('recently cleared: by this screen and at the unit, with recall', async (t
   await page.locator('.card[data-order="2"]').waitFor()
   t.equal((await api('GET', '/api/v2/activeorders/2')).status, 200)
   await unit.waitFor({ state: 'detached' })
+  // A late order recalled is as late as it was: its original start, not 0:00 and green.
+  clock.offset = -700_000
+  const started = await api('POST', '/api/v2/activeorders', { name: 9, orderType: 'ON_PREMISE', locationName: 30 })
+  clock.offset = 0
+  const late = started.body.activeorder.uuid as string
+  // (Its feed frame was taken on the shifted clock: this page shows it from 0:00 until it reloads.)
+  await page.locator('.card[data-order="9"]').waitFor()
+  t.ok((await api('GET', '/api/v2/activeorders/9')).body.activeorder.elapsedTime >= 700, 'very late on the gateway: 700 s')
+  await api('DELETE', `/api/v2/activeorders/${late}`)
+  const recalled = page.locator(`#recent-list li[data-uuid="${late}"]`)
+  await recalled.getByRole('button', { name: /Recall order 9/ }).click()
+  const back = page.locator('.card[data-order="9"]')
+  await back.waitFor()
+  t.equal(await back.getAttribute('data-level'), 'critical', 'the recalled order is very late, as it was')
+  t.equal(await back.getAttribute('data-callout'), '30', 'back on its table')
+  t.match(await back.locator('.timer').textContent(), /^1[12]:\d\d$/, 'its timer counts from the original start')
+  t.equal(await page.locator('.card').first().getAttribute('data-order'), '9', 'first on the board: the oldest order')
   t.same([...errors, ...later.errors], [], 'no console errors')
 })
 

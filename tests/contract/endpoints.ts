@@ -79,6 +79,13 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/radio/devices/:address/interview', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -47, -46] },
   { method: 'DELETE', path: '/api/v2/radio/devices/:address', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -47, -46, -48] },
   { method: 'GET', path: '/api/v2/radio/map', auth: 'bearer', code: 24, outcomes: [200], errors: [-1, -2, -5, -46] },
+  // extension: recall a cleared order with its original start (docs/api.md, "Recall")
+  { method: 'POST', path: '/api/v2/orders/:uuid/recall', auth: 'bearer', code: 9, outcomes: [200, 1009, 1010], errors: [-1, -2, -27, -6] },
+  // extension: each named screen's settings, kept on the gateway (docs/api.md, "Screen settings")
+  { method: 'GET', path: '/api/v2/board/settings', auth: 'bearer', code: 26, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/board/settings', auth: 'bearer', code: 26, outcomes: [200], errors: [-1, -2, -20, -21, -31] },
+  { method: 'GET', path: '/api/v2/board/screens', auth: 'bearer', code: 26, outcomes: [200], errors: [-1, -2] },
+  { method: 'POST', path: '/api/v2/board/screens/:name', auth: 'bearer', code: 26, outcomes: [200], errors: [-1, -2, -4, -20, -21, -31] },
   // extension: the HTTPS port and certificate fingerprints, open for the board's sign-in screen
   { method: 'GET', path: '/api/v2/gateway/tls', auth: 'none', code: 25, outcomes: [200], errors: [] },
 ]

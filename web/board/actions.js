@@ -2,7 +2,8 @@
 // rest one tap away behind "⋯". Paged: the guest is being called, so the next step is the
 // clear. On a table: the food goes out, then the tracker is cleared at the pass. Not yet on a
 // table (or to go): page the guest when the food is ready.
-export const actionLabels = { page: 'Page', cancel: 'Stop paging', clear: 'Clear' }
+/** Message keys (web/board/messages.js) of each action's label. */
+export const actionLabels = { page: 'actionPage', cancel: 'actionCancel', clear: 'actionClear' }
 
 /** @returns {{ primary: 'page' | 'cancel' | 'clear', others: string[] }} */
 export function actionsFor(order) {
@@ -11,10 +12,10 @@ export function actionsFor(order) {
   return { primary: 'page', others: ['clear'] }
 }
 
-/** Shape and words next to the colour, for staff who cannot tell red from green. */
+/** Shape and words next to the colour, for staff who cannot tell red from green (message keys). */
 export const levelBadges = {
-  green: { text: 'On time' },
-  amber: { text: 'Due soon' },
-  red: { text: 'Late' },
-  critical: { text: 'Very late' },
+  green: { key: 'levelGreen' },
+  amber: { key: 'levelAmber' },
+  red: { key: 'levelRed' },
+  critical: { key: 'levelCritical' },
 }

@@ -2,16 +2,19 @@
 // failed, or the last good one is over two days old (GET /api/v2/gateway `backup.warning`).
 // Hidden otherwise: a working backup is nothing to look at during service.
 
+import { t } from './i18n.js'
+
 /** @returns {{ hidden: boolean, text: string, title: string }} */
 export function backupNotice(backup) {
   if (!backup?.warning) return { hidden: true, text: '', title: '' }
-  const good = backup.lastGood ? `last good backup ${backup.lastGood.at.slice(0, 16).replace('T', ' ')}` : 'no good backup yet'
+  const at = backup.lastGood?.at.slice(0, 16).replace('T', ' ')
+  const good = (start) => (at ? t(start ? 'backupLastGoodStart' : 'backupLastGood', { at }) : t(start ? 'backupNoneGoodStart' : 'backupNoneGood'))
   if (backup.warning === 'failed') {
     return {
       hidden: false,
-      text: 'backup failed',
-      title: `The last backup failed: ${backup.last?.reason ?? 'unknown reason'}. ${good}. See gateway status on the box.`,
+      text: t('backupFailed'),
+      title: t('backupFailedTitle', { reason: backup.last?.reason ?? t('backupUnknownReason'), good: good(false) }),
     }
   }
-  return { hidden: false, text: 'backup overdue', title: `${good[0].toUpperCase()}${good.slice(1)}: more than two days ago. See gateway status on the box.` }
+  return { hidden: false, text: t('backupOverdue'), title: t('backupOverdueTitle', { good: good(true) }) }
 }

@@ -3,6 +3,7 @@
 // selected card (web/board/selection.js), which the focus follows, so Tab, clicks and keys
 // agree on it; a key that cannot act says why in a notice, never silently.
 import { commandFor, moveIndex } from './keys.js'
+import { t } from './i18n.js'
 
 /**
  * @param {{ cards: () => HTMLElement[], inView: () => HTMLElement[], columns: () => number,
@@ -20,7 +21,7 @@ export function setupBumpBar(deps) {
   const showTyped = () => {
     if (announce) {
       announce.hidden = typed === null
-      announce.textContent = typed === null ? '' : `Find table or order: ${typed}`
+      announce.textContent = typed === null ? '' : t('findTableOrOrder', { typed })
     }
   }
   const stopTyping = () => {
@@ -43,7 +44,7 @@ export function setupBumpBar(deps) {
     if ((event.key === 'Enter' || event.key === ' ') && typed === null) {
       if (onControl || event.ctrlKey || event.altKey || event.metaKey) return
       const card = deps.selected()
-      tell(card ? deps.primary(card) : 'No order selected')
+      tell(card ? deps.primary(card) : t('noOrderSelected'))
       event.preventDefault()
       return
     }
@@ -56,7 +57,7 @@ export function setupBumpBar(deps) {
       case 'position': {
         const card = deps.inView()[command.position - 1]
         if (card) deps.select(card)
-        else deps.say(`No order at position ${command.position}`)
+        else deps.say(t('noOrderAtPosition', { position: command.position }))
         break
       }
       case 'start-number':
@@ -78,7 +79,7 @@ export function setupBumpBar(deps) {
         if (number === '') break
         const card = deps.find(number)
         if (card) deps.select(card)
-        else deps.say(`No table or order ${number} on the board`)
+        else deps.say(t('noTableOrOrder', { number }))
         break
       }
       case 'cancel-number':
@@ -86,23 +87,23 @@ export function setupBumpBar(deps) {
         break
       case 'move': {
         if (!cards.length) {
-          deps.say('No orders on the board')
+          deps.say(t('noOrdersOnBoard'))
           break
         }
         const next = moveIndex(current, command.by, cards.length, deps.columns())
-        if (next === current) deps.say(command.by === 1 || command.by === 'row' ? 'No order after this one' : 'No order before this one')
+        if (next === current) deps.say(t(command.by === 1 || command.by === 'row' ? 'noOrderAfter' : 'noOrderBefore'))
         else deps.select(cards[next])
         break
       }
       case 'first':
       case 'last':
         if (cards.length) deps.select(command.type === 'first' ? cards[0] : cards[cards.length - 1])
-        else deps.say('No orders on the board')
+        else deps.say(t('noOrdersOnBoard'))
         break
       case 'act':
         // Backspace and Delete keep their meaning on a control when no card is selected.
         if (!selected && event.key !== 'b' && event.key !== 'B' && onControl) return
-        tell(selected ? deps.act(selected, command.action) : 'No order selected')
+        tell(selected ? deps.act(selected, command.action) : t('noOrderSelected'))
         break
       case 'undo':
         tell(deps.undo())

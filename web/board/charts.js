@@ -2,6 +2,7 @@
 // percentile tick, target line) and orders per hour, from GET /api/v2/statistics/hourly.
 import { hourWindow, niceMax } from './chart-scale.js'
 import { formatDuration } from './orders.js'
+import { t } from './i18n.js'
 
 const svgNs = 'http://www.w3.org/2000/svg'
 
@@ -31,16 +32,11 @@ function frame(container, hours, max, formatAxis) {
   // Narrow slots (a phone, a long day) label every other hour.
   const every = slot < 32 ? 2 : 1
   hours.forEach((h, i) => {
-    if (i % every === 0) svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, `${h.hour}h`))
+    if (i % every === 0)
+      svg.append(node('text', { x: left + slot * (i + 0.5), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, t('chartHour', { hour: h.hour })))
   })
   if (!hours.some((h) => h.orders > 0)) {
-    svg.append(
-      node(
-        'text',
-        { x: (left + width) / 2, y: top + (height - top - bottom) / 2, class: 'axis nothing', 'text-anchor': 'middle' },
-        'No orders cleared in this period yet',
-      ),
-    )
+    svg.append(node('text', { x: (left + width) / 2, y: top + (height - top - bottom) / 2, class: 'axis nothing', 'text-anchor': 'middle' }, t('chartNothing')))
   }
   return { svg, slot, y, width }
 }
@@ -72,17 +68,17 @@ export function drawTimes(container, hourly) {
     node(
       'text',
       { x: width - 10, y: y(hourly.targetTime) - 5, class: 'axis target-label', 'text-anchor': 'end' },
-      `target ${formatDuration(hourly.targetTime)}`,
+      t('chartTargetTime', { time: formatDuration(hourly.targetTime) }),
     ),
   )
-  svg.setAttribute('aria-label', 'Median and 90th percentile time to table per hour, against the target')
+  svg.setAttribute('aria-label', t('chartTimesLabel'))
   container.replaceChildren(
     svg,
     legend([
-      ['within', 'median within target'],
-      ['over', 'median over target'],
-      ['p90', '90th percentile'],
-      ['target', 'target'],
+      ['within', t('chartWithin')],
+      ['over', t('chartOver')],
+      ['p90', t('chartP90')],
+      ['target', t('chartTarget')],
     ]),
   )
 }
@@ -99,7 +95,7 @@ export function drawOrders(container, hourly) {
     )
     if (h.orders) svg.append(node('text', { x: x + slot * 0.3, y: y(h.orders) - 4, class: 'axis', 'text-anchor': 'middle' }, String(h.orders)))
   })
-  svg.setAttribute('aria-label', `Orders per hour${hourly.days > 1 ? `, summed over ${hourly.days} days` : ''}`)
+  svg.setAttribute('aria-label', hourly.days > 1 ? t('chartOrdersSummed', { days: hourly.days }) : t('chartOrdersLabel'))
   container.replaceChildren(svg)
 }
 

@@ -6,28 +6,25 @@
 // Also while active orders carry times an earlier run took on a clock never known right:
 // nothing can tell how far off their waiting times are (docs/api.md, "Clock").
 
+import { plural, t } from './i18n.js'
+
 /**
  * What the notice says for a gatewayStatus.clock (pure).
  * @returns {{ hidden: boolean, text: string, canSet: boolean }}
  */
 export function clockNotice(clock) {
   if (!clock) return { hidden: true, text: '', canSet: false }
-  const unsure =
-    clock.ordersOnUnsureClock > 0
-      ? ` ${clock.ordersOnUnsureClock === 1 ? '1 order was' : `${clock.ordersOnUnsureClock} orders were`} started on a clock never known to be right: ${clock.ordersOnUnsureClock === 1 ? 'its waiting time' : 'their waiting times'} may be off.`
-      : ''
-  const behind = clock.behind
-    ? " The gateway's clock started behind the times it had already written (a power cut?); it counts on from the latest of them until the time is known."
-    : ''
+  const unsure = clock.ordersOnUnsureClock > 0 ? ` ${plural('clockUnsure', clock.ordersOnUnsureClock)}` : ''
+  const behind = clock.behind ? ` ${t('clockBehind')}` : ''
   if (clock.synchronized !== false) {
     const text = `${behind}${unsure}`.trim()
     return text ? { hidden: false, text, canSet: Boolean(behind) } : { hidden: true, text: '', canSet: false }
   }
   if (clock.setFromBoardAt !== null && clock.setFromBoardAt !== undefined) {
-    return { hidden: false, text: `The gateway's clock was set from a board; it has no time source of its own.${unsure}`, canSet: true }
+    return { hidden: false, text: `${t('clockSetFromBoard')}${unsure}`, canSet: true }
   }
-  const held = clock.holdingDeliveries ? ' Webhook deliveries wait for the time.' : ''
-  return { hidden: false, text: `The gateway's clock is not synchronised: times may be off.${behind}${held}${unsure}`, canSet: true }
+  const held = clock.holdingDeliveries ? ` ${t('clockHeld')}` : ''
+  return { hidden: false, text: `${t('clockNotSynchronised')}${behind}${held}${unsure}`, canSet: true }
 }
 
 /**
@@ -44,7 +41,6 @@ export function mountClockNotice(anchor, call, now = () => Date.now()) {
   const button = document.createElement('button')
   button.type = 'button'
   button.className = 'secondary'
-  button.textContent = "Set the gateway's clock from this device"
   box.append(text, button)
   anchor.after(box)
 
@@ -54,6 +50,7 @@ export function mountClockNotice(anchor, call, now = () => Date.now()) {
     const notice = clockNotice(clock)
     box.hidden = notice.hidden
     text.textContent = notice.text
+    button.textContent = t('clockSetButton')
     button.hidden = !notice.canSet
   }
   button.addEventListener('click', async () => {
@@ -62,7 +59,7 @@ export function mountClockNotice(anchor, call, now = () => Date.now()) {
       const answer = await call('POST', '/api/v2/gateway/clock', { time: now() })
       show({ ...last, ...answer.clock })
     } catch (error) {
-      text.textContent = `The gateway did not take the time: ${error.message}`
+      text.textContent = t('clockNotTaken', { message: error.message })
     } finally {
       button.disabled = false
     }

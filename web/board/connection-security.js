@@ -2,6 +2,7 @@
 // SHA-256 fingerprint (from the open GET /api/v2/gateway/tls), so a person can compare it with
 // what the browser shows (and `gateway status` on the box) before trusting the box's own
 // certificate. On plain HTTP it offers the HTTPS address: the token would cross the network in clear.
+import { t } from './i18n.js'
 
 function line(text, className) {
   const element = document.createElement('p')
@@ -22,10 +23,10 @@ export async function showConnectionSecurity(element) {
   const secure = location.protocol === 'https:'
   element.dataset.secure = String(secure)
   if (secure) {
-    element.append(line('Encrypted connection (HTTPS).', 'hint'))
+    element.append(line(t('securityEncrypted'), 'hint'))
   } else if (tls) {
     const address = `https://${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${tls.port}/`
-    const warning = line('This connection is not encrypted: the token crosses the network in clear. Use ', 'hint warning')
+    const warning = line(t('securityUse'), 'hint warning')
     const link = document.createElement('a')
     link.href = address
     link.id = 'https-link'
@@ -33,12 +34,10 @@ export async function showConnectionSecurity(element) {
     warning.append(link, '.')
     element.append(warning)
   } else {
-    element.append(line('This connection is not encrypted (HTTPS is off on this gateway).', 'hint warning'))
+    element.append(line(t('securityOff'), 'hint warning'))
   }
   if (tls) {
-    element.append(
-      line("Compare the certificate's SHA-256 fingerprint with the one your browser shows (and the one the gateway status command prints on the box):", 'hint'),
-    )
+    element.append(line(t('securityCompare'), 'hint'))
     const fingerprint = line(tls.fingerprintSha256, 'fingerprint')
     fingerprint.id = 'tls-fingerprint'
     element.append(fingerprint)

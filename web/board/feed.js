@@ -66,7 +66,7 @@ export function connectFeed({ token, onSnapshot, onChange, onState, onRejected }
         onChange(frame)
       } else if (frame.returnCode === -2 || frame.returnCode === -1) {
         stopped = true
-        onRejected(frame.message ?? 'Access token rejected')
+        onRejected(frame.message ?? null)
       }
     })
     socket.addEventListener('close', () => {

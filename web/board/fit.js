@@ -3,6 +3,8 @@
 // as many columns as that size allows; when even the smallest size cannot show them all, the
 // smallest is used and the overflow bar says how many are not shown and where. Each screen
 // may fix its own density instead of "auto" (kept in its localStorage).
+import { plural } from './i18n.js'
+
 const storageKey = 'trackerGateway.density'
 export const densities = ['auto', 'large', 'medium', 'compact']
 /** Card font scale and the narrowest card (rem) of each size. */
@@ -81,10 +83,10 @@ export function outOfView(boxes, top, bottom) {
  * `names` of them (a phone names none: it scrolls anyway); '' when all show.
  */
 export function overflowText({ above, below }, names = 6) {
-  const part = (labels, where, arrow) => {
+  const part = (labels, where) => {
     if (!labels.length) return ''
     const named = names > 0 ? ` (${labels.slice(0, names).join(', ')}${labels.length > names ? ' …' : ''})` : ''
-    return `${labels.length} more ${labels.length === 1 ? 'order' : 'orders'} ${where} ${arrow}${named}`
+    return `${plural(where, labels.length)}${named}`
   }
-  return [part(above, 'above', '↑'), part(below, 'below', '↓')].filter(Boolean).join(' · ')
+  return [part(above, 'overflowAbove'), part(below, 'overflowBelow')].filter(Boolean).join(' · ')
 }

@@ -3,6 +3,7 @@
 // tap a table, then the cell it goes to; save sends the whole plan to the gateway.
 import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } from './floor-plan.js'
 import { formatDuration, levelOf } from './orders.js'
+import { t } from './i18n.js'
 
 const $ = (id) => document.getElementById(id)
 const rank = { green: 0, amber: 1, red: 2, critical: 3 }
@@ -13,7 +14,7 @@ function chip(order, now, target) {
   item.className = 'chip'
   item.dataset.level = levelOf(elapsed, target)
   item.dataset.order = order.name
-  item.textContent = `#${order.name} ${formatDuration(elapsed)}${order.paged ? ' · paging' : ''}`
+  item.textContent = `#${order.name} ${formatDuration(elapsed)}${order.paged ? ` · ${t('floorPaging')}` : ''}`
   return item
 }
 
@@ -87,7 +88,7 @@ export function setupFloor({ api, onError, orders, target }) {
           cell.setAttribute('role', 'button')
           if (placed && placed.table === selected) cell.dataset.selected = 'true'
           // A table is named by what it shows; an empty cell by where it is.
-          if (!placed) cell.setAttribute('aria-label', `Empty cell, column ${x + 1}, row ${y + 1}`)
+          if (!placed) cell.setAttribute('aria-label', t('floorEmptyCell', { column: x + 1, row: y + 1 }))
           else cell.setAttribute('aria-pressed', String(placed.table === selected))
           cell.addEventListener('click', () => cellClicked(x, y))
           cell.addEventListener('keydown', (event) => {
@@ -109,7 +110,7 @@ export function setupFloor({ api, onError, orders, target }) {
     $('floor-unplaced').replaceChildren(
       ...unplaced.map(([key, list]) => {
         const group = tile(key || '–', list, now, target())
-        group.querySelector('.table-number').textContent = key ? `Table ${key} (not on the floor plan)` : 'No table yet / to go'
+        group.querySelector('.table-number').textContent = key ? t('floorNotOnPlan', { table: String(key) }) : t('floorNoTable')
         group.classList.add('wide')
         return group
       }),

@@ -4,6 +4,7 @@
 // routers around it, end devices outside, each link coloured by its link quality, so a weak
 // or missing repeater shows. Pure functions build the text; setupNetworkMap() wires a button
 // and a <dialog>.
+import { t } from './i18n.js'
 
 /** Link quality (0-255) bands: what an installer acts on. */
 export function linkBand(lqi) {
@@ -17,24 +18,27 @@ const bandColours = { good: '#2e7d32', fair: '#ef8f00', poor: '#c62828' }
 const escapeText = (text) =>
   String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;')
 
-const simulatedTitle = 'No Zigbee stick is used: the restaurant is simulated (docs/operations.md, Configure)'
-
 /**
  * The one radio pill, from the gateway's status: "radio: simulated" for the simulated
  * restaurant, the coordinator or why it is down for Zigbee, hidden until the status is known.
  * @returns {{ hidden: boolean, text: string, state: string, title: string }}
  */
 export function radioPill(status) {
-  if (status?.radioKind === 'simulated') return { hidden: false, text: 'radio: simulated', state: 'disabled', title: simulatedTitle }
+  if (status?.radioKind === 'simulated') return { hidden: false, text: t('radioSimulated'), state: 'disabled', title: t('radioSimulatedTitle') }
   if (status?.radioKind !== 'zigbee') return { hidden: true, text: '', state: 'disabled', title: '' }
   const coordinator = status.coordinator
   const about = coordinator
-    ? `${coordinator.type}, firmware ${coordinator.firmware ?? 'unknown'}, IEEE ${coordinator.eui64}. Replacement stick: ${coordinator.backup?.takeover ?? 'unknown'}`
-    : 'Coordinator not seen yet'
-  if (status.radioUp) return { hidden: false, text: 'radio up', state: 'live', title: about }
+    ? t('radioAbout', {
+        type: coordinator.type,
+        firmware: coordinator.firmware ?? t('radioUnknown'),
+        eui64: coordinator.eui64,
+        takeover: coordinator.backup?.takeover ?? t('radioUnknown'),
+      })
+    : t('radioCoordinatorNotSeen')
+  if (status.radioUp) return { hidden: false, text: t('radioUp'), state: 'live', title: about }
   const reason = status.radioProcess?.lastError
-  const short = reason ? (reason.length > 60 ? `${reason.slice(0, 57)}…` : reason) : 'starting'
-  return { hidden: false, text: `radio down: ${short}`, state: 'reconnecting', title: reason ? `${reason}\n${about}` : about }
+  const short = reason ? (reason.length > 60 ? `${reason.slice(0, 57)}…` : reason) : t('radioStarting')
+  return { hidden: false, text: t('radioDown', { reason: short }), state: 'reconnecting', title: reason ? `${reason}\n${about}` : about }
 }
 
 /** Positions on a circle of radius r around (cx, cy), the first at the top. */
@@ -59,7 +63,7 @@ function pairLinks(links) {
 
 function label(node) {
   const tail = node.address.split(':').slice(-2).join(':')
-  if (node.type === 'Coordinator') return 'coordinator'
+  if (node.type === 'Coordinator') return t('mapCoordinator')
   return `${node.model ?? node.role ?? node.type} …${tail}`
 }
 
@@ -111,7 +115,7 @@ export function networkMapSvg(map, { size = 640 } = {}) {
       const radius = node.type === 'Coordinator' ? 16 : node.type === 'Router' ? 11 : 7
       const fill = node.type === 'Coordinator' ? '#1a237e' : node.type === 'Router' ? '#3949ab' : '#90a4ae'
       const silent = unanswered.has(node.address)
-      const title = `${node.address} ${node.type}${node.role ? ` (${node.role})` : ''}${node.model ? ` ${node.model}` : ''}${silent ? ': did not give its neighbours' : ''}`
+      const title = `${node.address} ${node.type}${node.role ? ` (${node.role})` : ''}${node.model ? ` ${node.model}` : ''}${silent ? t('mapSilent') : ''}`
       return (
         `<g class="node" data-type="${escapeText(node.type)}" data-address="${escapeText(node.address)}"${silent ? ' data-silent="true"' : ''}>` +
         `<title>${escapeText(title)}</title>` +
@@ -120,7 +124,7 @@ export function networkMapSvg(map, { size = 640 } = {}) {
       )
     })
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" role="img" aria-label="Zigbee network map: ${map.nodes.length} devices, ${pairLinks(map.links).length} links">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" role="img" aria-label="${escapeText(t('mapLabel', { devices: map.nodes.length, links: pairLinks(map.links).length }))}">` +
     lines.join('') +
     circles.join('') +
     '</svg>'
@@ -129,9 +133,9 @@ export function networkMapSvg(map, { size = 640 } = {}) {
 
 /** The words under the picture: the legend, and the routers that did not answer. */
 export function networkMapNotes(map) {
-  const notes = ['Link quality: green 150 and up, amber 80–149, red (dashed) under 80. A device far from every router needs a repeater between.']
-  for (const entry of map.unanswered) notes.push(`${entry.address} did not give its neighbours: ${entry.error}`)
-  if (map.links.length === 0) notes.push('No router reported a neighbour yet.')
+  const notes = [t('mapLegend')]
+  for (const entry of map.unanswered) notes.push(t('mapUnanswered', { address: entry.address, error: entry.error }))
+  if (map.links.length === 0) notes.push(t('mapNoLinks'))
   return notes
 }
 
@@ -141,7 +145,7 @@ export function networkMapNotes(map) {
  */
 export function setupNetworkMap({ button, dialog, picture, notes, api, onError }) {
   async function load() {
-    picture.textContent = 'Asking every router for its neighbours…'
+    picture.textContent = t('mapAsking')
     notes.replaceChildren()
     try {
       const { map } = await api('GET', '/api/v2/radio/map')

@@ -3,6 +3,8 @@
 // the new screen then collects its own token. No button, no SSH. Asking for a new code names
 // the request it replaces, so pressing "Show a code" again holds one place at the gateway
 // instead of one per press (a few presses used to lock every screen behind the address out).
+import { t } from './i18n.js'
+
 const pollMs = 2000
 
 /**
@@ -24,10 +26,10 @@ export function waitForApproval({ name, replaces = null, onToken, show, fetchImp
     })
     const body = await response.json().catch(() => ({}))
     // A refusal says when to retry (the gateway's message names the time).
-    if (!response.ok) return show(null, body.message ?? `The gateway refused (${response.status}).`)
+    if (!response.ok) return show(null, body.message ?? t('pairingRefused', { status: String(response.status) }))
     id = body.pairing.id
     const { code } = body.pairing
-    show(code, 'Waiting for approval… The code works for 10 minutes.')
+    show(code, t('pairingWaiting'))
     await new Promise((resolve) => {
       const poll = async () => {
         if (stopped) return resolve()
@@ -35,11 +37,11 @@ export function waitForApproval({ name, replaces = null, onToken, show, fetchImp
           const answer = await fetchImpl(`/api/v2/board/pairing/${id}`, { headers: { accept: 'application/json' } })
           const result = await answer.json().catch(() => ({}))
           if (answer.status === 404) {
-            show(null, 'The code expired: ask for a new one.')
+            show(null, t('pairingExpired'))
             return resolve()
           }
           if (result.pairing?.state === 'approved' && result.token?.token) {
-            show(code, 'Approved: opening the board.')
+            show(code, t('pairingApproved'))
             onToken(result.token.token)
             return resolve()
           }

@@ -2,6 +2,8 @@
 // see what happened. Filled from the history on load (GET /api/v2/orders, newest first) and
 // from the feed's ORDER_CLEARED frames. "This screen" marks clears this browser sent; the
 // gateway does not say who else cleared (another screen, the API or the unit).
+import { t } from './i18n.js'
+
 export const recentWindowMs = 15 * 60_000
 export const recentMax = 12
 
@@ -40,15 +42,6 @@ export class RecentClears {
 
 /** "Table 4", "To go", "No table": where the order was. */
 export function whereText(entry) {
-  if (entry.table) return `Table ${entry.table}`
-  return entry.orderType === 'TO_GO' ? 'To go' : 'No table'
-}
-
-/** The body of the recall request: the same number, type and table, as a new active order. */
-export function recallBody(entry) {
-  return {
-    name: Number(entry.name),
-    orderType: entry.orderType === 'TO_GO' ? 'TO_GO' : 'ON_PREMISE',
-    ...(entry.table ? { locationName: Number(entry.table) } : {}),
-  }
+  if (entry.table) return t('whereTable', { table: entry.table })
+  return t(entry.orderType === 'TO_GO' ? 'whereToGo' : 'whereNoTable')
 }

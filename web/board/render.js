@@ -4,9 +4,10 @@
 // the whole card takes the colour of its state against the target, with a shape and a word.
 import { actionLabels, actionsFor, levelBadges } from './actions.js'
 import { formatDuration, isLate, levelOf } from './orders.js'
+import { currentLanguage, t } from './i18n.js'
 
-const typeLabel = { ON_PREMISE: 'Dine-in', TO_GO: 'To go' }
-const stateLabel = { started: 'New', located: 'On table' }
+const typeLabel = { ON_PREMISE: 'typeDineIn', TO_GO: 'typeToGo' }
+const stateLabel = { started: 'stateStarted', located: 'stateLocated' }
 const $ = (id) => document.getElementById(id)
 
 /**
@@ -20,24 +21,24 @@ function fillWhere(card, order) {
   card.dataset.where = where
   // The one number the pass calls out, and what the search (n, digits, Enter) matches.
   card.dataset.callout = where === 'table' ? String(order.locationName) : String(order.name)
-  card.querySelector('.callout-label').textContent = where === 'table' ? 'Table' : 'Order'
+  card.querySelector('.callout-label').textContent = t(where === 'table' ? 'calloutTable' : 'calloutOrder')
   card.querySelector('.callout').textContent = card.dataset.callout
-  card.querySelector('.where-label').textContent = where === 'togo' ? 'To go' : where === 'none' ? 'No table yet' : ''
+  card.querySelector('.where-label').textContent = where === 'togo' ? t('whereToGo') : where === 'none' ? t('whereNoTableYet') : ''
   card.querySelector('.where-label').hidden = where === 'table'
   return where
 }
 
 /** What a screen reader says for a card: "Table 12, order 7, late, paging". */
 function cardName(order, level) {
-  const where = order.locationName
-    ? `Table ${order.locationName}, order ${order.name}`
-    : `Order ${order.name}, ${order.orderType === 'TO_GO' ? 'to go' : 'no table'}`
-  return `${where}, ${levelBadges[level].text.toLowerCase()}${order.paged ? ', paging' : ''}`
+  const numbers = { table: order.locationName, order: order.name }
+  const where = t(order.locationName ? 'cardNameTable' : order.orderType === 'TO_GO' ? 'cardNameToGo' : 'cardNameNoTable', numbers)
+  return t(order.paged ? 'cardNameLevelPaging' : 'cardNameLevel', { where, level: t(levelBadges[level].key).toLocaleLowerCase(currentLanguage()) })
 }
 
-/** "table 12" or "order 7": what the buttons and the card are named after. */
-export function cardSubject(order) {
-  return order.locationName ? `table ${order.locationName}` : `order ${order.name}`
+/** "table 12" or "order 7": what the buttons and the card are named after; `start`: at the start of a sentence. */
+export function cardSubject(order, { start = false } = {}) {
+  const key = order.locationName ? (start ? 'subjectTableStart' : 'subjectTable') : start ? 'subjectOrderStart' : 'subjectOrder'
+  return t(key, { table: order.locationName, order: order.name })
 }
 
 function fillLevel(card, order, now, target) {
@@ -45,7 +46,7 @@ function fillLevel(card, order, now, target) {
   const level = levelOf(elapsed, target)
   card.dataset.level = level
   card.querySelector('.timer').textContent = formatDuration(elapsed)
-  card.querySelector('.badge-text').textContent = levelBadges[level].text
+  card.querySelector('.badge-text').textContent = t(levelBadges[level].key)
   return level
 }
 
@@ -53,8 +54,8 @@ function actionButton(action, subject, className = '') {
   const button = document.createElement('button')
   button.type = 'button'
   button.dataset.action = action
-  button.textContent = actionLabels[action]
-  button.setAttribute('aria-label', `${actionLabels[action]} ${subject}`)
+  button.textContent = t(actionLabels[action])
+  button.setAttribute('aria-label', t('actionOn', { action: t(actionLabels[action]), subject }))
   if (className) button.className = className
   return button
 }
@@ -70,8 +71,8 @@ function fillCard(card, order, now, target, context) {
   card.dataset.state = order.state
   card.dataset.paged = String(Boolean(order.paged))
   card.setAttribute('aria-label', cardName(order, level))
-  card.querySelector('.type').textContent = typeLabel[order.orderType] ?? order.orderType
-  card.querySelector('.state').textContent = stateLabel[order.state] ?? order.state
+  card.querySelector('.type').textContent = typeLabel[order.orderType] ? t(typeLabel[order.orderType]) : order.orderType
+  card.querySelector('.state').textContent = stateLabel[order.state] ? t(stateLabel[order.state]) : order.state
   card.querySelector('.paging').hidden = !order.paged
   const left = context.pending(order.uuid)
   card.dataset.pending = String(left !== null)
@@ -80,18 +81,20 @@ function fillCard(card, order, now, target, context) {
   if (left !== null) keepFocusOnCard(card, card.querySelector('.actions'))
   card.querySelector('.undo').hidden = left === null
   card.querySelector('.actions').hidden = left !== null
-  if (left !== null) card.querySelector('.undo-text').textContent = `Clearing in ${left} s`
+  if (left !== null) card.querySelector('.undo-text').textContent = t('clearingIn', { seconds: left })
   const { primary, others } = actionsFor(order)
   const main = card.querySelector('.primary')
   main.dataset.action = primary
-  main.textContent = actionLabels[primary]
-  main.setAttribute('aria-label', `${actionLabels[primary]} ${subject}`)
-  card.querySelector('.more').setAttribute('aria-label', `More actions for ${subject}`)
-  card.querySelector('.undo-button').setAttribute('aria-label', `Undo clearing ${subject}`)
+  main.textContent = t(actionLabels[primary])
+  main.setAttribute('aria-label', t('actionOn', { action: t(actionLabels[primary]), subject }))
+  card.querySelector('.more').setAttribute('aria-label', t('moreActionsFor', { subject }))
+  card.querySelector('.undo-button').setAttribute('aria-label', t('undoClearing', { subject }))
   const menu = card.querySelector('.menu')
-  if (menu.dataset.actions !== `${others.join(',')} ${subject}`) {
+  // Drawn again when its actions, its subject or the language change.
+  const drawn = `${others.join(',')} ${subject} ${currentLanguage()}`
+  if (menu.dataset.actions !== drawn) {
     menu.replaceChildren(...others.map((action) => actionButton(action, subject, action === 'clear' ? 'danger' : 'secondary')))
-    menu.dataset.actions = `${others.join(',')} ${subject}`
+    menu.dataset.actions = drawn
   }
   // While an action is in flight, or the gateway is out of reach, the buttons stay disabled.
   const off = context.disabled || card.dataset.busy === 'true'
@@ -147,7 +150,7 @@ export function tickCards(orders, now, target, context, lastLevels) {
     }
     lastLevels.set(order.uuid, level)
     const left = context.pending(order.uuid)
-    if (left !== null) card.querySelector('.undo-text').textContent = `Clearing in ${left} s`
+    if (left !== null) card.querySelector('.undo-text').textContent = t('clearingIn', { seconds: left })
   }
   return turnedLate
 }
@@ -162,7 +165,10 @@ export function renderStatistics(stats, activeCount, lateActive) {
   // No order cleared yet today: an average of 0:00 and 0 % within target would be false.
   const cleared = stats.ordersToday > 0
   $('stat-average').textContent = cleared && Number.isFinite(stats.averageSeconds) ? formatDuration(stats.averageSeconds) : '–'
-  $('stat-goal').textContent = cleared && Number.isFinite(stats.percentGoal) ? `${Math.round(stats.percentGoal)} %` : '–'
+  $('stat-goal').textContent =
+    cleared && Number.isFinite(stats.percentGoal)
+      ? new Intl.NumberFormat(currentLanguage(), { style: 'percent' }).format(Math.round(stats.percentGoal) / 100)
+      : '–'
   $('stat-exceeded').textContent = Number.isFinite(stats.exceededToday) ? String(stats.exceededToday + lateActive) : '–'
   $('stat-target').textContent = Number.isFinite(stats.targetTime) ? formatDuration(stats.targetTime) : '–'
 }

@@ -1,24 +1,96 @@
 // "This screen", below the orders (after them in tab order, far from Sound): the card size,
-// how often late orders remind, when the offline alarm sounds, approving a new screen's code, and signing out, which asks
-// first, so one stray tap cannot lock the pass out.
+// how often late orders remind, when the offline alarm sounds, which orders it shows, its
+// theme, hour form and language, approving a new screen's code, and signing out, which asks
+// first, so one stray tap cannot lock the pass out. The settings are the named screen's, kept
+// on the gateway (GET/POST /api/v2/board/settings); an admin may pick another screen and
+// set its settings from here (/api/v2/board/screens). The browser keeps a copy of its own.
 import { api, ApiError } from './api.js'
 import { readDensity, saveDensity } from './fit.js'
 import { readReminderSeconds, saveReminderSeconds } from './reminders.js'
 import { readOfflineAlarmSeconds, saveOfflineAlarmSeconds } from './offline-alarm.js'
+import { prefChoices, readPrefs, savePrefs } from './screen-prefs.js'
+import { t } from './i18n.js'
 
 const $ = (id) => document.getElementById(id)
+const numberKeys = { reminder: 'reminderSeconds', 'offline-alarm': 'offlineAlarmSeconds' }
+const prefFields = { filter: 'screen-filter', theme: 'screen-theme', hours: 'screen-hours', language: 'screen-language' }
 
-/** @param {{ onDensity: (density: string) => void, onSignOut: () => void }} deps */
-export function setupScreenSettings({ onDensity, onSignOut }) {
-  $('density').value = readDensity()
-  $('density').addEventListener('change', () => {
-    saveDensity($('density').value)
-    onDensity($('density').value)
+/** This browser's copy of its own settings, in the gateway's keys. */
+function localSettings(sound) {
+  return {
+    density: readDensity(),
+    reminderSeconds: readReminderSeconds(),
+    offlineAlarmSeconds: readOfflineAlarmSeconds(),
+    sound: sound.enabled,
+    ...readPrefs(),
+  }
+}
+
+/** Keeps `settings` (the gateway's keys) as this browser's own copy; unknown values are skipped. */
+function keepLocally(settings) {
+  if (settings.density !== undefined) saveDensity(settings.density)
+  if (settings.reminderSeconds !== undefined) saveReminderSeconds(settings.reminderSeconds)
+  if (settings.offlineAlarmSeconds !== undefined) saveOfflineAlarmSeconds(settings.offlineAlarmSeconds)
+  const prefs = readPrefs()
+  for (const key of Object.keys(prefChoices)) if (prefChoices[key].includes(settings[key])) prefs[key] = settings[key]
+  savePrefs(prefs)
+}
+
+/**
+ * @param {{ onDensity: (density: string) => void, onPrefs: (prefs: object) => void, onSignOut: () => void,
+ *   sound: { enabled: boolean, toggle: () => void }, onError: (error: unknown) => void }} deps
+ */
+export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onError }) {
+  /** Whose settings the form shows: null for this screen's own, else another screen's name (an admin's choice). */
+  let editing = null
+  let own = { name: null, settings: {} }
+
+  const fill = (settings) => {
+    $('density').value = settings.density
+    $('reminder').value = String(settings.reminderSeconds)
+    $('offline-alarm').value = String(settings.offlineAlarmSeconds)
+    for (const [key, id] of Object.entries(prefFields)) $(id).value = settings[key]
+  }
+  const applyOwn = () => {
+    onDensity(readDensity())
+    onPrefs(readPrefs())
+  }
+  fill(localSettings(sound))
+
+  /** Sends a change: to this screen's own settings, or (an admin) to the screen being edited. */
+  const send = async (change) => {
+    if (editing === null) {
+      keepLocally(change)
+      applyOwn()
+    }
+    try {
+      const path = editing === null ? '/api/v2/board/settings' : `/api/v2/board/screens/${encodeURIComponent(editing)}`
+      const { screen } = await api('POST', path, change)
+      $('settings-result').textContent = editing === null ? '' : t('savedFor', { name: screen.name })
+    } catch (error) {
+      // A read-only display keeps its choice in this browser only; offline, it is sent with the next change.
+      if (error instanceof ApiError && error.status === 403) $('settings-result').textContent = t('keptLocally')
+      else if (!(error instanceof TypeError)) onError(error)
+    }
+  }
+  $('density').addEventListener('change', () => send({ density: $('density').value }))
+  for (const [id, key] of Object.entries(numberKeys)) $(id).addEventListener('change', () => send({ [key]: Number($(id).value) }))
+  for (const [key, id] of Object.entries(prefFields)) $(id).addEventListener('change', () => send({ [key]: $(id).value }))
+
+  // An admin picks whose settings the form shows.
+  $('settings-for').addEventListener('change', async () => {
+    const name = $('settings-for').value
+    editing = name === '' || name === own.name ? null : name
+    $('settings-result').textContent = ''
+    if (editing === null) return fill(localSettings(sound))
+    try {
+      const { screens } = await api('GET', '/api/v2/board/screens')
+      const other = screens.find((screen) => screen.name === editing)
+      fill({ ...localSettings(sound), ...defaultsForOthers, ...other?.settings })
+    } catch (error) {
+      onError(error)
+    }
   })
-  $('reminder').value = String(readReminderSeconds())
-  $('reminder').addEventListener('change', () => saveReminderSeconds(Number($('reminder').value)))
-  $('offline-alarm').value = String(readOfflineAlarmSeconds())
-  $('offline-alarm').addEventListener('change', () => saveOfflineAlarmSeconds(Number($('offline-alarm').value)))
 
   const confirm = (open) => {
     $('sign-out-confirm').hidden = !open
@@ -48,12 +120,57 @@ export function setupScreenSettings({ onDensity, onSignOut }) {
     try {
       const scope = $('approve-scope').value
       const { screen } = await api('POST', '/api/v2/board/pairing/approve', { code: $('approve-code').value.trim(), scope, ...(name ? { name } : {}) })
-      $('approve-result').textContent = `Approved: the new screen is signed in as ${screen.name} (scope ${screen.scope}).`
+      $('approve-result').textContent = t('approved', { name: screen.name, scope: screen.scope })
       $('approve-code').value = ''
       $('approve-name').value = ''
     } catch (error) {
       $('approve-result').textContent = error instanceof ApiError ? error.message : String(error.message ?? error)
     }
   })
-  return { reminderSeconds: () => readReminderSeconds(), offlineAlarmSeconds: () => readOfflineAlarmSeconds() }
+
+  return {
+    reminderSeconds: () => readReminderSeconds(),
+    offlineAlarmSeconds: () => readOfflineAlarmSeconds(),
+    /**
+     * This screen's settings from the gateway (on sign-in and with the figures): those kept
+     * there win; keys never set there are sent up from this browser's copy, so the choices
+     * made before the settings moved to the gateway are kept.
+     */
+    async refresh() {
+      try {
+        const { screen } = await api('GET', '/api/v2/board/settings')
+        own = screen
+        keepLocally(screen.settings)
+        if (screen.settings.sound !== undefined && screen.settings.sound !== sound.enabled) sound.toggle()
+        if (editing === null) fill(localSettings(sound))
+        applyOwn()
+        const missing = Object.fromEntries(Object.entries(localSettings(sound)).filter(([key]) => screen.settings[key] === undefined))
+        if (Object.keys(missing).length && document.body.dataset.scope !== 'read') await api('POST', '/api/v2/board/settings', missing).catch(() => {})
+      } catch {
+        // Offline or not allowed: the browser's copy stands.
+      }
+    },
+    /** The screens an admin may set, for the "Settings for" list (its own first). */
+    async listScreens() {
+      try {
+        const { screens } = await api('GET', '/api/v2/board/screens')
+        const select = $('settings-for')
+        const names = screens.map((screen) => screen.name).filter((name) => name !== own.name)
+        select.replaceChildren(
+          new Option(own.name ? t('thisScreenNamed', { name: own.name }) : t('thisScreen'), ''),
+          ...names.map((name) => new Option(name, name)),
+        )
+        $('settings-for-row').hidden = false
+      } catch {
+        $('settings-for-row').hidden = true
+      }
+    },
+    /** Sound switched on this screen: kept with its other settings. */
+    soundChanged() {
+      if (editing === null) void send({ sound: sound.enabled })
+    },
+  }
 }
+
+/** What another screen shows for a key it never set: the board's defaults. */
+const defaultsForOthers = { density: 'auto', reminderSeconds: 60, offlineAlarmSeconds: 60, filter: 'all', theme: 'dark', hours: '24', language: 'en' }

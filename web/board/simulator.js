@@ -2,13 +2,14 @@
 // "Simulator" button opens it): start trackers on the dine-in or to-go starter, place them
 // on tables, clear them at the pass. Moves the gateway refuses come back as a message.
 import { ApiError, api } from './api.js'
+import { t } from './i18n.js'
 
 const $ = (id) => document.getElementById(id)
 
 function describe(position) {
-  if (!position || position.at === 'rack') return 'in the rack'
-  if (position.at === 'guest') return position.orderType === 'TO_GO' ? 'to go' : 'with a guest'
-  if (position.at === 'table') return `table ${position.table}`
+  if (!position || position.at === 'rack') return t('simInRack')
+  if (position.at === 'guest') return t(position.orderType === 'TO_GO' ? 'simToGo' : 'simWithGuest')
+  if (position.at === 'table') return t('simAtTable', { table: String(position.table) })
   return position.at
 }
 
@@ -19,24 +20,24 @@ export function setupSimulator({ onError, onAvailable }) {
   function render() {
     const select = panel.querySelector('#sim-place select[name="table"]')
     if (select.options.length !== status.tables.length) {
-      select.replaceChildren(...status.tables.map((table) => new Option(`Table ${table}`, String(table))))
+      select.replaceChildren(...status.tables.map((table) => new Option(t('simTableOption', { table: String(table) }), String(table))))
     }
     const max = String(status.trackers.length)
     for (const input of panel.querySelectorAll('input[name="tracker"]')) input.max = max
     const start = panel.querySelector('#sim-start input[name="tracker"]')
     if (!start.value) {
-      const free = status.trackers.find((t) => t.position?.at === 'rack')
+      const free = status.trackers.find((candidate) => candidate.position?.at === 'rack')
       if (free) start.value = String(free.number)
     }
     $('sim-trackers').replaceChildren(
       ...status.trackers
-        .filter((t) => t.position?.at !== 'rack' || t.buzzing)
+        .filter((candidate) => candidate.position?.at !== 'rack' || candidate.buzzing)
         .map((tracker) => {
           const item = document.createElement('li')
           item.dataset.tracker = String(tracker.number)
           item.dataset.buzzing = String(Boolean(tracker.buzzing))
-          item.textContent = `#${tracker.number} ${describe(tracker.position)}${tracker.buzzing ? ' · buzzing' : ''}`
-          item.title = 'Use this tracker in the forms'
+          item.textContent = `#${tracker.number} ${describe(tracker.position)}${tracker.buzzing ? ` · ${t('simBuzzing')}` : ''}`
+          item.title = t('simUseTracker')
           item.addEventListener('click', () => {
             for (const input of panel.querySelectorAll('#sim-place input, #sim-clear input')) {
               input.value = String(tracker.number)

@@ -388,6 +388,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/board/screens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension (screen settings): every named screen (each token name, and any name with settings kept) with its settings, inside `screens` as a list of {name, settings}
+         * @description Needs a token of scope admin or wider (admin); a narrower one is 403 (-51).
+         */
+        get: operations["v2_board_screens_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/board/screens/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extension (screen settings): an admin changes the settings of the screen with that token name (the keys given; the others stay), all or nothing: a bad name is -4, an unknown key -20, a bad value -21; answers them all inside `screen`
+         * @description Needs a token of scope admin or wider (admin); a narrower one is 403 (-51).
+         */
+        post: operations["v2_board_screens_name_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/board/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension (screen settings): the calling screen's own settings, kept by its token name, inside `screen` as {name, settings}; a key never set is absent
+         * @description Needs a token of scope read or wider (read, screen, pos, admin); a narrower one is 403 (-51).
+         */
+        get: operations["v2_board_settings_get"];
+        put?: never;
+        /**
+         * Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`
+         * @description Needs a token of scope screen or wider (screen, pos, admin); a narrower one is 403 (-51).
+         */
+        post: operations["v2_board_settings_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/capabilities": {
         parameters: {
             query?: never;
@@ -588,6 +652,26 @@ export interface paths {
         get: operations["v2_orders_uuid_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/orders/{uuid}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recall a cleared order (ours): an active order again with its number, type and table, and its original start, so it is as late as it was; an order already active with that number is answered unchanged with 1009 or 1010
+         * @description Needs a token of scope screen or wider (screen, pos, admin); a narrower one is 403 (-51).
+         */
+        post: operations["v2_orders_uuid_recall_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5613,6 +5697,764 @@ export interface operations {
             };
         };
     };
+    v2_board_screens_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Extension (screen settings): every named screen (each token name, and any name with settings kept) with its settings, inside `screens` as a list of {name, settings}
+             *     - returnCode 26: default code of the path
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Envelope"] & {
+                        /** @constant */
+                        status: 200;
+                        /** @enum {unknown} */
+                        returnCode: 26;
+                    };
+                };
+            };
+            /**
+             * @description - -1: Authorization header must be "Bearer <token>"
+             *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        returnCode?: -1 | -49;
+                    };
+                };
+            };
+            /** @description - -2: Access token missing or rejected */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        returnCode?: -2;
+                    };
+                };
+            };
+            /**
+             * @description - -39: Cross-site request refused
+             *     - -51: The access token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        returnCode?: -39 | -51;
+                    };
+                };
+            };
+            /** @description - -5: Route not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        returnCode?: -5;
+                    };
+                };
+            };
+            /** @description - -35: Request body is larger than 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -41: Unknown host */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 421;
+                        /** @enum {unknown} */
+                        returnCode?: -41;
+                    };
+                };
+            };
+            /** @description - -36: Too many failed authentication attempts; retry later */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may present credentials again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        returnCode?: -36;
+                    };
+                };
+            };
+            /** @description - -99: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        returnCode?: -99;
+                    };
+                };
+            };
+            /** @description - -37: Storage is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        returnCode?: -37;
+                    };
+                };
+            };
+        };
+    };
+    v2_board_screens_name_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Active order number (1 to 2^31-1, as digits) */
+                name: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Card size: auto fits every order
+                     * @enum {string}
+                     */
+                    density?: "auto" | "large" | "medium" | "compact";
+                    /** @description Late orders remind every this many seconds: 30, 60, 120 or 300; 0 once per order */
+                    reminderSeconds?: number;
+                    /** @description The offline alarm sounds after this many seconds out of reach: 30, 60, 120 or 300; 0 never */
+                    offlineAlarmSeconds?: number;
+                    /** @description Sound on */
+                    sound?: boolean;
+                    /**
+                     * @description Which orders the screen shows: all, only to go, only dine-in
+                     * @enum {string}
+                     */
+                    filter?: "all" | "to-go" | "dine-in";
+                    /**
+                     * @description Dark, or light for a bright room
+                     * @enum {string}
+                     */
+                    theme?: "dark" | "light";
+                    /**
+                     * @description Clock times in 24-hour or 12-hour form
+                     * @enum {string}
+                     */
+                    hours?: "24" | "12";
+                    /**
+                     * @description The board's language
+                     * @enum {string}
+                     */
+                    language?: "en" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description Extension (screen settings): an admin changes the settings of the screen with that token name (the keys given; the others stay), all or nothing: a bad name is -4, an unknown key -20, a bad value -21; answers them all inside `screen`
+             *     - returnCode 26: default code of the path
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Envelope"] & {
+                        /** @constant */
+                        status: 200;
+                        /** @enum {unknown} */
+                        returnCode: 26;
+                    };
+                };
+            };
+            /**
+             * @description - -1: Authorization header must be "Bearer <token>"
+             *     - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
+             *     - -20: Invalid settings key
+             *     - -21: Invalid settings value
+             *     - -31: Invalid JSON payload
+             *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        returnCode?: -1 | -4 | -20 | -21 | -31 | -49;
+                    };
+                };
+            };
+            /** @description - -2: Access token missing or rejected */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        returnCode?: -2;
+                    };
+                };
+            };
+            /**
+             * @description - -39: Cross-site request refused
+             *     - -51: The access token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        returnCode?: -39 | -51;
+                    };
+                };
+            };
+            /** @description - -5: Route not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        returnCode?: -5;
+                    };
+                };
+            };
+            /** @description - -35: Request body is larger than 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -40: Content type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {unknown} */
+                        returnCode?: -40;
+                    };
+                };
+            };
+            /** @description - -41: Unknown host */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 421;
+                        /** @enum {unknown} */
+                        returnCode?: -41;
+                    };
+                };
+            };
+            /** @description - -36: Too many failed authentication attempts; retry later */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may present credentials again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        returnCode?: -36;
+                    };
+                };
+            };
+            /** @description - -99: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        returnCode?: -99;
+                    };
+                };
+            };
+            /** @description - -37: Storage is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        returnCode?: -37;
+                    };
+                };
+            };
+        };
+    };
+    v2_board_settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Extension (screen settings): the calling screen's own settings, kept by its token name, inside `screen` as {name, settings}; a key never set is absent
+             *     - returnCode 26: default code of the path
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Envelope"] & {
+                        /** @constant */
+                        status: 200;
+                        /** @enum {unknown} */
+                        returnCode: 26;
+                    };
+                };
+            };
+            /**
+             * @description - -1: Authorization header must be "Bearer <token>"
+             *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        returnCode?: -1 | -49;
+                    };
+                };
+            };
+            /** @description - -2: Access token missing or rejected */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        returnCode?: -2;
+                    };
+                };
+            };
+            /**
+             * @description - -39: Cross-site request refused
+             *     - -51: The access token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        returnCode?: -39 | -51;
+                    };
+                };
+            };
+            /** @description - -5: Route not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        returnCode?: -5;
+                    };
+                };
+            };
+            /** @description - -35: Request body is larger than 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -41: Unknown host */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 421;
+                        /** @enum {unknown} */
+                        returnCode?: -41;
+                    };
+                };
+            };
+            /** @description - -36: Too many failed authentication attempts; retry later */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may present credentials again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        returnCode?: -36;
+                    };
+                };
+            };
+            /** @description - -99: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        returnCode?: -99;
+                    };
+                };
+            };
+            /** @description - -37: Storage is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        returnCode?: -37;
+                    };
+                };
+            };
+        };
+    };
+    v2_board_settings_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Card size: auto fits every order
+                     * @enum {string}
+                     */
+                    density?: "auto" | "large" | "medium" | "compact";
+                    /** @description Late orders remind every this many seconds: 30, 60, 120 or 300; 0 once per order */
+                    reminderSeconds?: number;
+                    /** @description The offline alarm sounds after this many seconds out of reach: 30, 60, 120 or 300; 0 never */
+                    offlineAlarmSeconds?: number;
+                    /** @description Sound on */
+                    sound?: boolean;
+                    /**
+                     * @description Which orders the screen shows: all, only to go, only dine-in
+                     * @enum {string}
+                     */
+                    filter?: "all" | "to-go" | "dine-in";
+                    /**
+                     * @description Dark, or light for a bright room
+                     * @enum {string}
+                     */
+                    theme?: "dark" | "light";
+                    /**
+                     * @description Clock times in 24-hour or 12-hour form
+                     * @enum {string}
+                     */
+                    hours?: "24" | "12";
+                    /**
+                     * @description The board's language
+                     * @enum {string}
+                     */
+                    language?: "en" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`
+             *     - returnCode 26: default code of the path
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Envelope"] & {
+                        /** @constant */
+                        status: 200;
+                        /** @enum {unknown} */
+                        returnCode: 26;
+                    };
+                };
+            };
+            /**
+             * @description - -1: Authorization header must be "Bearer <token>"
+             *     - -20: Invalid settings key
+             *     - -21: Invalid settings value
+             *     - -31: Invalid JSON payload
+             *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        returnCode?: -1 | -20 | -21 | -31 | -49;
+                    };
+                };
+            };
+            /** @description - -2: Access token missing or rejected */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        returnCode?: -2;
+                    };
+                };
+            };
+            /**
+             * @description - -39: Cross-site request refused
+             *     - -51: The access token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        returnCode?: -39 | -51;
+                    };
+                };
+            };
+            /** @description - -5: Route not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        returnCode?: -5;
+                    };
+                };
+            };
+            /** @description - -35: Request body is larger than 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -40: Content type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {unknown} */
+                        returnCode?: -40;
+                    };
+                };
+            };
+            /** @description - -41: Unknown host */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 421;
+                        /** @enum {unknown} */
+                        returnCode?: -41;
+                    };
+                };
+            };
+            /** @description - -36: Too many failed authentication attempts; retry later */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may present credentials again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        returnCode?: -36;
+                    };
+                };
+            };
+            /** @description - -99: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        returnCode?: -99;
+                    };
+                };
+            };
+            /** @description - -37: Storage is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        returnCode?: -37;
+                    };
+                };
+            };
+        };
+    };
     v2_capabilities_get: {
         parameters: {
             query?: never;
@@ -7797,6 +8639,192 @@ export interface operations {
                         status?: 413;
                         /** @enum {unknown} */
                         returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -41: Unknown host */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 421;
+                        /** @enum {unknown} */
+                        returnCode?: -41;
+                    };
+                };
+            };
+            /** @description - -36: Too many failed authentication attempts; retry later */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may present credentials again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        returnCode?: -36;
+                    };
+                };
+            };
+            /** @description - -99: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        returnCode?: -99;
+                    };
+                };
+            };
+            /** @description - -37: Storage is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        returnCode?: -37;
+                    };
+                };
+            };
+        };
+    };
+    v2_orders_uuid_recall_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID (8-4-4-4-12 hex, any case) */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Recall a cleared order (ours): an active order again with its number, type and table, and its original start, so it is as late as it was; an order already active with that number is answered unchanged with 1009 or 1010
+             *     - returnCode 9: default code of the path
+             *     - returnCode 1009: ALREADY_STARTED
+             *     - returnCode 1010: ALREADY_LOCATED
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Envelope"] & {
+                        /** @constant */
+                        status: 200;
+                        /** @enum {unknown} */
+                        returnCode: 9 | 1009 | 1010;
+                    };
+                };
+            };
+            /**
+             * @description - -1: Authorization header must be "Bearer <token>"
+             *     - -27: Order UUID is malformed
+             *     - -31: tracking must be true or false / Invalid JSON payload
+             *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        returnCode?: -1 | -27 | -31 | -49;
+                    };
+                };
+            };
+            /** @description - -2: Access token missing or rejected */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        returnCode?: -2;
+                    };
+                };
+            };
+            /**
+             * @description - -39: Cross-site request refused
+             *     - -51: The access token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        returnCode?: -39 | -51;
+                    };
+                };
+            };
+            /**
+             * @description - -5: Route not found
+             *     - -6: Order not found
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        returnCode?: -5 | -6;
+                    };
+                };
+            };
+            /** @description - -35: Request body is larger than 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -40: Content type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {unknown} */
+                        returnCode?: -40;
                     };
                 };
             };

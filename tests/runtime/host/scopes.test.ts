@@ -34,6 +34,8 @@ const bodies: Record<string, unknown> = {
   'POST /api/v2/simulator/clear': { tracker: 5 },
   'POST /api/v2/register': { http_client: 'not-a-url' },
   'POST /api/v2/floor': { columns: 1, rows: 1, tables: [] },
+  'POST /api/v2/board/settings': { theme: 'light' },
+  'POST /api/v2/board/screens/:name': { theme: 'light' },
 }
 
 t.test("the issue's rulings hold in what each function declares", async (t) => {
@@ -46,13 +48,15 @@ t.test("the issue's rulings hold in what each function declares", async (t) => {
   for (const entry of scoped.filter((e) => e.scope === 'read')) {
     t.ok(entry.method === 'GET' || route(entry) === 'DELETE /api/v2/accesstoken', `read can only read: ${route(entry)}`)
   }
-  // screen: no settings, tokens, webhooks, radio, backups, clear-all (nor the cloud link or the clock).
-  const notForScreens = /\/settings|\/accesstoken\/|\/register|\/radio|\/repeaters|\/backup|\/pairing\/approve|\/activate|\/clock|\/check$/
+  // screen: no settings, tokens, webhooks, radio, backups, clear-all (nor the cloud link or the clock);
+  // a screen's own settings (/api/v2/board/settings) are its own, like signing itself out.
+  const notForScreens =
+    /\/gateway\/settings|\/board\/screens|\/accesstoken\/|\/register|\/radio|\/repeaters|\/backup|\/pairing\/approve|\/activate|\/clock|\/check$/
   const clearsAll = ['DELETE /api/v2/activeorders', 'DELETE /api/v2/trackers', 'DELETE /api/v2/repeaters']
   for (const entry of scoped.filter((e) => notForScreens.test(e.path) || clearsAll.includes(route(e)))) {
     t.notOk(allowedBy[entry.scope!].includes('screen'), `a screen may not ${route(entry)}`)
   }
-  // screen: read orders, page, clear one, undo and recall (create), statistics.
+  // screen: read orders, page, clear one, undo and recall, statistics, its own settings.
   for (const name of [
     'GET /api/v2/activeorders',
     'POST /api/v2/activeorders/:id/page',
@@ -62,6 +66,9 @@ t.test("the issue's rulings hold in what each function declares", async (t) => {
     'GET /api/v2/orders',
     'GET /api/v2/statistics',
     'GET /api/v2/statistics/hourly',
+    'POST /api/v2/orders/:uuid/recall',
+    'GET /api/v2/board/settings',
+    'POST /api/v2/board/settings',
   ]) {
     const entry = manifest.find((e) => route(e) === name)!
     t.ok(allowedBy[entry.scope!].includes('screen'), `a screen may ${name}`)
@@ -70,7 +77,7 @@ t.test("the issue's rulings hold in what each function declares", async (t) => {
   for (const name of ['DELETE /api/v2/activeorders', 'POST /api/v2/register', 'GET /api/v2/register', 'DELETE /api/v2/register', 'GET /api/v1/register']) {
     t.ok(allowedBy[manifest.find((e) => route(e) === name)!.scope!].includes('pos'), `a till may ${name}`)
   }
-  for (const entry of scoped.filter((e) => /\/settings|\/accesstoken\/|\/radio|\/repeaters/.test(e.path))) {
+  for (const entry of scoped.filter((e) => /\/gateway\/settings|\/board\/screens|\/accesstoken\/|\/radio|\/repeaters/.test(e.path))) {
     t.notOk(allowedBy[entry.scope!].includes('pos'), `a till may not ${route(entry)}`)
   }
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 // @ts-expect-error: a plain browser ES module without types
-import { RecentClears, recallBody, recentWindowMs, whereText } from '../../../web/board/recent.js'
+import { RecentClears, recentWindowMs, whereText } from '../../../web/board/recent.js'
 
 t.test('cleared orders of the last minutes, newest first, from the history and the feed', async (t) => {
   const recent = new RecentClears()
@@ -20,10 +20,8 @@ t.test('cleared orders of the last minutes, newest first, from the history and t
   t.equal(recent.lastHere(now), null)
 })
 
-t.test('where it was, and the recall request', async (t) => {
+t.test('where it was', async (t) => {
   t.equal(whereText({ table: 4, orderType: 'ON_PREMISE' }), 'Table 4')
   t.equal(whereText({ table: null, orderType: 'TO_GO' }), 'To go')
   t.equal(whereText({ table: null, orderType: 'ON_PREMISE' }), 'No table')
-  t.same(recallBody({ name: '9', orderType: 'ON_PREMISE', table: 4 }), { name: 9, orderType: 'ON_PREMISE', locationName: 4 })
-  t.same(recallBody({ name: '5', orderType: 'TO_GO', table: null }), { name: 5, orderType: 'TO_GO' })
 })

@@ -1,0 +1,24 @@
+import { bodySchemaOf } from '../../lib/api/input-schema.ts'
+import { DomainError } from '../../lib/kernel/errors.ts'
+import { screenSettingsSchema } from '../../lib/settings/screen-settings.ts'
+import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+
+export const config = {
+  method: 'POST',
+  path: '/api/v2/board/settings',
+  auth: 'bearer',
+  scope: 'screen',
+  code: 26,
+  summary:
+    "Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`",
+  body: bodySchemaOf(screenSettingsSchema),
+  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_KEY_UNKNOWN', 'SETTINGS_VALUE_INVALID', 'JSON_INVALID'],
+} as const satisfies FunctionConfig
+
+const handler: GatewayFunction = async (_request, ctx) => {
+  const name = ctx.caller.token?.name
+  if (name === undefined) throw new DomainError('AUTH_REJECTED')
+  return ctx.ok({ screen: { name, settings: await ctx.services.screenSettings.update(name, await ctx.body()) } })
+}
+
+export default handler

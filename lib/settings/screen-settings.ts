@@ -1,0 +1,88 @@
+// Each named screen's own settings (extension: /api/v2/board/settings and /api/v2/board/screens),
+// kept on the gateway in NeDB by the screen's token name, so they follow the screen to any
+// browser signed in with that name and an admin can set them from another board. Only the
+// keys a screen (or an admin) set are stored: a key never set is absent, and the board uses
+// its own default for it. A change is validated whole before anything is written.
+import * as z from '../kernel/schema/index.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Collection } from '../store/db.ts'
+
+/** The seconds a board offers for the late reminders and the offline alarm (0: once, never). */
+const intervalChoices = [30, 60, 120, 300, 0] as const
+const interval = z.number().int().min(0).max(300)
+
+export const screenSettingsSchema = z.strictObject({
+  density: z.enum(['auto', 'large', 'medium', 'compact']).optional().describe('Card size: auto fits every order'),
+  reminderSeconds: interval.optional().describe('Late orders remind every this many seconds: 30, 60, 120 or 300; 0 once per order'),
+  offlineAlarmSeconds: interval.optional().describe('The offline alarm sounds after this many seconds out of reach: 30, 60, 120 or 300; 0 never'),
+  sound: z.boolean().optional().describe('Sound on'),
+  filter: z.enum(['all', 'to-go', 'dine-in']).optional().describe('Which orders the screen shows: all, only to go, only dine-in'),
+  theme: z.enum(['dark', 'light']).optional().describe('Dark, or light for a bright room'),
+  hours: z.enum(['24', '12']).optional().describe('Clock times in 24-hour or 12-hour form'),
+  language: z.enum(['en', 'es', 'de']).optional().describe("The board's language"),
+})
+
+export type ScreenSettings = z.infer<typeof screenSettingsSchema>
+const settingKeys = Object.keys(screenSettingsSchema.shape) as (keyof ScreenSettings)[]
+
+/** Valid settings from untrusted input: -20 naming an unknown key, -21 naming a bad value. */
+export function parseScreenSettings(input: unknown): ScreenSettings {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new DomainError('SETTINGS_VALUE_INVALID', 'settings: expected an object')
+  for (const key of Object.keys(input)) if (!settingKeys.includes(key as keyof ScreenSettings)) throw new DomainError('SETTINGS_KEY_UNKNOWN', key)
+  const result = screenSettingsSchema.safeParse(input)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    throw new DomainError('SETTINGS_VALUE_INVALID', `${issue.path.join('.')}: ${issue.message}`.slice(0, 200))
+  }
+  for (const key of ['reminderSeconds', 'offlineAlarmSeconds'] as const) {
+    const value = result.data[key]
+    if (value !== undefined && !(intervalChoices as readonly number[]).includes(value))
+      throw new DomainError('SETTINGS_VALUE_INVALID', `${key}: one of ${intervalChoices.join(', ')}`)
+  }
+  return result.data
+}
+
+type ScreenDoc = { screen: string; settings: ScreenSettings }
+
+export class ScreenSettingsService {
+  readonly #collection: Collection<ScreenDoc>
+  readonly #byName: Map<string, ScreenSettings>
+
+  private constructor(collection: Collection<ScreenDoc>, byName: Map<string, ScreenSettings>) {
+    this.#collection = collection
+    this.#byName = byName
+  }
+
+  static async open(collection: Collection<ScreenDoc>): Promise<ScreenSettingsService> {
+    const byName = new Map<string, ScreenSettings>()
+    for (const doc of (await collection.find({})) as ScreenDoc[]) {
+      // Keys this version cannot read are dropped, one by one; the rest is kept.
+      const kept: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(doc.settings ?? {})) {
+        try {
+          Object.assign(kept, parseScreenSettings({ [key]: value }))
+        } catch {}
+      }
+      byName.set(doc.screen, kept as ScreenSettings)
+    }
+    return new ScreenSettingsService(collection, byName)
+  }
+
+  /** The settings stored for the screen `name` (none set: an empty object). */
+  get(name: string): ScreenSettings {
+    return { ...this.#byName.get(name) }
+  }
+
+  /** Every screen with stored settings, by name. */
+  list(): { name: string; settings: ScreenSettings }[] {
+    return [...this.#byName.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, settings]) => ({ name, settings: { ...settings } }))
+  }
+
+  /** Merges `input` (validated whole first) into the screen's settings; answers them all. */
+  async update(name: string, input: unknown): Promise<ScreenSettings> {
+    const settings = { ...this.#byName.get(name), ...parseScreenSettings(input) }
+    await this.#collection.update({ screen: name }, { screen: name, settings }, { upsert: true })
+    this.#byName.set(name, settings)
+    return this.get(name)
+  }
+}

@@ -1,0 +1,102 @@
+import t from 'tap'
+import { testGateway } from '../../helpers/gateway.ts'
+
+async function setup() {
+  const gw = await testGateway({}, '2026-11-22T12:00:00Z')
+  const issue = async (name: string, scope: 'read' | 'screen' | 'admin') => (await gw.services.tokens.issue(name, scope)).token
+  return { gw, wall: await issue('wall', 'screen'), manager: await issue('manager', 'admin'), display: await issue('lobby', 'read') }
+}
+
+t.test('a screen reads and changes its own settings, kept by its token name (code 26)', async (t) => {
+  const { gw, wall } = await setup()
+  const fresh = await gw.json('GET /api/v2/board/settings', { token: wall })
+  t.same(fresh.body, { status: 200, returnCode: 26, screen: { name: 'wall', settings: {} } }, 'nothing set: no keys')
+  const set = await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'light', filter: 'to-go', hours: '12', language: 'de' } })
+  t.equal(set.status, 200)
+  t.same(set.body.screen, { name: 'wall', settings: { theme: 'light', filter: 'to-go', hours: '12', language: 'de' } })
+  const more = await gw.json('POST /api/v2/board/settings', {
+    token: wall,
+    body: { density: 'compact', reminderSeconds: 30, offlineAlarmSeconds: 0, sound: true, theme: 'dark' },
+  })
+  t.same(
+    more.body.screen.settings,
+    { theme: 'dark', filter: 'to-go', hours: '12', language: 'de', density: 'compact', reminderSeconds: 30, offlineAlarmSeconds: 0, sound: true },
+    'the keys given change, the others stay',
+  )
+  // Another browser signed in with a token of the same name (a screen paired again) sees them.
+  const again = (await gw.services.tokens.issue('wall', 'screen')).token
+  t.same((await gw.json('GET /api/v2/board/settings', { token: again })).body.screen.settings, more.body.screen.settings)
+})
+
+t.test('bad settings change nothing: -20 for an unknown key, -21 for a bad value, -31 for bad JSON', async (t) => {
+  const { gw, wall } = await setup()
+  await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'light' } })
+  const cases: [unknown, number][] = [
+    [{ colour: 'red' }, -20],
+    [{ theme: 'light', volume: 3 }, -20],
+    [{ theme: 'pink' }, -21],
+    [{ filter: 'late' }, -21],
+    [{ reminderSeconds: 45 }, -21],
+    [{ offlineAlarmSeconds: -1 }, -21],
+    [{ sound: 'yes' }, -21],
+    [{ language: 'fr' }, -21],
+    [{ hours: 12 }, -21],
+    [['theme'], -31],
+  ]
+  for (const [body, code] of cases) {
+    const { status, body: answer } = await gw.json('POST /api/v2/board/settings', { token: wall, body })
+    t.equal(status, 400, JSON.stringify(body))
+    t.equal(answer.returnCode, code, JSON.stringify(body))
+  }
+  const malformed = await gw.json('POST /api/v2/board/settings', { token: wall, rawBody: '{"theme":', headers: { 'content-type': 'application/json' } })
+  t.equal(malformed.body.returnCode, -31)
+  t.same((await gw.json('GET /api/v2/board/settings', { token: wall })).body.screen.settings, { theme: 'light' }, 'unchanged')
+})
+
+t.test('scopes: a read display reads its own; only an admin lists screens and sets another screen', async (t) => {
+  const { gw, wall, manager, display } = await setup()
+  t.equal((await gw.json('GET /api/v2/board/settings', { token: display })).status, 200, 'read: its own settings')
+  t.equal((await gw.json('POST /api/v2/board/settings', { token: display, body: { theme: 'light' } })).status, 403, 'read: may not change them')
+  t.equal((await gw.json('GET /api/v2/board/screens', { token: wall })).status, 403)
+  t.equal((await gw.json('POST /api/v2/board/screens/lobby', { token: wall, body: { theme: 'light' } })).status, 403)
+
+  const set = await gw.json('POST /api/v2/board/screens/lobby', { token: manager, body: { theme: 'light', filter: 'dine-in' } })
+  t.same(set.body, { status: 200, returnCode: 26, screen: { name: 'lobby', settings: { theme: 'light', filter: 'dine-in' } } })
+  t.same(
+    (await gw.json('GET /api/v2/board/settings', { token: display })).body.screen.settings,
+    { theme: 'light', filter: 'dine-in' },
+    'the screen sees what the admin set',
+  )
+  const listed = await gw.json('GET /api/v2/board/screens', { token: manager })
+  t.same(listed.body.screens, [
+    { name: 'lobby', settings: { theme: 'light', filter: 'dine-in' } },
+    { name: 'manager', settings: {} },
+    { name: 'wall', settings: {} },
+  ])
+  const badName = await gw.json('POST /api/v2/board/screens/no%20spaces', { token: manager, body: { theme: 'light' } })
+  t.equal(badName.body.returnCode, -4)
+  const badValue = await gw.json('POST /api/v2/board/screens/lobby', { token: manager, body: { theme: 'dim' } })
+  t.equal(badValue.body.returnCode, -21)
+})
+
+t.test('kept across a restart of the service (NeDB), unreadable keys dropped one by one', async (t) => {
+  const { ScreenSettingsService, parseScreenSettings } = await import('../../../lib/settings/screen-settings.ts')
+  let caught: unknown
+  try {
+    parseScreenSettings(null)
+  } catch (error) {
+    caught = error
+  }
+  t.equal((caught as { kind?: string }).kind, 'SETTINGS_VALUE_INVALID', 'not an object: -21')
+  const { Store } = await import('../../../lib/store/db.ts')
+  const dataDir = t.testdir()
+  const store = new Store({ dataDir })
+  const service = await ScreenSettingsService.open(await store.collection('screen-settings'))
+  await service.update('wall', { theme: 'light', hours: '12' })
+  const collection = await store.collection<{ screen: string; settings: Record<string, unknown> }>('screen-settings')
+  await collection.insert({ screen: 'old', settings: { theme: 'sepia', language: 'es' } })
+  await store.close()
+  const reopened = await ScreenSettingsService.open(await new Store({ dataDir }).collection('screen-settings'))
+  t.same(reopened.get('wall'), { theme: 'light', hours: '12' })
+  t.same(reopened.get('old'), { language: 'es' }, 'a value this version cannot read is dropped, the rest kept')
+})

@@ -12,6 +12,9 @@ import { probeRadio } from '../../../runtime/cli/radio-probe.ts'
 import { PseudoTerminal } from '../../helpers/pty.ts'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 
+// Each start mostly waits for its adapter to give up: they run side by side.
+t.jobs = 4
+
 function probe(t: Test, radio: Record<string, unknown>) {
   const config = parseConfig({ dataDir: t.testdir(), radio: { kind: 'zigbee', ...radio } })
   return probeRadio({ config, timeoutMs: 45_000, list: async () => [], process: { clock: new ManualClock() } })

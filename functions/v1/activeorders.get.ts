@@ -1,4 +1,4 @@
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, RawJson } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -8,7 +8,9 @@ export const config = {
   summary: 'All active orders (count as a string, v1 fields: stateStarted, paged "Yes"/"No", elapsedTime)',
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: string; items: RawJson }
+
+const handler: GatewayFunction<Answer, 'v1'> = async (_request, ctx) => {
   const { count, items } = ctx.services.activeList.presented('v1')
   return ctx.ok({ count: String(count), items })
 }

@@ -1,5 +1,5 @@
 import { orderRef } from '../../lib/api/value-parsers.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV1, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,7 +10,9 @@ export const config = {
   errors: ['ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV1 }
+
+const handler: GatewayFunction<Answer, 'v1'> = async (_request, ctx) => {
   const order = ctx.services.orders.get(orderRef(ctx.params.id))
   return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }

@@ -1,5 +1,5 @@
 import { createBody } from '../../lib/api/order-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV1, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',
@@ -18,7 +18,9 @@ export const config = {
   errors: ['TRACKER_UNKNOWN', 'ORDER_NAME_MISSING', 'ORDER_NAME_INVALID', 'ORDER_TYPE_INVALID', 'LOCATION_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV1 }
+
+const handler: GatewayFunction<Answer, 'v1'> = async (_request, ctx) => {
   const fields = createBody.v1.parse(await ctx.body())
   const dummyTracker = ctx.query.get('dummy_tracker_address') === 'true'
   const { order } = await ctx.services.orders.create({ ...fields, requireTracker: true, dummyTracker })

@@ -7,6 +7,9 @@ export const config = {
   summary: 'Service description',
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v1', deviceId: ctx.services.identity.deviceId })
+type Answer = { name: string; apiVersion: 'v1'; deviceId: string }
+
+const handler: GatewayFunction<Answer, 'v1'> = async (_request, ctx) =>
+  ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v1', deviceId: ctx.services.identity.deviceId })
 
 export default handler

@@ -1,5 +1,5 @@
 import { historyListInput, historyQueryDocs } from '../../lib/api/history-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, RawJson } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -11,7 +11,9 @@ export const config = {
   errors: ['LOCATION_INVALID', 'ORDER_TYPE_INVALID', 'LIMIT_INVALID', 'OFFSET_INVALID', 'AS_OF_INVALID', 'DATE_INVALID', 'LIMIT_TOO_LARGE'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: string; asOf: string; items: RawJson }
+
+const handler: GatewayFunction<Answer, 'v1'> = async (_request, ctx) => {
   const { timezone } = ctx.present
   const { filter, page } = historyListInput(ctx.query, 'v1', timezone)
   const { count, asOf, items } = ctx.services.historyPages.presented(filter, page, timezone)

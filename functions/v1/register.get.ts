@@ -1,7 +1,7 @@
 import { registerQuery } from '../../lib/api/register-input.ts'
 import { checkV1Target } from '../../lib/api/v1-register.ts'
 import { webhookOwner } from '../../lib/api/webhook-owner.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, NoFields } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -14,7 +14,9 @@ export const config = {
   errors: ['CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'CALLBACK_LIMIT_REACHED', 'SHARE_EXCEEDED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = NoFields
+
+const handler: GatewayFunction<Answer, 'v1'> = async (_request, ctx) => {
   const url = registerQuery.parse(ctx.query).http_client
   // Checked before the target is probed: a page's <img> makes the gateway send nothing anywhere.
   checkV1Target(url, ctx.caller)

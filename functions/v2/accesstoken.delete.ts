@@ -16,7 +16,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'TOKEN_NOT_FOUND', 'SCOPE_DENIED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { revoked: number }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { name } = revokeTokenQuery.parse(ctx.query)
   if (name !== undefined) {
     // A route opened by security.openRoutes has no caller token and stays as opened.

@@ -1,6 +1,6 @@
 import { issueTokenQuery } from '../../lib/api/token-input.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, IssuedTokenWire } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -13,7 +13,9 @@ export const config = {
   errors: ['BUTTON_WINDOW_CLOSED', 'TOKEN_NAME_INVALID', 'SCOPE_INVALID', 'TOKEN_LIMIT_REACHED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { token: IssuedTokenWire }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   // The window first: a closed window is 403/-3 whatever the name (docs/api.md, "Access tokens and security").
   if (!ctx.services.button.isOpen()) throw new DomainError('BUTTON_WINDOW_CLOSED')
   const { name, scope } = issueTokenQuery.parse(ctx.query)

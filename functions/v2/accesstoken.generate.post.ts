@@ -1,6 +1,6 @@
 import { issueTokenQuery } from '../../lib/api/token-input.ts'
 import { assertWithin } from '../../lib/tokens/scopes.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, IssuedTokenWire } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',
@@ -15,7 +15,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'SCOPE_INVALID', 'SCOPE_DENIED', 'JSON_INVALID', 'RATE_LIMITED', 'TOKEN_LIMIT_REACHED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { token: IssuedTokenWire }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   await ctx.body() // a body, when sent, must be JSON (400/-31, nothing created)
   const { name, scope } = issueTokenQuery.parse(ctx.query)
   // The route needs admin, so this holds today; it keeps holding if the route is ever opened wider.

@@ -1,5 +1,5 @@
 import { DomainError } from '../../lib/kernel/errors.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, TokenWire } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -11,7 +11,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { token: TokenWire }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   // No caller token: the route was opened by security.openRoutes, so there is no "own" record.
   const record = ctx.caller.token && ctx.services.tokens.get(ctx.caller.token.id)
   if (!record) throw new DomainError('AUTH_REJECTED')

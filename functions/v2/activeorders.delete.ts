@@ -1,4 +1,4 @@
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'DELETE',
@@ -10,7 +10,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: number; items: ActiveOrderV2[] }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const items = (await ctx.services.orders.clearAll()).map(ctx.present.activeOrder)
   return ctx.ok({ count: items.length, items })
 }

@@ -1,4 +1,4 @@
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, RawJson } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,7 +10,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: number; items: RawJson }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { count, items } = ctx.services.activeList.presented('v2')
   return ctx.ok({ count, items })
 }

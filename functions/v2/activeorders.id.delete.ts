@@ -1,5 +1,5 @@
 import { orderRef } from '../../lib/api/value-parsers.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'DELETE',
@@ -11,7 +11,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV2 }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const order = await ctx.services.orders.clear(orderRef(ctx.params.id))
   return ctx.ok({ activeorder: ctx.present.activeOrder(order) })
 }

@@ -1,5 +1,5 @@
 import { orderRef } from '../../lib/api/value-parsers.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'DELETE',
@@ -17,7 +17,9 @@ const messages = {
   NOTHING_TO_CANCEL: 'The order has no paged tracker',
 } as const
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV2 }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { order, outcome } = await ctx.services.orders.cancelPage(orderRef(ctx.params.id))
   const result = outcome === 'NOTHING_TO_CANCEL' ? 'NOTHING_TO_CANCEL' : 'PAGING_CANCELLED'
   return ctx.ok({ activeorder: ctx.present.activeOrder(order) }, { outcome: result, message: messages[result] })

@@ -11,6 +11,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok(ctx.services.orders.pagingStatus(orderRef(ctx.params.id)))
+type Answer = { paged: boolean }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok(ctx.services.orders.pagingStatus(orderRef(ctx.params.id)))
 
 export default handler

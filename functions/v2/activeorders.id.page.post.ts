@@ -1,6 +1,6 @@
 import { orderRef } from '../../lib/api/value-parsers.ts'
 import { pageBody } from '../../lib/api/order-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',
@@ -13,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ORDER_REF_INVALID', 'ORDER_NOT_FOUND', 'NO_TRACKER_TO_PAGE', 'TRACKING_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV2 }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const ref = orderRef(ctx.params.id)
   const order = await ctx.services.orders.page(ref, pageBody.parse(await ctx.body()).tracking)
   return ctx.ok({ activeorder: ctx.present.activeOrder(order) })

@@ -1,5 +1,5 @@
 import { createBody } from '../../lib/api/order-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',
@@ -22,7 +22,9 @@ export const config = {
   ],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV2 }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const fields = createBody.v2.parse(await ctx.body())
   const { order, outcome } = await ctx.services.orders.create({ ...fields, requireTracker: false })
   return ctx.ok({ activeorder: ctx.present.activeOrder(order) }, { outcome })

@@ -1,6 +1,7 @@
 import { pairingApproveBody } from '../../lib/api/screen-pairing-input.ts'
 import { screenScope } from '../../lib/tokens/scopes.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { Scope } from '../../lib/tokens/scopes.ts'
 
 export const config = {
   method: 'POST',
@@ -25,7 +26,9 @@ export const config = {
   ],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { screen: { name: string; prefix: string; scope: Scope } }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { code, name, scope } = pairingApproveBody.parse(await ctx.body())
   // Opened by security.openRoutes there is no token: such an approval gives at most a screen's scope.
   const approver = ctx.caller.token ?? { name: 'open route', scope: screenScope }

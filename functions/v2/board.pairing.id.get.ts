@@ -1,5 +1,5 @@
 import { pairingId } from '../../lib/api/screen-pairing-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, IssuedTokenWire } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -11,7 +11,9 @@ export const config = {
   errors: ['SCREEN_REQUEST_NOT_FOUND', 'TOKEN_LIMIT_REACHED', 'STORAGE_UNAVAILABLE'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { pairing: { state: 'waiting'; expiresIn: number } } | { pairing: { state: 'approved' }; token: IssuedTokenWire }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const poll = await ctx.services.screens.poll(pairingId(ctx.params.id))
   if (poll.state === 'waiting') {
     return ctx.ok({ pairing: { state: 'waiting', expiresIn: Math.round((poll.expiresAt - ctx.services.clock.now()) / 1000) } })

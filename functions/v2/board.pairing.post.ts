@@ -13,7 +13,9 @@ export const config = {
   errors: ['TOKEN_NAME_INVALID', 'SCREEN_REQUEST_NOT_FOUND', 'SCREEN_CODES_EXHAUSTED', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { pairing: { id: string; code: string; name: string; expiresIn: number } }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { name, replaces } = pairingRequestBody.parse(await ctx.body())
   const request = ctx.services.screens.request(ctx.caller.ip, name, replaces)
   return ctx.ok(

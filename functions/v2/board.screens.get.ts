@@ -1,3 +1,4 @@
+import type { ScreenSettings } from '../../lib/settings/types.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -11,7 +12,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { screens: { name: string; settings: ScreenSettings }[] }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const kept = ctx.services.screenSettings.list()
   const names = new Set([...ctx.services.tokens.list().map((record) => record.name), ...kept.map((screen) => screen.name)])
   const screens = [...names].sort((a, b) => a.localeCompare(b)).map((name) => ({ name, settings: ctx.services.screenSettings.get(name) }))

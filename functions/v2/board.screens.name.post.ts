@@ -1,6 +1,7 @@
 import { bodySchemaOf } from '../../lib/api/input-schema.ts'
 import { tokenName } from '../../lib/tokens/names.ts'
 import { screenSettingsSchema } from '../../lib/settings/screen-settings.ts'
+import type { ScreenSettings } from '../../lib/settings/types.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -15,7 +16,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TOKEN_NAME_INVALID', 'SETTINGS_KEY_UNKNOWN', 'SETTINGS_VALUE_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { screen: { name: string; settings: ScreenSettings } }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const name = tokenName(ctx.params.name)
   return ctx.ok({ screen: { name, settings: await ctx.services.screenSettings.update(name, await ctx.body()) } })
 }

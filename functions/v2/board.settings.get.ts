@@ -1,4 +1,5 @@
 import { DomainError } from '../../lib/kernel/errors.ts'
+import type { ScreenSettings } from '../../lib/settings/types.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
@@ -12,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { screen: { name: string; settings: ScreenSettings } }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   // No caller token: the route was opened by security.openRoutes, so there is no "own" screen.
   const name = ctx.caller.token?.name
   if (name === undefined) throw new DomainError('AUTH_REJECTED')

@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { Capabilities } from '../../lib/api/wire-types.ts'
 
 export const config = {
   method: 'GET',
@@ -8,6 +9,8 @@ export const config = {
   summary: 'API versions, radio kind, optional features and limits of this gateway',
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ capabilities: ctx.services.capabilities })
+type Answer = { capabilities: Capabilities }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ capabilities: ctx.services.capabilities })
 
 export default handler

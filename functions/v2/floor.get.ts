@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FloorPlan } from '../../lib/settings/types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,6 +11,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ floor: ctx.services.floor.get() })
+type Answer = { floor: FloorPlan }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ floor: ctx.services.floor.get() })
 
 export default handler

@@ -1,6 +1,7 @@
 import { bodySchemaOf } from '../../lib/api/input-schema.ts'
 import { planSchema } from '../../lib/settings/floor.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FloorPlan } from '../../lib/settings/types.ts'
 
 export const config = {
   method: 'POST',
@@ -16,6 +17,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'SETTINGS_VALUE_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ floor: await ctx.services.floor.update(await ctx.body()) })
+type Answer = { floor: FloorPlan }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ floor: await ctx.services.floor.update(await ctx.body()) })
 
 export default handler

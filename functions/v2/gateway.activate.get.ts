@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { CloudStatus } from '../../lib/gateway/types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,6 +11,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ ...(await ctx.services.cloud.probe()) })
+type Answer = CloudStatus
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ ...(await ctx.services.cloud.probe()) })
 
 export default handler

@@ -1,5 +1,6 @@
 import { checkQuery } from '../../lib/api/gateway-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { CheckReport } from '../../lib/gateway/types.ts'
 
 export const config = {
   method: 'GET',
@@ -12,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CHECK_TIMEOUT_INVALID', 'CHECK_TIMEOUT_OUT_OF_RANGE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { check: CheckReport }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { timeout } = checkQuery.parse(ctx.query)
   return ctx.ok({ check: await ctx.services.check.run(timeout) })
 }

@@ -5,6 +5,7 @@
 import { clockBody } from '../../lib/api/clock-input.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ClockState } from '../../lib/kernel/clock-state.ts'
 
 export const config = {
   method: 'POST',
@@ -17,7 +18,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'JSON_INVALID', 'RATE_LIMITED', 'SETTINGS_VALUE_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { clock: ClockState & { shiftMs: number } }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { time } = clockBody.parse(await ctx.body())
   const watch = ctx.services.clockWatch
   if (!watch) throw new DomainError('SETTINGS_VALUE_INVALID', 'time: this gateway clock cannot be set')

@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { Settings } from '../../lib/settings/types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,6 +11,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ settings: ctx.services.settings.get() })
+type Answer = { settings: Settings }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ settings: ctx.services.settings.get() })
 
 export default handler

@@ -1,6 +1,7 @@
 import { settingsBodySchema, settingsChanges } from '../../lib/api/settings-input.ts'
 import { refuseChannelMove, settingsQuery } from '../../lib/api/settings-channel.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { Settings } from '../../lib/settings/types.ts'
 
 export const config = {
   method: 'POST',
@@ -25,7 +26,9 @@ export const config = {
   ],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { settings: Settings }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const changes = settingsChanges(await ctx.body())
   const { force } = settingsQuery.parse(ctx.query)
   await refuseChannelMove(ctx.services.settings.get(), changes, ctx.services.radioUpkeep, force)

@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { TlsStatus } from '../../lib/gateway/tls-status.ts'
 
 export const config = {
   method: 'GET',
@@ -9,6 +10,8 @@ export const config = {
     "Extension (TLS): the HTTPS port and its certificate's SHA-256 fingerprints, inside `tls` (null when HTTPS is off). Open: the board's sign-in screen shows them so a person can compare them with the browser's before trusting the box",
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ tls: ctx.services.tlsStatus.get() })
+type Answer = { tls: TlsStatus | null }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ tls: ctx.services.tlsStatus.get() })
 
 export default handler

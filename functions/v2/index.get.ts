@@ -8,6 +8,9 @@ export const config = {
   summary: 'Service description; kitchen displays poll it as a liveness probe',
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v2', deviceId: ctx.services.identity.deviceId })
+type Answer = { name: string; apiVersion: 'v2'; deviceId: string }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) =>
+  ctx.ok({ name: 'Tracker Gateway', apiVersion: 'v2', deviceId: ctx.services.identity.deviceId })
 
 export default handler

@@ -1,5 +1,5 @@
 import { historyListInput, historyQueryDocs } from '../../lib/api/history-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, RawJson } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -22,7 +22,9 @@ export const config = {
   ],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: string; asOf: string; items: RawJson }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { timezone } = ctx.present
   const { filter, page } = historyListInput(ctx.query, 'v2', timezone)
   const { count, asOf, items } = ctx.services.historyPages.presented(filter, page, timezone)

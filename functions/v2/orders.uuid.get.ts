@@ -1,6 +1,6 @@
 import { uuid } from '../../lib/api/value-parsers.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, OrderSummaryWire } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -12,7 +12,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'UUID_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { order: OrderSummaryWire }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const summary = ctx.services.history.get(uuid(ctx.params.uuid))
   if (!summary) throw new DomainError('ORDER_NOT_FOUND')
   return ctx.ok({ order: ctx.present.orderSummary(summary) })

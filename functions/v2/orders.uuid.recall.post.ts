@@ -1,6 +1,6 @@
 import { uuid } from '../../lib/api/value-parsers.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'POST',
@@ -14,7 +14,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'UUID_INVALID', 'ORDER_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { activeorder: ActiveOrderV2 }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const cleared = ctx.services.history.get(uuid(ctx.params.uuid))
   if (!cleared) throw new DomainError('ORDER_NOT_FOUND')
   const { order, outcome } = await ctx.services.orders.create({

@@ -12,7 +12,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'FORCE_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { removed: string; left: boolean }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { force } = removeDeviceQuery.parse(ctx.query)
   const address = ctx.params.address ?? ''
   const { left } = await ctx.services.radioUpkeep.remove(address, force)

@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { InterviewResult } from '../../lib/radio/upkeep-types.ts'
 
 export const config = {
   method: 'POST',
@@ -10,7 +11,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_DEVICE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = InterviewResult
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { device, error } = await ctx.services.radioUpkeep.interview(ctx.params.address ?? '')
   return ctx.ok({ device, error })
 }

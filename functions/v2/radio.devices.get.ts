@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { RadioDevice } from '../../lib/radio/upkeep-types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,7 +11,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: number; failed: number; devices: RadioDevice[] }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const devices = await ctx.services.radioUpkeep.devices()
   return ctx.ok({ count: devices.length, failed: devices.filter((device) => device.interview === 'failed').length, devices })
 }

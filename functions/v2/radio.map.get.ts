@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { NetworkMap } from '../../lib/radio/upkeep-types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,6 +11,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'RADIO_UNAVAILABLE', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ map: await ctx.services.radioUpkeep.networkMap() })
+type Answer = { map: NetworkMap }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ map: await ctx.services.radioUpkeep.networkMap() })
 
 export default handler

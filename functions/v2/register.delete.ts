@@ -1,6 +1,6 @@
 import { unregisterQuery } from '../../lib/api/register-input.ts'
 import { webhookOwner } from '../../lib/api/webhook-owner.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, NoFields } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'DELETE',
@@ -14,7 +14,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_NOT_REGISTERED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = NoFields
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const url = unregisterQuery.parse(ctx.query).http_client
   await ctx.services.webhooks.unregister(url, webhookOwner(ctx.caller.token))
   return ctx.ok({}, { message: 'Callback URL removed' })

@@ -1,5 +1,6 @@
 import { webhookOwner } from '../../lib/api/webhook-owner.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { WebhookState } from '../../lib/webhooks/types.ts'
 
 export const config = {
   method: 'GET',
@@ -12,7 +13,21 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = {
+  count: number
+  webhooks: {
+    url: string
+    version: 'v1' | 'v2'
+    state: WebhookState
+    created: string | null
+    lastSuccess: string | null
+    lastError: { at: string | null; message: string } | null
+    backlog: number
+    dropped: number
+  }[]
+}
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { time } = ctx.present
   const webhooks = ctx.services.webhooks.list(webhookOwner(ctx.caller.token)).map((w) => ({
     url: w.url,

@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { PublicJwk } from '../../lib/webhooks/types.ts'
 
 export const config = {
   method: 'GET',
@@ -8,6 +9,9 @@ export const config = {
   summary: "Extension: the gateway's public ed25519 key(s) as a JWKS document, to verify the v1a entry of webhook-signature without a shared secret",
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok(await ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
+type Answer = { keys: PublicJwk[] }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) =>
+  ctx.ok(await ctx.services.webhooks.jwks(), { headers: { 'cache-control': 'public, max-age=300' } })
 
 export default handler

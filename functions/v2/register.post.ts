@@ -15,7 +15,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'CALLBACK_MISSING', 'CALLBACK_INVALID', 'CALLBACK_UNREACHABLE', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { webhook: { url: string; secret?: string } }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { http_client: callback } = registerBody.parse(await ctx.body())
   const { url, secret, created } = await ctx.services.webhooks.register(callback, 'v2', { owner: webhookOwner(ctx.caller.token) })
   return ctx.ok(

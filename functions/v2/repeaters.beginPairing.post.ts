@@ -1,5 +1,6 @@
 import { pairingBody } from '../../lib/api/gateway-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { PairingState } from '../../runtime/workers/pairing-state.ts'
 
 export const config = {
   method: 'POST',
@@ -13,7 +14,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'PAIRING_TIMEOUT_INVALID', 'JSON_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { pairing: PairingState }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { timeout: seconds } = pairingBody.parse(await ctx.body())
   const pairing = await ctx.services.pairing.begin(seconds)
   return ctx.ok({ pairing }, { outcome: pairing.open ? 'PAIRING_OPEN' : 'PAIRING_CLOSED' })

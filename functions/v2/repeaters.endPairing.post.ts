@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { PairingState } from '../../runtime/workers/pairing-state.ts'
 
 export const config = {
   method: 'POST',
@@ -11,7 +12,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'JSON_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { pairing: PairingState }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   await ctx.body()
   return ctx.ok({ pairing: await ctx.services.pairing.end() }, { outcome: 'PAIRING_CLOSED' })
 }

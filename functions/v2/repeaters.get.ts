@@ -1,5 +1,6 @@
 import { repeatersQuery } from '../../lib/api/gateway-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { RepeaterView } from '../../lib/inventory/types.ts'
 
 export const config = {
   method: 'GET',
@@ -12,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'REFRESH_INVALID', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: number; repeaters: RepeaterView[] }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { refresh } = repeatersQuery.parse(ctx.query)
   const repeaters = refresh ? await ctx.services.repeaters.refresh() : ctx.services.repeaters.list()
   return ctx.ok({ count: repeaters.length, repeaters })

@@ -1,5 +1,6 @@
 import { simClearBody } from '../../lib/api/sim-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { SimTrackerView } from '../../lib/orders/simulator-types.ts'
 
 export const config = {
   method: 'POST',
@@ -12,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'SIM_INPUT_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { tracker: SimTrackerView }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { tracker } = await ctx.services.simulator.clear(simClearBody.parse(await ctx.body()).tracker)
   return ctx.ok({ tracker })
 }

@@ -1,4 +1,5 @@
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { SimulatorStatus } from '../../lib/orders/simulator-types.ts'
 
 export const config = {
   method: 'GET',
@@ -11,6 +12,8 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ simulator: ctx.services.simulator.status() })
+type Answer = { simulator: SimulatorStatus }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => ctx.ok({ simulator: ctx.services.simulator.status() })
 
 export default handler

@@ -1,5 +1,6 @@
 import { simStartBody } from '../../lib/api/sim-input.ts'
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { SimTrackerView } from '../../lib/orders/simulator-types.ts'
 
 export const config = {
   method: 'POST',
@@ -12,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'ROUTE_NOT_FOUND', 'SIM_INPUT_INVALID', 'JSON_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { tracker: SimTrackerView; activeorder: ActiveOrderV2 | null }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const body = simStartBody.parse(await ctx.body())
   const { tracker, order } = await ctx.services.simulator.start(body.tracker, { toGo: body.toGo })
   return ctx.ok({ tracker, activeorder: order && ctx.present.activeOrder(order) })

@@ -1,5 +1,6 @@
 import { targetTimeDoc, targetTimeParam } from '../../lib/api/history-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { DailyStatistics } from '../../lib/history/types.ts'
 
 export const config = {
   method: 'GET',
@@ -12,7 +13,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TARGET_TIME_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { statistics: DailyStatistics }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const targetTime = targetTimeParam(ctx.query) ?? ctx.services.settings.get().targetTimeDefault
   const { now, timezone } = ctx.present
   const statistics = ctx.services.history.statistics({ now, timezone, targetTime })

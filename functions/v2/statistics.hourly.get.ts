@@ -1,5 +1,6 @@
 import { hourlyQuery } from '../../lib/api/history-input.ts'
 import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { HourlyStatistics } from '../../lib/history/types.ts'
 
 export const config = {
   method: 'GET',
@@ -13,7 +14,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'TARGET_TIME_INVALID', 'DATE_INVALID'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { hourly: HourlyStatistics }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const { settings, history } = ctx.services
   const input = hourlyQuery.parse(ctx.query)
   const range = input.range

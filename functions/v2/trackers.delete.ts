@@ -11,6 +11,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok({ removed: await ctx.services.trackers.clearUnbound() }, { outcome: 'TRACKERS_CLEARED' })
+type Answer = { removed: number }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) =>
+  ctx.ok({ removed: await ctx.services.trackers.clearUnbound() }, { outcome: 'TRACKERS_CLEARED' })
 
 export default handler

@@ -1,4 +1,4 @@
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction, TrackerView } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: 'GET',
@@ -10,7 +10,9 @@ export const config = {
   errors: ['AUTH_MALFORMED', 'AUTH_REJECTED', 'RATE_LIMITED'],
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => {
+type Answer = { count: number; trackers: TrackerView[] }
+
+const handler: GatewayFunction<Answer, 'v2'> = async (_request, ctx) => {
   const trackers = ctx.services.trackers.list().map(ctx.present.tracker)
   return ctx.ok({ count: trackers.length, trackers })
 }

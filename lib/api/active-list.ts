@@ -3,6 +3,7 @@
 // seconds), or the timezone setting changed. Kitchen displays poll this list; presenting
 // and serialising every order on every poll was most of the route's cost.
 import { RawJson } from './raw-json.ts'
+import type { PresentedList } from './wire-types.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { OrdersService } from '../orders/service.ts'
 import type { ActiveOrder } from '../orders/types.ts'
@@ -14,10 +15,7 @@ export interface ActiveListDeps {
   settings: { timezone: string }
 }
 
-export interface PresentedList {
-  count: number
-  items: RawJson
-}
+export type { PresentedList } from './wire-types.ts'
 
 export class ActiveOrderList {
   readonly #deps: ActiveListDeps

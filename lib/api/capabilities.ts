@@ -3,30 +3,9 @@
 import type { GatewayConfig } from '../config.ts'
 import { maxParamLength } from './input-schema.ts'
 import { zigbeePresets } from '../settings/service.ts'
+import type { Capabilities } from './wire-types.ts'
 
-export interface Capabilities {
-  apiVersions: string[]
-  product: string
-  appBundleVersion: string
-  radio: { kind: string; adapter: string | null; zigbeePresets: Record<string, { channel: number }> }
-  features: {
-    websocket: boolean
-    webhooks: boolean
-    mdns: boolean
-    cloudActivation: boolean
-    paging: { tracking: boolean; once: boolean }
-    repeaterPairing: boolean
-  }
-  limits: {
-    bodyBytes: number
-    headerBytes: number
-    jsonDepth: number
-    paramLength: number
-    ordersPageMax: number
-    pairingTimeoutMax: number
-    checkTimeoutMax: number
-  }
-}
+export type { Capabilities } from './wire-types.ts'
 
 export function capabilities(config: GatewayConfig, version: string): Capabilities {
   return {

@@ -1,8 +1,9 @@
 // The v1 and v2 envelopes. Every HTTP answer the gateway gives is built here, so status,
 // returnCode and message stay consistent across functions and the runtime's own errors.
 import { DomainError, type ErrorKind, type Outcome, outcomeCodes } from '../kernel/errors.ts'
+import type { ApiVersion } from './wire-types.ts'
 
-export type ApiVersion = 'v1' | 'v2'
+export type { ApiVersion } from './wire-types.ts'
 
 interface ErrorMapping {
   status: number

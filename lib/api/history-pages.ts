@@ -6,14 +6,11 @@
 // and point-of-sale screens poll the same page over and over.
 import { orderSummary } from './present-order.ts'
 import { RawJson } from './raw-json.ts'
+import type { PresentedPage } from './wire-types.ts'
 import type { HistoryFilter, PageRequest } from '../history/query.ts'
 import type { HistoryStore } from '../history/store.ts'
 
-export interface PresentedPage {
-  count: number
-  asOf: number
-  items: RawJson
-}
+export type { PresentedPage } from './wire-types.ts'
 
 /** Memory for kept pages (config storage.historyPageCacheBytes). */
 const defaultBudget = 4_000_000

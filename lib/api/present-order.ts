@@ -6,6 +6,7 @@
 import { elapsedSeconds, type PresentOptions } from '../orders/notification.ts'
 import type { ActiveOrder, OrderChange } from '../orders/types.ts'
 import { formatLocal } from '../kernel/time.ts'
+import type { ActiveOrderV1, ActiveOrderV2 } from './wire-types.ts'
 
 export { orderModifiedPayload, orderSummary, type PresentOptions } from '../orders/notification.ts'
 
@@ -21,7 +22,7 @@ function common(order: ActiveOrder, timezone: string) {
 }
 
 /** v1: stateStarted, paged "Yes"/"No", elapsedTime. */
-export function activeOrderV1(order: ActiveOrder, { now, timezone }: PresentOptions) {
+export function activeOrderV1(order: ActiveOrder, { now, timezone }: PresentOptions): ActiveOrderV1 {
   return {
     ...common(order, timezone),
     stateStarted: formatLocal(order.stateChanged, timezone),
@@ -31,7 +32,7 @@ export function activeOrderV1(order: ActiveOrder, { now, timezone }: PresentOpti
 }
 
 /** v2: stateChanged, boolean paged, elapsedTime. */
-export function activeOrderV2(order: ActiveOrder, { now, timezone }: PresentOptions) {
+export function activeOrderV2(order: ActiveOrder, { now, timezone }: PresentOptions): ActiveOrderV2 {
   return {
     ...common(order, timezone),
     stateChanged: formatLocal(order.stateChanged, timezone),

@@ -2,9 +2,10 @@
 // itself only in the generate answer; lists show its first characters as `prefix`. `scope`
 // (what the token may do, docs/api.md "Scopes") is ours.
 import { formatLocal } from '../kernel/time.ts'
+import type { TokenWire } from './wire-types.ts'
 import type { TokenRecord } from '../tokens/service.ts'
 
-export function presentToken(record: TokenRecord, timezone: string, fullToken?: string): Record<string, unknown> {
+export function presentToken(record: TokenRecord, timezone: string, fullToken?: string): TokenWire {
   return {
     name: record.name,
     ...(fullToken !== undefined ? { token: fullToken } : {}),

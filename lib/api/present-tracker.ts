@@ -4,17 +4,9 @@
 import { isTrackerAvailable } from '../inventory/tracker-availability.ts'
 import type { TrackerRecord } from '../inventory/trackers.ts'
 import { formatLocal } from '../kernel/time.ts'
+import type { TrackerView } from './wire-types.ts'
 
-export interface TrackerView {
-  number: number
-  extendedAddress: string
-  battery: number | null
-  linkQuality: number | null
-  captured: string
-  lastSeen: string
-  available: boolean
-  order: { uuid: string; name: number } | null
-}
+export type { TrackerView } from './wire-types.ts'
 
 export function trackerView(record: TrackerRecord, zone: string, now: number): TrackerView {
   return {

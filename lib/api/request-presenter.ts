@@ -2,29 +2,15 @@
 // gateway's timezone once per request (ctx.present), so a function writes
 // ctx.present.activeOrder(order), not v2View(ctx.services)(order).
 import type { Clock } from '../kernel/clock.ts'
-import type { TrackerRecord } from '../inventory/trackers.ts'
-import type { ActiveOrder } from '../orders/types.ts'
-import type { OrderSummary } from '../orders/types.ts'
-import { trackerView, type TrackerView } from './present-tracker.ts'
+import { trackerView } from './present-tracker.ts'
 import { presentToken } from './present-token.ts'
-import type { TokenRecord } from '../tokens/service.ts'
 import { formatWithOffset } from '../kernel/time.ts'
 import type { ApiVersion } from './envelope.ts'
 import { activeOrderV1, activeOrderV2, orderSummary } from './present-order.ts'
+import type { Presenter } from './wire-types.ts'
+import type { TokenRecord } from '../tokens/types.ts'
 
-export interface Presenter {
-  /** The instant this request is presented at, and the gateway's timezone. */
-  readonly now: number
-  readonly timezone: string
-  /** An active order in this version's fields (v1 stateStarted / "Yes"; v2 stateChanged / boolean). */
-  activeOrder(order: ActiveOrder): Record<string, unknown>
-  orderSummary(summary: OrderSummary): Record<string, unknown>
-  /** A token record; the full token only where it is shown once (generate). */
-  token(record: TokenRecord, fullToken?: string): Record<string, unknown>
-  tracker(record: TrackerRecord): TrackerView
-  /** An instant with the gateway's offset; null stays null. */
-  time(ms: number | null): string | null
-}
+export type { Presenter } from './wire-types.ts'
 
 export interface PresenterDeps {
   clock: Pick<Clock, 'now'>
@@ -72,7 +58,8 @@ class RequestPresenter implements Presenter {
 
   get token(): Presenter['token'] {
     const timezone = this.timezone
-    return (this.#token ??= (record, fullToken) => presentToken(record, timezone, fullToken))
+    // One closure for both overloads: presentToken includes `token` exactly when it is given.
+    return (this.#token ??= ((record: TokenRecord, fullToken?: string) => presentToken(record, timezone, fullToken)) as Presenter['token'])
   }
 
   get tracker(): Presenter['tracker'] {

@@ -3,17 +3,8 @@
 import type { Clock } from '../kernel/clock.ts'
 import { formatWithOffset } from '../kernel/time.ts'
 import type { Collection } from '../store/db.ts'
-
-export interface BackupResult {
-  /** When it finished (ms since the epoch). */
-  at: number
-  trigger: 'schedule' | 'manual'
-  ok: boolean
-  file: string | null
-  bytes: number | null
-  /** Why it failed (null when ok). */
-  reason: string | null
-}
+import type { BackupResult, BackupStatusView, PresentedResult } from './types.ts'
+export type { BackupResult, BackupStatusView, PresentedResult } from './types.ts'
 
 interface RecordDoc {
   key: 'last'
@@ -29,24 +20,6 @@ export interface BackupSchedule {
 
 /** A backup older than this, or a failed last one, is worth a warning on the board. */
 export const staleAfterMs = 2 * 24 * 3600_000
-
-export interface BackupStatusView {
-  /** Whether backups run on a schedule (config `backup.directory`). */
-  scheduled: boolean
-  directory: string | null
-  /** Time of day (HH:MM, gateway's timezone) and how many are kept. */
-  at: string
-  keep: number
-  /** When the next scheduled one is due, or null. */
-  nextAt: string | null
-  running: boolean
-  last: PresentedResult | null
-  lastGood: PresentedResult | null
-  /** 'failed' (the last one failed), 'stale' (the last good one is over two days old), or null. */
-  warning: 'failed' | 'stale' | null
-}
-
-export type PresentedResult = Omit<BackupResult, 'at'> & { at: string }
 
 export class BackupRecord {
   readonly #collection: Collection<RecordDoc>

@@ -11,17 +11,8 @@ import { connectionSecrets, fleetTopics, type FleetConfig, type FleetTopics } fr
 import { classifyFailure, type ClassifiedFailure } from './failure.ts'
 import type { FleetChannel, FleetOutbox } from './outbox.ts'
 import type { FleetReplayer } from './replay.ts'
-
-export type FleetState = 'disabled' | 'connecting' | 'connected' | 'down' | 'auth-failed' | 'tls-failed'
-
-export interface FleetStatus {
-  state: FleetState
-  /** Order changes recorded but not yet acknowledged by the broker. */
-  backlog: number
-  lastError: string | null
-  /** Highest seq the broker acknowledged (kept across restarts); null before the first. */
-  lastPublishedSeq: number | null
-}
+import type { FleetState, FleetStatus } from './types.ts'
+export type { FleetState, FleetStatus } from './types.ts'
 
 export interface FleetBridgeOptions {
   config: FleetConfig

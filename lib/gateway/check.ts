@@ -4,23 +4,11 @@ import type { Clock } from '../kernel/clock.ts'
 import type { RadioInfo } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
 import type { CloudStatus } from './cloud.ts'
+import type { CheckItem, CheckReport } from './types.ts'
+export type { CheckItem, CheckReport } from './types.ts'
 
 export const defaultCheckTimeoutSeconds = 5
 export const maxCheckTimeoutSeconds = 254
-
-export interface CheckItem {
-  ok: boolean
-  detail: string
-}
-
-export interface CheckReport {
-  ok: boolean
-  timeout: number
-  radio: CheckItem & { kind: string }
-  storage: CheckItem
-  /** null when the gateway is not activated with the cloud service (nothing to check). */
-  cloud: (CheckItem & { state: string }) | null
-}
 
 export interface CheckDeps {
   clock: Clock

@@ -10,8 +10,8 @@ import { DomainError } from '../kernel/errors.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
-
-export type CloudState = 'NOT_CONFIGURED' | 'ACTIVATED' | 'CONNECTED' | 'UNREACHABLE'
+import type { CloudStatus } from './types.ts'
+export type { CloudState, CloudStatus } from './types.ts'
 
 export const deviceCodePattern = /^[0-9]{3}-[0-9]{4}-[0-9]{3}$/
 
@@ -23,16 +23,6 @@ export interface CloudRecord {
   activatedAt: number
   /** Outcome of the latest contact with the service. */
   lastState: 'ACTIVATED' | 'CONNECTED' | 'UNREACHABLE'
-  lastContactAt: number | null
-}
-
-export interface CloudStatus {
-  state: CloudState
-  configured: boolean
-  activated: boolean
-  accountName: string | null
-  locationName: string | null
-  activatedAt: number | null
   lastContactAt: number | null
 }
 

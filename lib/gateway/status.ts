@@ -5,65 +5,16 @@ import { unwatchedClockState, type ClockState } from '../kernel/clock-watch.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { FleetStatus } from '../fleet/bridge.ts'
 import type { RadioInfo } from '../radio/radio.ts'
-import type { CoordinatorInfo } from '../radio/coordinator.ts'
 import { formatLocal, formatOffset } from '../kernel/time.ts'
 import type { CloudStatus } from './cloud.ts'
 import type { HostMonitor } from './host.ts'
 import type { TlsStatus } from './tls-status.ts'
-import { processMemory, type ProcessMemory } from './process-memory.ts'
+import { processMemory } from './process-memory.ts'
 import type { BackupStatusView } from '../backup/record.ts'
+import type { GatewayStatus } from './types.ts'
+export type { GatewayStatus } from './types.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
-
-export interface GatewayStatus {
-  freeMemory: number
-  totalMemory: number
-  usedMemory: number
-  gatewayPlatform: string
-  gatewayProduct: string
-  deviceId: string
-  utcOffset: string
-  timezone: string
-  cpuTemp: number
-  cpuUtilization: number
-  zigbeeEui64: string
-  zigbeeChannel: number
-  cloudAccountName: string | null
-  cloudLocationName: string | null
-  uptime: number
-  appBundleVersion: string
-  currentTime: string
-  /** Extension: whether the radio is connected right now. */
-  radioUp: boolean
-  /** Extension: 'simulated' or 'zigbee'. */
-  radioKind: string
-  /**
-   * Extension: the Zigbee radio process (null for the simulated radio): why the radio last
-   * went down, how often it was restarted, when the next start is due (ms since the epoch),
-   * its resident memory in bytes.
-   */
-  radioProcess: { lastError: string | null; restarts: number; nextAttemptAt: number | null; rss: number | null } | null
-  /** Extension: the fleet bridge's state and backlog (state 'disabled' when off). */
-  fleet: FleetStatus
-  /** Extension: the gateway process's memory in bytes (rss, heap used/total/limit, external). */
-  memory: ProcessMemory
-  /**
-   * Extension: whether the system clock is synchronised (null: the system cannot tell), who
-   * said so, the last clock step mended, when a board last set the time, and whether
-   * webhook deliveries wait for the clock (lib/kernel/clock-watch.ts).
-   */
-  clock: ClockState
-  /** Extension: scheduled backups and the last result (docs/api.md, Backups); null where none are kept (tests). */
-  backup: BackupStatusView | null
-  /**
-   * Extension: the Zigbee coordinator stick as last seen (type, firmware, IEEE address, how
-   * the last start found the network, its coordinator backup); null until it answered and
-   * for the simulated radio.
-   */
-  coordinator: CoordinatorInfo | null
-  /** Extension: the HTTPS port and its certificate's fingerprints (null when HTTPS is off). */
-  tls: TlsStatus | null
-}
 
 export interface StatusDeps {
   clock: Clock

@@ -5,37 +5,8 @@
 // taken in memory from the durations (a week of a busy restaurant is a few tens of thousands).
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { dayBounds, offsetMinutes } from '../kernel/time.ts'
-
-export type HourlyRange = 'day' | 'week'
-
-export interface HourlyRequest {
-  now: number
-  timezone: string
-  /** Target time in seconds (> 0): counts the orders over it. */
-  targetTime: number
-  range: HourlyRange
-}
-
-export interface HourFigures {
-  /** Hour of the day, 0-23, in the gateway's timezone. */
-  hour: number
-  /** Orders cleared in that hour (summed over the days of the range). */
-  orders: number
-  /** Start-to-clear seconds, one decimal; null when no order. */
-  medianSeconds: number | null
-  p90Seconds: number | null
-  overTarget: number
-}
-
-export interface HourlyStatistics {
-  range: HourlyRange
-  /** First and last instant covered (epoch ms; `to` exclusive). */
-  from: number
-  to: number
-  days: number
-  targetTime: number
-  hours: HourFigures[]
-}
+import type { HourlyRequest, HourlyStatistics } from './types.ts'
+export type { HourlyRange, HourlyRequest, HourFigures, HourlyStatistics } from './types.ts'
 
 /** The value below which `share` of the sorted values lie (nearest rank). */
 export function percentile(sorted: number[], share: number): number | null {

@@ -2,35 +2,10 @@
 // statement per filter combination (built on first use), each answerable by one index
 // range walk (see the indexes in store.ts), so a page costs the same at any history size.
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import type { OrderSummary, OrderType } from '../orders/types.ts'
+import type { OrderSummary } from '../orders/types.ts'
 import { rowToSummary, summaryColumns as columns, type SummaryRow, type SummaryTuple, tupleToSummary } from './rows.ts'
-
-export interface HistoryFilter {
-  /** orderStarted >= createdAfter (ms, inclusive). */
-  createdAfter?: number
-  /** orderStarted < createdBefore (ms, exclusive). */
-  createdBefore?: number
-  orderType?: OrderType
-  locationName?: number
-}
-
-export interface PageRequest {
-  offset: number
-  limit: number
-  /**
-   * Snapshot position from an earlier page's `asOf`: summaries inserted after it are left
-   * out, so pages of one walk see one fixed, ordered set. Absent: the history as it is now.
-   */
-  asOf?: number
-}
-
-export interface HistoryPage {
-  /** How many summaries match the filters (as of `asOf`), not the page size. */
-  count: number
-  items: OrderSummary[]
-  /** The snapshot this page was read at: pass it back as `asOf` for the next pages. */
-  asOf: number
-}
+import type { HistoryFilter, PageRequest, HistoryPage } from './types.ts'
+export type { HistoryFilter, PageRequest, HistoryPage } from './types.ts'
 
 interface Clauses {
   where: string

@@ -3,26 +3,8 @@
 // (orderCleared, orderStarted) index: the day's rows are never read from the table.
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { dayBounds } from '../kernel/time.ts'
-
-export interface StatisticsRequest {
-  now: number
-  /** The gateway's timezone (IANA name or "+HH:MM"): decides where "today" begins. */
-  timezone: string
-  /** Target time in seconds (> 0). */
-  targetTime: number
-}
-
-export interface DailyStatistics {
-  /** Orders cleared today. */
-  ordersToday: number
-  /** Mean start-to-clear time in seconds, one decimal; 0 when none. */
-  averageSeconds: number
-  /** Orders that took strictly longer than the target. */
-  exceededToday: number
-  /** Percentage within target, one decimal, rounded down (100 only when none exceeded); 0 when none. */
-  percentGoal: number
-  targetTime: number
-}
+import type { StatisticsRequest, DailyStatistics } from './types.ts'
+export type { StatisticsRequest, DailyStatistics } from './types.ts'
 
 interface Aggregate {
   n: number

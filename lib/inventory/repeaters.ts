@@ -7,27 +7,8 @@ import type { RadioEvents } from '../radio/radio.ts'
 import type { Collection } from '../store/db.ts'
 import { formatLocal } from '../kernel/time.ts'
 import { byCodeUnits } from '../kernel/text-order.ts'
-
-export interface RepeaterRecord {
-  extendedAddress: string
-  shortAddress: number
-  label: string
-  manufacturerId: number | null
-  profileId: number | null
-  parentShortAddress: number | null
-  firmwareVersion: string | null
-  hardwareVersion: number | null
-  remainingChildren: number | null
-  deviceType: string
-  deviceModel: string | null
-  firstSeen: number
-  lastSeen: number
-}
-
-export interface RepeaterView extends Omit<RepeaterRecord, 'firstSeen' | 'lastSeen'> {
-  status: 'ACTIVE' | 'INACTIVE'
-  lastSeen: string
-}
+import type { RepeaterRecord, RepeaterView } from './types.ts'
+export type { RepeaterRecord, RepeaterView } from './types.ts'
 
 /** The optional radio capability behind ?refresh=true (the Zigbee radio pings routers). */
 export interface RepeaterProbe {

@@ -4,23 +4,8 @@
 // reads, persisted in NeDB before any change is acknowledged.
 import type { Collection, Durability } from '../store/db.ts'
 import { byCodeUnits } from '../kernel/text-order.ts'
-
-export interface TrackerBinding {
-  uuid: string
-  name: number
-}
-
-export interface TrackerRecord {
-  number: number
-  address: string
-  /** When it was first held over a starter unit. */
-  captured: number
-  lastSeen: number
-  battery: number | null
-  linkQuality: number | null
-  /** The active order this tracker is bound to, if any. */
-  order: TrackerBinding | null
-}
+import type { TrackerBinding, TrackerRecord } from './types.ts'
+export type { TrackerBinding, TrackerRecord } from './types.ts'
 
 export interface TrackerSighting {
   address: string

@@ -141,6 +141,13 @@ const list = (item: string, countType: 'integer' | 'string') => ({
   items: { type: 'array', items: ref(item) },
 })
 
+/** A history list's snapshot position (docs/api.md, "Stable paging"), in every answer of both versions. */
+const asOf: JsonSchema = {
+  type: 'string',
+  pattern: '^[0-9]+$',
+  description: 'Extension: the highest history position this list includes; pass it back as as_of for the next pages',
+}
+
 /** Fields a route's success body carries next to the envelope, by "METHOD path". */
 /** What HTTPS serves (lib/gateway/tls-status.ts): in GET /api/v2/gateway/tls and gatewayStatus.tls. */
 const tlsStatus: JsonSchema = {
@@ -180,8 +187,8 @@ export const payloads: Record<string, Record<string, JsonSchema>> = {
   'GET /api/v1/activeorders/:id': { activeorder: ref('ActiveOrderV1') },
   'DELETE /api/v1/activeorders/:name': { activeorder: ref('ActiveOrderV1') },
   'POST /api/v1/activeorders/:name/page': { activeorder: ref('ActiveOrderV1') },
-  'GET /api/v2/orders': list('OrderSummary', 'string'),
-  'GET /api/v1/orders': list('OrderSummary', 'string'),
+  'GET /api/v2/orders': { ...list('OrderSummary', 'string'), asOf },
+  'GET /api/v1/orders': { ...list('OrderSummary', 'string'), asOf },
   'GET /api/v2/orders/:uuid': { order: ref('OrderSummary') },
   'GET /api/v1/orders/:uuid': { order: ref('OrderSummary') },
   'GET /api/v2/accesstoken/generate': { token: ref('AccessToken') },

@@ -20,7 +20,7 @@
 // reason.
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../kernel/clock.ts'
-import { DomainError, type Outcome } from '../kernel/errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { ChangeLog } from '../changes/change-log.ts'
 import type { HistoryStore } from '../history/store.ts'
 import type { TrackerInventory } from '../inventory/trackers.ts'
@@ -32,7 +32,9 @@ import type { FaultPoint } from './fault.ts'
 import { ActiveSet } from './active-set.ts'
 import { OrderStamps, type ClockRunsOf } from './stamps.ts'
 import { findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
-import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef, type OrderType } from './types.ts'
+import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef } from './types.ts'
+import type { CreateInput, OrderResult } from './types.ts'
+export type { CreateInput, OrderResult } from './types.ts'
 
 /** The change a stored version was written for. */
 interface ChangeStamp {
@@ -85,23 +87,6 @@ export interface OrdersDeps {
    * to, and whether it is known right now (the system says synchronised).
    */
   clockRun?: { id: string; right(): boolean }
-}
-
-export interface CreateInput {
-  name: number
-  orderType?: OrderType
-  locationName?: number
-  /** v1: a new order needs a known tracker (or the dummy address). */
-  requireTracker: boolean
-  /** v1 test aid `dummy_tracker_address=true`: stand in an address when none is known. */
-  dummyTracker?: boolean
-  /** A recall: the cleared order's start and location times, kept by the new order. */
-  recalled?: { started: number; located: number | null }
-}
-
-export interface OrderResult {
-  order: ActiveOrder
-  outcome?: Outcome
 }
 
 /** The address that stands in for a tracker under `dummy_tracker_address=true`. */

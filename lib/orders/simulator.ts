@@ -9,23 +9,8 @@ import { SimulatedRadio, type SimPosition, type SimStatus, type SimTrackerStatus
 import type { Radio } from '../radio/radio.ts'
 import type { OrdersService } from './service.ts'
 import type { ActiveOrder } from './types.ts'
-
-export interface SimTrackerView extends SimTrackerStatus {
-  /** The active order this tracker is bound to. */
-  order: { uuid: string; name: number; state: ActiveOrder['state'] } | null
-}
-
-export interface SimulatorStatus extends Omit<SimStatus, 'trackers'> {
-  trackers: SimTrackerView[]
-}
-
-export interface SimActionResult {
-  tracker: SimTrackerView
-  /** The order bound to the tracker after the action (null after a clear). */
-  order: ActiveOrder | null
-  /** The order a clear sent to history (null when the tracker had none). */
-  cleared?: ActiveOrder | null
-}
+import type { SimTrackerView, SimulatorStatus, SimActionResult } from './simulator-types.ts'
+export type { SimTrackerView, SimulatorStatus, SimActionResult } from './simulator-types.ts'
 
 /** Where a tracker is, judged by its order: on its table, with its guest, or in the rack. */
 export function positionOf(order: ActiveOrder | undefined): SimPosition {

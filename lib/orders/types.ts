@@ -1,5 +1,6 @@
 // The order domain's shapes, shared by the orders service, history, events and presenters.
 // Times are milliseconds since the epoch; presenters format them in the gateway's timezone.
+import type { Outcome } from '../kernel/errors.ts'
 
 export type OrderType = 'ON_PREMISE' | 'TO_GO'
 
@@ -72,4 +73,21 @@ export function summaryOf(order: ActiveOrder, clearedAt: number): OrderSummary {
     orderLocated: order.located === null ? null : Math.min(Math.max(order.located, started), clearedAt),
     orderCleared: clearedAt,
   }
+}
+
+export interface CreateInput {
+  name: number
+  orderType?: OrderType
+  locationName?: number
+  /** v1: a new order needs a known tracker (or the dummy address). */
+  requireTracker: boolean
+  /** v1 test aid `dummy_tracker_address=true`: stand in an address when none is known. */
+  dummyTracker?: boolean
+  /** A recall: the cleared order's start and location times, kept by the new order. */
+  recalled?: { started: number; located: number | null }
+}
+
+export interface OrderResult {
+  order: ActiveOrder
+  outcome?: Outcome
 }

@@ -10,6 +10,8 @@ import type { Logger } from '../kernel/log.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { OrderType } from '../orders/types.ts'
 import type { Radio, RadioEvents, RadioInfo } from './radio.ts'
+import type { SimPosition, SimTrackerStatus, SimStatus } from './simulated-types.ts'
+export type { SimPosition, SimTrackerStatus, SimStatus } from './simulated-types.ts'
 
 export interface SimulatedRadioOptions {
   clock: Clock
@@ -30,31 +32,6 @@ interface SimRepeater {
   extendedAddress: string
   shortAddress: number
   joined: boolean
-}
-
-export type SimPosition =
-  | { at: 'rack' }
-  /** Started on a starter unit and handed to a guest. */
-  | { at: 'guest'; orderType: OrderType }
-  | { at: 'table'; table: number }
-
-export interface SimTrackerStatus {
-  number: number
-  address: string
-  position: SimPosition
-  buzzing: boolean
-  /** When the current page lease ends (null when not buzzing). */
-  buzzingUntil: number | null
-  battery: number
-  linkQuality: number
-}
-
-export interface SimStatus {
-  up: boolean
-  trackers: SimTrackerStatus[]
-  tables: number[]
-  starters: { name: 'dine-in' | 'to-go'; orderType: OrderType }[]
-  clearers: string[]
 }
 
 export interface SentCommand {

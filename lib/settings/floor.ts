@@ -5,22 +5,10 @@
 import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
+import type { FloorPlan } from './types.ts'
+export type { FloorTable, FloorPlan } from './types.ts'
 
 export const maxGrid = 30
-
-export interface FloorTable {
-  table: number
-  /** Column, from 0 at the left. */
-  x: number
-  /** Row, from 0 at the top. */
-  y: number
-}
-
-export interface FloorPlan {
-  columns: number
-  rows: number
-  tables: FloorTable[]
-}
 
 const cell = z
   .number()

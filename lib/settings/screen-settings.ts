@@ -6,6 +6,9 @@
 import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
+import type { ScreenSettings } from './types.ts'
+
+export type { ScreenSettings }
 
 /** The seconds a board offers for the late reminders and the offline alarm (0: once, never). */
 const intervalChoices = [30, 60, 120, 300, 0] as const
@@ -22,7 +25,10 @@ export const screenSettingsSchema = z.strictObject({
   language: z.enum(['en', 'es', 'de']).optional().describe("The board's language"),
 })
 
-export type ScreenSettings = z.infer<typeof screenSettingsSchema>
+// The schema and the data-only type (lib/settings/types.ts, for the function contract) agree.
+type Parsed = z.infer<typeof screenSettingsSchema>
+const _agree: [Parsed, ScreenSettings] extends [ScreenSettings, Parsed] ? true : never = true
+void _agree
 const settingKeys = Object.keys(screenSettingsSchema.shape) as (keyof ScreenSettings)[]
 
 /** Valid settings from untrusted input: -20 naming an unknown key, -21 naming a bad value. */

@@ -6,12 +6,8 @@ import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import { isValidTimezone } from '../kernel/time.ts'
 import { systemZoneName } from '../kernel/system-zone.ts'
-
-export interface Settings {
-  zigbeePreset: string
-  targetTimeDefault: number
-  timezone: string
-}
+import type { Settings } from './types.ts'
+export type { Settings } from './types.ts'
 
 /**
  * The radio channel a preset letter names. The PAN ID and extended PAN ID of the set are

@@ -23,6 +23,8 @@ import { tokenName } from './names.ts'
 import { newTokenSecret, tokenPrefix } from './secret.ts'
 import { assertWithin, type Scope, screenScope } from './scopes.ts'
 import type { IssuedToken, TokenService } from './service.ts'
+import type { PairingRequest, PairingPoll } from './types.ts'
+export type { PairingRequest, PairingPoll } from './types.ts'
 
 /** No 0/O, 1/I/L: a code read off a screen across a kitchen is typed right. */
 export const codeAlphabet = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
@@ -32,18 +34,6 @@ export const maxWaiting = 32
 export const perAddress = 4
 /** Wrong codes an address may try per minute before 429: guessing stays slow even for token holders. */
 export const wrongCodesPerMinute = 10
-
-export interface PairingRequest {
-  /** The poll handle: only the screen that asked knows it. */
-  id: string
-  /** What the screen shows, e.g. "K7QM-4XTP". */
-  code: string
-  /** The token name the screen suggests (its browser and a random tail). */
-  name: string
-  expiresAt: number
-}
-
-export type PairingPoll = { state: 'waiting'; expiresAt: number } | { state: 'approved'; issued: IssuedToken }
 
 /** An approval not yet collected: the token's secret is drawn, but nothing is stored. */
 interface Approval {

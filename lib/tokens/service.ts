@@ -12,6 +12,8 @@ import { hashToken, newTokenSecret, sameHash, tokenPattern, tokenPrefix } from '
 import { defaultScope, type Scope, scopeAllows } from './scopes.ts'
 import { UsageBuffer } from './usage.ts'
 import { byLettersAndDigits } from '../kernel/text-order.ts'
+import type { TokenRecord, IssuedToken, TokenIdentity } from './types.ts'
+export type { TokenRecord, IssuedToken, TokenIdentity } from './types.ts'
 
 /** What the datastore holds: never the token itself. */
 export interface TokenDoc {
@@ -24,28 +26,6 @@ export interface TokenDoc {
   ipAddress: string | null
   /** What the token may do; absent on tokens stored before scopes, which were `admin`. */
   scope?: Scope
-}
-
-export interface TokenRecord {
-  id: string
-  name: string
-  prefix: string
-  scope: Scope
-  createdAt: number
-  lastUsedAt: number | null
-  ipAddress: string | null
-}
-
-export interface IssuedToken {
-  /** The full token: shown once, in the generate answer, and kept nowhere. */
-  token: string
-  record: TokenRecord
-}
-
-export interface TokenIdentity {
-  name: string
-  id: string
-  scope: Scope
 }
 
 export interface TokenServiceDeps {

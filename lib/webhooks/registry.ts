@@ -1,10 +1,10 @@
 // Webhook registrations, kept in NeDB and mirrored in memory (there are at most
 // maxRegistrations, and the change sink reads them on every order change).
 import type { Collection, WriteOptions } from '../store/db.ts'
+import type { WebhookState } from './types.ts'
+export type { WebhookState } from './types.ts'
 
 export const maxRegistrations = 20
-
-export type WebhookState = 'active' | 'failing' | 'disabled'
 
 export interface Registration {
   url: string

@@ -13,9 +13,11 @@ import type { Durability, Store } from '../store/db.ts'
 import { canonicalAddress, classifyAddress } from './address.ts'
 import { WebhookClient } from './http-client.ts'
 import { Outbox, type OutboxEntry } from './outbox.ts'
-import { maxRegistrations, Registry, type Registration, type WebhookState } from './registry.ts'
+import { maxRegistrations, Registry, type Registration } from './registry.ts'
 import { hmacSignature, newSecret, SigningKey, type SigningKeyDoc, signedContent } from './signing.ts'
 import { type Endpoint, parseTarget, type Resolver, TargetGuard, TargetRefused } from './target.ts'
+import type { RegisteringWho, WebhookStatus } from './types.ts'
+export type { RegisteringCaller, RegisteringWho, WebhookStatus } from './types.ts'
 
 /** The HEAD probe at registration never waits longer than this. */
 const probeTimeoutMs = 5_000
@@ -27,18 +29,6 @@ const probeTimeoutMs = 5_000
  */
 export const maxRegistrationsPerCaller = 4
 export const callerProbeTimeoutMs = 2_000
-
-/** Who asks for an unauthenticated registration (its URL is on this address: lib/api/v1-register.ts). */
-export interface RegisteringCaller {
-  /** The caller's address (IPv4, or the IPv6 address). */
-  ip: string
-}
-
-/** Who registers: the owning token (not an admin's), and an unauthenticated caller's address. */
-export interface RegisteringWho {
-  owner?: string
-  caller?: RegisteringCaller
-}
 
 export interface WebhookDeps {
   config: GatewayConfig
@@ -52,17 +42,6 @@ export interface WebhookDeps {
   lastSeq: () => number
   /** Tests rebind names through this; the system resolver otherwise. */
   resolver?: Resolver
-}
-
-export interface WebhookStatus {
-  url: string
-  version: 'v1' | 'v2'
-  state: WebhookState
-  created: number
-  lastSuccess: number | null
-  lastError: { at: number; message: string } | null
-  backlog: number
-  dropped: number
 }
 
 export type AttemptResult = 'delivered' | 'failed' | 'disabled' | 'gone'

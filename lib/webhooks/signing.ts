@@ -6,6 +6,8 @@
 import crypto from 'node:crypto'
 import type { JWK } from 'jose'
 import type { Collection } from '../store/db.ts'
+import type { PublicJwk } from './types.ts'
+export type { PublicJwk } from './types.ts'
 
 const secretPrefix = 'whsec_'
 
@@ -32,10 +34,6 @@ export function hmacSignature(secret: string, content: string): string {
 }
 
 export type SigningKeyDoc = { key: 'ed25519'; jwk: JWK; kid: string; created: number }
-
-export interface PublicJwk extends JWK {
-  kid: string
-}
 
 export class SigningKey {
   readonly kid: string

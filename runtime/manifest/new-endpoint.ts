@@ -96,10 +96,13 @@ function codeFor(routePath: string, given: unknown, configs: { path: string; cod
 function functionSource(e: NewEndpoint): string {
   const params = [...e.path.matchAll(/:(\w+)/g)].map((m) => m[1])
   const payload = params.length ? `{ ${params.map((p) => `${p}: ctx.params.${p}`).join(', ')} }` : '{}'
+  // The answer's fields, as a type: ctx.ok() takes exactly these (runtime/host/function-types.ts).
+  const answer = params.length ? `{ ${params.map((p) => `${p}: string`).join('; ')} }` : 'NoFields'
+  const version = e.path.startsWith('/api/v1') ? 'v1' : 'v2'
   const errors = e.auth === 'bearer' ? `\n  errors: ['AUTH_MALFORMED', 'AUTH_REJECTED'],` : ''
   return `// ${e.method} ${e.path}: written by \`gateway new endpoint\`. Domain logic belongs in lib/;
 // this function parses input, calls one service and presents the answer.
-import type { FunctionConfig, GatewayFunction } from '../../runtime/host/function-types.ts'
+import type { FunctionConfig, GatewayFunction${params.length ? '' : ', NoFields'} } from '../../runtime/host/function-types.ts'
 
 export const config = {
   method: '${e.method}',
@@ -108,7 +111,9 @@ export const config = {
   summary: '${e.method} ${e.path} (say here what it answers)',${errors}
 } as const satisfies FunctionConfig
 
-const handler: GatewayFunction = async (_request, ctx) => ctx.ok(${payload})
+type Answer = ${answer}
+
+const handler: GatewayFunction<Answer, '${version}'> = async (_request, ctx) => ctx.ok(${payload})
 
 export default handler
 `

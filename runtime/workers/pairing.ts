@@ -6,18 +6,12 @@ import type { Clock, TimerHandle } from '../../lib/kernel/clock.ts'
 import { monotonicNow } from '../../lib/kernel/gateway-clock.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import type { Radio } from '../../lib/radio/radio.ts'
+import type { PairingState } from './pairing-state.ts'
+export type { PairingState } from './pairing-state.ts'
 
 export const maxStackSeconds = 254
 /** Re-arm this long before a chunk ends, so joining never lapses between chunks. */
 const rearmMarginMs = 5000
-
-export interface PairingState {
-  open: boolean
-  /** When the window closes (ms since epoch), or null when closed. */
-  until: number | null
-  /** Whether the radio is applying the window right now. */
-  radioUp: boolean
-}
 
 export interface PairingOptions {
   radio: Radio

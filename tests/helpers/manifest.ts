@@ -1,7 +1,7 @@
 // A hand-made manifest entry, for router and host tests (test routes never live in functions/).
-import type { GatewayFunction, ManifestEntry } from '../../runtime/host/function-types.ts'
+import type { HostedFunction, ManifestEntry } from '../../runtime/host/function-types.ts'
 
-export const testEntry = (file: string, method: 'GET' | 'POST', path: string, handler: GatewayFunction): ManifestEntry => ({
+export const testEntry = (file: string, method: 'GET' | 'POST', path: string, handler: HostedFunction): ManifestEntry => ({
   file,
   method,
   path,

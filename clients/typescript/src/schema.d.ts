@@ -2134,6 +2134,8 @@ export interface operations {
                         status: 200;
                         count: string;
                         items: components["schemas"]["OrderSummary"][];
+                        /** @description Extension: the highest history position this list includes; pass it back as as_of for the next pages */
+                        asOf: string;
                     };
                 };
             };
@@ -8387,6 +8389,8 @@ export interface operations {
                         returnCode: 8;
                         count: string;
                         items: components["schemas"]["OrderSummary"][];
+                        /** @description Extension: the highest history position this list includes; pass it back as as_of for the next pages */
+                        asOf: string;
                     };
                 };
             };

@@ -1,13 +1,15 @@
 // A function cannot reach the store, the radio, the change log or the event bus: not through
 // its type (the @ts-expect-error lines fail `tsc --noEmit` the day one of them compiles) and
-// not at run time (functionServices copies only what a function may call).
+// not at run time (functionServices copies only what a function may call). Its answer is the
+// one it names: ctx.ok() refuses a payload with a field too many or too few, and ctx.present
+// gives the records of the route's version.
 import t from 'tap'
-import type { GatewayFunction } from '../../../runtime/host/function-types.ts'
+import type { ActiveOrderV2, GatewayFunction, NoFields } from '../../../runtime/host/function-types.ts'
 import { functionServices } from '../../../runtime/wiring/services-for-functions.ts'
 import { testGateway } from '../../helpers/gateway.ts'
 
 // Compile-time: each of these is an error in a function file.
-export const reachesStore: GatewayFunction = async (_request, ctx) => {
+export const reachesStore: GatewayFunction<NoFields, 'v2'> = async (_request, ctx) => {
   // @ts-expect-error the store is not a function's
   void ctx.services.store
   // @ts-expect-error nor the radio
@@ -27,6 +29,24 @@ export const reachesStore: GatewayFunction = async (_request, ctx) => {
   // @ts-expect-error the version shows in ctx.ok and ctx.present, not as a field
   void ctx.version
   return ctx.ok()
+}
+
+export const answersWhatItNames: GatewayFunction<{ activeorder: ActiveOrderV2 }, 'v2'> = async (_request, ctx) => {
+  const activeorder = ctx.present.activeOrder(ctx.services.orders.get({ name: 1 }))
+  // @ts-expect-error a field the answer does not name
+  void ctx.ok({ activeorder, extra: true })
+  // @ts-expect-error a field the answer names, left out
+  void ctx.ok({})
+  // @ts-expect-error an answer with fields needs its payload
+  void ctx.ok()
+  // @ts-expect-error a field of the wrong type
+  void ctx.ok({ activeorder: { ...activeorder, paged: 'Yes' } })
+  return ctx.ok({ activeorder }, { outcome: 'ALREADY_STARTED' })
+}
+
+export const presentsItsVersion: GatewayFunction<{ activeorder: ActiveOrderV2 }, 'v1'> = async (_request, ctx) => {
+  // @ts-expect-error a v1 route presents v1 orders (stateStarted, paged "Yes"/"No"), not the v2 answer it named
+  return ctx.ok({ activeorder: ctx.present.activeOrder(ctx.services.orders.get({ name: 1 })) })
 }
 
 t.test('at run time the function services hold no store, radio, change log or event bus', async (t) => {

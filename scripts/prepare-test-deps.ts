@@ -1,5 +1,5 @@
 // `npm test`'s pretest: the programs some tests need besides Node (Chromium for the board's
-// browser tests, Mosquitto for the fleet bridge's, PostgreSQL for headquarters', xz for the install script's, faketime for the clock-step tests), installed from Debian's packages when
+// browser tests, Mosquitto for the fleet bridge's, PostgreSQL for headquarters', xz for the install script's, faketime for the clock-step tests, promtool for the metrics and alert rules), installed from Debian's packages when
 // they are missing and this machine can (root, or sudo without a password, and apt-get).
 // Otherwise it says the one command to run; the tests that need them then fail with it.
 // GATEWAY_TEST_NO_APT=1 never installs anything.

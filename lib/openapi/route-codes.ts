@@ -65,4 +65,5 @@ export const routeCodes: Record<string, RouteCodes> = {
   'GET /api/v2/floor': { outcomes: [200], errors: [-1, -2] },
   'POST /api/v2/floor': { outcomes: [200], errors: [-1, -2, -21, -31] },
   'GET /api/v2/gateway/tls': { outcomes: [200], errors: [] },
+  'GET /api/v2/metrics': { outcomes: [200], errors: [-1, -2] },
 }

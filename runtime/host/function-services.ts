@@ -28,6 +28,7 @@ import type { TlsStatusHolder } from '../../lib/gateway/tls-status.ts'
 import type { RepeaterInventory } from '../../lib/inventory/repeaters.ts'
 import type { RadioUpkeepService } from '../../lib/radio/upkeep.ts'
 import type { PairingScheduler } from '../workers/pairing.ts'
+import type { MetricsSource } from '../../lib/kernel/metrics-text.ts'
 
 export interface FunctionServices {
   orders: OrdersService
@@ -64,4 +65,6 @@ export interface FunctionServices {
   clockWatch: Pick<ClockWatch, 'setFromBoard' | 'state'> | undefined
   /** The Zigbee network's devices, interviews, removals and map; the channel-move rule. */
   radioUpkeep: RadioUpkeepService
+  /** The Prometheus figures (GET /api/v2/metrics). */
+  metrics: MetricsSource
 }

@@ -36,6 +36,8 @@ export interface GatewayContext {
   body(): Promise<Record<string, unknown>>
   /** The success envelope of this route's version and default code. */
   ok(payload?: Record<string, unknown>, options?: OkOptions): Response
+  /** A 200 answer that is not an envelope (the Prometheus text of /metrics), never cached. */
+  text(body: string, contentType: string): Response
 }
 
 export type GatewayFunction = (request: Request, ctx: GatewayContext) => Promise<Response>

@@ -6,6 +6,7 @@ import type { IngestStatus } from '../../lib/hq/ingest.ts'
 import { getSite, listSites, siteOrders, statistics, type LiveOrder, type Period, type SiteOverview, type Statistics } from '../../lib/hq/queries.ts'
 import { openAlerts, type Alert } from '../../lib/hq/alerts.ts'
 import type { Database } from '../../lib/store/postgres.ts'
+import type { MetricsSource } from '../../lib/kernel/metrics-text.ts'
 
 export interface HqServices {
   sites: {
@@ -16,10 +17,13 @@ export interface HqServices {
   statistics(period: Period, site: string | null): Promise<Statistics>
   alerts(): Promise<Alert[]>
   instance: { id: string; ingest(): IngestStatus }
+  /** The Prometheus figures (GET /api/hq/metrics, lib/hq/metrics.ts). */
+  metrics: MetricsSource
 }
 
-export function hqServices(db: Database, config: HqConfig, ingest: () => IngestStatus): HqServices {
+export function hqServices(db: Database, config: HqConfig, ingest: () => IngestStatus, metrics: MetricsSource): HqServices {
   return {
+    metrics,
     sites: {
       list: () => listSites(db, config),
       get: (siteId) => getSite(db, config, siteId),

@@ -1,6 +1,7 @@
 // The programs some tests need besides Node: a Chrome or Chromium for the board's browser
 // tests, Mosquitto for the fleet bridge's broker tests, PostgreSQL for headquarters', xz for the install script's Node
-// tarball (tests/deploy), libfaketime for the clock-step tests, iproute2's ip for the network namespace of a LAN browser test. Found through an environment
+// tarball (tests/deploy), libfaketime for the clock-step tests, iproute2's ip for the network namespace of a LAN browser test,
+// Prometheus' promtool for the metrics and alert rules. Found through an environment
 // variable, then PATH, then the usual places; `npm test` installs Debian's packages first
 // where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
 // with the one command to run.
@@ -86,7 +87,20 @@ export const ipDep: SystemDep = {
   debianPackage: 'iproute2',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep]
+/**
+ * Prometheus' promtool (Debian's `prometheus` package, which brings the server too): the
+ * metrics' text is linted with `promtool check metrics`, deploy/prometheus/rules.yml with
+ * `promtool check rules` and its unit tests with `promtool test rules`.
+ */
+export const promtoolDep: SystemDep = {
+  name: 'promtool',
+  envVars: ['PROMTOOL_PATH'],
+  commands: ['promtool'],
+  locations: ['/usr/bin/promtool', '/usr/local/bin/promtool'],
+  debianPackage: 'prometheus',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep, promtoolDep]
 
 function isExecutable(file: string): boolean {
   try {

@@ -5,6 +5,7 @@ import WebSocket from 'ws'
 import { SimulatedSite } from '../../../bench/hq-sites.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
 import { until } from '../../helpers/until.ts'
+import { parseExposition, promtoolCheckMetrics, sampleValue } from '../../helpers/prometheus.ts'
 import { prefix, publishAll, publisher } from '../../lib/hq/fixtures.ts'
 import { hqApi, startChain } from './fixtures.ts'
 
@@ -71,6 +72,38 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   t.match(await api('/api/hq/alerts'), { status: 200, body: { alerts: [{ siteId: 'lyon-2', kind: 'offline', detail: /\(stopped\)$/ }] } })
   t.match(await api('/api/hq/instance'), { status: 200, body: { returnCode: 7, instanceId: 'b', ingest: { connected: true, subscribed: true } } })
   t.match(await api('/api/hq/nothing'), { status: 404, body: { returnCode: -5 } })
+
+  // Prometheus' text: the chain as PostgreSQL holds it (from either instance), and what the
+  // instance that ingested counted of each site.
+  t.equal((await fetch(`${chain.url(chain.a)}/api/hq/metrics`)).status, 401, 'metrics need an HQ token')
+  const scrape = async (instance: typeof chain.a) => {
+    const response = await fetch(`${chain.url(instance)}/api/hq/metrics`, { headers: { authorization: `Bearer ${chain.token}` } })
+    t.match(response.headers.get('content-type'), /^text\/plain; version=0\.0\.4/)
+    return response.text()
+  }
+  const text = await scrape(chain.a)
+  const lint = promtoolCheckMetrics(text)
+  t.equal(lint.status, 0, `promtool check metrics accepts it ${lint.output}`)
+  const samples = parseExposition(text)
+  t.equal(sampleValue(samples, 'hq_site_online', { site: 'paris-11' }), 1)
+  t.equal(sampleValue(samples, 'hq_site_online', { site: 'lyon-2' }), 0)
+  t.equal(sampleValue(samples, 'hq_site_orders_active', { site: 'paris-11' }), 1)
+  t.equal(sampleValue(samples, 'hq_site_orders_late', { site: 'paris-11' }), 1)
+  t.equal(sampleValue(samples, 'hq_site_last_seq', { site: 'paris-11' }), 7)
+  t.ok(Math.abs(sampleValue(samples, 'hq_site_last_seen_timestamp_seconds', { site: 'paris-11' })! - Date.now() / 1000) < 120, 'paris last seen now')
+  t.equal(sampleValue(samples, 'hq_alert_open', { site: 'lyon-2', kind: 'offline' }), 1)
+  t.equal(sampleValue(samples, 'hq_alerts_open', { kind: 'offline' }), 1)
+  t.equal(
+    sampleValue(samples, 'hq_site_ingest_applied_total', { site: 'paris-11' }),
+    messages.length - 1,
+    "every paris message a committed (lyon's status aside)",
+  )
+  t.ok(sampleValue(samples, 'hq_site_ingest_lag_seconds', { site: 'lyon-2' })! < 60, "lyon's status, sent a second before, committed since")
+  t.equal(sampleValue(samples, 'hq_ingest_subscribed', { hq_instance: 'a' }), 1)
+  t.equal(sampleValue(samples, 'hq_ingest_applied_total', { hq_instance: 'a', kind: 'statuses' }), 2)
+  const other = parseExposition(await scrape(chain.b))
+  t.equal(sampleValue(other, 'hq_site_orders_late', { site: 'paris-11' }), 1, 'b shows the chain from PostgreSQL')
+  t.equal(sampleValue(other, 'hq_site_ingest_applied_total', { site: 'paris-11' }), undefined, 'b ingested nothing of it')
 })
 
 t.test('the OpenAPI document and the board are served', async (t) => {
@@ -83,12 +116,14 @@ t.test('the OpenAPI document and the board are served', async (t) => {
     '/api/hq/alerts',
     '/api/hq/instance',
     '/api/hq/live',
+    '/api/hq/metrics',
     '/api/hq/sites',
     '/api/hq/sites/{site}',
     '/api/hq/sites/{site}/orders',
     '/api/hq/statistics',
   ])
   t.match(doc.paths['/api/hq/sites/{site}/orders'].get.responses, { '401': {}, '404': {} })
+  t.ok(doc.paths['/api/hq/metrics'].get.responses['200'].content['text/plain'], 'metrics: documented as text')
   const page = await fetch(`${base}/`)
   t.equal(page.status, 200)
   t.match(await page.text(), /Chain board/)

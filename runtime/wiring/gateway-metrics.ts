@@ -3,7 +3,7 @@
 // path but the requests' own count (runtime/host/router.ts adds one per answer) and the
 // webhook service's two counters. Names start tracker_gateway_; deploy/prometheus/rules.yml
 // and deploy/grafana/ use them.
-import { epochSeconds, type MetricFamily, type MetricsSource, type PairCounts, renderExposition } from '../../lib/kernel/metrics-text.ts'
+import { type MetricFamily, type MetricsSource, type PairCounts, renderExposition } from '../../lib/kernel/metrics-text.ts'
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { ClockWatch } from '../../lib/kernel/clock-watch.ts'
 import type { BackupRecord } from '../../lib/backup/record.ts'
@@ -115,31 +115,36 @@ export class GatewayMetrics implements MetricsSource {
         samples: Object.entries(byState).map(([state, value]) => ({ labels: { state }, value })),
       },
       gauge('tracker_gateway_radio_up', 'Whether the radio works (1) or not (0)', flag(radio.up), { kind: radio.kind }),
-      ...(supervision
-        ? [
-            {
-              name: 'tracker_gateway_radio_process_restarts_total',
-              help: 'Radio processes started again after a failure',
-              type: 'counter',
-              samples: [{ value: supervision.restarts }],
-            } as MetricFamily,
-            gauge('tracker_gateway_radio_process_running', 'Whether a radio process runs (1) or not (0)', flag(supervision.pid !== null)),
-          ]
-        : []),
+      // Declared without a sample for the simulated radio (no process), so a rule over them always loads.
+      {
+        name: 'tracker_gateway_radio_process_restarts_total',
+        help: 'Radio processes started again after a failure',
+        type: 'counter',
+        samples: supervision ? [{ value: supervision.restarts }] : [],
+      },
+      {
+        name: 'tracker_gateway_radio_process_running',
+        help: 'Whether a radio process runs (1) or not (0)',
+        type: 'gauge',
+        samples: supervision ? [{ value: flag(supervision.pid !== null) }] : [],
+      },
       gauge(
         'tracker_gateway_backup_last_success_timestamp_seconds',
-        'When the last good backup finished (NaN: none yet)',
-        epochSeconds(s.backupRecord.lastGood?.at),
+        'When the last good backup finished (0: none yet, so that an age rule fires)',
+        (s.backupRecord.lastGood?.at ?? 0) / 1000,
       ),
       gauge(
         'tracker_gateway_backup_last_failed',
         'Whether the last backup failed (1) or not (0)',
         flag(s.backupRecord.last !== null && !s.backupRecord.last.ok),
       ),
-      // Unknown (null) is left out: an alert on "not synchronised" then does not fire on a system that cannot tell.
-      ...(clock && clock.synchronized !== null
-        ? [gauge('tracker_gateway_clock_synchronized', 'Whether the system clock is synchronised (1) or not (0)', flag(clock.synchronized))]
-        : []),
+      // Unknown (null) has no sample: an alert on "not synchronised" then does not fire on a system that cannot tell.
+      {
+        name: 'tracker_gateway_clock_synchronized',
+        help: 'Whether the system clock is synchronised (1) or not (0)',
+        type: 'gauge',
+        samples: clock && clock.synchronized !== null ? [{ value: flag(clock.synchronized) }] : [],
+      },
       gauge(
         'tracker_gateway_clock_holding_deliveries',
         'Whether webhook deliveries wait for the clock (1) or not (0)',

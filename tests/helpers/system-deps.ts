@@ -100,7 +100,16 @@ export const promtoolDep: SystemDep = {
   debianPackage: 'prometheus',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep, promtoolDep]
+/** The Prometheus server of the same package: tests/deploy/prometheus-scrape.test.ts scrapes a gateway and HQ with it. */
+export const prometheusDep: SystemDep = {
+  name: 'Prometheus',
+  envVars: ['PROMETHEUS_PATH'],
+  commands: ['prometheus'],
+  locations: ['/usr/bin/prometheus', '/usr/local/bin/prometheus'],
+  debianPackage: 'prometheus',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep, promtoolDep, prometheusDep]
 
 function isExecutable(file: string): boolean {
   try {
@@ -129,7 +138,7 @@ export function findExecutable(dep: SystemDep, env: NodeJS.ProcessEnv = process.
 
 /** The one command that makes the tests find the missing programs. */
 export function installHint(missing: SystemDep[]): string {
-  const packages = missing.map((dep) => dep.debianPackage).join(' ')
+  const packages = [...new Set(missing.map((dep) => dep.debianPackage))].join(' ')
   const variables = missing.filter((dep) => dep.envVars.length).map((dep) => `${dep.envVars[0]}=/path/to/it`)
   return `sudo apt-get install -y ${packages}${variables.length ? ` (or set ${variables.join(' ')})` : ''}`
 }

@@ -63,7 +63,19 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   const week = (await api('/api/hq/statistics?period=week&site=paris-11')).body.statistics
   t.match(week, { period: 'week', site: 'paris-11', orders: 2, sites: [] })
   t.ok(week.from <= week.to)
-  t.match(await api('/api/hq/statistics?period=month'), { status: 400, body: { returnCode: -61 } })
+  const month = (await api('/api/hq/statistics?period=month')).body.statistics
+  t.match(month, { period: 'month', basis: 'chain-calendar', orders: 2, from: `${month.to.slice(0, 8)}01` }, 'this month, from its first day')
+  t.match(await api('/api/hq/statistics?period=year'), { status: 400, body: { returnCode: -61 } })
+  const csv = await fetch(`${chain.url(chain.b)}/api/hq/statistics?period=month&format=csv`, { headers: { authorization: `Bearer ${chain.token}` } })
+  t.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8')
+  const csvLines = (await csv.text()).trimEnd().split('\r\n')
+  t.equal(csvLines[0], 'period,from,to,site,figure,key,orders,located,averageToTableSeconds,late,targetSeconds')
+  t.match(csvLines[1], /^month,[\d-]+,[\d-]+,,total,,2,2,300,1,300$/)
+  t.ok(
+    csvLines.some((line) => /,site,paris-11,2,2,300,1,300$/.test(line)),
+    'a line per site',
+  )
+  t.match(await api('/api/hq/statistics?format=xml'), { status: 400, body: { returnCode: -65 } })
   t.match(await api('/api/hq/statistics?site=a%2Fb'), { status: 400, body: { returnCode: -62 } })
   t.match(await api('/api/hq/alerts'), { status: 200, body: { returnCode: 6, alerts: [] } })
   // Lyon has been offline for longer than alerts.offlineMinutes: the next check raises it.
@@ -71,6 +83,7 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   await chain.a.checkAlerts()
   t.match(await api('/api/hq/alerts'), { status: 200, body: { alerts: [{ siteId: 'lyon-2', kind: 'offline', detail: /\(stopped\)$/ }] } })
   t.match(await api('/api/hq/instance'), { status: 200, body: { returnCode: 7, instanceId: 'b', ingest: { connected: true, subscribed: true } } })
+
   t.match(await api('/api/hq/nothing'), { status: 404, body: { returnCode: -5 } })
 
   // Prometheus' text: the chain as PostgreSQL holds it (from either instance), and what the
@@ -104,6 +117,44 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   const other = parseExposition(await scrape(chain.b))
   t.equal(sampleValue(other, 'hq_site_orders_late', { site: 'paris-11' }), 1, 'b shows the chain from PostgreSQL')
   t.equal(sampleValue(other, 'hq_site_ingest_applied_total', { site: 'paris-11' }), undefined, 'b ingested nothing of it')
+
+  // A site's history and alert history, and their CSV.
+  const history = (await api('/api/hq/sites/paris-11/history')).body
+  t.match(history, { returnCode: 9, siteId: 'paris-11' })
+  t.same(
+    history.orders.map((o: any) => [o.orderType, o.toTableSeconds]),
+    [
+      ['ON_PREMISE', 480],
+      ['ON_PREMISE', 120],
+    ],
+    'newest first, with the seconds to table',
+  )
+  t.equal((await api('/api/hq/sites/paris-11/history?limit=1')).body.orders.length, 1)
+  t.same((await api('/api/hq/sites/paris-11/history?from=2020-01-01&to=2020-01-31')).body.orders, [], 'nothing cleared then')
+  const historyCsv = await fetch(`${chain.url(chain.b)}/api/hq/sites/paris-11/history?format=csv`, { headers: { authorization: `Bearer ${chain.token}` } })
+  const historyLines = (await historyCsv.text()).trimEnd().split('\r\n')
+  t.equal(historyLines[0], 'uuid,name,orderType,locationName,orderStarted,orderLocated,orderCleared,toTableSeconds,localDay,seq')
+  t.equal(historyLines.length, 3)
+  t.match(historyLines[1], new RegExp(`^${history.orders[0].uuid},`))
+  t.match(await api('/api/hq/sites/paris-11/history?from=2026-02-30'), { status: 400, body: { returnCode: -63 } })
+  t.match(await api('/api/hq/sites/paris-11/history?from=2026-03-02&to=2026-03-01'), { status: 400, body: { returnCode: -63 } })
+  t.match(await api('/api/hq/sites/paris-11/history?from=2024-01-01&to=2026-01-01'), { status: 400, body: { returnCode: -63 } })
+  t.match(await api('/api/hq/sites/paris-11/history?limit=0'), { status: 400, body: { returnCode: -64 } })
+  t.match(await api('/api/hq/sites/nowhere/history'), { status: 404, body: { returnCode: -60 } })
+  const lyonAlerts = (await api('/api/hq/sites/lyon-2/alerts')).body
+  t.match(lyonAlerts, { returnCode: 10, siteId: 'lyon-2', alerts: [{ kind: 'offline', clearedAt: null }] })
+  t.equal(lyonAlerts.alerts.length, 1)
+  await publishAll(client, [lyon.status(true)])
+  await until(async () => (await api('/api/hq/sites/lyon-2')).body.site?.connection === 'online', 'lyon back')
+  await chain.a.checkAlerts()
+  const after = (await api('/api/hq/sites/lyon-2/alerts')).body.alerts
+  t.equal(after.length, 1, 'the same alert, now cleared')
+  t.ok(after[0].clearedAt, 'cleared')
+  t.same((await api('/api/hq/sites/paris-11/alerts')).body.alerts, [])
+  const alertsCsv = await fetch(`${chain.url(chain.b)}/api/hq/sites/lyon-2/alerts?format=csv`, { headers: { authorization: `Bearer ${chain.token}` } })
+  t.match(await alertsCsv.text(), /^id,siteId,kind,detail,raisedAt,clearedAt\r\n\d+,lyon-2,offline,[^\r]*\r\n$/)
+  t.match(await api('/api/hq/sites/lyon-2/alerts?limit=x'), { status: 400, body: { returnCode: -64 } })
+  t.match(await api('/api/hq/sites/nowhere/alerts'), { status: 404, body: { returnCode: -60 } })
 })
 
 t.test('the OpenAPI document and the board are served', async (t) => {
@@ -119,6 +170,8 @@ t.test('the OpenAPI document and the board are served', async (t) => {
     '/api/hq/metrics',
     '/api/hq/sites',
     '/api/hq/sites/{site}',
+    '/api/hq/sites/{site}/alerts',
+    '/api/hq/sites/{site}/history',
     '/api/hq/sites/{site}/orders',
     '/api/hq/statistics',
   ])

@@ -3,17 +3,23 @@ import type { HqManifestEntry } from '../runtime/hq/function-types.ts'
 import * as f0 from './hq/index.get.ts'
 import * as f1 from './hq/alerts.get.ts'
 import * as f2 from './hq/instance.get.ts'
-import * as f3 from './hq/sites.get.ts'
-import * as f4 from './hq/sites.site.get.ts'
-import * as f5 from './hq/sites.site.orders.get.ts'
-import * as f6 from './hq/statistics.get.ts'
+import * as f3 from './hq/metrics.get.ts'
+import * as f4 from './hq/sites.get.ts'
+import * as f5 from './hq/sites.site.get.ts'
+import * as f6 from './hq/sites.site.alerts.get.ts'
+import * as f7 from './hq/sites.site.history.get.ts'
+import * as f8 from './hq/sites.site.orders.get.ts'
+import * as f9 from './hq/statistics.get.ts'
 
 export const manifest: HqManifestEntry[] = [
   { file: 'hq/index.get.ts', ...f0.config, handler: f0.default },
   { file: 'hq/alerts.get.ts', ...f1.config, handler: f1.default },
   { file: 'hq/instance.get.ts', ...f2.config, handler: f2.default },
-  { file: 'hq/sites.get.ts', ...f3.config, handler: f3.default },
-  { file: 'hq/sites.site.get.ts', ...f4.config, handler: f4.default },
-  { file: 'hq/sites.site.orders.get.ts', ...f5.config, handler: f5.default },
-  { file: 'hq/statistics.get.ts', ...f6.config, handler: f6.default },
+  { file: 'hq/metrics.get.ts', ...f3.config, handler: f3.default },
+  { file: 'hq/sites.get.ts', ...f4.config, handler: f4.default },
+  { file: 'hq/sites.site.get.ts', ...f5.config, handler: f5.default },
+  { file: 'hq/sites.site.alerts.get.ts', ...f6.config, handler: f6.default },
+  { file: 'hq/sites.site.history.get.ts', ...f7.config, handler: f7.default },
+  { file: 'hq/sites.site.orders.get.ts', ...f8.config, handler: f8.default },
+  { file: 'hq/statistics.get.ts', ...f9.config, handler: f9.default },
 ]

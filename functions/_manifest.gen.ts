@@ -42,29 +42,30 @@ import * as f38 from './v2/gateway.clock.post.ts'
 import * as f39 from './v2/gateway.settings.get.ts'
 import * as f40 from './v2/gateway.settings.post.ts'
 import * as f41 from './v2/gateway.tls.get.ts'
-import * as f42 from './v2/orders.get.ts'
-import * as f43 from './v2/orders.uuid.get.ts'
-import * as f44 from './v2/orders.uuid.recall.post.ts'
-import * as f45 from './v2/radio.devices.get.ts'
-import * as f46 from './v2/radio.devices.address.delete.ts'
-import * as f47 from './v2/radio.devices.address.interview.post.ts'
-import * as f48 from './v2/radio.map.get.ts'
-import * as f49 from './v2/register.delete.ts'
-import * as f50 from './v2/register.get.ts'
-import * as f51 from './v2/register.post.ts'
-import * as f52 from './v2/register.jwks.get.ts'
-import * as f53 from './v2/repeaters.delete.ts'
-import * as f54 from './v2/repeaters.get.ts'
-import * as f55 from './v2/repeaters.beginPairing.post.ts'
-import * as f56 from './v2/repeaters.endPairing.post.ts'
-import * as f57 from './v2/simulator.get.ts'
-import * as f58 from './v2/simulator.clear.post.ts'
-import * as f59 from './v2/simulator.place.post.ts'
-import * as f60 from './v2/simulator.start.post.ts'
-import * as f61 from './v2/statistics.get.ts'
-import * as f62 from './v2/statistics.hourly.get.ts'
-import * as f63 from './v2/trackers.delete.ts'
-import * as f64 from './v2/trackers.get.ts'
+import * as f42 from './v2/metrics.get.ts'
+import * as f43 from './v2/orders.get.ts'
+import * as f44 from './v2/orders.uuid.get.ts'
+import * as f45 from './v2/orders.uuid.recall.post.ts'
+import * as f46 from './v2/radio.devices.get.ts'
+import * as f47 from './v2/radio.devices.address.delete.ts'
+import * as f48 from './v2/radio.devices.address.interview.post.ts'
+import * as f49 from './v2/radio.map.get.ts'
+import * as f50 from './v2/register.delete.ts'
+import * as f51 from './v2/register.get.ts'
+import * as f52 from './v2/register.post.ts'
+import * as f53 from './v2/register.jwks.get.ts'
+import * as f54 from './v2/repeaters.delete.ts'
+import * as f55 from './v2/repeaters.get.ts'
+import * as f56 from './v2/repeaters.beginPairing.post.ts'
+import * as f57 from './v2/repeaters.endPairing.post.ts'
+import * as f58 from './v2/simulator.get.ts'
+import * as f59 from './v2/simulator.clear.post.ts'
+import * as f60 from './v2/simulator.place.post.ts'
+import * as f61 from './v2/simulator.start.post.ts'
+import * as f62 from './v2/statistics.get.ts'
+import * as f63 from './v2/statistics.hourly.get.ts'
+import * as f64 from './v2/trackers.delete.ts'
+import * as f65 from './v2/trackers.get.ts'
 
 export const manifest: ManifestEntry[] = [
   { file: 'v1/index.get.ts', ...f0.config, handler: f0.default },
@@ -109,27 +110,28 @@ export const manifest: ManifestEntry[] = [
   { file: 'v2/gateway.settings.get.ts', ...f39.config, handler: f39.default },
   { file: 'v2/gateway.settings.post.ts', ...f40.config, handler: f40.default },
   { file: 'v2/gateway.tls.get.ts', ...f41.config, handler: f41.default },
-  { file: 'v2/orders.get.ts', ...f42.config, handler: f42.default },
-  { file: 'v2/orders.uuid.get.ts', ...f43.config, handler: f43.default },
-  { file: 'v2/orders.uuid.recall.post.ts', ...f44.config, handler: f44.default },
-  { file: 'v2/radio.devices.get.ts', ...f45.config, handler: f45.default },
-  { file: 'v2/radio.devices.address.delete.ts', ...f46.config, handler: f46.default },
-  { file: 'v2/radio.devices.address.interview.post.ts', ...f47.config, handler: f47.default },
-  { file: 'v2/radio.map.get.ts', ...f48.config, handler: f48.default },
-  { file: 'v2/register.delete.ts', ...f49.config, handler: f49.default },
-  { file: 'v2/register.get.ts', ...f50.config, handler: f50.default },
-  { file: 'v2/register.post.ts', ...f51.config, handler: f51.default },
-  { file: 'v2/register.jwks.get.ts', ...f52.config, handler: f52.default },
-  { file: 'v2/repeaters.delete.ts', ...f53.config, handler: f53.default },
-  { file: 'v2/repeaters.get.ts', ...f54.config, handler: f54.default },
-  { file: 'v2/repeaters.beginPairing.post.ts', ...f55.config, handler: f55.default },
-  { file: 'v2/repeaters.endPairing.post.ts', ...f56.config, handler: f56.default },
-  { file: 'v2/simulator.get.ts', ...f57.config, handler: f57.default },
-  { file: 'v2/simulator.clear.post.ts', ...f58.config, handler: f58.default },
-  { file: 'v2/simulator.place.post.ts', ...f59.config, handler: f59.default },
-  { file: 'v2/simulator.start.post.ts', ...f60.config, handler: f60.default },
-  { file: 'v2/statistics.get.ts', ...f61.config, handler: f61.default },
-  { file: 'v2/statistics.hourly.get.ts', ...f62.config, handler: f62.default },
-  { file: 'v2/trackers.delete.ts', ...f63.config, handler: f63.default },
-  { file: 'v2/trackers.get.ts', ...f64.config, handler: f64.default },
+  { file: 'v2/metrics.get.ts', ...f42.config, handler: f42.default },
+  { file: 'v2/orders.get.ts', ...f43.config, handler: f43.default },
+  { file: 'v2/orders.uuid.get.ts', ...f44.config, handler: f44.default },
+  { file: 'v2/orders.uuid.recall.post.ts', ...f45.config, handler: f45.default },
+  { file: 'v2/radio.devices.get.ts', ...f46.config, handler: f46.default },
+  { file: 'v2/radio.devices.address.delete.ts', ...f47.config, handler: f47.default },
+  { file: 'v2/radio.devices.address.interview.post.ts', ...f48.config, handler: f48.default },
+  { file: 'v2/radio.map.get.ts', ...f49.config, handler: f49.default },
+  { file: 'v2/register.delete.ts', ...f50.config, handler: f50.default },
+  { file: 'v2/register.get.ts', ...f51.config, handler: f51.default },
+  { file: 'v2/register.post.ts', ...f52.config, handler: f52.default },
+  { file: 'v2/register.jwks.get.ts', ...f53.config, handler: f53.default },
+  { file: 'v2/repeaters.delete.ts', ...f54.config, handler: f54.default },
+  { file: 'v2/repeaters.get.ts', ...f55.config, handler: f55.default },
+  { file: 'v2/repeaters.beginPairing.post.ts', ...f56.config, handler: f56.default },
+  { file: 'v2/repeaters.endPairing.post.ts', ...f57.config, handler: f57.default },
+  { file: 'v2/simulator.get.ts', ...f58.config, handler: f58.default },
+  { file: 'v2/simulator.clear.post.ts', ...f59.config, handler: f59.default },
+  { file: 'v2/simulator.place.post.ts', ...f60.config, handler: f60.default },
+  { file: 'v2/simulator.start.post.ts', ...f61.config, handler: f61.default },
+  { file: 'v2/statistics.get.ts', ...f62.config, handler: f62.default },
+  { file: 'v2/statistics.hourly.get.ts', ...f63.config, handler: f63.default },
+  { file: 'v2/trackers.delete.ts', ...f64.config, handler: f64.default },
+  { file: 'v2/trackers.get.ts', ...f65.config, handler: f65.default },
 ]

@@ -1,5 +1,5 @@
 // `npm test`'s pretest: the programs some tests need besides Node (Chromium for the board's
-// browser tests, Mosquitto for the fleet bridge's, PostgreSQL for headquarters', xz for the install script's, faketime for the clock-step tests), installed from Debian's packages when
+// browser tests, Mosquitto for the fleet bridge's, PostgreSQL for headquarters', xz for the install script's, faketime for the clock-step tests, promtool for the metrics and alert rules), installed from Debian's packages when
 // they are missing and this machine can (root, or sudo without a password, and apt-get).
 // Otherwise it says the one command to run; the tests that need them then fail with it.
 // GATEWAY_TEST_NO_APT=1 never installs anything.
@@ -20,7 +20,8 @@ export function installCommands(missing: SystemDep[], machine: Machine): string[
   if (!missing.length || machine.noApt || !machine.hasAptGet) return undefined
   const prefix = machine.uid === 0 ? [] : machine.sudoWithoutPassword() ? ['sudo', '-n'] : undefined
   if (!prefix) return undefined
-  const packages = missing.map((dep) => dep.debianPackage)
+  // One package may bring several programs (prometheus: promtool and the server).
+  const packages = [...new Set(missing.map((dep) => dep.debianPackage))]
   return [
     [...prefix, 'apt-get', 'update', '-qq'],
     [...prefix, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages],
@@ -48,7 +49,7 @@ export function prepareTestDeps(env: NodeJS.ProcessEnv = process.env, run: Run =
   const commands = installCommands(missing, machine)
   const lines = [`npm test: ${names} not found (needed by some tests)`]
   if (commands) {
-    lines.push(`npm test: installing Debian's ${missing.map((dep) => dep.debianPackage).join(' ')} with apt-get`)
+    lines.push(`npm test: installing Debian's ${[...new Set(missing.map((dep) => dep.debianPackage))].join(' ')} with apt-get`)
     if (commands.every(run) && systemDeps.every((dep) => findExecutable(dep, env))) return lines
     lines.push('npm test: apt-get failed')
   }

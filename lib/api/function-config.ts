@@ -46,6 +46,8 @@ export interface FunctionConfig {
   errors?: string[]
   /** HTTP status of success when not 200. */
   successStatus?: 200 | 201
+  /** The success answer's media type when it is not the JSON envelope (GET /api/v2/metrics: Prometheus' text). */
+  contentType?: string
 }
 
 /** Whether a route can be called with a token, and so must name the scope it needs. */

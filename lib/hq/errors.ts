@@ -5,8 +5,11 @@ export const hqErrors = {
   AUTH_REJECTED: { status: 401, code: -2, message: 'HQ token missing or rejected' },
   ROUTE_NOT_FOUND: { status: 404, code: -5, message: 'Route not found' },
   SITE_NOT_FOUND: { status: 404, code: -60, message: 'No such site' },
-  PERIOD_INVALID: { status: 400, code: -61, message: 'period must be today or week' },
+  PERIOD_INVALID: { status: 400, code: -61, message: 'period must be today, week or month' },
   SITE_INVALID: { status: 400, code: -62, message: 'site must be a site id (1-64 characters, no "/", "+" or "#")' },
+  DAY_INVALID: { status: 400, code: -63, message: 'from and to must be days (YYYY-MM-DD), from not after to, at most 366 days apart' },
+  LIMIT_INVALID: { status: 400, code: -64, message: 'limit must be an integer from 1 to 10000' },
+  FORMAT_INVALID: { status: 400, code: -65, message: 'format must be json or csv' },
   STORAGE_UNAVAILABLE: { status: 503, code: -37, message: 'PostgreSQL is unavailable' },
   INTERNAL: { status: 500, code: -99, message: 'Internal error' },
 } as const
@@ -26,4 +29,33 @@ export class HqError extends Error {
 export function parseSiteId(value: string | null | undefined): string {
   if (!value || value.length > 64 || /[/+#\u0000]/.test(value)) throw new HqError('SITE_INVALID')
   return value
+}
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/
+
+/** A day (YYYY-MM-DD) that exists, else -63. */
+export function parseDay(value: string): string {
+  if (!dayPattern.test(value) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) throw new HqError('DAY_INVALID')
+  return value
+}
+
+/** from..to, both days, from not after to, at most 366 days. */
+export function parseDayRange(from: string, to: string): { from: string; to: string } {
+  const range = { from: parseDay(from), to: parseDay(to) }
+  const days = (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000
+  if (days < 0 || days > 366) throw new HqError('DAY_INVALID')
+  return range
+}
+
+export function parseLimit(value: string | null, fallback: number): number {
+  if (value === null) return fallback
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new HqError('LIMIT_INVALID')
+  return Number(value)
+}
+
+/** json (the envelope, the default) or csv (an export). */
+export function parseFormat(value: string | null): 'json' | 'csv' {
+  if (value === null || value === 'json') return 'json'
+  if (value === 'csv') return 'csv'
+  throw new HqError('FORMAT_INVALID')
 }

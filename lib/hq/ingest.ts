@@ -21,6 +21,20 @@ export type IngestConfig = Pick<
   'broker' | 'topicPrefix' | 'instanceId' | 'shareGroup' | 'shared' | 'batchSize' | 'batchWaitMs' | 'timezone' | 'siteTimezones' | 'targetSeconds'
 >
 
+/** What this instance committed of one site since it started (its /metrics). */
+export interface SiteIngest {
+  applied: number
+  /**
+   * Seconds from the site's change (a status's at; the stateStartedAt of an event that
+   * begins a state, so that instant is the change's own) to the commit
+   * of the batch holding the site's newest message: how far behind the site HQ was then.
+   */
+  lagSeconds: number | null
+}
+
+/** Events whose stateStartedAt is when the change happened (a page or a table change keeps an older one). */
+const stateChanges = new Set(['ORDER_CREATED', 'ORDER_CLEARED'])
+
 export interface IngestStatus {
   connected: boolean
   /** The broker confirmed the subscriptions on the current connection. */
@@ -68,6 +82,7 @@ export class Ingest {
   #subscribed = false
   #rejected = 0
   readonly #applied = { events: 0, history: 0, statuses: 0, batches: 0 }
+  readonly #sites = new Map<string, SiteIngest>()
   /** Committed and not yet stored in the chains (lib/hq/chain.ts). */
   readonly #chains = new PendingChains()
   #chainTimer: NodeJS.Timeout | undefined
@@ -85,6 +100,22 @@ export class Ingest {
       applied: { ...this.#applied },
       rejected: this.#rejected,
       lastError: this.#lastError,
+    }
+  }
+
+  /** Per site: messages committed by this instance and the lag of its newest one. */
+  sites(): ReadonlyMap<string, Readonly<SiteIngest>> {
+    return this.#sites
+  }
+
+  #noteSites(messages: SiteMessage[], committedAt: number): void {
+    for (const message of messages) {
+      let site = this.#sites.get(message.siteId)
+      if (!site) this.#sites.set(message.siteId, (site = { applied: 0, lagSeconds: null }))
+      site.applied++
+      const changedAt =
+        message.kind === 'status' ? message.at : message.kind === 'event' && stateChanges.has(message.change) ? message.stateStartedAt : undefined
+      if (changedAt !== undefined) site.lagSeconds = Math.max(0, (committedAt - Date.parse(changedAt)) / 1000)
     }
   }
 
@@ -199,6 +230,7 @@ export class Ingest {
         this.#applied.statuses += result.statuses
         this.#applied.batches++
         this.#chains.add(messages)
+        this.#noteSites(messages, Date.now())
         this.#lastError = null
         this.#options.onCommit?.(result)
         return true

@@ -1,8 +1,8 @@
 // What the chain board and HQ's API read: every site at a glance, one site's open orders, and
-// time to table / orders per hour for the chain or a site, today or this week. A site's
+// time to table / orders per hour for the chain or a site, today, this week or this month. A site's
 // "today" and target are its own (its status sends its zone and target; HQ's configured ones
 // apply only to older gateways that do not), and the chain's today is the sum of its sites'
-// todays. The week is the chain's calendar (config timezone), each site's figures counted on
+// todays. The week and the month are the chain's calendar (config timezone), each site's figures counted on
 // its own clock (its summaries carry its offset).
 import type { SqlClient } from '../store/postgres.ts'
 import type { HqConfig } from './config.ts'
@@ -173,7 +173,7 @@ export async function siteOrders(db: SqlClient, config: QueryConfig, siteId: str
   }))
 }
 
-export type Period = 'today' | 'week'
+export type Period = 'today' | 'week' | 'month'
 
 export interface Figures {
   orders: number
@@ -190,7 +190,7 @@ export interface Statistics extends Figures {
   site: string | null
   /**
    * What the days are: "sites-own-days" (the chain's today: the sum of each site's own today,
-   * which near midnight are not all one date), "chain-calendar" (the chain's week, config
+   * which near midnight are not all one date), "chain-calendar" (the chain's week or month, config
    * timezone), "site-calendar" (one site, its own zone).
    */
   basis: 'sites-own-days' | 'chain-calendar' | 'site-calendar'
@@ -214,15 +214,15 @@ const figures = (row: FigureRow): Figures => ({
 const sums = 'sum(orders)::int AS orders, sum(located)::int AS located, sum(to_table_seconds) AS to_table_seconds, sum(late)::int AS late'
 
 export async function statistics(db: SqlClient, config: QueryConfig, period: Period, site: string | null): Promise<Statistics> {
-  // Today and the Monday that starts the week: the site's own for one site, the chain's
-  // calendar (config timezone) for the chain's week.
-  const { rows: bounds } = await db.query<{ today: string; monday: string }>(
-    `SELECT d::text AS today, (d - (EXTRACT(ISODOW FROM d)::int - 1))::text AS monday
+  // Today, the Monday that starts the week and the month's first day: the site's own for one site, the chain's
+  // calendar (config timezone) for the chain's week and month.
+  const { rows: bounds } = await db.query<{ today: string; monday: string; first: string }>(
+    `SELECT d::text AS today, (d - (EXTRACT(ISODOW FROM d)::int - 1))::text AS monday, date_trunc('month', d)::date::text AS first
      FROM (SELECT (now() AT TIME ZONE COALESCE((SELECT timezone FROM hq_sites WHERE site_id = $3), $2::jsonb ->> $3, $1))::date AS d) x`,
     [config.timezone, JSON.stringify(config.siteTimezones), site],
   )
-  const { today, monday } = bounds[0]
-  const from = period === 'today' ? today : monday
+  const { today, monday, first } = bounds[0]
+  const from = period === 'today' ? today : period === 'week' ? monday : first
   // The chain's today is the sum of its sites' todays, each site's own calendar day.
   const sitesOwnDays = site === null && period === 'today'
   type Grouped = FigureRow & { hour: number | null; day: string | null; site_id: string | null; set: number }

@@ -68,6 +68,8 @@ function errorCatalogue(): Map<number, { status: number; messages: string[]; kin
 const outcomeNames = new Map<number, string>(Object.entries(outcomeCodes).map(([name, code]) => [code, name]))
 
 function successResponses(route: DocumentedRoute, codes: RouteCodes | undefined): Record<string, unknown> {
+  // A text answer (Prometheus' exposition) has no envelope: only its media type is documented.
+  if (route.contentType) return { 200: { description: route.summary, content: { [route.contentType.split(';')[0]!]: { schema: { type: 'string' } } } } }
   const key = `${route.method} ${route.path}`
   const version = versionOf(route.path)
   const declaredStatuses = (codes?.outcomes ?? []).filter((n) => n < 1000)

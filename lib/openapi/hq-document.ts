@@ -68,15 +68,17 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
       responses: {
         '200': {
           description: route.summary,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['status', 'returnCode'],
-                properties: { status: { const: 200 }, returnCode: { const: route.code }, ...((route.response?.properties as object) ?? {}) },
+          content: route.contentType
+            ? { [route.contentType.split(';')[0]!]: { schema: { type: 'string' } } }
+            : {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['status', 'returnCode'],
+                    properties: { status: { const: 200 }, returnCode: { const: route.code }, ...((route.response?.properties as object) ?? {}) },
+                  },
+                },
               },
-            },
-          },
         },
         ...errorResponses(route),
       },

@@ -70,4 +70,5 @@ export const routeCodes: Record<string, RouteCodes> = {
   'GET /api/v2/board/screens': { outcomes: [200], errors: [-1, -2] },
   'POST /api/v2/board/screens/:name': { outcomes: [200], errors: [-1, -2, -4, -20, -21, -31] },
   'POST /api/v2/orders/:uuid/recall': { outcomes: [200, 1009, 1010], errors: [-1, -2, -27, -6] },
+  'GET /api/v2/metrics': { outcomes: [200], errors: [-1, -2] },
 }

@@ -54,6 +54,8 @@ export interface WebhookEvents {
 export class WebhookService implements Subscribable<WebhookEvents> {
   readonly registry: Registry
   readonly outbox: Outbox
+  /** Delivery attempts since start, by result (the gateway's /metrics). */
+  readonly attempts = { delivered: 0, failed: 0 }
   readonly #deps: WebhookDeps
   readonly #keys: Collection<SigningKeyDoc>
   #signingKey: Promise<SigningKey> | undefined
@@ -293,6 +295,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
       if (status >= 200 && status < 300) {
         await this.outbox.acknowledge(entry)
         await this.registry.patch(entry.url, { state: 'active', lastSuccess: clock.now() }, { durability: 'lazy' })
+        this.attempts.delivered++
         return 'delivered'
       }
       if (status === 410) {
@@ -314,6 +317,7 @@ export class WebhookService implements Subscribable<WebhookEvents> {
     const now = clock.now()
     await this.outbox.reschedule(entry, attempts, now + retryDelay(attempts))
     await this.registry.patch(entry.url, { state: 'failing', lastError: { at: now, message: failure } }, { durability: 'lazy' })
+    this.attempts.failed++
     return 'failed'
   }
 

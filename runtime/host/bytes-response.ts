@@ -40,3 +40,8 @@ export class BytesResponse {
 export interface BytesResponse extends Response {}
 
 delegateToReal(BytesResponse, 'Response', (response) => response.toResponse(), { getters: true })
+
+/** A 200 text answer (Prometheus' exposition), never cached. */
+export function textResponse(body: string, contentType: string): BytesResponse {
+  return new BytesResponse(200, { 'content-type': contentType, 'cache-control': 'no-store' }, new TextEncoder().encode(body))
+}

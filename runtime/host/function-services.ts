@@ -22,6 +22,7 @@ import type { CheckReport, CloudStatus, GatewayStatus } from '../../lib/gateway/
 import type { TlsStatus } from '../../lib/gateway/tls-status.ts'
 import type { InterviewResult, NetworkMap, RadioDevice } from '../../lib/radio/upkeep-types.ts'
 import type { PairingState } from '../workers/pairing-state.ts'
+import type { MetricsSource } from '../../lib/kernel/metrics-text.ts'
 
 /** The active orders (lib/orders/service.ts): every change through the one state machine. */
 export interface FunctionOrders {
@@ -127,4 +128,6 @@ export interface FunctionServices {
   /** Setting the gateway's clock from a board (POST /api/v2/gateway/clock); none for a test's hand-moved clock. */
   clockWatch: { setFromBoard(timeMs: number, by: string | null): Promise<{ shiftMs: number }>; state(): ClockState } | undefined
   radioUpkeep: FunctionRadioUpkeep
+  /** The Prometheus figures (GET /api/v2/metrics). */
+  metrics: MetricsSource
 }

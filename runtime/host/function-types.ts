@@ -52,6 +52,8 @@ export interface GatewayContext<Answer extends object = object, V extends ApiVer
   body(): Promise<Record<string, unknown>>
   /** The success envelope of this route's version and default code, with `payload`'s fields. */
   ok(...args: OkArguments<Answer>): Response
+  /** A 200 answer that is not an envelope (the Prometheus text of /metrics), never cached. */
+  text(body: string, contentType: string): Response
 }
 
 /** A function file's handler: `Answer` is its success payload, `V` its route's API version. */

@@ -75,6 +75,8 @@ export class NodeRequest {
   readonly raw: IncomingMessage
   /** The route's path parameters, set by the dispatcher (declared so the shape is stable). */
   params: Record<string, string> | undefined = undefined
+  /** The manifest route that answered, set by the router for the request count (declared so the shape is stable). */
+  route: string | undefined = undefined
   readonly #response: ServerResponse
   #headers: NodeHeaders | undefined
   #real: Request | undefined

@@ -18,6 +18,7 @@ import type { Caller, GatewayContext, ManifestEntry, OkOptions } from './functio
 import { NodeRequest } from './node-request.ts'
 import { RequestLog } from './request-log.ts'
 import { jsonResponse } from './respond.ts'
+import { textResponse } from './bytes-response.ts'
 import type { Services } from '../wiring/services.ts'
 import { functionServices } from '../wiring/services-for-functions.ts'
 import { headRoutes, simulatedRestaurantOf, staticRoutes } from './static.ts'
@@ -33,7 +34,7 @@ export interface GatewayRouter {
   fetch(request: Request, serverContext?: ServerContext): Promise<Response>
 }
 
-type RoutedRequest = Request & { params?: Record<string, string>; parsedUrl?: URL }
+type RoutedRequest = Request & { params?: Record<string, string>; parsedUrl?: URL; route?: string }
 
 /** The request URL, parsed once per request however many steps ask for it. */
 function urlOf(request: RoutedRequest): URL {
@@ -165,6 +166,10 @@ class RequestContext implements GatewayContext {
     })
     return jsonResponse(envelope, options.headers)
   }
+
+  text(body: string, contentType: string): Response {
+    return textResponse(body, contentType)
+  }
 }
 
 function invoke(entry: ManifestEntry, services: Services, forFunctions: FunctionServices) {
@@ -177,7 +182,10 @@ function invoke(entry: ManifestEntry, services: Services, forFunctions: Function
   }
   // Not an async function: with the checks synchronous, one promise (the function's, then
   // checked) is all a request needs here (issue 30). A refusal still arrives as a rejection.
+  // What the request count calls this route (runtime/wiring/gateway-metrics.ts).
+  const route = `${entry.method} ${entry.path}`
   const handler = (request: RoutedRequest, serverContext?: ServerContext): Promise<Response> => {
+    request.route = route
     try {
       const caller = callerOf(serverContext)
       authorizeNow(entry, request, services, caller)
@@ -241,6 +249,8 @@ export function buildRouter(
         response = answerError(error, request, sent)
       }
       const ms = Math.round((performance.now() - startedAt) * 100) / 100
+      // Files, unknown paths and refusals before routing are counted as one route per method.
+      services.requests.add(request.route ?? `${request.method} other`, response.status)
       requestLog.request(request.method, sent.slice(0, 256), response.status, ms, response.status >= 400 ? callerOf(serverContext).ip : undefined)
       return response
     },

@@ -374,7 +374,12 @@ function headerValue(value: string | string[] | undefined): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
 }
 
-export function wsHubPart(server: http.Server | readonly (http.Server | https.Server)[], services: HubServices, limits?: Partial<WsLimits>): Part {
+/** The hub as a part; `clientCount` is what /metrics reports. */
+export function wsHubPart(
+  server: http.Server | readonly (http.Server | https.Server)[],
+  services: HubServices,
+  limits?: Partial<WsLimits>,
+): Part & { clientCount(): number } {
   const hub = new WsHub(server, services, limits)
-  return { name: 'ws', start: async () => hub.start(), stop: () => hub.stop() }
+  return { name: 'ws', start: async () => hub.start(), stop: () => hub.stop(), clientCount: () => hub.clientCount }
 }

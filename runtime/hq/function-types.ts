@@ -19,6 +19,8 @@ export interface HqContext {
   readonly caller: HqCaller
   /** The success envelope (v2's form) with this route's default code. */
   ok(payload?: Record<string, unknown>, options?: OkOptions): Response
+  /** A 200 answer that is not an envelope (the Prometheus text of /api/hq/metrics), never cached. */
+  text(body: string, contentType: string): Response
 }
 
 export type HqFunction = (request: Request, ctx: HqContext) => Promise<Response>

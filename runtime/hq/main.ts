@@ -10,6 +10,7 @@ import type { HqConfig } from '../../lib/hq/config.ts'
 import { Ingest } from '../../lib/hq/ingest.ts'
 import { acknowledging, heartbeat } from '../../lib/hq/instances.ts'
 import { purgeTombstones } from '../../lib/hq/maintenance.ts'
+import { hqExposition, type ReplayCounts } from '../../lib/hq/metrics.ts'
 import { planReplays } from '../../lib/hq/replay.ts'
 import { ensureSchema } from '../../lib/hq/schema.ts'
 import { HqTokens } from '../../lib/hq/tokens.ts'
@@ -47,7 +48,9 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   await ensureSchema(db)
   const tokens = new HqTokens(db)
   const ingest = new Ingest({ config, db, log })
-  const services = hqServices(db, config, () => ingest.status())
+  const replays: ReplayCounts = { requests: 0, lostRanges: 0 }
+  const metrics = { exposition: () => hqExposition({ db, config, ingest: ingest.status(), sites: ingest.sites(), replays }) }
+  const services = hqServices(db, config, () => ingest.status(), metrics)
   const router = buildHqRouter({ manifest, services, tokens, log })
   const host = createHttpHost(router, log)
   const live = new HqLive(db, tokens, log)
@@ -78,12 +81,16 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     (replaying ??= (async () => {
       try {
         const plan = await db.transaction((tx) => planReplays(tx, config.replay, config.alerts.lostHours))
+        replays.lostRanges += plan.lost.length
         for (const lost of plan.lost) log.warn({ ...lost }, 'hq replay: changes the site can no longer replay are lost')
         // Published after the commit: a request that does not get out is sent again after retrySeconds.
         for (const request of plan.requests) {
           await ingest
             .publish(fleetTopics(config.topicPrefix, request.siteId).replay, JSON.stringify({ from: request.from, to: request.to }))
-            .then(() => log.info({ ...request }, 'hq replay: asked the site for what is missing'))
+            .then(() => {
+              replays.requests++
+              log.info({ ...request }, 'hq replay: asked the site for what is missing')
+            })
             .catch((error: unknown) => log.warn({ err: error, ...request }, 'hq replay: request not sent'))
         }
         if (plan.lost.length) await checkAlerts()

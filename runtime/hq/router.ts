@@ -11,6 +11,7 @@ import { createDispatcher } from '../host/dispatch.ts'
 import type { OkOptions } from '../host/function-types.ts'
 import { NodeRequest } from '../host/node-request.ts'
 import { jsonResponse } from '../host/respond.ts'
+import { textResponse } from '../host/bytes-response.ts'
 import type { GatewayRouter, ServerContext } from '../host/router.ts'
 import { headRoutes, packageVersion, staticRoutes } from '../host/static.ts'
 import type { HqCaller, HqContext, HqManifestEntry } from './function-types.ts'
@@ -73,6 +74,7 @@ export function buildHqRouter({ manifest, services, tokens, log }: HqRouterOptio
         caller,
         ok: (payload: Record<string, unknown> = {}, options: OkOptions = {}) =>
           jsonResponse(okEnvelope('v2', entry.code, payload, { outcome: options.outcome, status: options.status, message: options.message }), options.headers),
+        text: (body: string, contentType: string) => textResponse(body, contentType),
       }
       return entry.handler(request, ctx)
     })

@@ -111,6 +111,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     return address && typeof address === 'object' ? { host: address.address, port: address.port } : { host: config.host, port: config.port }
   })
   let port = config.port
+  const webSockets = wsHubPart(http.secureServer ? [http.server, http.secureServer] : http.server, services)
+  services.metrics.webSocketClients = () => webSockets.clientCount()
 
   // Stopping runs in reverse: the store is flushed after everything that writes to it.
   const parts: Part[] = [
@@ -146,7 +148,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
     // After http, so it stops first: upgraded WebSocket sockets keep http.close() waiting
     // until the hub has closed them (the server's closeAllConnections does not see them).
-    wsHubPart(http.secureServer ? [http.server, http.secureServer] : http.server, services),
+    webSockets,
     {
       name: 'control',
       start: async () => {

@@ -32,5 +32,6 @@ export function functionServices(s: Services): FunctionServices {
     clock: { now: () => clock.now() },
     clockWatch: s.clockWatch && { setFromBoard: (time, by) => s.clockWatch!.setFromBoard(time, by), state: () => s.clockWatch!.state() },
     radioUpkeep: new RadioUpkeepService(radio),
+    metrics: s.metrics,
   }
 }

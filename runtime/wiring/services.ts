@@ -28,6 +28,8 @@ import { unwatchedClockState, type ClockWatch } from '../../lib/kernel/clock-wat
 import { ClockRuns } from '../../lib/kernel/clock-runs.ts'
 import { fleetFollowsRadio, followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
+import { PairCounts } from '../../lib/kernel/metrics-text.ts'
+import { GatewayMetrics } from './gateway-metrics.ts'
 
 /** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
 export interface Services extends OrderServices, GatewayServices {
@@ -56,6 +58,10 @@ export interface Services extends OrderServices, GatewayServices {
   historyPages: HistoryPages
   /** Clock steps and synchronisation (clock-wiring.ts); none for a test's hand-moved clock. */
   clockWatch: ClockWatch | undefined
+  /** HTTP requests answered, by "METHOD route" and status (counted by runtime/host/router.ts). */
+  requests: PairCounts
+  /** What GET /api/v2/metrics serves (gateway-metrics.ts). */
+  metrics: GatewayMetrics
 }
 
 export interface BuildOptions {
@@ -165,7 +171,14 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     repeaters: gatewayServices.repeaters,
     runs: clockRuns,
   })
+  const requests = new PairCounts()
+  const metrics = new GatewayMetrics(
+    { orders: orderServices.orders, settings, clock, webhooks, radio: orderServices.radio, backupRecord: gatewayServices.backupRecord, clockWatch, fleet },
+    requests,
+  )
   return {
+    requests,
+    metrics,
     config,
     clock,
     log,

@@ -61,11 +61,19 @@ t.test('a change at one site reaches a chain board served by the other instance'
   await page.locator('.card[data-site="paris-11"] [data-field="active"]', { hasText: '0' }).waitFor()
   await page.locator('#totals', { hasText: '1 orders' }).waitFor()
   t.ok((await page.locator('#chart-orders rect').count()) === 24, 'a bar per hour')
+  // The site's panel lists it among the last cleared; this month counts from the month's first day.
+  await page.locator(`#site-history tr[data-order="${waiting.order.name}"]`).waitFor()
+  await page.locator('#period').selectOption('month')
+  await page.locator('#totals', { hasText: /^\d{4}-\d{2}-01( to \d{4}-\d{2}-\d{2})?: 1 orders/ }).waitFor()
   // The site's radio goes down: the card says so (the site is still online).
   await publishAll(client, [paris.status(true, { radioUp: false })])
   await page.locator('.card[data-site="paris-11"][data-radio="down"] .state', { hasText: 'radio down' }).waitFor()
   t.equal(await card.getAttribute('data-connection'), 'online')
   await page.locator('#site-facts', { hasText: 'radio down' }).waitFor()
+  // Down for longer than radioDownMinutes: the alert shows in the open site's alert list.
+  await chain.a.db.query(`UPDATE hq_sites SET radio_down_since = now() - interval '1 hour' WHERE site_id = 'paris-11'`)
+  await chain.a.checkAlerts()
+  await page.locator('#site-alerts tr[data-kind="radio"].late', { hasText: 'open' }).waitFor()
   t.equal(chain.b.ingest.status().applied.batches, 0, 'the serving instance ingested nothing')
   t.same(errors, [], 'no console errors')
 })

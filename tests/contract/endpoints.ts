@@ -88,4 +88,6 @@ export const contract: ContractRoute[] = [
   { method: 'POST', path: '/api/v2/board/screens/:name', auth: 'bearer', code: 26, outcomes: [200], errors: [-1, -2, -4, -20, -21, -31] },
   // extension: the HTTPS port and certificate fingerprints, open for the board's sign-in screen
   { method: 'GET', path: '/api/v2/gateway/tls', auth: 'none', code: 25, outcomes: [200], errors: [] },
+  // extension: Prometheus' text format for a scraper with a read token (docs/api.md, "Metrics")
+  { method: 'GET', path: '/api/v2/metrics', auth: 'bearer', code: 26, outcomes: [200], errors: [-1, -2] },
 ]

@@ -18,6 +18,8 @@ export interface PostgresServer {
   dataDir: string
   /** A fresh database on this server; its URL. */
   createDatabase(name: string): Promise<string>
+  /** The path of one of the server's programs (pg_dump, pg_restore, ...), from its bin dir. */
+  program(name: string): string
   /** Runs SQL through psql (-At): one line per row, columns split by |. */
   psql(database: string, sql: string): string
   start(): Promise<void>
@@ -97,6 +99,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       server.psql('postgres', `CREATE DATABASE "${name}"`)
       return `postgres://postgres@127.0.0.1:${port}/${name}`
     },
+    program: bin,
     psql(database, sql) {
       return execFileSync(psqlBin, ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
         encoding: 'utf8',

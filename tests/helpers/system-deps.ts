@@ -1,6 +1,7 @@
 // The programs some tests need besides Node: a Chrome or Chromium for the board's browser
 // tests, Mosquitto for the fleet bridge's broker tests, PostgreSQL for headquarters', xz for the install script's Node
-// tarball (tests/deploy), libfaketime for the clock-step tests, iproute2's ip for the network namespace of a LAN browser test. Found through an environment
+// tarball (tests/deploy), libfaketime for the clock-step tests, iproute2's ip for the network namespace of a LAN browser test,
+// Prometheus' promtool for the metrics and alert rules. Found through an environment
 // variable, then PATH, then the usual places; `npm test` installs Debian's packages first
 // where it can (scripts/prepare-test-deps.ts), and otherwise a test that needs one fails
 // with the one command to run.
@@ -86,7 +87,29 @@ export const ipDep: SystemDep = {
   debianPackage: 'iproute2',
 }
 
-export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep]
+/**
+ * Prometheus' promtool (Debian's `prometheus` package, which brings the server too): the
+ * metrics' text is linted with `promtool check metrics`, deploy/prometheus/rules.yml with
+ * `promtool check rules` and its unit tests with `promtool test rules`.
+ */
+export const promtoolDep: SystemDep = {
+  name: 'promtool',
+  envVars: ['PROMTOOL_PATH'],
+  commands: ['promtool'],
+  locations: ['/usr/bin/promtool', '/usr/local/bin/promtool'],
+  debianPackage: 'prometheus',
+}
+
+/** The Prometheus server of the same package: tests/deploy/prometheus-scrape.test.ts scrapes a gateway and HQ with it. */
+export const prometheusDep: SystemDep = {
+  name: 'Prometheus',
+  envVars: ['PROMETHEUS_PATH'],
+  commands: ['prometheus'],
+  locations: ['/usr/bin/prometheus', '/usr/local/bin/prometheus'],
+  debianPackage: 'prometheus',
+}
+
+export const systemDeps = [chromiumDep, mosquittoDep, xzDep, postgresDep, faketimeDep, ipDep, promtoolDep, prometheusDep]
 
 function isExecutable(file: string): boolean {
   try {
@@ -115,7 +138,7 @@ export function findExecutable(dep: SystemDep, env: NodeJS.ProcessEnv = process.
 
 /** The one command that makes the tests find the missing programs. */
 export function installHint(missing: SystemDep[]): string {
-  const packages = missing.map((dep) => dep.debianPackage).join(' ')
+  const packages = [...new Set(missing.map((dep) => dep.debianPackage))].join(' ')
   const variables = missing.filter((dep) => dep.envVars.length).map((dep) => `${dep.envVars[0]}=/path/to/it`)
   return `sudo apt-get install -y ${packages}${variables.length ? ` (or set ${variables.join(' ')})` : ''}`
 }

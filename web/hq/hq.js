@@ -98,9 +98,11 @@ async function showSite(siteId) {
 
 async function refreshSite() {
   if (!openSite) return
-  const [{ site }, { orders }] = await Promise.all([
+  const [{ site }, { orders }, { orders: cleared }, { alerts: siteAlerts }] = await Promise.all([
     api(`/api/hq/sites/${encodeURIComponent(openSite)}`),
     api(`/api/hq/sites/${encodeURIComponent(openSite)}/orders`),
+    api(`/api/hq/sites/${encodeURIComponent(openSite)}/history?limit=20`),
+    api(`/api/hq/sites/${encodeURIComponent(openSite)}/alerts?limit=20`),
   ])
   $('site-name').textContent = site.siteId
   const radio = site.radioUp === false ? ` · radio down (${ago(site.radioDownSince)})` : ''
@@ -116,6 +118,32 @@ async function refreshSite() {
         el('td', {}, o.state),
         el('td', {}, o.locationName ?? '–'),
         el('td', {}, `${Math.floor(o.elapsedSeconds / 60)}:${String(o.elapsedSeconds % 60).padStart(2, '0')}`),
+      ),
+    ),
+  )
+  // Its last cleared orders and its alerts, open and cleared (the API has more, and CSV: docs/hq.md).
+  $('site-history').replaceChildren(
+    ...cleared.map((o) =>
+      el(
+        'tr',
+        { 'data-order': o.name },
+        el('td', {}, o.name),
+        el('td', {}, o.orderType),
+        el('td', {}, o.locationName ?? '–'),
+        el('td', {}, o.toTableSeconds === null ? '–' : `${minutes(o.toTableSeconds)} min`),
+        el('td', {}, ago(o.orderCleared)),
+      ),
+    ),
+  )
+  $('site-alerts').replaceChildren(
+    ...siteAlerts.map((a) =>
+      el(
+        'tr',
+        { class: a.clearedAt ? '' : 'late', 'data-kind': a.kind },
+        el('td', {}, a.kind),
+        el('td', {}, a.detail),
+        el('td', {}, ago(a.raisedAt)),
+        el('td', {}, a.clearedAt ? ago(a.clearedAt) : 'open'),
       ),
     ),
   )
@@ -185,13 +213,14 @@ async function refreshCharts() {
     )
 }
 
-async function refresh(changed = '*', withAlerts = true) {
+async function refresh(changed = '*', withAlerts = true, alertsChanged = false) {
   try {
     const [list, alertList] = await Promise.all([api('/api/hq/sites'), withAlerts ? api('/api/hq/alerts') : Promise.resolve({ alerts })])
     sites = list.sites
     alerts = alertList.alerts
     renderSites()
-    if (openSite && (changed === '*' || changed.includes(openSite))) await refreshSite()
+    // An alert raised or cleared may be the open site's: its alert list is read again.
+    if (openSite && (changed === '*' || changed.includes(openSite) || alertsChanged)) await refreshSite()
     await refreshCharts()
   } catch (error) {
     if (error.auth) return showLogin('That token was refused')
@@ -210,7 +239,7 @@ function connectLive() {
   })
   socket.addEventListener('message', (event) => {
     const notice = JSON.parse(event.data)
-    if (notice.type === 'changed') void refresh(notice.sites, notice.alerts || true)
+    if (notice.type === 'changed') void refresh(notice.sites, notice.alerts || true, notice.alerts === true)
   })
   socket.addEventListener('close', () => {
     $('live').dataset.state = 'down'

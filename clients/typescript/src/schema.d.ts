@@ -618,6 +618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: Prometheus text format (not an envelope): orders active and late, requests by route and status, WebSocket clients, webhook deliveries and backlog, radio, backups, clock, fleet bridge
+         * @description Needs a token of scope read or wider (read, screen, pos, admin); a narrower one is 403 (-51).
+         */
+        get: operations["v2_metrics_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/orders": {
         parameters: {
             query?: never;
@@ -8258,6 +8278,160 @@ export interface operations {
                         status?: 403;
                         /** @enum {unknown} */
                         returnCode?: -39;
+                    };
+                };
+            };
+            /** @description - -5: Route not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        returnCode?: -5;
+                    };
+                };
+            };
+            /** @description - -35: Request body is larger than 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        returnCode?: -35;
+                    };
+                };
+            };
+            /** @description - -41: Unknown host */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 421;
+                        /** @enum {unknown} */
+                        returnCode?: -41;
+                    };
+                };
+            };
+            /** @description - -36: Too many failed authentication attempts; retry later */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may present credentials again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        returnCode?: -36;
+                    };
+                };
+            };
+            /** @description - -99: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        returnCode?: -99;
+                    };
+                };
+            };
+            /** @description - -37: Storage is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        returnCode?: -37;
+                    };
+                };
+            };
+        };
+    };
+    v2_metrics_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: Prometheus text format (not an envelope): orders active and late, requests by route and status, WebSocket clients, webhook deliveries and backlog, radio, backups, clock, fleet bridge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description - -1: Authorization header must be "Bearer <token>"
+             *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        returnCode?: -1 | -49;
+                    };
+                };
+            };
+            /** @description - -2: Access token missing or rejected */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        returnCode?: -2;
+                    };
+                };
+            };
+            /**
+             * @description - -39: Cross-site request refused
+             *     - -51: The access token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        returnCode?: -39 | -51;
                     };
                 };
             };

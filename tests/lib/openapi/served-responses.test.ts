@@ -31,11 +31,16 @@ function operationOf(method: string, path: string): { template: string; op: any 
 const seen: string[] = []
 async function call(t: Test, route: string, options: { body?: unknown } = {}) {
   const [method, path] = route.split(' ') as [string, string]
-  const answer = await gw.json(route, { token, ...options })
+  const raw = await gw.call(route, { token, ...options })
+  // JSON but for a text answer (GET /api/v2/metrics), whose media type must be the documented one.
+  const mediaType = (raw.headers.get('content-type') ?? '').split(';')[0]!
+  const text = await raw.text()
+  const answer = { status: raw.status, body: mediaType === 'application/json' ? JSON.parse(text) : text }
   const found = operationOf(method, path)
   t.ok(found, `${route} is documented`)
   const response = found?.op.responses[String(answer.status)]
   t.ok(response, `${route}: status ${answer.status} is documented`)
+  t.ok(response?.content?.[mediaType], `${route}: ${mediaType} is its documented media type`)
   const schema = response?.content?.['application/json']?.schema
   if (schema) {
     const validate = ajv.compile({ allOf: [schema], components: doc.components })

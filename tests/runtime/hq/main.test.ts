@@ -5,6 +5,7 @@ import WebSocket from 'ws'
 import { SimulatedSite } from '../../../bench/hq-sites.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
 import { until } from '../../helpers/until.ts'
+import { parseExposition, promtoolCheckMetrics, sampleValue } from '../../helpers/prometheus.ts'
 import { prefix, publishAll, publisher } from '../../lib/hq/fixtures.ts'
 import { hqApi, startChain } from './fixtures.ts'
 
@@ -62,7 +63,19 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   const week = (await api('/api/hq/statistics?period=week&site=paris-11')).body.statistics
   t.match(week, { period: 'week', site: 'paris-11', orders: 2, sites: [] })
   t.ok(week.from <= week.to)
-  t.match(await api('/api/hq/statistics?period=month'), { status: 400, body: { returnCode: -61 } })
+  const month = (await api('/api/hq/statistics?period=month')).body.statistics
+  t.match(month, { period: 'month', basis: 'chain-calendar', orders: 2, from: `${month.to.slice(0, 8)}01` }, 'this month, from its first day')
+  t.match(await api('/api/hq/statistics?period=year'), { status: 400, body: { returnCode: -61 } })
+  const csv = await fetch(`${chain.url(chain.b)}/api/hq/statistics?period=month&format=csv`, { headers: { authorization: `Bearer ${chain.token}` } })
+  t.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8')
+  const csvLines = (await csv.text()).trimEnd().split('\r\n')
+  t.equal(csvLines[0], 'period,from,to,site,figure,key,orders,located,averageToTableSeconds,late,targetSeconds')
+  t.match(csvLines[1], /^month,[\d-]+,[\d-]+,,total,,2,2,300,1,300$/)
+  t.ok(
+    csvLines.some((line) => /,site,paris-11,2,2,300,1,300$/.test(line)),
+    'a line per site',
+  )
+  t.match(await api('/api/hq/statistics?format=xml'), { status: 400, body: { returnCode: -65 } })
   t.match(await api('/api/hq/statistics?site=a%2Fb'), { status: 400, body: { returnCode: -62 } })
   t.match(await api('/api/hq/alerts'), { status: 200, body: { returnCode: 6, alerts: [] } })
   // Lyon has been offline for longer than alerts.offlineMinutes: the next check raises it.
@@ -70,7 +83,78 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   await chain.a.checkAlerts()
   t.match(await api('/api/hq/alerts'), { status: 200, body: { alerts: [{ siteId: 'lyon-2', kind: 'offline', detail: /\(stopped\)$/ }] } })
   t.match(await api('/api/hq/instance'), { status: 200, body: { returnCode: 7, instanceId: 'b', ingest: { connected: true, subscribed: true } } })
+
   t.match(await api('/api/hq/nothing'), { status: 404, body: { returnCode: -5 } })
+
+  // Prometheus' text: the chain as PostgreSQL holds it (from either instance), and what the
+  // instance that ingested counted of each site.
+  t.equal((await fetch(`${chain.url(chain.a)}/api/hq/metrics`)).status, 401, 'metrics need an HQ token')
+  const scrape = async (instance: typeof chain.a) => {
+    const response = await fetch(`${chain.url(instance)}/api/hq/metrics`, { headers: { authorization: `Bearer ${chain.token}` } })
+    t.match(response.headers.get('content-type'), /^text\/plain; version=0\.0\.4/)
+    return response.text()
+  }
+  const text = await scrape(chain.a)
+  const lint = promtoolCheckMetrics(text)
+  t.equal(lint.status, 0, `promtool check metrics accepts it ${lint.output}`)
+  const samples = parseExposition(text)
+  t.equal(sampleValue(samples, 'hq_site_online', { site: 'paris-11' }), 1)
+  t.equal(sampleValue(samples, 'hq_site_online', { site: 'lyon-2' }), 0)
+  t.equal(sampleValue(samples, 'hq_site_orders_active', { site: 'paris-11' }), 1)
+  t.equal(sampleValue(samples, 'hq_site_orders_late', { site: 'paris-11' }), 1)
+  t.equal(sampleValue(samples, 'hq_site_last_seq', { site: 'paris-11' }), 7)
+  t.ok(Math.abs(sampleValue(samples, 'hq_site_last_seen_timestamp_seconds', { site: 'paris-11' })! - Date.now() / 1000) < 120, 'paris last seen now')
+  t.equal(sampleValue(samples, 'hq_alert_open', { site: 'lyon-2', kind: 'offline' }), 1)
+  t.equal(sampleValue(samples, 'hq_alerts_open', { kind: 'offline' }), 1)
+  t.equal(
+    sampleValue(samples, 'hq_site_ingest_applied_total', { site: 'paris-11' }),
+    messages.length - 1,
+    "every paris message a committed (lyon's status aside)",
+  )
+  t.ok(sampleValue(samples, 'hq_site_ingest_lag_seconds', { site: 'lyon-2' })! < 60, "lyon's status, sent a second before, committed since")
+  t.equal(sampleValue(samples, 'hq_ingest_subscribed', { hq_instance: 'a' }), 1)
+  t.equal(sampleValue(samples, 'hq_ingest_applied_total', { hq_instance: 'a', kind: 'statuses' }), 2)
+  const other = parseExposition(await scrape(chain.b))
+  t.equal(sampleValue(other, 'hq_site_orders_late', { site: 'paris-11' }), 1, 'b shows the chain from PostgreSQL')
+  t.equal(sampleValue(other, 'hq_site_ingest_applied_total', { site: 'paris-11' }), undefined, 'b ingested nothing of it')
+
+  // A site's history and alert history, and their CSV.
+  const history = (await api('/api/hq/sites/paris-11/history')).body
+  t.match(history, { returnCode: 9, siteId: 'paris-11' })
+  t.same(
+    history.orders.map((o: any) => [o.orderType, o.toTableSeconds]),
+    [
+      ['ON_PREMISE', 480],
+      ['ON_PREMISE', 120],
+    ],
+    'newest first, with the seconds to table',
+  )
+  t.equal((await api('/api/hq/sites/paris-11/history?limit=1')).body.orders.length, 1)
+  t.same((await api('/api/hq/sites/paris-11/history?from=2020-01-01&to=2020-01-31')).body.orders, [], 'nothing cleared then')
+  const historyCsv = await fetch(`${chain.url(chain.b)}/api/hq/sites/paris-11/history?format=csv`, { headers: { authorization: `Bearer ${chain.token}` } })
+  const historyLines = (await historyCsv.text()).trimEnd().split('\r\n')
+  t.equal(historyLines[0], 'uuid,name,orderType,locationName,orderStarted,orderLocated,orderCleared,toTableSeconds,localDay,seq')
+  t.equal(historyLines.length, 3)
+  t.match(historyLines[1], new RegExp(`^${history.orders[0].uuid},`))
+  t.match(await api('/api/hq/sites/paris-11/history?from=2026-02-30'), { status: 400, body: { returnCode: -63 } })
+  t.match(await api('/api/hq/sites/paris-11/history?from=2026-03-02&to=2026-03-01'), { status: 400, body: { returnCode: -63 } })
+  t.match(await api('/api/hq/sites/paris-11/history?from=2024-01-01&to=2026-01-01'), { status: 400, body: { returnCode: -63 } })
+  t.match(await api('/api/hq/sites/paris-11/history?limit=0'), { status: 400, body: { returnCode: -64 } })
+  t.match(await api('/api/hq/sites/nowhere/history'), { status: 404, body: { returnCode: -60 } })
+  const lyonAlerts = (await api('/api/hq/sites/lyon-2/alerts')).body
+  t.match(lyonAlerts, { returnCode: 10, siteId: 'lyon-2', alerts: [{ kind: 'offline', clearedAt: null }] })
+  t.equal(lyonAlerts.alerts.length, 1)
+  await publishAll(client, [lyon.status(true)])
+  await until(async () => (await api('/api/hq/sites/lyon-2')).body.site?.connection === 'online', 'lyon back')
+  await chain.a.checkAlerts()
+  const after = (await api('/api/hq/sites/lyon-2/alerts')).body.alerts
+  t.equal(after.length, 1, 'the same alert, now cleared')
+  t.ok(after[0].clearedAt, 'cleared')
+  t.same((await api('/api/hq/sites/paris-11/alerts')).body.alerts, [])
+  const alertsCsv = await fetch(`${chain.url(chain.b)}/api/hq/sites/lyon-2/alerts?format=csv`, { headers: { authorization: `Bearer ${chain.token}` } })
+  t.match(await alertsCsv.text(), /^id,siteId,kind,detail,raisedAt,clearedAt\r\n\d+,lyon-2,offline,[^\r]*\r\n$/)
+  t.match(await api('/api/hq/sites/lyon-2/alerts?limit=x'), { status: 400, body: { returnCode: -64 } })
+  t.match(await api('/api/hq/sites/nowhere/alerts'), { status: 404, body: { returnCode: -60 } })
 })
 
 t.test('the OpenAPI document and the board are served', async (t) => {
@@ -83,12 +167,16 @@ t.test('the OpenAPI document and the board are served', async (t) => {
     '/api/hq/alerts',
     '/api/hq/instance',
     '/api/hq/live',
+    '/api/hq/metrics',
     '/api/hq/sites',
     '/api/hq/sites/{site}',
+    '/api/hq/sites/{site}/alerts',
+    '/api/hq/sites/{site}/history',
     '/api/hq/sites/{site}/orders',
     '/api/hq/statistics',
   ])
   t.match(doc.paths['/api/hq/sites/{site}/orders'].get.responses, { '401': {}, '404': {} })
+  t.ok(doc.paths['/api/hq/metrics'].get.responses['200'].content['text/plain'], 'metrics: documented as text')
   const page = await fetch(`${base}/`)
   t.equal(page.status, 200)
   t.match(await page.text(), /Chain board/)

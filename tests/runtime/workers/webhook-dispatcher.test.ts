@@ -110,6 +110,7 @@ t.test('a receiver down for a while gets the whole backlog in order afterwards',
   const ids = new Set(receiver.requests.filter((r) => r.method === 'POST' && JSON.parse(r.body).seq === 1).map((r) => r.headers['webhook-id']))
   t.equal(ids.size, 1)
   t.match(services.webhooks.list()[0], { state: 'active', backlog: 0 })
+  t.same(services.webhooks.attempts, { delivered: 30, failed: failures }, 'what /metrics counts: each delivery and each refused attempt')
 })
 
 t.test('a redirect is a failure and is never followed', async (t) => {

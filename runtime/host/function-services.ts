@@ -22,7 +22,6 @@ import type { CheckReport, CloudStatus, GatewayStatus } from '../../lib/gateway/
 import type { TlsStatus } from '../../lib/gateway/tls-status.ts'
 import type { InterviewResult, NetworkMap, RadioDevice } from '../../lib/radio/upkeep-types.ts'
 import type { PairingState } from '../workers/pairing-state.ts'
-import type { MetricsSource } from '../../lib/kernel/metrics-text.ts'
 
 /** The active orders (lib/orders/service.ts): every change through the one state machine. */
 export interface FunctionOrders {
@@ -129,5 +128,5 @@ export interface FunctionServices {
   clockWatch: { setFromBoard(timeMs: number, by: string | null): Promise<{ shiftMs: number }>; state(): ClockState } | undefined
   radioUpkeep: FunctionRadioUpkeep
   /** The Prometheus figures (GET /api/v2/metrics). */
-  metrics: MetricsSource
+  metrics: { exposition(): Promise<string> }
 }

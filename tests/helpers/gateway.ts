@@ -64,7 +64,9 @@ export async function testGateway(
     call,
     json: async (route, options) => {
       const response = await call(route, options)
-      return { status: response.status, body: await response.json(), headers: response.headers }
+      // The one answer that is not JSON (the Prometheus text of /api/v2/metrics) comes as text.
+      const json = /json/.test(response.headers.get('content-type') ?? '')
+      return { status: response.status, body: json ? await response.json() : await response.text(), headers: response.headers }
     },
   }
 }

@@ -6,6 +6,7 @@ import t from 'tap'
 import { parseConfig } from '../../../lib/config.ts'
 import { giveToDataDirOwner, type OwnershipOps } from '../../../runtime/cli/data-dir-owner.ts'
 import { probeRadio } from '../../../runtime/cli/radio-probe.ts'
+import { ManualClock } from '../../helpers/manual-clock.ts'
 
 const serviceUid = 4321
 const serviceGid = 4322
@@ -21,7 +22,10 @@ t.test('a probe run as root leaves every file it wrote to the data dir owned by 
   chownSync(path.join(dataDir, 'kept.txt'), serviceUid, serviceGid)
   // The network key the probe writes on a first start (the fake coordinator-free path: a missing port).
   const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'ember', serialPort: '/dev/ttyUSB-owner-missing' } })
-  await probeRadio({ config, timeoutMs: 4000, list: async () => [] })
+  // The start ends by the missing port's own failure: the probe's limit runs on a clock that
+  // never moves, so a busy machine cannot end the start before the key is written (a 4 s limit
+  // did, under a load of 100).
+  await probeRadio({ config, timeoutMs: 4000, list: async () => [], process: { clock: new ManualClock() } })
   const files = everything(dataDir)
   t.ok(
     files.some((file) => file.endsWith(path.join('zigbee', 'network.json'))),

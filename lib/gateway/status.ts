@@ -12,6 +12,7 @@ import type { HostMonitor } from './host.ts'
 import type { TlsStatus } from './tls-status.ts'
 import { processMemory, type ProcessMemory } from './process-memory.ts'
 import type { BackupStatusView } from '../backup/record.ts'
+import type { UpgradeSummary } from '../release/summary.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
 
@@ -63,6 +64,8 @@ export interface GatewayStatus {
   coordinator: CoordinatorInfo | null
   /** Extension: the HTTPS port and its certificate's fingerprints (null when HTTPS is off). */
   tls: TlsStatus | null
+  /** Extension: the last `gateway upgrade` or rollback and how it ended (null: none on this box). */
+  upgrade: UpgradeSummary | null
 }
 
 export interface StatusDeps {
@@ -76,6 +79,7 @@ export interface StatusDeps {
   clockState?: () => ClockState
   backup?(): BackupStatusView
   tls?(): TlsStatus | null
+  upgrade?(): UpgradeSummary | null
 }
 
 export class GatewayStatusService {
@@ -126,6 +130,7 @@ export class GatewayStatusService {
       backup: this.#deps.backup?.() ?? null,
       coordinator: radio.coordinator ?? null,
       tls: this.#deps.tls?.() ?? null,
+      upgrade: this.#deps.upgrade?.() ?? null,
     }
   }
 }

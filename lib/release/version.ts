@@ -20,7 +20,3 @@ function splitVersion(version: string): [string, string | undefined] {
   const dash = version.indexOf('-')
   return dash === -1 ? [version, undefined] : [version.slice(0, dash), version.slice(dash + 1)]
 }
-
-export function isVersion(text: string): boolean {
-  return /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(text)
-}

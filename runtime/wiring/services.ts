@@ -27,6 +27,7 @@ import { unwatchedClockState, type ClockWatch } from '../../lib/kernel/clock-wat
 import { ClockRuns } from '../../lib/kernel/clock-runs.ts'
 import { fleetFollowsRadio, followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
+import { lastUpgrade } from '../upgrade/summary.ts'
 
 /** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
 export interface Services extends OrderServices, GatewayServices {
@@ -104,6 +105,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     timezone: () => settings.timezone,
     targetSeconds: () => settings.get().targetTimeDefault,
     storedSummary: (uuid) => history.get(uuid),
+    upgrade: () => lastUpgrade(),
   })
   // The change log is opened with the webhooks' sink below; until then no URL can register.
   let changes: ChangeLog | undefined

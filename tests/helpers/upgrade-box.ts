@@ -70,8 +70,8 @@ export interface Box {
   service: ServiceStandIn
   /** The installed `gateway` command with the stand-in's systemctl on PATH (never spawnSync: the stand-in answers from this process). */
   gateway(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }>
-  /** The same, started in the background (to kill it). */
-  spawnGateway(...args: string[]): ReturnType<typeof spawn>
+  /** The environment the command runs in (the stand-in's systemctl first on PATH). */
+  commandEnv(): NodeJS.ProcessEnv
   port(): number
   api(pathname: string, init?: RequestInit): Promise<Response>
   close(): Promise<void>
@@ -113,7 +113,7 @@ export async function installBox(dir: string, publicKey: string): Promise<Box> {
         child.stderr.on('data', (chunk) => (stderr += chunk))
         child.on('close', (status) => resolve({ status, stdout, stderr }))
       }),
-    spawnGateway: (...args) => spawn(command, args, { env: env(), cwd: dir, stdio: 'ignore' }),
+    commandEnv: env,
     port: () => (JSON.parse(readFileSync(path.join(dataDir, 'gateway.owner.json'), 'utf8')) as { port: number }).port,
     api: (pathname, init) => fetch(`http://127.0.0.1:${box.port()}${pathname}`, init),
     close: () => service.close(),

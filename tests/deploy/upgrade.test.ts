@@ -66,7 +66,9 @@ t.test('upgrade, self-rollback, refusals, rollback by hand', async (t) => {
     t.match(readFileSync(path.join(box.root, 'opt/tracker-gateway-releases/upgrade.log'), 'utf8'), /rolling back to 0\.2\.0/)
     // GET /api/v2/gateway (and the fleet status, from the same summary) says it too.
     const token = (await box.gateway('token', 'create', 'upgrade-test', '--scope', 'read')).stdout.split('\n')[0]!
-    const gateway = (await (await box.api('/api/v2/gateway', { headers: { authorization: `Bearer ${token}` } })).json()) as { gatewayStatus: { upgrade: unknown } }
+    const gateway = (await (await box.api('/api/v2/gateway', { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      gatewayStatus: { upgrade: unknown }
+    }
     t.match(gateway.gatewayStatus.upgrade, { kind: 'upgrade', state: 'rolled-back', from: '0.2.0', to: '0.3.0', reason: /restart loop/ })
   })
 

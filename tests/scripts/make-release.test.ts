@@ -65,10 +65,14 @@ t.test('with a signing key the archive gets a detached Ed25519 signature the pub
   const dir = await mkdtemp(path.join(tmpdir(), 'rel-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const node = path.join(projectRoot, 'node_modules/.bin/node')
-  const keygen = spawnSync(node, ['--disable-warning=ExperimentalWarning', path.join(projectRoot, 'scripts/release-key.ts'), 'keygen', dir, 'chain'], { encoding: 'utf8' })
+  const keygen = spawnSync(node, ['--disable-warning=ExperimentalWarning', path.join(projectRoot, 'scripts/release-key.ts'), 'keygen', dir, 'chain'], {
+    encoding: 'utf8',
+  })
   t.equal(keygen.status, 0, keygen.stderr)
   t.equal(statSync(path.join(dir, 'chain.key')).mode & 0o777, 0o600, 'the private key is readable by its owner only')
-  const again = spawnSync(node, ['--disable-warning=ExperimentalWarning', path.join(projectRoot, 'scripts/release-key.ts'), 'keygen', dir, 'chain'], { encoding: 'utf8' })
+  const again = spawnSync(node, ['--disable-warning=ExperimentalWarning', path.join(projectRoot, 'scripts/release-key.ts'), 'keygen', dir, 'chain'], {
+    encoding: 'utf8',
+  })
   t.equal(again.status, 1)
   t.match(again.stderr, /chain\.key exists: not overwritten/)
 
@@ -77,7 +81,9 @@ t.test('with a signing key the archive gets a detached Ed25519 signature the pub
   t.match(unsigned.stderr, /no signing key .* the archive is unsigned and gateway upgrade refuses it/)
   t.notOk(existsSync(path.join(dir, 'plain', `${name}.tar.gz.sig`)))
 
-  const made = spawnSync('bash', [path.join(projectRoot, 'scripts/make-release.sh'), '--key', path.join(dir, 'chain.key'), path.join(dir, 'out')], { encoding: 'utf8' })
+  const made = spawnSync('bash', [path.join(projectRoot, 'scripts/make-release.sh'), '--key', path.join(dir, 'chain.key'), path.join(dir, 'out')], {
+    encoding: 'utf8',
+  })
   t.equal(made.status, 0, made.stderr)
   const archive = path.join(dir, 'out', `${name}.tar.gz`)
   const signature = parseSignature(readFileSync(`${archive}.sig`, 'utf8'))

@@ -36,7 +36,14 @@ t.test('the status carries the last upgrade and why it was rolled back (gateway 
   t.teardown(() => broker.stop())
   const hq = await subscriber(broker.url, 'chain/site-u/status')
   t.teardown(() => hq.close())
-  const upgrade = { kind: 'upgrade', state: 'rolled-back', from: '1.0.0', to: '1.1.0', reason: '1.1.0 failed its health check: restart loop', at: '2026-12-02T04:00:00.000Z' }
+  const upgrade = {
+    kind: 'upgrade',
+    state: 'rolled-back',
+    from: '1.0.0',
+    to: '1.1.0',
+    reason: '1.1.0 failed its health check: restart loop',
+    at: '2026-12-02T04:00:00.000Z',
+  }
   const { service } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-u', topicPrefix: 'chain' }, { upgrade })
   service.start()
   t.teardown(() => service.stop())

@@ -70,6 +70,9 @@ case "$src/" in
   "$app"/* | "$releases"/*) die "run this from a checkout or unpacked release outside $app (e.g. in your home: tar -xzf tracker-gateway-<version>.tar.gz); $app is replaced on install" ;;
 esac
 if [ "$test_mode" = 1 ] && [ -z "$root" ]; then die "--test-mode needs --root DIR"; fi
+for key in "${release_keys[@]}"; do
+  grep -q 'BEGIN PUBLIC KEY' "$key" 2>/dev/null || die "--release-key $key is not a PEM public key (scripts/release-key.ts keygen makes one); nothing was changed"
+done
 
 # The architecture of the userland, which is what Node must be built for. Not the kernel's:
 # a 32-bit Raspberry Pi OS on a Pi 4/5 runs a 64-bit kernel, so `uname -m` says aarch64 there.
@@ -192,7 +195,6 @@ install_keys() {
   mkdir -p "$keys_dir"
   chmod 0755 "$keys_dir"
   for key in "${release_keys[@]}"; do
-    grep -q 'BEGIN PUBLIC KEY' "$key" 2>/dev/null || die "--release-key $key is not a PEM public key (scripts/release-key.ts keygen makes one)"
     install -m 0644 "$key" "$keys_dir/$(basename "${key%.pub}").pub"
     say "trusting release key $keys_dir/$(basename "${key%.pub}").pub"
   done

@@ -90,7 +90,7 @@ export function describeJournal(journal: UpgradeJournal): string {
     case 'rolled-back':
       return `last ${what} FAILED and was rolled back ${at}: ${journal.reason}`
     case 'abandoned':
-      return `last ${what} was interrupted before the switch and abandoned ${at}: ${journal.reason}`
+      return `last ${what} was abandoned before the switch ${at}: ${journal.reason}`
     case 'rollback-failed':
       return `last ${what} FAILED and the rollback failed too ${at}: ${journal.reason}`
     default:

@@ -205,17 +205,25 @@ export async function upgrade(ctx: UpgradeContext, options: UpgradeOptions): Pro
       reason: null,
     }
     writeJournal(ctx.layout.journal, journal)
-    logged(ctx, `upgrading ${from.version} -> ${verified.version}: backup first`)
-    journal.backup = await takeBackup(ctx, from.version)
-    step(ctx, journal, 'backed-up')
-    logged(ctx, `backup ${journal.backup}; preparing ${dir}`)
-    await prepareApp(ctx, app, running)
-    const target = path.join(ctx.layout.releases, dir)
-    await fs.rm(target, { recursive: true, force: true })
-    await fs.rename(app, target)
-    await fs.chmod(target, 0o755)
-    journal.to = describeVersion(ctx.layout, dir)
-    step(ctx, journal, 'prepared')
+    try {
+      logged(ctx, `upgrading ${from.version} -> ${verified.version}: backup first`)
+      journal.backup = await takeBackup(ctx, from.version)
+      step(ctx, journal, 'backed-up')
+      logged(ctx, `backup ${journal.backup}; preparing ${dir}`)
+      await prepareApp(ctx, app, running)
+      const target = path.join(ctx.layout.releases, dir)
+      await fs.rm(target, { recursive: true, force: true })
+      await fs.rename(app, target)
+      await fs.chmod(target, 0o755)
+      journal.to = describeVersion(ctx.layout, dir)
+      step(ctx, journal, 'prepared')
+    } catch (error) {
+      // Nothing the box runs has changed yet: the upgrade ends here, said so in the status.
+      await pruneVersions(ctx.layout)
+      step(ctx, journal, 'abandoned', `${(error as Error).message}; ${from.version} kept running`)
+      logged(ctx, `abandoned: ${(error as Error).message}`)
+      throw error
+    }
     await switchAndCheck(ctx, journal, before.radioUp)
     await pruneVersions(ctx.layout)
     await pruneBackups(ctx, journal.backup)

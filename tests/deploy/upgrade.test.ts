@@ -5,7 +5,7 @@
 // the data (rolled back by itself, the backup restored, the reason in `gateway status`),
 // refused archives (bad signature, unsigned, damaged, older: nothing changes), and a rollback
 // by hand.
-import { readFileSync, readlinkSync, existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -94,6 +94,20 @@ t.test('upgrade, self-rollback, refusals, rollback by hand', async (t) => {
       t.same(state(), before, `${path.basename(archive)}: nothing changed`)
     }
     t.equal(await version(), '0.2.0')
+  })
+
+  await t.test('a release that does not build is abandoned before the switch', async (t) => {
+    const archive = makeRelease(dir, '0.7.0', { privatePem: trusted.privatePem, brokenBuild: true })
+    const before = [current(), previous(), box.service.mainPid]
+    const result = await box.gateway('upgrade', archive, ...fast)
+    t.equal(result.status, 1)
+    t.match(result.stderr, /the new version does not build/)
+    t.same([current(), previous(), box.service.mainPid], before, 'still 0.2.0, same process, same rollback target')
+    t.match((await box.gateway('status')).stdout, /last upgrade from 0\.2\.0 to 0\.7\.0 was abandoned before the switch .*does not build/)
+    t.notOk(
+      readdirSync(path.join(box.root, 'opt/tracker-gateway-releases')).some((name) => name.startsWith('0.7.0')),
+      'its directory removed',
+    )
   })
 
   await t.test('rollback by hand', async (t) => {

@@ -28,6 +28,8 @@ export interface ReleaseOptions {
   /** The release exits at `gateway start` after writing into the data dir (a migration cut short). */
   crashAtStart?: boolean
   dataFormat?: number
+  /** Its compiled tree cannot be built (runtime/build/build.ts exits 1). */
+  brokenBuild?: boolean
 }
 
 /** tracker-gateway-<version>.tar.gz (and .sig when a key is given) of this checkout's files in `dir`. */
@@ -55,6 +57,7 @@ export function makeRelease(dir: string, version: string, options: ReleaseOption
     const afterImports = source.indexOf('\nconst root')
     writeFileSync(entry, `${source.slice(0, afterImports)}\n${crash}${source.slice(afterImports)}`)
   }
+  if (options.brokenBuild) writeFileSync(path.join(tree, 'runtime/build/build.ts'), "console.error('cannot build')\nprocess.exit(1)\n")
   const archive = path.join(dir, `${name}.tar.gz`)
   execFileSync('tar', ['-czf', archive, '-C', path.dirname(tree), name])
   if (options.privatePem) {

@@ -1,7 +1,10 @@
 // What archive.ts refuses before anything is installed: an incoming dir others can open, an
-// archive whose contents do not match its signed version, a missing signature.
+// archive whose contents do not match its signed version, a missing signature (beside the
+// file, or at the URL with .sig added).
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import t from 'tap'
 import { bringArchive, privateDir, unpack } from '../../../runtime/upgrade/archive.ts'
@@ -39,4 +42,26 @@ t.test('an archive without its .sig beside it, or a file that is not there, is r
   const dir = t.testdir({ 'a.tar.gz': 'bytes', incoming: {} })
   await t.rejects(bringArchive(path.join(dir, 'a.tar.gz'), path.join(dir, 'incoming')), /unsigned: there is no .*a\.tar\.gz\.sig beside it/)
   await t.rejects(bringArchive(path.join(dir, 'none.tar.gz'), path.join(dir, 'incoming')), /cannot read .*none\.tar\.gz: ENOENT/)
+})
+
+t.test('from a URL: the archive and URL.sig are downloaded into incoming/; no .sig there means unsigned', async (t) => {
+  const served = new Map([
+    ['/r/a.tar.gz', 'archive bytes'],
+    ['/r/a.tar.gz.sig', '{"signature":"..."}'],
+    ['/r/b.tar.gz', 'archive bytes'],
+  ])
+  const server = createServer((request, response) => {
+    const body = served.get(request.url ?? '')
+    response.writeHead(body === undefined ? 404 : 200).end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const dir = t.testdir({ incoming: {} })
+  const brought = await bringArchive(`${base}/r/a.tar.gz`, path.join(dir, 'incoming'))
+  t.same(brought, { archive: path.join(dir, 'incoming/a.tar.gz'), signature: path.join(dir, 'incoming/a.tar.gz.sig') })
+  t.equal(readFileSync(brought.archive, 'utf8'), 'archive bytes')
+  t.equal(readFileSync(brought.signature, 'utf8'), '{"signature":"..."}')
+  await t.rejects(bringArchive(`${base}/r/b.tar.gz`, path.join(dir, 'incoming')), /the archive is unsigned: .*b\.tar\.gz\.sig does not exist/)
+  await t.rejects(bringArchive(`${base}/r/none.tar.gz`, path.join(dir, 'incoming')), /cannot download the archive .*none\.tar\.gz: HTTP 404/)
 })

@@ -156,6 +156,9 @@ install_node() {
 # in a directory of its own beside the running version (swap_app switches to it).
 release_dir=$(sed -nE 's/^  "version": "([^"]+)",?$/\1/p' "$src/package.json")-$(date -u +%Y%m%dT%H%M%SZ)
 stage_app() {
+  # Two installs within a second would name the same directory: the running one is never reused.
+  local n=1 base=$release_dir
+  while [ -e "$releases/$release_dir" ]; do n=$((n + 1)); release_dir=$base-$n; done
   local staged=$releases/$release_dir.partial
   mkdir -p "$releases"
   rm -rf "$staged"

@@ -69,6 +69,11 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   t.equal(statSync(stamp).mtimeMs, builtAt, 'the installed command runs the tree built at install, not a new build')
   await running.stop()
 
+  // A version directory of the name this upgrade would take (its start's second, or one of
+  // the next few) is never reused: the new version gets a name of its own.
+  const version = path.basename(readlinkSync(path.join(root, 'opt/tracker-gateway'))).split('-')[0]
+  const taken = Array.from({ length: 60 }, (_, i) => `${version}-${new Date(Date.now() + i * 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`)
+  for (const name of taken) mkdirSync(path.join(root, 'opt/tracker-gateway-releases', name), { recursive: true })
   const upgraded = install(root, mirror, 'upgrade')
   t.equal(upgraded.status, 0, upgraded.stderr)
   t.match(upgraded.stdout, /keeping .*gateway\.config\.json/)
@@ -81,6 +86,8 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   const releases = path.join(root, 'opt/tracker-gateway-releases')
   t.equal(readlinkSync(path.join(releases, 'previous')), path.basename(firstVersion))
   t.not(readlinkSync(path.join(root, 'opt/tracker-gateway')), firstVersion)
+  t.notOk(taken.includes(path.basename(readlinkSync(path.join(root, 'opt/tracker-gateway')))), 'a name of its own')
+  t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')), 'the new version is a whole app, not moved into a taken directory')
 
   // The layout before versioned directories (a directory at /opt/tracker-gateway) becomes one.
   const linked = readlinkSync(path.join(root, 'opt/tracker-gateway'))

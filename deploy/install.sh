@@ -3,7 +3,9 @@
 # (12 bookworm or 13 trixie; arm64 or x86-64, not 32-bit), from this checkout. docs/operations.md walks through it.
 #
 #   sudo deploy/install.sh [install]      Node (nodejs.org tarball, checksum verified), the app
-#                                         in /opt/tracker-gateway, the tracker user, the config
+#                                         in /opt/tracker-gateway-releases/<version>-<time> with
+#                                         /opt/tracker-gateway linked to it (the `current`
+#                                         link `gateway upgrade` switches), the tracker user, the config
 #                                         /etc/tracker-gateway/gateway.config.json (kept if
 #                                         there), the data dir /var/lib/tracker-gateway (0700),
 #                                         the systemd unit (enabled, started) and the `gateway`
@@ -15,12 +17,14 @@
 # --test-mode records the system commands (apt-get, useradd, usermod, userdel, chown,
 # systemctl) in DIR/install-actions.log instead of running them and lets the current user own
 # everything (tests/deploy/install.test.ts); --node-dist URL|DIR takes Node from a mirror
-# (a URL, or a directory holding the tarball and SHASUMS256.txt); --purge removes config, data and the user on uninstall.
+# (a URL, or a directory holding the tarball and SHASUMS256.txt); --purge removes config, data and the user on uninstall;
+# --release-key FILE (repeatable) trusts that Ed25519 public key for `gateway upgrade`
+# (copied into /etc/tracker-gateway/release-keys/; scripts/release-key.ts makes the pair).
 set -euo pipefail
 umask 022
 
 src=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
-action=install root='' test_mode=0 purge=0 node_dist=''
+action=install root='' test_mode=0 purge=0 node_dist='' release_keys=()
 while [ $# -gt 0 ]; do
   case "$1" in
     install | upgrade | uninstall) action=$1 ;;
@@ -28,7 +32,8 @@ while [ $# -gt 0 ]; do
     --test-mode) test_mode=1 ;;
     --purge) purge=1 ;;
     --node-dist) node_dist=${2:?--node-dist needs a URL}; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --release-key) release_keys+=("$(cd "$(dirname "${2:?--release-key needs a file}")" && pwd)/$(basename "$2")"); shift ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -39,9 +44,11 @@ if [ -n "$root" ]; then mkdir -p "$root"; root=$(cd "$root" && pwd); fi
 user=tracker
 [ "$test_mode" = 1 ] && user=$(id -un)
 app=$root/opt/tracker-gateway
+releases=$root/opt/tracker-gateway-releases
 node_root=$root/usr/local/lib/tracker-gateway
 config_dir=$root/etc/tracker-gateway
 config=$config_dir/gateway.config.json
+keys_dir=$config_dir/release-keys
 data_dir=$root/var/lib/tracker-gateway
 cache_dir=$root/var/cache/tracker-gateway
 unit=$root/etc/systemd/system/tracker-gateway.service
@@ -60,9 +67,12 @@ if [ "$test_mode" = 0 ] && [ "$(id -u)" != 0 ]; then die "run as root: sudo $0 $
 # The app dir is replaced as a whole: a checkout inside it (the manual install of earlier
 # versions cloned into /opt/tracker-gateway) would be deleted with it.
 case "$src/" in
-  "$app"/*) die "run this from a checkout or unpacked release outside $app (e.g. in your home: tar -xzf tracker-gateway-<version>.tar.gz); $app is replaced on install" ;;
+  "$app"/* | "$releases"/*) die "run this from a checkout or unpacked release outside $app (e.g. in your home: tar -xzf tracker-gateway-<version>.tar.gz); $app is replaced on install" ;;
 esac
 if [ "$test_mode" = 1 ] && [ -z "$root" ]; then die "--test-mode needs --root DIR"; fi
+for key in "${release_keys[@]}"; do
+  grep -q 'BEGIN PUBLIC KEY' "$key" 2>/dev/null || die "--release-key $key is not a PEM public key (scripts/release-key.ts keygen makes one); nothing was changed"
+done
 
 # The architecture of the userland, which is what Node must be built for. Not the kernel's:
 # a 32-bit Raspberry Pi OS on a Pi 4/5 runs a 64-bit kernel, so `uname -m` says aarch64 there.
@@ -142,9 +152,15 @@ install_node() {
   find "$node_root" -mindepth 1 -maxdepth 1 -type d -name 'node-v*' ! -name "$name" -exec rm -rf {} +
 }
 
-# The app: the files it runs from, with production dependencies only (Node comes from above).
+# The app: the files it runs from, with production dependencies only (Node comes from above),
+# in a directory of its own beside the running version (swap_app switches to it).
+release_dir=$(sed -nE 's/^  "version": "([^"]+)",?$/\1/p' "$src/package.json")-$(date -u +%Y%m%dT%H%M%SZ)
 stage_app() {
-  local staged=$app.new
+  # Two installs within a second would name the same directory: the running one is never reused.
+  local n=1 base=$release_dir
+  while [ -e "$releases/$release_dir" ]; do n=$((n + 1)); release_dir=$base-$n; done
+  local staged=$releases/$release_dir.partial
+  mkdir -p "$releases"
   rm -rf "$staged"
   mkdir -p "$staged"
   for part in bin lib runtime functions web deploy docs package.json package-lock.json gateway.config.json README.md; do
@@ -157,11 +173,34 @@ stage_app() {
   "$node_root/node/bin/node" --disable-warning=ExperimentalWarning "$staged/runtime/build/build.ts" || die "the build failed"
 }
 
+# Points /opt/tracker-gateway at the new version with one rename (the old link or the new one,
+# never neither), keeps the version it pointed at as `previous` (one `gateway upgrade
+# --rollback`) and removes the others. An app dir of the layout before versioned directories
+# becomes a version directory first.
 swap_app() {
-  rm -rf "$app.old"
-  if [ -d "$app" ]; then mv "$app" "$app.old"; fi
-  mv "$app.new" "$app"
-  rm -rf "$app.old"
+  local old=''
+  mv "$releases/$release_dir.partial" "$releases/$release_dir"
+  if [ -d "$app" ] && [ ! -L "$app" ]; then
+    old=$(sed -nE 's/^ *"version": "([^"]+)".*/\1/p' "$app/package.json")-before-versions
+    rm -rf "${releases:?}/$old"
+    mv "$app" "$releases/$old"
+  elif [ -L "$app" ]; then
+    old=$(basename "$(readlink "$app")")
+  fi
+  ln -sfn "tracker-gateway-releases/$release_dir" "$app.switching"
+  mv -T "$app.switching" "$app"
+  if [ -n "$old" ] && [ "$old" != "$release_dir" ]; then ln -sfn "$old" "$releases/previous"; else rm -f "$releases/previous"; fi
+  find "$releases" -mindepth 1 -maxdepth 1 -type d ! -name "$release_dir" ! -name "${old:-$release_dir}" -exec rm -rf {} +
+}
+
+# The release keys `gateway upgrade` trusts: those given now join those already there.
+install_keys() {
+  mkdir -p "$keys_dir"
+  chmod 0755 "$keys_dir"
+  for key in "${release_keys[@]}"; do
+    install -m 0644 "$key" "$keys_dir/$(basename "${key%.pub}").pub"
+    say "trusting release key $keys_dir/$(basename "${key%.pub}").pub"
+  done
 }
 
 write_config() {
@@ -195,10 +234,14 @@ set -e
 here=$(CDPATH='' cd -- "$(dirname -- "$0")/../../.." && pwd)
 [ "$here" = / ] && here=''
 user=@USER@
-if [ "$(id -un)" != "$user" ]; then
+if [ "${1:-}" = upgrade ]; then
+  # Upgrades switch /opt/tracker-gateway and restart the service: root's work.
+  if [ "$(id -un)" != "$user" ] && [ "$(id -u)" != 0 ]; then exec sudo -- "$0" "$@"; fi
+elif [ "$(id -un)" != "$user" ]; then
   if [ "$(id -u)" = 0 ]; then exec runuser -u "$user" -- "$0" "$@"; fi
   exec sudo -u "$user" -- "$0" "$@"
 fi
+export GATEWAY_INSTALL_ROOT="$here"
 export GATEWAY_CONFIG="${GATEWAY_CONFIG:-$here/etc/tracker-gateway/gateway.config.json}"
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$here/var/cache/tracker-gateway}"
 exec "$here/usr/local/lib/tracker-gateway/node/bin/node" --disable-warning=ExperimentalWarning "$here/opt/tracker-gateway/bin/gateway.js" "$@"
@@ -219,6 +262,7 @@ install_files() {
   install_node
   stage_app
   write_config
+  install_keys
   mkdir -p "$data_dir" "$cache_dir" "$(dirname "$unit")"
   chmod 0700 "$data_dir"
   system chown "$user:$user" "$data_dir" "$cache_dir"
@@ -254,7 +298,7 @@ case "$action" in
   uninstall)
     system systemctl disable --now tracker-gateway
     rm -f "$unit" "$command_file"
-    rm -rf "$app" "$app.new" "$node_root" "$cache_dir"
+    rm -rf "$app" "$releases" "$node_root" "$cache_dir"
     system systemctl daemon-reload
     if [ "$purge" = 1 ]; then
       rm -rf "$config_dir" "$data_dir"

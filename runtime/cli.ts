@@ -20,6 +20,7 @@ import { buttonCliCommand } from './cli/button-commands.ts'
 import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
 import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
 import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
+import { upgradeCliCommand, upgradeCliOptions, upgradeUsage } from './cli/upgrade-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 import { trimAfterStartUp } from './wiring/memory-trim.ts'
 import { trimMemory } from '../lib/kernel/memory-trim.ts'
@@ -61,6 +62,7 @@ const usage = `usage: gateway <command> [options]
   tls status                                          the HTTPS port and its certificate's fingerprints
   tls install --cert FILE --key FILE                  serve a certificate from the restaurant's IT (checked; no restart needed)
   tls remove                                          forget the installed certificate: serve the box's own again
+${upgradeUsage}
 ${hqUsage}
 
 ${historyUsage}
@@ -90,9 +92,10 @@ const commands: ReadonlyMap<string, CliCommandEntry> = new Map<string, CliComman
   ['new', { run: newCliCommand, options: { code: { type: 'string' }, auth: { type: 'string' }, scope: { type: 'string' } }, help: newEndpointHelp }],
   ['backup', { run: backupCliCommand, options: backupCliOptions }],
   ['restore', { run: restoreCliCommand, options: backupCliOptions }],
+  ['upgrade', { run: upgradeCliCommand, options: upgradeCliOptions }],
 ])
-/** Commands that work on this checkout's files, not on a gateway or its data dir. */
-const checkoutCommands: ReadonlySet<string> = new Set(['new'])
+/** Commands that work on this checkout's files (new) or find their data dir themselves (upgrade), not on a located gateway. */
+const checkoutCommands: ReadonlySet<string> = new Set(['new', 'upgrade'])
 
 /** Whether this is the compiled tree (build/runtime/cli.js, bin/gateway.js) rather than the sources. */
 const runsCompiled = import.meta.filename.endsWith('.js')

@@ -6,6 +6,7 @@ import type { Clock } from '../kernel/clock.ts'
 import type { GatewayIdentity } from '../identity.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { OrderChange, OrderSummary } from '../orders/types.ts'
+import type { UpgradeSummary } from '../release/summary.ts'
 import type { Durability, Store } from '../store/db.ts'
 // The bridge (and with it the mqtt package) is loaded only when the fleet is enabled.
 import type { FleetBridge, FleetStatus } from './bridge.ts'
@@ -24,6 +25,8 @@ export interface FleetDeps {
   /** The site's target time to table in seconds (its settings' targetTimeDefault); HQ judges lateness by it. */
   targetSeconds?: () => number
   storedSummary?: (uuid: string) => OrderSummary | undefined
+  /** The last upgrade of this box (null: none), reported so HQ sees a failed one and why. */
+  upgrade?: () => UpgradeSummary | null
   /** Changes per publish round trip (tests make it small). */
   batchSize?: number
 }
@@ -119,6 +122,12 @@ export class FleetService {
     if (await this.#outbox.add({ seq: change.seq, messages }, durability)) this.#bridge!.notify()
   }
 
+  /** Only a box that has been upgraded says so: the status of every other stays as it was. */
+  #upgradeField(): { upgrade?: UpgradeSummary } {
+    const upgrade = this.#deps.upgrade?.()
+    return upgrade ? { upgrade } : {}
+  }
+
   #statusPayload(online: boolean, reason?: string): Record<string, unknown> {
     const { identity, clock } = this.#deps
     const status = this.status()
@@ -142,6 +151,7 @@ export class FleetService {
       // The site's own day and target, so HQ needs no table of zones nor a target of its own.
       timezone: this.#deps.timezone(),
       ...(this.#deps.targetSeconds ? { targetSeconds: this.#deps.targetSeconds() } : {}),
+      ...this.#upgradeField(),
     }
   }
 }

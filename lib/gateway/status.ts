@@ -12,6 +12,7 @@ import type { TlsStatus } from './tls-status.ts'
 import { processMemory } from './process-memory.ts'
 import type { BackupStatusView } from '../backup/record.ts'
 import type { GatewayStatus } from './types.ts'
+import type { UpgradeSummary } from '../release/summary.ts'
 export type { GatewayStatus } from './types.ts'
 
 export const gatewayProduct = 'Tracker Gateway'
@@ -27,6 +28,7 @@ export interface StatusDeps {
   clockState?: () => ClockState
   backup?(): BackupStatusView
   tls?(): TlsStatus | null
+  upgrade?(): UpgradeSummary | null
 }
 
 export class GatewayStatusService {
@@ -77,6 +79,7 @@ export class GatewayStatusService {
       backup: this.#deps.backup?.() ?? null,
       coordinator: radio.coordinator ?? null,
       tls: this.#deps.tls?.() ?? null,
+      upgrade: this.#deps.upgrade?.() ?? null,
     }
   }
 }

@@ -5,6 +5,7 @@ import type { BackupStatusView } from '../backup/types.ts'
 import type { FleetStatus } from '../fleet/types.ts'
 import type { ClockState } from '../kernel/clock-state.ts'
 import type { CoordinatorInfo } from '../radio/coordinator.ts'
+import type { UpgradeSummary } from '../release/summary.ts'
 import type { ProcessMemory } from './process-memory.ts'
 import type { TlsStatus } from './tls-status.ts'
 
@@ -82,4 +83,6 @@ export interface GatewayStatus {
   coordinator: CoordinatorInfo | null
   /** Extension: the HTTPS port and its certificate's fingerprints (null when HTTPS is off). */
   tls: TlsStatus | null
+  /** Extension: the last `gateway upgrade` or rollback and how it ended (null: none on this box). */
+  upgrade: UpgradeSummary | null
 }

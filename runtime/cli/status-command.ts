@@ -13,6 +13,8 @@ import { describeBackupStatus } from './backup-commands.ts'
 import type { BackupStatusView } from '../../lib/backup/record.ts'
 import { describeRadioSummary, type RadioSummary } from './radio-upkeep-commands.ts'
 import { tlsStatusLines } from './tls-commands.ts'
+import { describeJournal, readJournal } from '../upgrade/journal.ts'
+import { installLayout } from '../upgrade/layout.ts'
 
 export function statusCommand(registry?: string): CliCommand {
   return async (_positionals, _flags, dataDir) => {
@@ -37,6 +39,9 @@ export function statusCommand(registry?: string): CliCommand {
       () => [],
     )
     const tls = await tlsStatusLines(dataDir)
+    // The last `gateway upgrade` (on an installed box: runtime/upgrade/layout.ts), how it ended and why.
+    const journal = readJournal(installLayout().journal)
+    const upgrade = journal ? [describeJournal(journal)] : []
     return [
       `gateway running: PID ${owner.pid}, port ${port}, data dir ${dataDir}, since ${new Date(owner.startedAt).toISOString()}`,
       ...radio,
@@ -44,6 +49,7 @@ export function statusCommand(registry?: string): CliCommand {
       ...tls,
       ...clock,
       ...backupLines,
+      ...upgrade,
       ...otherLines,
     ].join('\n')
   }

@@ -21,6 +21,7 @@ import type { Store } from '../../lib/store/db.ts'
 import { PairingScheduler } from '../workers/pairing.ts'
 import { BackupRecord } from '../../lib/backup/record.ts'
 import { radioUpFlag } from './subscriptions.ts'
+import { lastUpgrade } from '../upgrade/summary.ts'
 
 export interface GatewayServices {
   gateway: GatewayStatusService
@@ -78,6 +79,7 @@ export async function buildGatewayServices(deps: GatewayServicesDeps): Promise<G
     clockState: deps.clockState,
     backup: () => backupRecord.view(settings.timezone),
     tls: () => tlsStatus.get(),
+    upgrade: () => lastUpgrade(),
   })
   const check = new ConnectionCheck({
     clock,

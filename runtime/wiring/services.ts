@@ -30,6 +30,7 @@ import { fleetFollowsRadio, followRadio, presetChannel } from './subscriptions.t
 import type { FaultHook } from '../../lib/orders/fault.ts'
 import { PairCounts } from '../../lib/kernel/metrics-text.ts'
 import { GatewayMetrics } from './gateway-metrics.ts'
+import { lastUpgrade } from '../upgrade/summary.ts'
 
 /** orders, radio, trackers (inventory) and paging (scheduler) come from OrderServices. */
 export interface Services extends OrderServices, GatewayServices {
@@ -114,6 +115,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     timezone: () => settings.timezone,
     targetSeconds: () => settings.get().targetTimeDefault,
     storedSummary: (uuid) => history.get(uuid),
+    upgrade: () => lastUpgrade(),
   })
   // The change log is opened with the webhooks' sink below; until then no URL can register.
   let changes: ChangeLog | undefined

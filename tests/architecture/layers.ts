@@ -36,10 +36,11 @@ export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   history: ['orders/types'],
   radio: ['config', 'orders/types'],
   webhooks: ['config', 'orders/types', 'orders/notification'],
-  fleet: ['changes', 'identity', 'orders/types', 'orders/notification'],
+  fleet: ['changes', 'identity', 'orders/types', 'orders/notification', 'release'], // the status message reports the last upgrade
   orders: ['orders/types', 'orders/notification', 'changes', 'history', 'inventory', 'radio'],
-  gateway: ['fleet', 'identity', 'radio', 'backup'], // status.ts shows the last backup
+  gateway: ['fleet', 'identity', 'radio', 'backup', 'release'], // status.ts shows the last backup and the last upgrade
   backup: [], // hot backups: archive, encryption, manifest, schedule, last result
+  release: [], // signed release archives, versions, the last upgrade's summary
   hq: ['webhooks', 'fleet'], // headquarters (its own service): alert webhooks signed and sent as the gateway's are; the fleet's broker URL and topic rules
 }
 

@@ -4,7 +4,7 @@
 // `gateway` command run against a gateway started from the installed files. System commands
 // (apt-get, useradd, systemctl ...) are recorded in install-actions.log, not run.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -32,6 +32,12 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   const node = path.join(root, 'usr/local/lib/tracker-gateway/node/bin/node')
   t.equal(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(), process.version, 'Node from the mirror, behind the node symlink')
   t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')))
+  t.match(
+    readlinkSync(path.join(root, 'opt/tracker-gateway')),
+    /^tracker-gateway-releases\/\d+\.\d+\.\d+-\d{8}T\d{6}Z$/,
+    'the app is a version directory behind the current link',
+  )
+  const firstVersion = readlinkSync(path.join(root, 'opt/tracker-gateway'))
   t.ok(existsSync(path.join(root, 'opt/tracker-gateway/node_modules/ws')), 'production dependencies installed')
   const stamp = path.join(root, 'opt/tracker-gateway/build/.sources.json')
   t.ok(existsSync(path.join(root, 'opt/tracker-gateway/build/runtime/cli.js')), 'the compiled tree built at install')
@@ -63,6 +69,11 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   t.equal(statSync(stamp).mtimeMs, builtAt, 'the installed command runs the tree built at install, not a new build')
   await running.stop()
 
+  // A version directory of the name this upgrade would take (its start's second, or one of
+  // the next few) is never reused: the new version gets a name of its own.
+  const version = path.basename(readlinkSync(path.join(root, 'opt/tracker-gateway'))).split('-')[0]
+  const taken = Array.from({ length: 60 }, (_, i) => `${version}-${new Date(Date.now() + i * 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`)
+  for (const name of taken) mkdirSync(path.join(root, 'opt/tracker-gateway-releases', name), { recursive: true })
   const upgraded = install(root, mirror, 'upgrade')
   t.equal(upgraded.status, 0, upgraded.stderr)
   t.match(upgraded.stdout, /keeping .*gateway\.config\.json/)
@@ -71,10 +82,32 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   t.match(readFileSync(path.join(root, 'install-actions.log'), 'utf8'), /systemctl stop tracker-gateway\nsystemctl start tracker-gateway\n$/)
   t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')))
   t.notOk(existsSync(path.join(root, 'opt/tracker-gateway.new')))
+  // Upgraded beside: the version it replaced is kept for one `gateway upgrade --rollback`.
+  const releases = path.join(root, 'opt/tracker-gateway-releases')
+  t.equal(readlinkSync(path.join(releases, 'previous')), path.basename(firstVersion))
+  t.not(readlinkSync(path.join(root, 'opt/tracker-gateway')), firstVersion)
+  t.notOk(taken.includes(path.basename(readlinkSync(path.join(root, 'opt/tracker-gateway')))), 'a name of its own')
+  t.ok(existsSync(path.join(root, 'opt/tracker-gateway/runtime/cli.ts')), 'the new version is a whole app, not moved into a taken directory')
+
+  // The layout before versioned directories (a directory at /opt/tracker-gateway) becomes one.
+  const linked = readlinkSync(path.join(root, 'opt/tracker-gateway'))
+  rmSync(path.join(root, 'opt/tracker-gateway'))
+  cpSync(path.join(root, 'opt', linked), path.join(root, 'opt/tracker-gateway'), { recursive: true, verbatimSymlinks: true })
+  const fromOld = install(root, mirror, 'upgrade')
+  t.equal(fromOld.status, 0, fromOld.stderr)
+  t.ok(lstatSync(path.join(root, 'opt/tracker-gateway')).isSymbolicLink(), 'the old app dir replaced by the link')
+  t.match(readlinkSync(path.join(releases, 'previous')), /-before-versions$/, 'and kept as the previous version')
+  t.equal(readdirSync(releases, { withFileTypes: true }).filter((entry) => entry.isDirectory()).length, 2, 'current and previous only')
 
   const removed = install(root, mirror, 'uninstall')
   t.equal(removed.status, 0, removed.stderr)
-  for (const gone of ['opt/tracker-gateway', 'usr/local/lib/tracker-gateway', 'usr/local/bin/gateway', 'etc/systemd/system/tracker-gateway.service']) {
+  for (const gone of [
+    'opt/tracker-gateway',
+    'opt/tracker-gateway-releases',
+    'usr/local/lib/tracker-gateway',
+    'usr/local/bin/gateway',
+    'etc/systemd/system/tracker-gateway.service',
+  ]) {
     t.notOk(existsSync(path.join(root, gone)), `${gone} removed`)
   }
   t.ok(existsSync(config), 'config kept')
@@ -109,6 +142,11 @@ t.test('upgrade without an install, unknown arguments, test mode without a root'
   t.equal(noRoot.status, 1)
   t.match(noRoot.stderr, /--test-mode needs --root DIR/)
   t.match(spawnSync('bash', [script, '--help'], { encoding: 'utf8' }).stdout, /sudo deploy\/install.sh upgrade/)
+  writeFileSync(path.join(dir, 'not-a-key.pub'), 'hello')
+  const badKey = install(path.join(dir, 'keyroot'), path.join(dir, 'nowhere'), 'install', '--release-key', path.join(dir, 'not-a-key.pub'))
+  t.equal(badKey.status, 1)
+  t.match(badKey.stderr, /--release-key .*not-a-key\.pub is not a PEM public key .*nothing was changed/)
+  t.notOk(existsSync(path.join(dir, 'keyroot/opt')), 'nothing installed')
 
   // A checkout inside the app dir (the old manual install) would be deleted with it.
   const root = path.join(dir, 'old')

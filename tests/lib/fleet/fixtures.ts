@@ -8,6 +8,7 @@ import { FleetService } from '../../../lib/fleet/service.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import type { ActiveOrder } from '../../../lib/orders/types.ts'
 import { Store } from '../../../lib/store/db.ts'
+import type { UpgradeSummary } from '../../../lib/release/summary.ts'
 import { sampleOrder } from '../../helpers/orders.ts'
 
 export function order(name: number, overrides: Partial<ActiveOrder> = {}): ActiveOrder {
@@ -16,7 +17,7 @@ export function order(name: number, overrides: Partial<ActiveOrder> = {}): Activ
 
 export async function fleetService(
   fleet: Record<string, unknown>,
-  options: { store?: Store; clock?: ManualClock; timezone?: string; targetSeconds?: number } = {},
+  options: { store?: Store; clock?: ManualClock; timezone?: string; targetSeconds?: number; upgrade?: UpgradeSummary } = {},
 ) {
   const clock = options.clock ?? new ManualClock()
   const store = options.store ?? new Store()
@@ -29,6 +30,7 @@ export async function fleetService(
     log: logs.log,
     timezone: () => options.timezone ?? 'UTC',
     ...(options.targetSeconds === undefined ? {} : { targetSeconds: () => options.targetSeconds! }),
+    upgrade: () => options.upgrade ?? null,
     batchSize: 3,
   })
   const changes = await ChangeLog.open(await store.collection('seq'), clock, { sinks: [service.sink] })

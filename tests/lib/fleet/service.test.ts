@@ -28,6 +28,27 @@ t.test("the status carries the site's zone and target, so HQ needs neither in it
   t.teardown(() => service.stop())
   await until(() => hq.received.some((m) => m.body.online === true), 'online status')
   t.match(hq.received.at(-1)!.body, { siteId: 'site-z', online: true, timezone: 'Asia/Kolkata', targetSeconds: 420 })
+  t.notOk('upgrade' in hq.received.at(-1)!.body, 'a box never upgraded says nothing of upgrades')
+})
+
+t.test('the status carries the last upgrade and why it was rolled back (gateway upgrade)', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  const hq = await subscriber(broker.url, 'chain/site-u/status')
+  t.teardown(() => hq.close())
+  const upgrade = {
+    kind: 'upgrade',
+    state: 'rolled-back',
+    from: '1.0.0',
+    to: '1.1.0',
+    reason: '1.1.0 failed its health check: restart loop',
+    at: '2026-12-02T04:00:00.000Z',
+  }
+  const { service } = await fleetService({ enabled: true, brokerUrl: broker.url, siteId: 'site-u', topicPrefix: 'chain' }, { upgrade })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => hq.received.some((m) => m.body.online === true), 'online status')
+  t.same(hq.received.at(-1)!.body.upgrade, upgrade)
 })
 
 t.test('the retained status says whether the radio is up, and is published again at once when it moves', async (t) => {

@@ -1,0 +1,29 @@
+// Two upgrades never run at once, and the start-up check leaves alone an upgrade that runs:
+// the lock is an SQLite database opened in exclusive locking mode, as the data dir's lock
+// (runtime/wiring/data-dir-lock.ts says why): the kernel drops it when its process ends
+// however it ends, so a killed upgrade never leaves the box locked.
+import { DatabaseSync } from 'node:sqlite'
+
+export class UpgradeLockedError extends Error {
+  override name = 'UpgradeLockedError'
+}
+
+export interface UpgradeLock {
+  release(): void
+}
+
+/** Takes the lock or throws UpgradeLockedError at once (never waits). */
+export function lockUpgrades(file: string): UpgradeLock {
+  const db = new DatabaseSync(file, { timeout: 0 })
+  try {
+    db.exec(
+      'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; CREATE TABLE IF NOT EXISTS holder (pid INTEGER);' +
+        `BEGIN EXCLUSIVE; DELETE FROM holder; INSERT INTO holder VALUES (${process.pid}); COMMIT;`,
+    )
+  } catch (error) {
+    db.close()
+    if ((error as { errcode?: number }).errcode === 5) throw new UpgradeLockedError('another upgrade (or rollback) is running on this box; wait for it to end')
+    throw error
+  }
+  return { release: () => db.close() }
+}

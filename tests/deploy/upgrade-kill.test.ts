@@ -1,0 +1,90 @@
+// kill -9 at each step of `gateway upgrade` leaves a box that starts (issue 46): the upgrade
+// (with every process it started) and the service are killed as a power cut kills them once
+// the journal reaches the chosen step, then the box boots (the stand-in runs the unit's
+// start-up check, then the gateway): it must answer on the version it came from or the one
+// it went to, with its orders, no upgrade left half done, and take the next upgrade.
+// npm test kills at one step drawn from a seed (printed; UPGRADE_KILL_SEED=N repeats it);
+// UPGRADE_KILL_STEPS=all (npm run test:upgrade-kill) goes through every step.
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import t from 'tap'
+import { readJournal, type UpgradeStep } from '../../runtime/upgrade/journal.ts'
+import { installBox, installedVersion, keyPair, makeRelease, waitAnswers } from '../helpers/upgrade-box.ts'
+import { until } from '../helpers/until.ts'
+
+/** The steps an upgrade writes, in order; 'rolling-back' with a release that cannot start. */
+const steps: UpgradeStep[] = ['preparing', 'backed-up', 'prepared', 'switching', 'switched', 'restarted', 'rolling-back', 'committed']
+const seed = Number(process.env.UPGRADE_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31))
+const chosen = process.env.UPGRADE_KILL_STEPS === 'all' ? steps : [steps[seed % steps.length]!]
+t.comment(`upgrade kill steps: ${chosen.join(', ')} (UPGRADE_KILL_SEED=${seed}${process.env.UPGRADE_KILL_STEPS === 'all' ? ', all steps' : ''})`)
+
+t.test('kill -9 at a step of an upgrade leaves a box that starts', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'upgk-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const key = keyPair(dir, 'chain')
+  const box = await installBox(dir, key.publicFile)
+  t.teardown(() => box.close())
+  const journalFile = path.join(box.root, 'opt/tracker-gateway-releases/upgrade.json')
+  const created = await box.api('/api/v1/activeorders?dummy_tracker_address=true', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":7,"locationName":3}',
+  })
+  t.equal(created.status, 200)
+  const orders = async () => ((await (await box.api('/api/v1/activeorders')).json()) as { items: { name: unknown }[] }).items.map((o) => Number(o.name))
+  let running = installedVersion
+
+  for (const [i, target] of chosen.entries()) {
+    await t.test(`killed at ${target}`, async (t) => {
+      const version = `0.${10 + i}.0`
+      const archive = makeRelease(dir, version, { privatePem: key.privatePem, crashAtStart: target === 'rolling-back' })
+      const order = steps.indexOf(target)
+      // Detached: its own process group, so the kill takes what it started (cp, the build, the backup).
+      const upgrade = spawn(path.join(box.root, 'usr/local/bin/gateway'), ['upgrade', archive, '--health-timeout', '90', '--health-stable', '1'], {
+        env: box.commandEnv(),
+        detached: true,
+        stdio: 'ignore',
+      })
+      const ended = new Promise((resolve) => upgrade.once('exit', resolve))
+      let seen: UpgradeStep | undefined
+      await until(
+        () => {
+          const journal = readJournal(journalFile)
+          if (journal?.to.version !== version) return upgrade.exitCode !== null
+          seen = journal.step
+          return steps.indexOf(journal.step) >= order || upgrade.exitCode !== null
+        },
+        `the upgrade to reach ${target}`,
+        300_000,
+      )
+      process.kill(-upgrade.pid!, 'SIGKILL')
+      await ended
+      await box.service.powerCut()
+      t.comment(`killed at ${seen ?? 'before the journal'} (aimed at ${target})`)
+
+      await box.service.start()
+      const answered = await waitAnswers(box)
+      t.ok([running, version].includes(answered), `runs ${answered}: the version it came from or the one it went to`)
+      t.same(await orders(), [7], 'orders intact')
+      const journal = readJournal(journalFile)
+      t.ok(journal === null || ['committed', 'rolled-back', 'abandoned'].includes(journal.step), `no upgrade left half done (${journal?.step})`)
+      const current = JSON.parse(readFileSync(path.join(box.root, 'opt/tracker-gateway/package.json'), 'utf8')) as { version: string }
+      t.equal(current.version, answered, 'the current link names the version that runs')
+      const status = await box.gateway('status')
+      t.equal(status.status, 0, status.stderr)
+      t.notMatch(status.stdout, /in progress/)
+      running = answered
+    })
+  }
+
+  await t.test('the next upgrade runs (no lock or leftovers in the way)', async (t) => {
+    const archive = makeRelease(dir, '1.0.0', { privatePem: key.privatePem })
+    const result = await box.gateway('upgrade', archive, '--health-timeout', '90', '--health-stable', '1')
+    t.equal(result.status, 0, result.stderr)
+    t.equal(await waitAnswers(box), '1.0.0')
+    t.same(await orders(), [7])
+  })
+})

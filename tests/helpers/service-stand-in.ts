@@ -1,0 +1,137 @@
+// The smallest stand-in for systemd that `gateway upgrade` needs (issue 46's tests): one
+// service, its ExecStartPre (the start-up check) run before every start, Restart=always
+// after a short pause with NRestarts counted, and `systemctl start|stop|restart|show` answered
+// through a Unix socket by a `systemctl` script put first on PATH (systemctl-shim.ts).
+// powerCut() kills the service with SIGKILL and restarts nothing; boot() starts it again.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+export interface ServiceSpec {
+  command: string
+  args: string[]
+  env: NodeJS.ProcessEnv
+  cwd: string
+  /** The ExecStartPre command line (its failure is ignored, as the unit's "-"). */
+  preStart?: { command: string; args: string[] }
+  /** Where the service's output and the pre-start's go. */
+  logFile: string
+  restartMs?: number
+}
+
+export class ServiceStandIn {
+  readonly binDir: string
+  readonly socket: string
+  #child: ChildProcess | null = null
+  #active = 'inactive'
+  #restarts = 0
+  #wanted = false
+  #server: net.Server
+  #spec: ServiceSpec
+
+  constructor(dir: string, spec: ServiceSpec) {
+    this.#spec = spec
+    this.binDir = path.join(dir, 'bin')
+    this.socket = path.join(dir, 'systemctl.sock')
+    mkdirSync(this.binDir, { recursive: true })
+    const shim = path.join(import.meta.dirname, 'systemctl-shim.ts')
+    writeFileSync(
+      path.join(this.binDir, 'systemctl'),
+      `#!/bin/sh\nSERVICE_STAND_IN_SOCKET='${this.socket}' exec '${process.execPath}' --disable-warning=ExperimentalWarning '${shim}' "$@"\n`,
+      { mode: 0o755 },
+    )
+    this.#server = net.createServer((connection) => {
+      let text = ''
+      connection.on('data', (chunk) => {
+        text += chunk
+        if (!text.endsWith('\n')) return
+        void this.#command(JSON.parse(text) as string[]).then(
+          (out) => connection.end(`${JSON.stringify({ code: 0, out })}\n`),
+          (error: Error) => connection.end(`${JSON.stringify({ code: 1, out: error.message })}\n`),
+        )
+      })
+    })
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.listen(this.socket, resolve))
+  }
+
+  /** PATH with the stand-in's systemctl first. */
+  path(): string {
+    return `${this.binDir}:${process.env.PATH}`
+  }
+
+  get mainPid(): number {
+    return this.#child?.pid ?? 0
+  }
+
+  async #command(args: string[]): Promise<string> {
+    const [verb] = args
+    if (verb === 'start') await this.start()
+    else if (verb === 'stop') await this.stop()
+    else if (verb === 'restart') {
+      await this.stop()
+      await this.start()
+    } else if (verb === 'show') return `ActiveState=${this.#active}\nMainPID=${this.mainPid}\nNRestarts=${this.#restarts}\n`
+    else if (verb !== 'daemon-reload') throw new Error(`stand-in systemctl: ${verb} is not known`)
+    return ''
+  }
+
+  async start(): Promise<void> {
+    if (this.#wanted) return
+    this.#wanted = true
+    await this.#run()
+  }
+
+  async #run(): Promise<void> {
+    const spec = this.#spec
+    const out = openSync(spec.logFile, 'a')
+    if (spec.preStart) spawnSync(spec.preStart.command, spec.preStart.args, { env: spec.env, stdio: ['ignore', out, out] })
+    if (!this.#wanted) return closeSync(out)
+    const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['ignore', out, out] })
+    closeSync(out)
+    this.#child = child
+    this.#active = 'active'
+    child.on('exit', () => {
+      if (this.#child !== child) return
+      this.#child = null
+      if (!this.#wanted) return
+      this.#restarts++
+      this.#active = 'activating'
+      void sleep(spec.restartMs ?? 300).then(() => (this.#wanted && this.#child === null ? this.#run() : undefined))
+    })
+  }
+
+  async stop(): Promise<void> {
+    this.#wanted = false
+    const child = this.#child
+    this.#active = 'inactive'
+    if (!child) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+    await exited
+    clearTimeout(timer)
+    this.#child = null
+  }
+
+  /** As a power cut does to the service: SIGKILL, and nothing restarts it. */
+  async powerCut(): Promise<void> {
+    this.#wanted = false
+    const child = this.#child
+    this.#child = null
+    this.#active = 'inactive'
+    if (!child) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
+
+  async close(): Promise<void> {
+    await this.powerCut()
+    await new Promise((resolve) => this.#server.close(resolve))
+  }
+}

@@ -16,11 +16,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 /**
  * What the contract may reach: function-types.ts, function-services.ts, lib/api/wire-types.ts
  * and function-config.ts, and the types files of the shapes the services answer with (104
- * files 6 deep when ctx.services was typed by the service classes).
+ * files 6 deep when ctx.services was typed by the service classes). 25 since the gateway's
+ * status shows the last upgrade (lib/release/summary.ts, one more domain's data-only shapes).
  */
-export const contractLimit = { files: 24, depth: 3 }
+export const contractLimit = { files: 25, depth: 3 }
 /** What a function file's type-only imports may reach: today the contract's files, since every answer is made of its shapes. */
-export const typeImportsLimit = 24
+export const typeImportsLimit = 25
 
 /** The files a file names in its `import type` statements (relative ones), as paths from the root. */
 export function typeImportsOf(file: string, text: string): string[] {

@@ -2,7 +2,7 @@
 // that leaves the document is reported with its route template, status and the schema error,
 // and a router that gives one makes the test's call throw.
 import t from 'tap'
-import { checkedRouter, documentProblem, type CheckedAnswer } from './documented-responses.ts'
+import { checkedRouter, documentProblem, serverFrameProblem, type CheckedAnswer } from './documented-responses.ts'
 import { testGateway } from './gateway.ts'
 
 const gw = await testGateway()
@@ -55,4 +55,18 @@ t.test('a path no operation has may only answer with its version error envelope'
 t.test('a router that answers outside the document fails the call that received it', async (t) => {
   const router = checkedRouter({ fetch: async () => Response.json({ status: 200, returnCode: 1 }) })
   await t.rejects(router.fetch(new Request('http://gateway.test/api/v2/activeorders')), /Answer outside the OpenAPI document: GET \/api\/v2\/activeorders 200/)
+})
+
+t.test('a WebSocket frame outside the documented frames is reported', async (t) => {
+  const active = (await gw.json('GET /api/v2/activeorders', { token })).body.items
+  const snapshot = { type: 'ACTIVE_ORDERS', count: active.length, items: active, seq: 3 }
+  t.equal(serverFrameProblem(snapshot), undefined, 'a snapshot of the real active orders conforms')
+  t.match(serverFrameProblem({ ...snapshot, seq: undefined }), /\(ws WsActiveOrdersFrame\).*seq/)
+  const change = { ...active[0], type: 'ORDER_PAGED', seq: 4 }
+  t.equal(serverFrameProblem(change), undefined)
+  t.match(serverFrameProblem({ ...change, type: 'ORDER_EATEN' }), /\(ws WsOrderChangeFrame\)/)
+  t.equal(serverFrameProblem({ status: 401, returnCode: -2, message: 'x' }), undefined)
+  t.equal(serverFrameProblem({ status: 503, message: 'Too many WebSocket clients' }), undefined, 'the place refusal, as the upgrade refusal')
+  t.match(serverFrameProblem({ status: 404, returnCode: -5, message: 'x' }), /\(ws error frame\)/, 'a status the feed does not send')
+  t.match(serverFrameProblem({ status: 503, returnCode: -5, message: 'x' }), /\(ws error frame\)/)
 })

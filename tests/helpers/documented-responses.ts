@@ -8,6 +8,7 @@
 // compiled once per process; RESPONSE_CHECK_LOG=<file> appends each checked
 // "METHOD template status" line, to count what a run covered.
 import { appendFileSync } from 'node:fs'
+import type { IncomingMessage } from 'node:http'
 import Ajv2020 from 'ajv/dist/2020.js'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { buildOpenApiDocument } from '../../lib/openapi/document.ts'
@@ -143,4 +144,39 @@ export function checkedRouter<R extends GatewayRouter>(router: R, onProblem?: (p
       return response
     },
   }) as R
+}
+
+/**
+ * What is wrong with a frame the gateway sent on the WebSocket feed, by the document's
+ * x-websocket (GET /api/v2/websocket): an error frame (one without a type) is held to the 101
+ * response's x-error-frames, the snapshot to WsActiveOrdersFrame, any other to WsOrderChangeFrame.
+ */
+export function serverFrameProblem(frame: unknown, doc: Doc = gatewayDocument()): string | undefined {
+  const get = doc.paths['/api/v2/websocket']!.get
+  const documented = (get['x-websocket'].serverFrames as { $ref: string }[]).map((s) => s.$ref)
+  const record = (frame ?? {}) as Record<string, unknown>
+  let key: string
+  let schema: object
+  if (!('type' in record)) {
+    key = 'ws error frame'
+    schema = get.responses['101']['x-error-frames']
+  } else {
+    const name = record.type === 'ACTIVE_ORDERS' ? 'WsActiveOrdersFrame' : 'WsOrderChangeFrame'
+    key = `ws ${name}`
+    schema = { $ref: `#/components/schemas/${name}` }
+    if (!documented.includes(schema.$ref)) return `${name} is not among the feed's documented frames (${documented.join(', ')})`
+  }
+  checkedPairs.add(key)
+  if (process.env.RESPONSE_CHECK_LOG) appendFileSync(process.env.RESPONSE_CHECK_LOG, `${key}\n`)
+  const validate = validatorOf(key, schema)
+  if (validate(frame)) return undefined
+  return `WebSocket frame outside the document (${key}): ${JSON.stringify(validate.errors)}; frame: ${JSON.stringify(frame).slice(0, 400)}`
+}
+
+/** documentProblem for an answer read off a socket (a WebSocket upgrade's refusal, a raw HTTP answer). */
+export async function incomingProblem(method: string, path: string, response: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  for await (const chunk of response) chunks.push(chunk as Buffer)
+  const contentType = response.headers['content-type'] ?? null
+  return documentProblem({ method, path, status: response.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString() })
 }

@@ -11494,7 +11494,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Switching protocols. Errors then come as frames, each followed by a close (1008) except -31: 408/-32 no token frame within 10 s, 401/-2 a token that does not verify or a JSON frame without accesstoken, 429/-36 while the address is rate limited, 400/-31 a frame that is not JSON before authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB closes with 1009. */
+            /** @description Switching protocols. Errors then come as frames, each followed by a close (1008) except -31: 408/-32 no token frame within 10 s, 401/-2 a token that does not verify or a JSON frame without accesstoken, 429/-36 while the address is rate limited, 400/-31 a frame that is not JSON before authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB closes with 1009. A token that verifies when its share is taken (32 connections per token) gets 429/-53 and close 1013; one that verifies when every subscriber place was just taken gets {"status":503,"message":...} (no returnCode, as the upgrade refusal) and close 1013. */
             101: {
                 headers: {
                     [name: string]: unknown;
@@ -11552,7 +11552,21 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many WebSocket clients at once (1000), or too many connections from this address still waiting to authenticate (16): the upgrade is refused */
+            /** @description An address that already holds its share of subscribers (48, loopback aside): the upgrade is refused (-53); the message says which share */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @constant */
+                        returnCode?: -53;
+                    };
+                };
+            };
+            /** @description Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -163,8 +163,9 @@ export function serverFrameProblem(frame: unknown, doc: Doc = gatewayDocument())
   } else {
     const name = record.type === 'ACTIVE_ORDERS' ? 'WsActiveOrdersFrame' : 'WsOrderChangeFrame'
     key = `ws ${name}`
-    schema = { $ref: `#/components/schemas/${name}` }
-    if (!documented.includes(schema.$ref)) return `${name} is not among the feed's documented frames (${documented.join(', ')})`
+    const ref = `#/components/schemas/${name}`
+    schema = { $ref: ref }
+    if (!documented.includes(ref)) return `${name} is not among the feed's documented frames (${documented.join(', ')})`
   }
   checkedPairs.add(key)
   if (process.env.RESPONSE_CHECK_LOG) appendFileSync(process.env.RESPONSE_CHECK_LOG, `${key}\n`)

@@ -62,6 +62,26 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  // The board's own scripts sit in a folder of the web root (web/board/feed.js); a path
+  // parameter holds no slash, so the folder is a parameter of its own.
+  '/assets/{folder}/{file}': {
+    get: {
+      operationId: 'asset_in_folder',
+      summary: 'A static file in a folder of the board or the docs page (e.g. board/feed.js)',
+      description: `${cacheNote} Paths that leave the asset folder, hidden files and unknown file types are not found.`,
+      tags: ['board'],
+      security: [{}],
+      parameters: [
+        { name: 'folder', in: 'path', required: true, schema: { type: 'string' }, description: 'Folder, e.g. board' },
+        { name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: 'File name, e.g. feed.js' },
+      ],
+      responses: {
+        '200': { description: 'The file, with its content type', content: { '*/*': { schema: { type: 'string' } } } },
+        '304': { description: 'Not modified' },
+        '404': notFound,
+      },
+    },
+  },
   '/api/v2/websocket': {
     get: {
       operationId: 'v2_websocket',

@@ -181,3 +181,31 @@ export async function incomingProblem(method: string, path: string, response: In
   const contentType = response.headers['content-type'] ?? null
   return documentProblem({ method, path, status: response.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString() })
 }
+
+/**
+ * For tests that reach a gateway over real HTTP with fetch (a gateway process, a host on
+ * loopback): while the test runs, every answer fetch gets from loopback for an /api/ path or a
+ * documented one is checked, and one outside the document fails `t`. Other servers a test
+ * talks to (webhook receivers, fakes) answer other paths and are left alone.
+ */
+export function checkFetchAnswers(t: { fail(message: string): unknown; teardown(fn: () => void): unknown }): void {
+  const original = globalThis.fetch
+  const checked: typeof fetch = async (input, init) => {
+    const response = await original(input, init)
+    const request = new Request(input, init)
+    const url = new URL(request.url)
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+    const path = url.pathname
+    const doc = gatewayDocument()
+    const known = path.startsWith('/api/') || templatesOf(doc).some(({ pattern }) => pattern.test(path))
+    if (loopback && known) {
+      const problem = await answerProblem(request, response)
+      if (problem) t.fail(problem)
+    }
+    return response
+  }
+  globalThis.fetch = checked
+  t.teardown(() => {
+    globalThis.fetch = original
+  })
+}

@@ -1007,6 +1007,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/{folder}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A static file in a folder of the board or the docs page (e.g. board/feed.js)
+         * @description Answers carry an ETag and Cache-Control: no-cache; If-None-Match gives 304. Paths that leave the asset folder, hidden files and unknown file types are not found.
+         */
+        get: operations["asset_in_folder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/websocket": {
         parameters: {
             query?: never;
@@ -11449,6 +11469,47 @@ export interface operations {
             header?: never;
             path: {
                 /** @description File name, e.g. app.js */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its content type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such asset: the v2 not-found envelope (returnCode -5) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    asset_in_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Folder, e.g. board */
+                folder: string;
+                /** @description File name, e.g. feed.js */
                 file: string;
             };
             cookie?: never;

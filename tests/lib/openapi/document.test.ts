@@ -170,7 +170,7 @@ t.test('config docs become parameters, bodies, outcomes and errors', async (t) =
 
 t.test('routes outside the manifest are documented', async (t) => {
   const doc = build([])
-  for (const path of ['/', '/docs', '/api/openapi.json', '/assets/{file}', '/api/v2/websocket']) {
+  for (const path of ['/', '/docs', '/api/openapi.json', '/assets/{file}', '/assets/{folder}/{file}', '/api/v2/websocket']) {
     t.ok(doc.paths[path]?.get, path)
   }
 })

@@ -17,16 +17,21 @@ import type { GatewayRouter } from '../../runtime/host/router.ts'
 type Validate = ((value: unknown) => boolean) & { errors?: unknown }
 type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, unknown> }
 
-const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: object): Validate })({
+const ajv = new (Ajv2020 as unknown as new (options: object) => { compile(schema: object): Validate; addSchema(schema: object): unknown })({
   strict: false,
   validateFormats: false,
   allErrors: true,
 })
 
+const componentsId = 'https://gateway.test/components'
 let document: Doc | undefined
 /** The gateway's document (its responses do not depend on the config a test gives). */
 export function gatewayDocument(): Doc {
-  document ??= buildOpenApiDocument(manifest, { version: 'test' }) as Doc
+  if (!document) {
+    document = buildOpenApiDocument(manifest, { version: 'test' }) as Doc
+    // The components are compiled once, as their own schema; each response schema refers to them there.
+    ajv.addSchema({ $id: componentsId, components: document.components })
+  }
   return document
 }
 
@@ -43,7 +48,8 @@ const validators = new Map<string, Validate>()
 function validatorOf(key: string, schema: object): Validate {
   let validate = validators.get(key)
   if (!validate) {
-    validate = ajv.compile({ allOf: [schema], components: gatewayDocument().components })
+    gatewayDocument()
+    validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${componentsId}#/components/`)))
     validators.set(key, validate)
   }
   return validate

@@ -4,7 +4,10 @@
 // template and method), status, content type and JSON body must be what the document gives for
 // them, or the call throws, failing the test that made it with the route, status and schema error.
 // A path or method no operation has (a malformed or unknown request) must answer with the
-// documented error envelope of its API version. The document is built and each validator
+// documented error envelope of its API version. Answers that do not pass a router are checked
+// where the test receives them: serverFrameProblem (WebSocket frames), incomingProblem (a
+// refused upgrade), answerProblem (an openapi-fetch middleware), checkFetchAnswers (fetch to a
+// gateway process). The document is built and each validator
 // compiled once per process; RESPONSE_CHECK_LOG=<file> appends each checked
 // "METHOD template status" line, to count what a run covered.
 import { appendFileSync } from 'node:fs'

@@ -62,6 +62,26 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  // The board's own scripts sit in a folder of the web root (web/board/feed.js); a path
+  // parameter holds no slash, so the folder is a parameter of its own.
+  '/assets/{folder}/{file}': {
+    get: {
+      operationId: 'asset_in_folder',
+      summary: 'A static file in a folder of the board or the docs page (e.g. board/feed.js)',
+      description: `${cacheNote} Paths that leave the asset folder, hidden files and unknown file types are not found.`,
+      tags: ['board'],
+      security: [{}],
+      parameters: [
+        { name: 'folder', in: 'path', required: true, schema: { type: 'string' }, description: 'Folder, e.g. board' },
+        { name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: 'File name, e.g. feed.js' },
+      ],
+      responses: {
+        '200': { description: 'The file, with its content type', content: { '*/*': { schema: { type: 'string' } } } },
+        '304': { description: 'Not modified' },
+        '404': notFound,
+      },
+    },
+  },
   '/api/v2/websocket': {
     get: {
       operationId: 'v2_websocket',
@@ -95,11 +115,23 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
             '408/-32 no token frame within 10 s, 401/-2 a token that does not verify or a JSON frame without ' +
             'accesstoken, 429/-36 while the address is rate limited, 400/-31 a frame that is not JSON before ' +
             'authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB ' +
-            'closes with 1009.',
+            'closes with 1009. A token that verifies when its share is taken (32 connections per token) gets 429/-53 and ' +
+            'close 1013; one that verifies when every subscriber place was just taken gets {"status":503,"message":...} ' +
+            '(no returnCode, as the upgrade refusal) and close 1013.',
           'x-error-frames': {
-            allOf: [
-              { $ref: '#/components/schemas/V2Error' },
-              { type: 'object', properties: { status: { enum: [400, 401, 408, 429] }, returnCode: { enum: [-31, -2, -32, -36] } } },
+            oneOf: [
+              {
+                allOf: [
+                  { $ref: '#/components/schemas/V2Error' },
+                  { type: 'object', properties: { status: { enum: [400, 401, 408, 429] }, returnCode: { enum: [-31, -2, -32, -36, -53] } } },
+                ],
+              },
+              {
+                allOf: [
+                  { $ref: '#/components/schemas/V1Error' },
+                  { type: 'object', not: { required: ['returnCode'] }, properties: { status: { const: 503 } } },
+                ],
+              },
             ],
           },
         },
@@ -127,9 +159,14 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
           description: 'A Host header that names neither this gateway nor one of http.allowedHosts (a rebound name): unknown host (-41)',
           content: { 'application/json': { schema: v2ErrorOf(421, -41) } },
         },
+        '429': {
+          description:
+            'An address that already holds its share of subscribers (48, loopback aside): the upgrade is refused (-53); the message says which share',
+          content: { 'application/json': { schema: v2ErrorOf(429, -53) } },
+        },
         '503': {
           description:
-            'Too many WebSocket clients at once (1000), or too many connections from this address still waiting to authenticate (16): the upgrade is refused',
+            'Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/V1Error' } } },
         },
       },

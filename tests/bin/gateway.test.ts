@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t, { type Test } from 'tap'
+import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { stampName } from '../../bin/compiled-tree.js'
 import { copyForBuild } from '../helpers/built-project.ts'
 import { runCli, startGatewayProcess } from '../helpers/process.ts'
@@ -42,6 +43,7 @@ async function startBuilt(t: Test, config: Record<string, unknown> = {}) {
 }
 
 t.test('the first start builds the tree and answers from it, loading no TypeScript', async (t) => {
+  checkFetchAnswers(t)
   const { gateway, dataDir, probe } = await startBuilt(t)
   t.ok(stampTime() > 0, 'build/ made by the start')
   const index = await fetch(`${gateway.url}/api/v2`)

@@ -1,5 +1,6 @@
 // testGateway(): the whole service graph in memory (NeDB inMemoryOnly, manual clock) behind
-// the real router, answering `new Request`s without a socket.
+// the real router, answering `new Request`s without a socket. Every answer is checked against
+// the OpenAPI document (./documented-responses.ts): one outside it fails the call.
 import { ManualClock } from './manual-clock.ts'
 import { parseConfig, type GatewayConfig } from '../../lib/config.ts'
 import { memoryLogger } from './memory-logger.ts'
@@ -7,6 +8,7 @@ import { SimulatedRadio } from '../../lib/radio/simulated.ts'
 import { manifest } from '../../functions/_manifest.gen.ts'
 import { buildRouter, type GatewayRouter, type ServerContext } from '../../runtime/host/router.ts'
 import { buildServices, type Services } from '../../runtime/wiring/services.ts'
+import { checkedRouter } from './documented-responses.ts'
 
 export interface TestGateway {
   clock: ManualClock
@@ -40,7 +42,7 @@ export async function testGateway(
   const config: GatewayConfig = parseConfig({ dataDir: '/nonexistent-test-data', ...configInput })
   const logs = memoryLogger()
   const services = await buildServices({ config, clock, log: logs.log, inMemory: true })
-  const router = buildRouter(manifest, services)
+  const router = checkedRouter(buildRouter(manifest, services))
   if (!(services.radio instanceof SimulatedRadio)) throw new Error('testGateway needs the simulated radio')
   const radio = services.radio
   await radio.start()

@@ -5,6 +5,7 @@
 import net from 'node:net'
 import t from 'tap'
 import { twoHosts } from '../helpers/two-hosts.ts'
+import { checkedRouter } from '../helpers/documented-responses.ts'
 
 const body = '{"name":"7001","orderType":"TO_GO"}'
 const json = { 'content-type': 'application/json' }
@@ -57,7 +58,10 @@ t.test('the same on a bare socket, byte for byte as curl --path-as-is sends it',
   const { createHttpHost } = await import('../../runtime/host/http.ts')
   const { buildRouter } = await import('../../runtime/host/router.ts')
   const { manifest } = await import('../../functions/_manifest.gen.ts')
-  const host = createHttpHost(buildRouter(manifest, hosts.fast), hosts.fast.log)
+  const host = createHttpHost(
+    checkedRouter(buildRouter(manifest, hosts.fast), (problem) => t.fail(problem)),
+    hosts.fast.log,
+  )
   const port = await host.listen(0, '127.0.0.1')
   t.teardown(() => host.close(100))
   const raw = [

@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
+import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { sendControl } from '../../runtime/control/control.ts'
 import { fakeSystemClock } from '../helpers/faketime.ts'
 import { runCli, startGatewayProcess, type GatewayProcess } from '../helpers/process.ts'
@@ -18,6 +19,7 @@ import { until } from '../helpers/until.ts'
 const dayMs = 86_400_000
 
 t.test('orders created before a power cut keep their waiting times through a boot a day behind and the step forward', async (t) => {
+  checkFetchAnswers(t)
   const dir = t.testdir({})
   const dataDir = path.join(dir, 'data')
   const configFile = path.join(dir, 'gateway.config.json')

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
+import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startGateway } from '../../runtime/wiring/main.ts'
@@ -14,6 +15,7 @@ import { fullDisk } from '../helpers/full-disk.ts'
 const warning = 'storage cannot take writes (disk full or read-only): changes are refused with -37 until it can'
 
 t.test('start-up on a full disk serves reads and refuses writes with -37; one warning per episode', async (t) => {
+  checkFetchAnswers(t)
   const dataDir = t.testdir()
   const config = parseConfig({
     port: 0,
@@ -82,6 +84,7 @@ t.test(
   'a really full file system (tmpfs, root only): SQLite history included, the gateway starts and reads',
   { skip: mountPoint ? false : 'mounting a tmpfs is not allowed here' },
   async (t) => {
+    checkFetchAnswers(t)
     const dir = mountPoint!
     let gateway: Awaited<ReturnType<typeof startGateway>> | undefined
     t.teardown(async () => {

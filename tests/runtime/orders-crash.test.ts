@@ -5,12 +5,14 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
+import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startFaultyGateway } from '../helpers/faulty-gateway.ts'
 import { startGateway } from '../../runtime/wiring/main.ts'
 
 t.test('a crash between history insert and active removal loses nothing and duplicates nothing', async (t) => {
+  checkFetchAnswers(t)
   const dataDir = t.testdir()
   const { base, exited } = await startFaultyGateway(t, 'crash-after-history-insert', dataDir)
   const created = await fetch(`${base}/api/v1/activeorders?dummy_tracker_address=true`, {

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
+import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { startReceiver } from '../helpers/webhooks.ts'
 import { generousMs, until, untilProgress } from '../helpers/until.ts'
 
@@ -32,6 +33,7 @@ async function startChild(dataDir: string, configPath: string): Promise<Child> {
 }
 
 t.test('SIGKILL mid-backlog: the rest is delivered after restart, in order, seq never reused', async (t) => {
+  checkFetchAnswers(t)
   const dir = t.testdir()
   const configPath = path.join(dir, 'gateway.config.json')
   writeFileSync(

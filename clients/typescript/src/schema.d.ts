@@ -1111,6 +1111,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/{folder}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A static file in a folder of the board or the docs page (e.g. board/feed.js)
+         * @description Answers carry an ETag and Cache-Control: no-cache; If-None-Match gives 304. Paths that leave the asset folder, hidden files and unknown file types are not found.
+         */
+        get: operations["asset_in_folder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/websocket": {
         parameters: {
             query?: never;
@@ -12688,6 +12708,47 @@ export interface operations {
             };
         };
     };
+    asset_in_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Folder, e.g. board */
+                folder: string;
+                /** @description File name, e.g. feed.js */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its content type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such asset: the v2 not-found envelope (returnCode -5) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
     v2_websocket: {
         parameters: {
             query?: never;
@@ -12700,7 +12761,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Switching protocols. Errors then come as frames, each followed by a close (1008) except -31: 408/-32 no token frame within 10 s, 401/-2 a token that does not verify or a JSON frame without accesstoken, 429/-36 while the address is rate limited, 400/-31 a frame that is not JSON before authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB closes with 1009. */
+            /** @description Switching protocols. Errors then come as frames, each followed by a close (1008) except -31: 408/-32 no token frame within 10 s, 401/-2 a token that does not verify or a JSON frame without accesstoken, 429/-36 while the address is rate limited, 400/-31 a frame that is not JSON before authentication (the connection stays). Frames after authentication are ignored. A frame over 4 KiB closes with 1009. A token that verifies when its share is taken (32 connections per token) gets 429/-53 and close 1013; one that verifies when every subscriber place was just taken gets {"status":503,"message":...} (no returnCode, as the upgrade refusal) and close 1013. */
             101: {
                 headers: {
                     [name: string]: unknown;
@@ -12758,7 +12819,21 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many WebSocket clients at once (1000), or too many connections from this address still waiting to authenticate (16): the upgrade is refused */
+            /** @description An address that already holds its share of subscribers (48, loopback aside): the upgrade is refused (-53); the message says which share */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @constant */
+                        returnCode?: -53;
+                    };
+                };
+            };
+            /** @description Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -10,6 +10,7 @@ import { GatewayError, orderFeed, posClient, verifyWebhook, type OrderChange, ty
 import { parseConfig } from '../../../lib/config.ts'
 import { startGateway } from '../../../runtime/wiring/main.ts'
 import { firstToken } from '../../helpers/browser.ts'
+import { answerProblem, serverFrameProblem } from '../../helpers/documented-responses.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { until } from '../../helpers/until.ts'
 import { startReceiver } from '../../helpers/webhooks.ts'
@@ -24,6 +25,14 @@ t.teardown(async () => {
 const baseUrl = `http://127.0.0.1:${gateway.port}`
 const token = await firstToken(gateway, dataDir, 'pos')
 const pos = posClient({ baseUrl, token })
+// Every answer the client gets over real HTTP is held to the document too (tests/helpers/documented-responses.ts).
+const answerProblems: string[] = []
+pos.api.use({
+  onResponse: async ({ request, response }) => {
+    const problem = await answerProblem(request, response)
+    if (problem) answerProblems.push(problem)
+  },
+})
 
 t.test('a POS day: create, list, page, clear, history, statistics; a webhook verified', async (t) => {
   const receiver = await startReceiver()
@@ -75,7 +84,19 @@ t.test('the feed: snapshot, changes in seq order, reconnect without loss or repe
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   t.teardown(() => proxy.close())
   const proxied = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`
-  const feed = orderFeed({ baseUrl: proxied, token, onSnapshot: (s) => snapshots.push(s), onChange: (c) => changes.push(c), retryDelays: [50] })
+  const checked =
+    <F>(push: (frame: F) => void) =>
+    (frame: F) => {
+      t.equal(serverFrameProblem(frame), undefined, 'a frame the document describes')
+      push(frame)
+    }
+  const feed = orderFeed({
+    baseUrl: proxied,
+    token,
+    onSnapshot: checked((s: Snapshot) => snapshots.push(s)),
+    onChange: checked((c: OrderChange) => changes.push(c)),
+    retryDelays: [50],
+  })
   t.teardown(() => feed.close())
   await until(() => snapshots.length === 1, 'the snapshot', 30_000)
   await pos.create(21, 'ON_PREMISE')
@@ -93,4 +114,8 @@ t.test('the feed: snapshot, changes in seq order, reconnect without loss or repe
     'no change applied twice, in seq order',
   )
   t.equal(feed.seq, Math.max(snapshots[1]!.seq, ...seqs))
+})
+
+t.test('every answer the typed client received is the documented one', async (t) => {
+  t.same(answerProblems, [])
 })

@@ -9,6 +9,7 @@ import { ieeeToAddress } from '../../../lib/radio/zigbee-profile.ts'
 import { buildRouter } from '../../../runtime/host/router.ts'
 import { buildServices } from '../../../runtime/wiring/services.ts'
 import { type CallOptions, makeRequest, testGateway } from '../../helpers/gateway.ts'
+import { checkedRouter } from '../../helpers/documented-responses.ts'
 import { ManualClock } from '../../helpers/manual-clock.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { coordinatorIeee, installFakeAdapter, instantHerdsmanWaits } from '../../helpers/zigbee-fake-adapter.ts'
@@ -27,7 +28,7 @@ async function zigbeeGateway(t: Test) {
   const radio = new ZigbeeRadio({ dataDir, clock, channel: 15, log: logs.log, checkIntervalMs: 0, adapter: 'zstack' })
   const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/ttyUSB0' } })
   const services = await buildServices({ config, clock, log: memoryLogger('fatal').log, inMemory: true, radio })
-  const router = buildRouter(manifest, services)
+  const router = checkedRouter(buildRouter(manifest, services))
   t.teardown(async () => {
     await radio.stop()
     fake.restore()

@@ -3,6 +3,7 @@ import t from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
 import { buildRouter } from '../../../runtime/host/router.ts'
 import { makeRequest, testGateway } from '../../helpers/gateway.ts'
+import { checkedRouter } from '../../helpers/documented-responses.ts'
 import { createRadio } from '../../../lib/radio/create.ts'
 import type { Radio } from '../../../lib/radio/radio.ts'
 
@@ -68,7 +69,7 @@ t.test('404 -5 when the radio is not simulated', async (t) => {
   const other = { kind: 'zigbee' } as unknown as Radio
   ;(gw.services as { simulator: unknown }).simulator = new SimulatorService({ radio: other, orders: gw.services.orders })
   // Functions get their services when the router is built: build one over the changed graph.
-  const router = buildRouter(manifest, gw.services)
+  const router = checkedRouter(buildRouter(manifest, gw.services))
   for (const [route, body] of [
     ['GET /api/v2/simulator', undefined],
     ['POST /api/v2/simulator/start', { tracker: 1 }],

@@ -13,6 +13,7 @@ import { ZigbeeRadio } from '../../../lib/radio/zigbee.ts'
 import { buildRouter } from '../../../runtime/host/router.ts'
 import { buildServices, type BuildOptions } from '../../../runtime/wiring/services.ts'
 import { type CallOptions, clientAt, makeRequest } from '../../helpers/gateway.ts'
+import { checkedRouter } from '../../helpers/documented-responses.ts'
 import { installFakeAdapter, instantHerdsmanWaits, type FakeDevice } from '../../helpers/zigbee-fake-adapter.ts'
 import { FakeRemote } from '../../helpers/zigbee-fake-remote.ts'
 import { until } from '../../helpers/until.ts'
@@ -38,7 +39,7 @@ async function gateway(
   const config = parseConfig({ dataDir, radio: { kind: 'zigbee', adapter: 'zstack', serialPort: '/dev/ttyUSB0', ...options.radio } })
   const radio = options.inProcess?.(dataDir, clock)
   const services = await buildServices({ config, clock, log: memoryLogger('fatal').log, inMemory: true, zigbee: options.zigbee, radio })
-  const router = buildRouter(manifest, services)
+  const router = checkedRouter(buildRouter(manifest, services))
   const gw = {
     services,
     clock,

@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
+import { checkFetchAnswers } from '../../helpers/documented-responses.ts'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { startGateway } from '../../../runtime/wiring/main.ts'
@@ -112,6 +113,7 @@ t.test('an edited file is served fresh with a new ETag', async (t) => {
 })
 
 t.test('HEAD answers like GET without a body, over real HTTP', async (t) => {
+  checkFetchAnswers(t)
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir: t.testdir({}), mdns: { enabled: false } })
   const gateway = await startGateway({ config, log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())

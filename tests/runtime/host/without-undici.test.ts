@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { checkFetchAnswers } from '../../helpers/documented-responses.ts'
 import { WebSocket } from 'ws'
 import { startGatewayProcess } from '../../helpers/process.ts'
 
@@ -15,6 +16,7 @@ const probe = fileURLToPath(new URL('../../helpers/loaded-builtins-probe.ts', im
 const undici = 'internal/deps/undici/undici'
 
 t.test('serving the API, the board, HEAD and WebSocket loads no undici', async (t) => {
+  checkFetchAnswers(t)
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'without-undici-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const configFile = path.join(dataDir, 'gateway.config.json')

@@ -7,6 +7,7 @@ import { scopes } from '../../../lib/tokens/scopes.ts'
 import { createHttpHost } from '../../../runtime/host/http.ts'
 import { WsHub } from '../../../runtime/host/ws.ts'
 import { testGateway } from '../../helpers/gateway.ts'
+import { serverFrameProblem } from '../../helpers/documented-responses.ts'
 import { until } from '../../helpers/until.ts'
 
 t.test('a token of every scope opens the live feed', async (t) => {
@@ -30,7 +31,12 @@ t.test('a token of every scope opens the live feed', async (t) => {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`)
     sockets.push(socket)
     const frames: { type?: string; status?: number }[] = []
-    socket.on('message', (data) => frames.push(JSON.parse(data.toString())))
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString())
+      const problem = serverFrameProblem(frame)
+      if (problem) t.fail(problem)
+      frames.push(frame)
+    })
     socket.on('error', () => {})
     await new Promise<void>((resolve) => socket.once('open', () => resolve()))
     socket.send(JSON.stringify({ accesstoken: token }))

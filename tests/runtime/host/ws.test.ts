@@ -3,6 +3,7 @@ import { WebSocket } from 'ws'
 import { createHttpHost } from '../../../runtime/host/http.ts'
 import { WsHub, type WsLimits } from '../../../runtime/host/ws.ts'
 import { testGateway } from '../../helpers/gateway.ts'
+import { incomingProblem, serverFrameProblem } from '../../helpers/documented-responses.ts'
 import { sampleOrder } from '../../helpers/webhooks.ts'
 import { until } from '../../helpers/until.ts'
 
@@ -25,11 +26,19 @@ async function setup(t: Test, limits: Partial<WsLimits> = {}, before?: (gw: Awai
     sockets.push(socket)
     const frames: any[] = []
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)))
-    socket.on('message', (data) => frames.push(JSON.parse(data.toString())))
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString())
+      // Every frame the feed sends is one the document describes (x-websocket).
+      const problem = serverFrameProblem(frame)
+      if (problem) t.fail(problem)
+      frames.push(frame)
+    })
     socket.on('error', () => {})
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())
-      socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)))
+      socket.once('unexpected-response', async (_req, res) => {
+        reject(new Error(`upgrade refused: ${res.statusCode}; ${(await incomingProblem('GET', path, res)) ?? 'as documented'}`))
+      })
     })
     return { socket, frames, closed }
   }
@@ -119,7 +128,7 @@ t.test('a frame over maxPayload closes with 1009; other paths are refused', asyn
   const client = await connect()
   client.socket.send('x'.repeat(5000))
   t.equal(await client.closed, 1009)
-  await t.rejects(connect('/api/v2/other'), /upgrade refused: 404/)
+  await t.rejects(connect('/api/v2/other'), /upgrade refused: 404; as documented/)
 })
 
 t.test('a revoked token ends the session', async (t) => {
@@ -184,13 +193,17 @@ t.test('200 subscribers all receive every event, in seq order', async (t) => {
   t.ok(clients.every((c) => JSON.stringify(c.frames.slice(1).map((f) => f.seq)) === JSON.stringify(expected)))
 })
 
-/** An open WebSocket from `from` (a 127.x address standing in for a LAN client), or its refusal status. */
+/** An open WebSocket from `from` (a 127.x address standing in for a LAN client), or its refusal status (a refusal the document does not describe fails). */
 function open(port: number, from: string): Promise<{ socket?: WebSocket; refused?: number }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { localAddress: from })
     socket.on('error', () => undefined)
     socket.once('open', () => resolve({ socket }))
-    socket.once('unexpected-response', (_req, res) => resolve({ refused: res.statusCode }))
+    socket.once('unexpected-response', async (_req, res) => {
+      const problem = await incomingProblem('GET', '/api/v2/websocket', res)
+      if (problem) reject(new Error(problem))
+      else resolve({ refused: res.statusCode })
+    })
   })
 }
 
@@ -253,7 +266,11 @@ t.test('a board behind the same address as a device flooding upgrades gets in an
   const { socket: board } = await open(port, '127.0.0.7')
   t.ok(board, 'the upgrade from the crowded address is accepted')
   const frames: any[] = []
-  board!.on('message', (data) => frames.push(JSON.parse(data.toString())))
+  board!.on('message', (data) => {
+    const frame = JSON.parse(data.toString())
+    t.equal(serverFrameProblem(frame), undefined, 'the frame is one the document describes')
+    frames.push(frame)
+  })
   board!.send(JSON.stringify({ accesstoken: token }))
   await until(() => frames.length === 1, 'snapshot')
   t.match(frames[0], { type: 'ACTIVE_ORDERS' })
@@ -271,7 +288,10 @@ t.test('the upgrade is refused to another site (403 -39) and to a foreign Host (
       const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/websocket`, { headers })
       socket.on('error', () => undefined)
       socket.once('open', () => (socket.terminate(), resolve(101)))
-      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode!))
+      socket.once('unexpected-response', async (_req, res) => {
+        t.equal(await incomingProblem('GET', '/api/v2/websocket', res), undefined, 'the refusal is the documented one')
+        resolve(res.statusCode!)
+      })
     })
   t.equal(await attempt({ origin: 'http://evil.example' }), 403)
   t.equal(await attempt({ host: 'rebound.example' }), 421)

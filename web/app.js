@@ -652,6 +652,8 @@ function applyPrefs(next) {
     // The cards' and the buttons' words are drawn again in the new language.
     showSound()
     void showIdentity()
+    // The gateway's pills (radio, fleet, backup, clock) too, not at their next refresh.
+    void refreshGateway()
     redraw()
   }
 }

@@ -4,7 +4,7 @@
 // with the simulated radio. Screenshots go to test-artifacts/.
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core'
 import type { Test } from 'tap'
 import { SystemClock, type Clock } from '../../lib/kernel/clock.ts'
 import { parseConfig } from '../../lib/config.ts'
@@ -13,6 +13,7 @@ import { sendControl } from '../../runtime/control/control.ts'
 import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
 import { chromiumDep, requireExecutable } from './system-deps.ts'
 import { generousMs } from './until.ts'
+import { documentProblem } from './documented-responses.ts'
 
 export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
 
@@ -29,19 +30,46 @@ export async function launchBrowser(t: Test, args: string[] = []): Promise<Brows
   // Every context waits with the tests' generous limit (tests/helpers/until.ts) unless a call
   // says otherwise: a wait follows the page (an element appears, a text changes), and on a
   // busy machine a browser and a gateway take many times what they take on an idle one.
-  const newContext = browser.newContext.bind(browser)
-  browser.newContext = async (options) => {
-    const context = await newContext(options)
+  // Every answer the pages get from a gateway's API is held to its OpenAPI document too.
+  const heldToTheDocument = (context: BrowserContext) => {
     context.setDefaultTimeout(generousMs)
+    context.on('response', (response) => void checkAnswer(t, response))
     return context
   }
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (options) => heldToTheDocument(await newContext(options))
   const newPage = browser.newPage.bind(browser)
   browser.newPage = async (options) => {
     const page = await newPage(options)
-    page.context().setDefaultTimeout(generousMs)
+    heldToTheDocument(page.context())
     return page
   }
   return browser
+}
+
+/**
+ * A page's answer from a gateway's v1 or v2 API checked against the gateway's document
+ * (tests/helpers/documented-responses.ts). A CORS preflight is the host's, not an operation;
+ * headquarters' API (/api/hq) has its own document.
+ */
+async function checkAnswer(t: Test, response: Response): Promise<void> {
+  const request = response.request()
+  const { pathname } = new URL(response.url())
+  if (!/^\/api\/v[12](\/|$)/.test(pathname) || request.method() === 'OPTIONS') return
+  let body: string
+  try {
+    body = await response.text()
+  } catch {
+    return // the page went away (navigated, closed) before the body was read
+  }
+  const problem = documentProblem({
+    method: request.method(),
+    path: pathname,
+    status: response.status(),
+    contentType: response.headers()['content-type'] ?? null,
+    body,
+  })
+  if (problem) t.fail(`the board got an answer outside the document: ${problem}`)
 }
 
 export async function gatewayOn(dataDir: string, port = 0, radio: Record<string, unknown> = {}, clock?: Clock): Promise<RunningGateway> {

@@ -60,6 +60,12 @@ export function buildClockWatch(deps: ClockWiringDeps): ClockWatch | undefined {
     holdMs: config.clock.holdDeliveriesSeconds * 1000,
     boardMaxShiftMs: config.clock.boardMaxShiftDays * 86_400_000,
   })
+  // Times an earlier run took on a clock that was ahead stay after the right time; once it
+  // is known, they are brought back to it (docs/api.md, "When the gateway cannot tell").
+  watch.on('right', async () => {
+    const orders = await deps.orders.bringBackFromFuture()
+    if (orders > 0) log.warn({ orders }, 'active orders dated after the synchronised time (taken on a clock never known right) were brought back to it')
+  })
   watch.startBehind()
   return watch
 }

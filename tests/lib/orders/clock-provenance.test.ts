@@ -288,3 +288,29 @@ t.test('a step behind the mark after a boot behind it never takes a history row 
   const [row] = [...box.history.iterate()]
   t.ok(row!.orderCleared >= row!.orderStarted, `the row lasts ${row!.orderCleared - row!.orderStarted} ms`)
 })
+
+t.test('once the clock is known right, no order stays dated after it', async (t) => {
+  // Nemesis seeds 30097 and 50048: a run on a clock a day and a half ahead that never heard
+  // "synchronised" created an order; it was killed, and in the next run network time
+  // stepped the clock back. That step mends this run's times only: the order stayed dated
+  // after the gateway's now (waiting 0 until the true time passed it).
+  const box = new Box(t.testdir({}))
+  t.teardown(() => box.kill())
+  const run = async (step: Action) => {
+    await box.apply(step)
+    box.check(JSON.stringify(step))
+  }
+  await box.boot()
+  await run({ kind: 'restart', downMs: 1000, offsetMs: 1.5 * day, synced: false })
+  await run({ kind: 'create' })
+  await run({ kind: 'wait', ms: 5000 })
+  await run({ kind: 'restart', downMs: 1000, offsetMs: 1.5 * day, synced: false })
+  t.ok(box.orders.list()[0]!.created > box.truth + day, 'dated ahead before the time is known')
+  await run({ kind: 'flip' })
+  t.equal(box.watch.right(), true)
+  const now = box.clock.now()
+  const [order] = box.orders.list()
+  t.ok(order!.created <= now, `created ${order!.created - now} ms from the gateway's now`)
+  t.ok(order!.created >= now - syncCheckMs - slackMs, 'brought back to when the time became known')
+  t.equal(box.watch.state().ordersOnUnsureClock, 1, 'still counted: its waiting time may be off')
+})

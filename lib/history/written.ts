@@ -63,6 +63,15 @@ export function shiftRows(db: DatabaseSync, written: WrittenColumns | readonly (
       for (const [from, to] of ranges[column]) moved += Number(update.run(deltaMs, from, to).changes)
       changed = Math.max(changed, moved)
     }
+    // A row whose end moved back before a start an earlier run took (on a clock never known
+    // right, which no step mends): the start gives way, and the location stays within the
+    // span, as when the row was written (summaryOf, lib/orders/types.ts).
+    const withinSpan = db.prepare(
+      `UPDATE summaries SET orderStarted = min(orderStarted, orderCleared),
+         orderLocated = CASE WHEN orderLocated IS NULL THEN NULL ELSE min(max(orderLocated, min(orderStarted, orderCleared)), orderCleared) END
+       WHERE seq BETWEEN ? AND ? AND (orderStarted > orderCleared OR orderLocated < orderStarted OR orderLocated > orderCleared)`,
+    )
+    for (const [from, to] of ranges.orderCleared) withinSpan.run(from, to)
     db.exec('COMMIT')
   } catch (error) {
     db.exec('ROLLBACK')

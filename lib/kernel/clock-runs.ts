@@ -75,6 +75,15 @@ export class ClockRuns {
     return this.#earlier
   }
 
+  /**
+   * At start: the times the data dir holds from runs not known wrong (the active orders')
+   * were certainly passed too. Folded into the earlier runs' mark, so that clearing such an
+   * order in this run does not lower the mark below the start of its history row.
+   */
+  raiseEarlier(time: number): void {
+    this.#earlier = Math.max(this.#earlier, time)
+  }
+
   /** Whether this run's clock is known right now: the system says synchronised (clock-watch.ts). */
   right(): boolean {
     return this.#right

@@ -48,6 +48,8 @@ export interface ClockWatchEvents {
   jumped: ClockJump
   /** Held deliveries may go. */
   trusted: undefined
+  /** The gateway's clock has become known right (right()): no time can be after it now. */
+  right: undefined
 }
 
 export interface ClockWatchOptions {
@@ -102,6 +104,7 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
   #untrustedSince: number | undefined
   #holdExpired = false
   #wasTrusted = true
+  #wasRight = false
   #checkTimer: TimerHandle | undefined
   #syncTimer: TimerHandle | undefined
   #holdTimer: TimerHandle | undefined
@@ -399,6 +402,9 @@ export class ClockWatch implements Subscribable<ClockWatchEvents> {
     const trusted = this.trusted()
     if (trusted && !this.#wasTrusted) this.#events.emit('trusted', undefined)
     this.#wasTrusted = trusted
+    const right = this.right()
+    if (right && !this.#wasRight) this.#events.emit('right', undefined)
+    this.#wasRight = right
   }
 
   /** Keeps this run's trust and the high-water mark (clock-runs.ts) current; not while mending. */

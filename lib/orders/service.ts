@@ -30,7 +30,7 @@ import { SyncBatch, type Collection, type Store } from '../store/db.ts'
 import { shiftOrderTimes } from './clock-mend.ts'
 import type { FaultPoint } from './fault.ts'
 import { ActiveSet } from './active-set.ts'
-import { OrderStamps, type ClockRunsOf } from './stamps.ts'
+import { OrderStamps, timeFields, type ClockRunsOf } from './stamps.ts'
 import { findByRef, step, type OrdersAction, type OrderWrite, type PagingEffect, type StepResult } from './machine.ts'
 import { summaryOf, type ActiveOrder, type ChangeType, type OrderRef } from './types.ts'
 import type { CreateInput, OrderResult } from './types.ts'
@@ -267,6 +267,32 @@ export class OrdersService {
         await this.#deps.collection.update({ _id: uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
       }
       await trackers
+      return moved.length
+    })
+  }
+
+  /**
+   * The gateway's clock has just become known right: a time an earlier run took that lies
+   * after it was taken on a clock that was ahead (a run that never heard "synchronised"),
+   * which no step of this run mends. Each such time is brought back to now (the least that
+   * is certainly true: the order exists, so it is not younger than that); its tag stays, so
+   * the order is still counted among those whose waiting time may be off. Stored like a
+   * step's mend; records no change. Answers how many orders had a time brought back.
+   */
+  bringBackFromFuture(): Promise<number> {
+    return this.#serial(async (batch) => {
+      const now = this.#deps.clock.now()
+      const moved: ActiveOrder[] = []
+      for (const order of this.#active) {
+        const ahead = timeFields.filter((field) => (order[field] ?? -Infinity) > now && !this.#stamps.stampedNow(order.uuid, field))
+        if (ahead.length === 0) continue
+        for (const field of ahead) order[field] = now
+        moved.push(order)
+      }
+      if (moved.length > 0) this.#revision++
+      for (const { uuid, created, stateChanged, located, pagedAt } of moved) {
+        await this.#deps.collection.update({ _id: uuid }, { $set: { created, stateChanged, located, pagedAt } }, { durability: batch })
+      }
       return moved.length
     })
   }

@@ -179,7 +179,14 @@ export async function runSchedule(options: NemesisOptions): Promise<NemesisRepor
     const generated = await box.call('GET', '/api/v2/accesstoken/generate?name=nemesis')
     if (generated.status !== 201) throw new Problem(`token: HTTP ${generated.status}`)
     box.token = generated.body.token.token
-    const registered = await box.call('POST', '/api/v2/register', { http_client: receiver.url })
+    let registered = await box.call('POST', '/api/v2/register', { http_client: receiver.url })
+    // The gateway asks the receiver for a HEAD answer within 2 s; on an overloaded machine the
+    // receiver (this process) may not get to answer it. A refused registration changes
+    // nothing: tried again, at most twice more.
+    for (let retry = 0; retry < 2 && registered.body?.returnCode === -30 && /no answer within/.test(registered.body.message); retry++) {
+      log(`registration refused on a slow answer (${registered.body.message}); tried again`)
+      registered = await box.call('POST', '/api/v2/register', { http_client: receiver.url })
+    }
     if (registered.status !== 200) throw new Problem(`register: HTTP ${registered.status} ${JSON.stringify(registered.body)}`)
     log(`seed ${options.seed}: ${schedule.length} steps; data dir on ${disk.skipped ? 'the temporary directory' : 'a tmpfs'}`)
 

@@ -85,3 +85,19 @@ t.test('a step moves only the times of a row this process stamped: an order star
   columns.add(7, { orderStarted: false, orderLocated: false, orderCleared: false })
   t.equal(shiftRows(gateway.db, columns, 1000), 0, 'nothing stamped, nothing moved')
 })
+
+t.test('a step that takes a row’s end back before a start an earlier run took: the start gives way', async (t) => {
+  // Nemesis seed 60118: an order created by a run on a clock 5 h ahead that never heard
+  // "synchronised", cleared in the next run, whose clock a step then took back to the
+  // high-water mark: the row's end (this run's) moved 5 h back, its start (the earlier
+  // run's, which no step mends) stayed, and the row ended before it started.
+  const gateway = new HistoryStore(':memory:')
+  t.teardown(() => gateway.close())
+  gateway.insert(summary(1, 10_000_000, 10_030_000), { orderStarted: false, orderLocated: false, orderCleared: true })
+  gateway.insert(summary(2, 20_000_000, 20_030_000), { orderStarted: false, orderLocated: true, orderCleared: true })
+  t.equal(gateway.shiftWritten(-5 * 3_600_000), 2)
+  const end = 10_060_000 - 5 * 3_600_000
+  t.match(gateway.get(summary(1, 0).uuid), { orderStarted: end, orderLocated: end, orderCleared: end }, 'no negative span, located within it')
+  const end2 = 20_060_000 - 5 * 3_600_000
+  t.match(gateway.get(summary(2, 0).uuid), { orderStarted: end2, orderLocated: end2, orderCleared: end2 })
+})

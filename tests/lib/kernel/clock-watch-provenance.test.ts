@@ -143,3 +143,18 @@ t.test('the state counts orders on a clock never known right', async (t) => {
   const { watch } = setup({ unsureOrders: 3 })
   t.equal(watch.state().ordersOnUnsureClock, 3)
 })
+
+t.test("'right' is told once when the clock becomes known right, after the step that made it so is mended", async (t) => {
+  const { clock, mends, watch, settled, setSync } = setup()
+  const told: number[] = []
+  watch.on('right', () => void told.push(mends.length))
+  watch.start()
+  await settled()
+  t.same(told, [], 'not while the system says not synchronised')
+  clock.step(2 * hour)
+  setSync('synchronized')
+  await settled()
+  t.same(told, [1], 'once, with the step already mended')
+  await clock.advance(120_000)
+  t.same(told, [1], 'not again while it stays right')
+})

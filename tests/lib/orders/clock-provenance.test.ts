@@ -15,7 +15,7 @@
 //
 // A failure prints the seed; CLOCK_SEED=<seed> reproduces it.
 import fc from 'fast-check'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
@@ -258,4 +258,59 @@ t.test('times stamped on a trusted clock keep their waiting times; nothing is ne
     { numRuns: Number(process.env.CLOCK_RUNS ?? 60), seed },
   )
   t.pass('every sequence kept its times')
+})
+
+t.test('a step behind the mark after a boot behind it never takes a history row back before its start', async (t) => {
+  // Nemesis seeds 30041, 30074, 40018 and 50043: an order created on a synchronised clock,
+  // a power cut, a boot a day behind, the order cleared, then the system clock stepped
+  // further back. The mark on file is older than the order (noted once a minute, or a full
+  // disk refused to write it): the step stopped at that mark and took the row's end, which
+  // this run took, back before its start, which it found.
+  const dir = t.testdir({})
+  const box = new Box(dir)
+  t.teardown(() => box.kill())
+  const run = async (step: Action) => {
+    await box.apply(step)
+    box.check(JSON.stringify(step))
+  }
+  await box.boot()
+  await run({ kind: 'wait', ms: 30_000 })
+  await run({ kind: 'create' })
+  const file = path.join(dir, 'clock-runs.json')
+  const created = box.orders.list()[0]!.created
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), highWater: created - 10 * minute }))
+  await run({ kind: 'restart', downMs: 1000, offsetMs: -day, synced: false })
+  t.equal(box.watch.state().behind?.highWater, created, 'the boot starts at the order, not at the older mark')
+  await run({ kind: 'clear', pick: 0 })
+  await run({ kind: 'wait', ms: 5000 })
+  await run({ kind: 'step', offsetMs: -2 * day })
+  t.ok(box.watch.state().behind, 'the step stopped at the mark')
+  const [row] = [...box.history.iterate()]
+  t.ok(row!.orderCleared >= row!.orderStarted, `the row lasts ${row!.orderCleared - row!.orderStarted} ms`)
+})
+
+t.test('once the clock is known right, no order stays dated after it', async (t) => {
+  // Nemesis seeds 30097 and 50048: a run on a clock a day and a half ahead that never heard
+  // "synchronised" created an order; it was killed, and in the next run network time
+  // stepped the clock back. That step mends this run's times only: the order stayed dated
+  // after the gateway's now (waiting 0 until the true time passed it).
+  const box = new Box(t.testdir({}))
+  t.teardown(() => box.kill())
+  const run = async (step: Action) => {
+    await box.apply(step)
+    box.check(JSON.stringify(step))
+  }
+  await box.boot()
+  await run({ kind: 'restart', downMs: 1000, offsetMs: 1.5 * day, synced: false })
+  await run({ kind: 'create' })
+  await run({ kind: 'wait', ms: 5000 })
+  await run({ kind: 'restart', downMs: 1000, offsetMs: 1.5 * day, synced: false })
+  t.ok(box.orders.list()[0]!.created > box.truth + day, 'dated ahead before the time is known')
+  await run({ kind: 'flip' })
+  t.equal(box.watch.right(), true)
+  const now = box.clock.now()
+  const [order] = box.orders.list()
+  t.ok(order!.created <= now, `created ${order!.created - now} ms from the gateway's now`)
+  t.ok(order!.created >= now - syncCheckMs - slackMs, 'brought back to when the time became known')
+  t.equal(box.watch.state().ordersOnUnsureClock, 1, 'still counted: its waiting time may be off')
 })

@@ -2,9 +2,8 @@
 // page's timers on Playwright's fake clock): an order at twice the target is "Very late", in
 // its own colour, frame and shape, with its own sound when it gets there; axe finds nothing
 // serious on a board showing every stage.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import t from 'tap'
+import { axeFindings, isSerious } from '../helpers/axe.ts'
 import type { Page } from 'playwright-core'
 import { apiClient, firstToken, gatewayOn, launchBrowser, ShiftedClock, watchErrors } from '../helpers/browser.ts'
 import { kioskArguments } from '../helpers/kiosk-flags.ts'
@@ -18,7 +17,6 @@ t.teardown(() => gateway.stop())
 const base = `http://127.0.0.1:${gateway.port}`
 const token = await firstToken(gateway, dataDir)
 const api = apiClient(base, token)
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 function recordTones() {
   const tones: number[] = []
@@ -88,23 +86,7 @@ t.test('twice the target: very late, its own colour, shape and sound', async (t)
 
   // axe waits on timers: the page's time flows again.
   await page.clock.resume()
-  await page.evaluate(axeSource)
-  const found = await page.evaluate(async () => {
-    const results = await (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> }
-      }
-    ).axe.run(document, { resultTypes: ['violations'] })
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
-    }))
-  })
-  t.same(
-    found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical'),
-    [],
-    'axe: no serious or critical finding with every stage shown',
-  )
+  const found = await axeFindings(page)
+  t.same(found.filter(isSerious), [], 'axe: no serious or critical finding with every stage shown')
   t.same(errors, [], 'no console errors')
 })

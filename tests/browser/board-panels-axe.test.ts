@@ -1,20 +1,12 @@
 // axe-core on the board's other views with a rush on: the simulator panel open and the floor
 // being arranged (a serious finding each before: a scrolling tracker list the keyboard could
 // not reach, dark text on the amber floor chips, tiles named unlike what they show).
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import t from 'tap'
-import { apiClient, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock } from '../helpers/browser.ts'
+import { axeFindings, isSerious } from '../helpers/axe.ts'
+import { boardGateway, launchBrowser, openBoard } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)
-const dataDir = t.testdir()
-const clock = new ShiftedClock()
-const gateway = await gatewayOn(dataDir, 0, { trackers: 60 }, clock)
-t.teardown(() => gateway.stop())
-const base = `http://127.0.0.1:${gateway.port}`
-const token = await firstToken(gateway, dataDir)
-const api = apiClient(base, token)
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const { clock, base, token, api } = await boardGateway(t)
 
 t.test('the simulator panel and the floor being arranged: no serious or critical finding', async (t) => {
   // Ages around the 5-minute target, so the floor shows every colour; 30 trackers out (the list scrolls).
@@ -31,24 +23,8 @@ t.test('the simulator panel and the floor being arranged: no serious or critical
   await page.locator('#floor .table-tile').first().waitFor()
   await page.locator('#floor-arrange').click()
   await page.locator('#floor-editor').waitFor()
-  await page.evaluate(axeSource)
-  const found = await page.evaluate(async () => {
-    const results = await (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> }
-      }
-    ).axe.run(document, { resultTypes: ['violations'] })
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
-    }))
-  })
-  t.same(
-    found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical'),
-    [],
-    'no serious or critical finding',
-  )
+  const found = await axeFindings(page)
+  t.same(found.filter(isSerious), [], 'no serious or critical finding')
   if (found.length) t.comment(`minor findings ${JSON.stringify(found)}`)
   t.same(errors, [], 'no console errors')
 })

@@ -3,23 +3,15 @@
 // from three metres, a bump bar's keys, signing out only on purpose, a new screen signed in
 // with a code approved from a second browser, the recently cleared list, and axe-core on the
 // three layouts. One Chromium and one gateway for the file.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import t from 'tap'
 import type { Page } from 'playwright-core'
+import { axeFindings, isSerious } from '../helpers/axe.ts'
 import { until } from '../helpers/until.ts'
-import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock, watchErrors } from '../helpers/browser.ts'
+import { apiClient, artifacts, boardGateway, launchBrowser, openBoard, watchErrors } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)
-const dataDir = t.testdir()
-const clock = new ShiftedClock()
-const gateway = await gatewayOn(dataDir, 0, { trackers: 60 }, clock)
-t.teardown(() => gateway.stop())
-const base = `http://127.0.0.1:${gateway.port}`
-const token = await firstToken(gateway, dataDir)
-const api = apiClient(base, token)
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const { clock, gateway, base, token, api } = await boardGateway(t)
 
 /** `count` orders started 13 s apart, most on tables, every seventh to go. */
 async function rush(count: number) {
@@ -384,22 +376,8 @@ t.test('axe-core: no serious or critical finding on the pass, tablet and phone l
   ]) {
     const { page } = await openBoard(t, browser, base, token, viewport)
     await settled(page, 29)
-    await page.evaluate(axeSource)
-    const found = await page.evaluate(async () => {
-      const results = await (
-        window as unknown as {
-          axe: {
-            run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>
-          }
-        }
-      ).axe.run(document, { resultTypes: ['violations'] })
-      return results.violations.map((violation) => ({
-        id: violation.id,
-        impact: violation.impact,
-        where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
-      }))
-    })
-    const serious = found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical')
+    const found = await axeFindings(page)
+    const serious = found.filter(isSerious)
     t.same(serious, [], `${viewport.width}x${viewport.height}: no serious or critical finding`)
     if (found.length) t.comment(`${viewport.width}: minor findings ${JSON.stringify(found)}`)
     const heading = await page.locator('h1').count()

@@ -2,22 +2,14 @@
 // (what it shows, its theme, its hour form) follow it to another browser signed in with its
 // name, an admin sets them from another board, and axe finds no serious or critical finding
 // in either theme. One Chromium and one gateway for the file.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import t from 'tap'
 import type { Page } from 'playwright-core'
+import { axeFindings, isSerious } from '../helpers/axe.ts'
 import { until } from '../helpers/until.ts'
-import { apiClient, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock } from '../helpers/browser.ts'
+import { apiClient, boardGateway, launchBrowser, openBoard } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)
-const dataDir = t.testdir()
-const clock = new ShiftedClock()
-const gateway = await gatewayOn(dataDir, 0, { trackers: 60 }, clock)
-t.teardown(() => gateway.stop())
-const base = `http://127.0.0.1:${gateway.port}`
-const manager = await firstToken(gateway, dataDir)
-const api = apiClient(base, manager)
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const { clock, base, token: manager, api } = await boardGateway(t)
 
 /** Orders 1-12 around the target (every colour on the board), every third to go. */
 async function rush() {
@@ -33,20 +25,8 @@ async function rush() {
 const shownOrders = (page: Page) => page.evaluate(() => [...document.querySelectorAll<HTMLElement>('#cards .card')].map((card) => Number(card.dataset.order)))
 
 async function seriousFindings(page: Page) {
-  await page.evaluate(axeSource)
-  const found = await page.evaluate(async () => {
-    const results = await (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> }
-      }
-    ).axe.run(document, { resultTypes: ['violations'] })
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
-    }))
-  })
-  return found.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical')
+  const found = await axeFindings(page)
+  return found.filter(isSerious)
 }
 
 t.test("a screen's settings follow its name to another browser; an admin sets them from another board", async (t) => {

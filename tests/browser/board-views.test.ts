@@ -6,16 +6,10 @@ import path from 'node:path'
 import t from 'tap'
 import type { OrderSummary } from '../../lib/orders/types.ts'
 import { dayBounds } from '../../lib/kernel/time.ts'
-import { apiClient, artifacts, firstToken, gatewayOn, launchBrowser, openBoard, ShiftedClock } from '../helpers/browser.ts'
+import { artifacts, boardGateway, launchBrowser, openBoard } from '../helpers/browser.ts'
 
 const browser = await launchBrowser(t)
-const dataDir = t.testdir()
-const clock = new ShiftedClock()
-const gateway = await gatewayOn(dataDir, 0, { trackers: 60 }, clock)
-t.teardown(() => gateway.stop())
-const base = `http://127.0.0.1:${gateway.port}`
-const token = await firstToken(gateway, dataDir)
-const api = apiClient(base, token)
+const { clock, gateway, base, token, api } = await boardGateway(t)
 // UPDATE_SCREENSHOTS=1 copies the layout screenshots over docs/board-*.png.
 const docs = path.resolve(import.meta.dirname, '../../docs')
 

@@ -134,3 +134,14 @@ export function apiClient(base: string, token: string) {
     return { status: response.status, body: (await response.json()) as any }
   }
 }
+
+/** A browser test file's gateway: simulated radio with 60 trackers on a shiftable clock, its first (admin) token and an API client. */
+export async function boardGateway(t: Test) {
+  const dataDir = t.testdir()
+  const clock = new ShiftedClock()
+  const gateway = await gatewayOn(dataDir, 0, { trackers: 60 }, clock)
+  t.teardown(() => gateway.stop())
+  const base = `http://127.0.0.1:${gateway.port}`
+  const token = await firstToken(gateway, dataDir)
+  return { dataDir, clock, gateway, base, token, api: apiClient(base, token) }
+}

@@ -20,7 +20,12 @@ export interface Fanout {
  * one every 20 ms; each subscriber timestamps each event frame. Delivery time = arrival minus
  * the moment the creating request was sent (same clock: all in this process).
  */
-export async function fanout(port: number, token: string, firstName: number, size: { subscribers: number; events: number }): Promise<Fanout> {
+/**
+ * `tokens`: the subscribers take them in turn (a gateway holds at most 32 subscribers per
+ * token, docs/api.md "Fair shares"); the first also creates the orders.
+ */
+export async function fanout(port: number, tokens: string[], firstName: number, size: { subscribers: number; events: number }): Promise<Fanout> {
+  const token = tokens[0]!
   const { subscribers: subscriberCount, events: eventCount } = size
   const sockets: WebSocket[] = []
   const arrivals: number[][] = []
@@ -32,7 +37,9 @@ export async function fanout(port: number, token: string, firstName: number, siz
       sockets.push(socket)
       await new Promise<void>((resolve, reject) => {
         socket.once('error', reject)
-        socket.once('open', () => socket.send(JSON.stringify({ accesstoken: token })))
+        // A refused subscriber is closed before its snapshot: say so rather than wait for ever.
+        socket.once('close', (code, reason) => reject(new Error(`subscriber ${i} closed before its snapshot: ${code} ${reason}`)))
+        socket.once('open', () => socket.send(JSON.stringify({ accesstoken: tokens[i % tokens.length] })))
         socket.on('message', (data) => {
           const at = performance.now()
           const type = (JSON.parse(data.toString()) as { type?: string }).type

@@ -274,6 +274,13 @@ async function issueToken(dataDir: string, port: number): Promise<string> {
   return token
 }
 
+async function moreToken(port: number, auth: Record<string, string>, name: string): Promise<string> {
+  const answer = await request(port, 'POST', `/api/v2/accesstoken/generate?name=${name}&scope=read`, auth)
+  const token = (JSON.parse(answer.body) as { token?: { token?: string } }).token?.token
+  if (!token) throw new Error(`no token: ${answer.status} ${answer.body}`)
+  return token
+}
+
 function machine() {
   return {
     nproc: cores,
@@ -298,6 +305,8 @@ async function main(): Promise<void> {
     servers.push(gateway)
     const token = await issueToken(dataDir, gateway.port)
     const auth = { authorization: `Bearer ${token}` }
+    // The fan-out's 500 subscribers on one machine: 32 a token at most (the gateway's fair share).
+    const fanoutTokens = [token, ...(await Promise.all(Array.from({ length: 15 }, (_, i) => moreToken(gateway.port, auth, `fanout-${i}`))))]
     // 48 orders here, one while recording the WebSocket frames and one recording a creation: 50.
     for (let name = 1; name <= 48; name++) {
       const answer = await request(
@@ -353,7 +362,7 @@ async function main(): Promise<void> {
     const results = {
       activeOrders: await compareRead('GET /api/v2/activeorders (50 active)', gateway, bare, '/api/v2/activeorders', auth),
       orders: await compareRead(`GET /api/v2/orders (${historyRows.toLocaleString('en-US')} summaries)`, gateway, bare, '/api/v2/orders', auth),
-      fanout: { bare: await fanout(bare.port, token, 1_000_000, fanoutSize), gateway: await fanout(gateway.port, token, 2_000_000, fanoutSize) },
+      fanout: { bare: await fanout(bare.port, [token], 1_000_000, fanoutSize), gateway: await fanout(gateway.port, fanoutTokens, 2_000_000, fanoutSize) },
       writes: await compareWrite(gateway, bare, auth, 3_000_000),
       referenceHost: undefined as Comparison | undefined,
     }

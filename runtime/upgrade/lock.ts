@@ -3,6 +3,7 @@
 // (runtime/wiring/data-dir-lock.ts says why): the kernel drops it when its process ends
 // however it ends, so a killed upgrade never leaves the box locked.
 import { DatabaseSync } from 'node:sqlite'
+import { takeExclusiveLock } from '../../lib/store/exclusive-lock.ts'
 
 export class UpgradeLockedError extends Error {
   override name = 'UpgradeLockedError'
@@ -15,15 +16,6 @@ export interface UpgradeLock {
 /** Takes the lock or throws UpgradeLockedError at once (never waits). */
 export function lockUpgrades(file: string): UpgradeLock {
   const db = new DatabaseSync(file, { timeout: 0 })
-  try {
-    db.exec(
-      'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; CREATE TABLE IF NOT EXISTS holder (pid INTEGER);' +
-        `BEGIN EXCLUSIVE; DELETE FROM holder; INSERT INTO holder VALUES (${process.pid}); COMMIT;`,
-    )
-  } catch (error) {
-    db.close()
-    if ((error as { errcode?: number }).errcode === 5) throw new UpgradeLockedError('another upgrade (or rollback) is running on this box; wait for it to end')
-    throw error
-  }
+  if (!takeExclusiveLock(db)) throw new UpgradeLockedError('another upgrade (or rollback) is running on this box; wait for it to end')
   return { release: () => db.close() }
 }

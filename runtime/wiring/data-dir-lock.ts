@@ -7,6 +7,7 @@
 // SQLite also refuses a second connection within the same process. Node has no flock();
 // node:sqlite is built in, so this needs nothing native. docs/architecture.md, "One gateway
 // per data dir", compares the other ways considered.
+import { takeExclusiveLock } from '../../lib/store/exclusive-lock.ts'
 import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, type Stats, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
@@ -100,19 +101,13 @@ export function lockDataDir(dataDir: string): DataDirLock {
   } catch (error) {
     throw new ConfigError(`cannot open ${file}: ${(error as Error).message}`)
   }
+  let taken: boolean
   try {
-    // Exclusive locking mode: the lock taken by the first write is kept until close().
-    db.exec(
-      'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; CREATE TABLE IF NOT EXISTS holder (pid INTEGER);' +
-        `BEGIN EXCLUSIVE; DELETE FROM holder; INSERT INTO holder VALUES (${process.pid}); COMMIT;`,
-    )
+    taken = takeExclusiveLock(db)
   } catch (error) {
-    db.close()
-    const errcode = (error as { errcode?: number }).errcode
-    // SQLITE_BUSY (5): another connection holds the lock.
-    if (errcode === 5) throw new ConfigError(inUseMessage(dataDir, readDataDirOwner(dataDir)))
     throw new ConfigError(`cannot lock ${file}: ${(error as Error).message}`)
   }
+  if (!taken) throw new ConfigError(inUseMessage(dataDir, readDataDirOwner(dataDir)))
   chmodSync(file, 0o600)
   const owner: DataDirOwner = { pid: process.pid, port: null, host: null, startedAt: Date.now() }
   writeOwner(dataDir, owner)

@@ -53,6 +53,8 @@ type ScreenDoc = { screen: string; settings: ScreenSettings }
 export class ScreenSettingsService {
   readonly #collection: Collection<ScreenDoc>
   readonly #byName: Map<string, ScreenSettings>
+  /** The change being written: the next one merges onto its result, not onto what was there before it. */
+  #writes: Promise<unknown> = Promise.resolve()
 
   private constructor(collection: Collection<ScreenDoc>, byName: Map<string, ScreenSettings>) {
     this.#collection = collection
@@ -84,11 +86,21 @@ export class ScreenSettingsService {
     return [...this.#byName.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, settings]) => ({ name, settings: { ...settings } }))
   }
 
-  /** Merges `input` (validated whole first) into the screen's settings; answers them all. */
+  /**
+   * Merges `input` (validated whole first) into the screen's settings; answers them all.
+   * Changes are merged and written one after another: two that overlap (an admin's theme and
+   * at once its filter) would otherwise each merge onto the settings before both, and the one
+   * written last would put the other's key back.
+   */
   async update(name: string, input: unknown): Promise<ScreenSettings> {
-    const settings = { ...this.#byName.get(name), ...parseScreenSettings(input) }
-    await this.#collection.update({ screen: name }, { screen: name, settings }, { upsert: true })
-    this.#byName.set(name, settings)
-    return this.get(name)
+    const change = parseScreenSettings(input)
+    const write = this.#writes.then(async () => {
+      const settings = { ...this.#byName.get(name), ...change }
+      await this.#collection.update({ screen: name }, { screen: name, settings }, { upsert: true })
+      this.#byName.set(name, settings)
+      return this.get(name)
+    })
+    this.#writes = write.catch(() => undefined)
+    return write
   }
 }

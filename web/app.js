@@ -538,6 +538,7 @@ function showBoard() {
       if (board.apply(frame)) redraw()
       afterChange(frame)
     },
+    onSettings: (screen) => screenSettings.take(screen),
     onState: setConnection,
     onRejected: () => signOut(t('tokenRejected')),
   })

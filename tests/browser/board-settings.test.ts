@@ -133,10 +133,16 @@ t.test("languages: the whole board speaks the screen's language, kept with its s
   t.same(errors, [], 'no console errors')
 })
 
-t.test('axe-core: no serious or critical finding on the board in the dark and in the light theme', async (t) => {
+t.test('only dine-in; axe-core: no serious or critical finding on the board in the dark and in the light theme', async (t) => {
   await rush()
   const { page, errors } = await openBoard(t, browser, base, manager, { width: 1366, height: 768 })
   await page.locator('#cards .card').nth(11).waitFor()
+  // Only dine-in: every order not to go (every third one is).
+  await page.locator('#screen-filter').selectOption('dine-in')
+  await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 8)
+  t.same(await shownOrders(page), [1, 2, 4, 5, 7, 8, 10, 11], 'only dine-in: the orders at tables, nothing to go')
+  await page.locator('#screen-filter').selectOption('all')
+  await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 12)
   for (const theme of ['dark', 'light']) {
     await page.locator('#screen-theme').selectOption(theme)
     await page.waitForFunction((want) => document.documentElement.dataset.theme === want, theme)

@@ -538,6 +538,7 @@ function showBoard() {
       if (board.apply(frame)) redraw()
       afterChange(frame)
     },
+    onSettings: (screen) => screenSettings.take(screen),
     onState: setConnection,
     onRejected: () => signOut(t('tokenRejected')),
   })
@@ -685,6 +686,17 @@ function setupControls() {
     screenSettings.soundChanged()
   })
   $('sound-unblock').addEventListener('click', () => sound.unlock())
+  // Touch search: the card whose headline is that number (as n, digits, Enter), or why not.
+  $('find-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    const number = $('find-number').value.trim()
+    $('find-number').value = ''
+    if (!/^\d{1,4}$/.test(number)) return
+    if (view !== 'cards') setView('cards')
+    const card = findCard(number)
+    if (card) selectCard(card)
+    else say(t('noTableOrOrder', { number }))
+  })
   showSound()
   // Browsers start audio only after a tap or a key on the page (a bump bar's key counts).
   document.addEventListener('pointerdown', () => sound.unlock())

@@ -91,7 +91,9 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         '{"status":408,"returnCode":-32} and close; a bad token gives {"status":401,"returnCode":-2} and close; a ' +
         'frame that is not JSON gives {"status":400,"returnCode":-31}). Then the gateway sends ' +
         '{"type":"ACTIVE_ORDERS","count":N,"items":[...]} and one frame per change: the v2 active order fields ' +
-        'plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED). The feed only reads: a token of ' +
+        'plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED). Extension: when the settings ' +
+        'of the screen named like the token change, {"type":"SCREEN_SETTINGS","screen":{"name":...,"settings":{...}}} ' +
+        '(to that name only; the board applies them at once). The feed only reads: a token of ' +
         'any scope (read or wider) may open it.',
       tags: ['board'],
       security: [{}],
@@ -101,6 +103,7 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         serverFrames: [
           { $ref: '#/components/schemas/WsActiveOrdersFrame' },
           { $ref: '#/components/schemas/WsOrderChangeFrame' },
+          { $ref: '#/components/schemas/WsScreenSettingsFrame' },
           { $ref: '#/components/schemas/V2Error' },
         ],
       },

@@ -2,7 +2,8 @@
 // the specification and docs/api.md fix. Payloads of a route are named in `payloads` by
 // "METHOD path"; a route not named there is documented as an envelope with further fields.
 import type { JsonSchema } from '../api/function-config.ts'
-import { safeJsonValueRef, unsafeKeyPattern } from '../api/input-schema.ts'
+import { bodySchemaOf, safeJsonValueRef, unsafeKeyPattern } from '../api/input-schema.ts'
+import { screenSettingsSchema } from '../settings/screen-settings.ts'
 
 const localTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'Gateway-local time, no offset' }
 const offsetTime = { type: 'string', description: 'Time with the gateway UTC offset, e.g. 2024-05-01T12:00:00+02:00' }
@@ -127,6 +128,24 @@ export const componentSchemas: Record<string, JsonSchema> = {
       },
     ],
     description: 'One frame per change of an active order after the snapshot',
+  },
+  ScreenSettings: { ...bodySchemaOf(screenSettingsSchema), description: "A named screen's settings: the keys it (or an admin) set; a key never set is absent" },
+  WsScreenSettingsFrame: {
+    type: 'object',
+    required: ['type', 'screen'],
+    properties: {
+      type: { const: 'SCREEN_SETTINGS' },
+      screen: {
+        type: 'object',
+        required: ['name', 'settings'],
+        properties: {
+          name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: "The screen's token name: the subscriber's own" },
+          settings: { $ref: '#/components/schemas/ScreenSettings' },
+        },
+      },
+    },
+    description:
+      'Extension (screen settings): sent to the subscribers signed in with a token of that name whenever its settings change (by the screen, another browser of that name, or an admin): all of them, as GET /api/v2/board/settings answers them',
   },
   ServiceDescription: {
     type: 'object',

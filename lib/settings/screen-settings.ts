@@ -5,6 +5,8 @@
 // its own default for it. A change is validated whole before anything is written.
 import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { EventBus, type Listener, type Unsubscribe } from '../kernel/events.ts'
+import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import type { ScreenSettings } from './types.ts'
 
@@ -50,16 +52,23 @@ export function parseScreenSettings(input: unknown): ScreenSettings {
 
 type ScreenDoc = { screen: string; settings: ScreenSettings }
 
+/** `changed`: a screen's settings after a change, kept (the live feed tells that screen at once). */
+export type ScreenSettingsEvents = { changed: { name: string; settings: ScreenSettings } }
+
 export class ScreenSettingsService {
   readonly #collection: Collection<ScreenDoc>
   readonly #byName: Map<string, ScreenSettings>
+  /** The change being written: the next one merges onto its result, not onto what was there before it. */
+  #writes: Promise<unknown> = Promise.resolve()
+  readonly #events: EventBus<ScreenSettingsEvents>
 
-  private constructor(collection: Collection<ScreenDoc>, byName: Map<string, ScreenSettings>) {
+  private constructor(collection: Collection<ScreenDoc>, byName: Map<string, ScreenSettings>, log: Logger | undefined) {
     this.#collection = collection
     this.#byName = byName
+    this.#events = new EventBus(log)
   }
 
-  static async open(collection: Collection<ScreenDoc>): Promise<ScreenSettingsService> {
+  static async open(collection: Collection<ScreenDoc>, log?: Logger): Promise<ScreenSettingsService> {
     const byName = new Map<string, ScreenSettings>()
     for (const doc of (await collection.find({})) as ScreenDoc[]) {
       // Keys this version cannot read are dropped, one by one; the rest is kept.
@@ -71,7 +80,11 @@ export class ScreenSettingsService {
       }
       byName.set(doc.screen, kept as ScreenSettings)
     }
-    return new ScreenSettingsService(collection, byName)
+    return new ScreenSettingsService(collection, byName, log)
+  }
+
+  on<K extends keyof ScreenSettingsEvents>(event: K, listener: Listener<ScreenSettingsEvents[K]>): Unsubscribe {
+    return this.#events.on(event, listener)
   }
 
   /** The settings stored for the screen `name` (none set: an empty object). */
@@ -84,11 +97,22 @@ export class ScreenSettingsService {
     return [...this.#byName.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, settings]) => ({ name, settings: { ...settings } }))
   }
 
-  /** Merges `input` (validated whole first) into the screen's settings; answers them all. */
+  /**
+   * Merges `input` (validated whole first) into the screen's settings; answers them all.
+   * Changes are merged and written one after another: two that overlap (an admin's theme and
+   * at once its filter) would otherwise each merge onto the settings before both, and the one
+   * written last would put the other's key back.
+   */
   async update(name: string, input: unknown): Promise<ScreenSettings> {
-    const settings = { ...this.#byName.get(name), ...parseScreenSettings(input) }
-    await this.#collection.update({ screen: name }, { screen: name, settings }, { upsert: true })
-    this.#byName.set(name, settings)
-    return this.get(name)
+    const change = parseScreenSettings(input)
+    const write = this.#writes.then(async () => {
+      const settings = { ...this.#byName.get(name), ...change }
+      await this.#collection.update({ screen: name }, { screen: name, settings }, { upsert: true })
+      this.#byName.set(name, settings)
+      this.#events.emit('changed', { name, settings: this.get(name) })
+      return this.get(name)
+    })
+    this.#writes = write.catch(() => undefined)
+    return write
   }
 }

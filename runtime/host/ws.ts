@@ -3,6 +3,8 @@
 // ACTIVE_ORDERS snapshot and one frame per change. The hub keeps its own copy of the
 // active orders, updated by the same ChangeLog listener that sends the frames, so a new
 // subscriber's snapshot is exactly the state after the last frame it will not receive.
+// A screen's settings changed (by itself, another browser of the same name, or an admin) go
+// as a SCREEN_SETTINGS frame to the subscribers signed in with that token name only.
 import type http from 'node:http'
 import type https from 'node:https'
 import type { Duplex } from 'node:stream'
@@ -66,7 +68,7 @@ export const defaultWsLimits: WsLimits = {
   maxClientsPerAddress: 48,
 }
 
-type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'config'>
+type HubServices = Pick<Services, 'tokens' | 'changes' | 'orders' | 'clock' | 'log' | 'settings' | 'config' | 'screenSettings'>
 
 interface Client {
   socket: WebSocket
@@ -138,6 +140,16 @@ export class WsHub {
       if (!touched.has(order.uuid)) this.#orders.set(order.uuid, order)
     }
     touched.clear()
+    this.#unsubscribe.push(
+      this.#services.screenSettings.on('changed', (screen) => {
+        let frame: string | undefined
+        for (const client of this.#clients) {
+          if (client.token?.name !== screen.name) continue
+          frame ??= JSON.stringify({ type: 'SCREEN_SETTINGS', screen })
+          this.#send(client, frame)
+        }
+      }),
+    )
     this.#unsubscribe.push(
       this.#services.tokens.on('revoked', ({ id }) => {
         for (const client of this.#clients) if (client.token?.id === id) client.socket.close(1008, 'access token revoked')

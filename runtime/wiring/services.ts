@@ -93,7 +93,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // A Zigbee network formed before the default preset moved off channel 11 stays where it is.
   const settings = await SettingsService.open(await store.collection('settings'), { defaultPreset: defaultZigbeePreset(config.dataDir), log })
   const floor = await FloorService.open(await store.collection('floor'))
-  const screenSettings = await ScreenSettingsService.open(await store.collection('screen-settings'))
+  const screenSettings = await ScreenSettingsService.open(await store.collection('screen-settings'), log)
   const button = new ButtonWindow(clock)
   const tokens = await TokenService.open({
     collection: await store.collection<TokenDoc>('tokens'),

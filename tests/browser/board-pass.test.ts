@@ -1,6 +1,6 @@
 // The pass screen under a rush, in real Chromium: nothing active hidden without a count, the
 // layout chosen to fit (1920x1080 with 40 orders, 1366x768, 125 % scaling), the sizes read
-// from three metres, a bump bar's keys, signing out only on purpose, a new screen signed in
+// from three metres, a bump bar's keys and touch search, signing out only on purpose, a new screen signed in
 // with a code approved from a second browser, the recently cleared list, and axe-core on the
 // three layouts. One Chromium and one gateway for the file.
 import path from 'node:path'
@@ -219,6 +219,17 @@ t.test('a bump bar: select by position or number, clear, focus on the next card,
   for (const key of ['n', '4', '4', 'Enter']) await page.keyboard.press(key)
   await page.locator('#key-notice', { hasText: 'No table or order 44' }).waitFor()
   t.equal(await focusedOrder(), '12', 'the selection stays')
+  // Touch search, for a screen without keys: the same, from the header, on any view.
+  await page.locator('.tab[data-view="floor"]').click()
+  await page.locator('#find-number').fill('13')
+  await page.locator('#find-form button[type="submit"]').click()
+  await page.locator('#cards-view').waitFor({ state: 'visible' })
+  t.equal(await focusedOrder(), '12', 'touch search for 13: the orders again, the card headed 13 selected')
+  await page.locator('#find-number').fill('44')
+  await page.locator('#find-number').press('Enter')
+  await page.locator('#key-notice', { hasText: 'No table or order 44' }).waitFor()
+  t.equal(await page.locator('.card[data-selected="true"]').getAttribute('data-order'), '12', 'no match: a notice, the selection stays')
+  await page.locator('.card[data-order="12"]').focus()
   await page.keyboard.press('ArrowLeft')
   t.equal(await focusedOrder(), '11', 'arrows move the selection')
   await page.keyboard.press('ArrowRight')

@@ -1,4 +1,4 @@
-// The board's three layouts with 30 orders (their screenshots are docs/board-*.png), the
+// The board's three layouts with 30 orders, and the light theme (their screenshots are docs/board-*.png), the
 // floor plan saved on one screen and seen on another, the charts against a known history,
 // and a short lunch rush seen live. One Chromium for the file, one gateway for most tests.
 import { copyFileSync } from 'node:fs'
@@ -104,8 +104,18 @@ t.test('three layouts, 30 orders: the pass shows all of them at once', async (t)
   t.ok(simTop && cardTop && simTop.y < cardTop.y, 'the simulator sits above the orders')
   t.same(await smallTargets(page), [], 'simulator controls are at least 44 px too')
   await page.locator('#sim-toggle').click()
+  // The light theme at the pass, for a bright room (then dark again for the other tests).
+  await page.setViewportSize({ width: 1920, height: 1080 })
+  await page.locator('body[data-fit-width="1920"]').waitFor()
+  await page.locator('#screen-theme').selectOption('light')
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light')
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await page.screenshot({ path: path.join(artifacts, 'board-pass-light.png') })
+  await page.locator('#screen-theme').selectOption('dark')
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark')
   if (process.env.UPDATE_SCREENSHOTS === '1') {
-    for (const name of ['board-pass', 'board-tablet', 'board-phone']) copyFileSync(path.join(artifacts, `${name}.png`), path.join(docs, `${name}.png`))
+    for (const name of ['board-pass', 'board-pass-light', 'board-tablet', 'board-phone'])
+      copyFileSync(path.join(artifacts, `${name}.png`), path.join(docs, `${name}.png`))
   }
   t.same(errors, [], 'no console errors')
 })

@@ -170,7 +170,7 @@ export function serverFrameProblem(frame: unknown, doc: Doc = gatewayDocument())
     key = 'ws error frame'
     schema = get.responses['101']['x-error-frames']
   } else {
-    const name = record.type === 'ACTIVE_ORDERS' ? 'WsActiveOrdersFrame' : 'WsOrderChangeFrame'
+    const name = record.type === 'ACTIVE_ORDERS' ? 'WsActiveOrdersFrame' : record.type === 'SCREEN_SETTINGS' ? 'WsScreenSettingsFrame' : 'WsOrderChangeFrame'
     key = `ws ${name}`
     const ref = `#/components/schemas/${name}`
     schema = { $ref: ref }

@@ -1,5 +1,5 @@
 // The live feed: /api/v2/websocket, token in the first frame, then a snapshot and one frame
-// per change. While it is down the board polls the gateway every second with a cheap request
+// per change, and this screen's settings whenever they change. While it is down the board polls the gateway every second with a cheap request
 // (a static asset: no token, no work) and reconnects on the first answer, so a screen is back
 // within a second or two of the gateway, not after a back-off grown to many seconds. Only
 // when the gateway answers but the socket still fails does the retry slow down (1 s doubling
@@ -18,7 +18,7 @@ async function reachable() {
   }
 }
 
-export function connectFeed({ token, onSnapshot, onChange, onState, onRejected }) {
+export function connectFeed({ token, onSnapshot, onChange, onSettings, onState, onRejected }) {
   let socket = null
   let attempt = 0
   let timer = null
@@ -64,6 +64,9 @@ export function connectFeed({ token, onSnapshot, onChange, onState, onRejected }
         onSnapshot(frame.items ?? [])
       } else if (typeof frame.type === 'string' && frame.type.startsWith('ORDER_')) {
         onChange(frame)
+      } else if (frame.type === 'SCREEN_SETTINGS') {
+        // This screen's settings changed (here, in another browser of its name, or by an admin).
+        onSettings?.(frame.screen)
       } else if (frame.returnCode === -2 || frame.returnCode === -1) {
         stopped = true
         onRejected(frame.message ?? null)

@@ -57,20 +57,37 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
   }
   fill(localSettings(sound))
 
+  /** This screen's settings as the gateway keeps them: the browser's copy, the form and the board follow. */
+  const take = (screen) => {
+    own = screen
+    keepLocally(screen.settings)
+    if (screen.settings.sound !== undefined && screen.settings.sound !== sound.enabled) sound.toggle()
+    if (editing === null) fill(localSettings(sound))
+    applyOwn()
+  }
+  /** Own changes on their way to the gateway: the feed's frames meanwhile are older than them. */
+  let sending = 0
+
   /** Sends a change: to this screen's own settings, or (an admin) to the screen being edited. */
   const send = async (change) => {
-    if (editing === null) {
+    const ownChange = editing === null
+    if (ownChange) {
       keepLocally(change)
       applyOwn()
+      sending += 1
     }
     try {
-      const path = editing === null ? '/api/v2/board/settings' : `/api/v2/board/screens/${encodeURIComponent(editing)}`
+      const path = ownChange ? '/api/v2/board/settings' : `/api/v2/board/screens/${encodeURIComponent(editing)}`
       const { screen } = await api('POST', path, change)
-      $('settings-result').textContent = editing === null ? '' : t('savedFor', { name: screen.name })
+      $('settings-result').textContent = ownChange ? '' : t('savedFor', { name: screen.name })
+      // The answer holds every change made so far; the last one sent is the newest there is.
+      if (ownChange && sending === 1) take(screen)
     } catch (error) {
       // A read-only display keeps its choice in this browser only; offline, it is sent with the next change.
       if (error instanceof ApiError && error.status === 403) $('settings-result').textContent = t('keptLocally')
       else if (!(error instanceof TypeError)) onError(error)
+    } finally {
+      if (ownChange) sending -= 1
     }
   }
   $('density').addEventListener('change', () => send({ density: $('density').value }))
@@ -139,16 +156,20 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
     async refresh() {
       try {
         const { screen } = await api('GET', '/api/v2/board/settings')
-        own = screen
-        keepLocally(screen.settings)
-        if (screen.settings.sound !== undefined && screen.settings.sound !== sound.enabled) sound.toggle()
-        if (editing === null) fill(localSettings(sound))
-        applyOwn()
+        take(screen)
         const missing = Object.fromEntries(Object.entries(localSettings(sound)).filter(([key]) => screen.settings[key] === undefined))
         if (Object.keys(missing).length && document.body.dataset.scope !== 'read') await api('POST', '/api/v2/board/settings', missing).catch(() => {})
       } catch {
         // Offline or not allowed: the browser's copy stands.
       }
+    },
+    /**
+     * This screen's settings from the live feed, sent whenever they change (an admin's change
+     * shows at once, not at the next refresh). Skipped while a change made here is on its way:
+     * its answer is newer.
+     */
+    take(screen) {
+      if (sending === 0) take(screen)
     },
     /** The screens an admin may set, for the "Settings for" list (its own first). */
     async listScreens() {
@@ -160,6 +181,12 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
           new Option(own.name ? t('thisScreenNamed', { name: own.name }) : t('thisScreen'), ''),
           ...names.map((name) => new Option(name, name)),
         )
+        // Drawn again (a new language, a screen signed in): the screen being edited stays chosen.
+        if (editing !== null && names.includes(editing)) select.value = editing
+        else if (editing !== null) {
+          editing = null
+          fill(localSettings(sound))
+        }
         $('settings-for-row').hidden = false
       } catch {
         $('settings-for-row').hidden = true

@@ -1140,7 +1140,7 @@ export interface paths {
         };
         /**
          * Live feed of active-order changes (WebSocket upgrade)
-         * @description Upgrade to a WebSocket. The first text frame must be {"accesstoken": "<token>"} within 10 s (else {"status":408,"returnCode":-32} and close; a bad token gives {"status":401,"returnCode":-2} and close; a frame that is not JSON gives {"status":400,"returnCode":-31}). Then the gateway sends {"type":"ACTIVE_ORDERS","count":N,"items":[...]} and one frame per change: the v2 active order fields plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED). The feed only reads: a token of any scope (read or wider) may open it.
+         * @description Upgrade to a WebSocket. The first text frame must be {"accesstoken": "<token>"} within 10 s (else {"status":408,"returnCode":-32} and close; a bad token gives {"status":401,"returnCode":-2} and close; a frame that is not JSON gives {"status":400,"returnCode":-31}). Then the gateway sends {"type":"ACTIVE_ORDERS","count":N,"items":[...]} and one frame per change: the v2 active order fields plus seq and type (ORDER_CREATED, ORDER_MODIFIED, ORDER_PAGED, ORDER_CLEARED). Extension: when the settings of the screen named like the token change, {"type":"SCREEN_SETTINGS","screen":{"name":...,"settings":{...}}} (to that name only; the board applies them at once). The feed only reads: a token of any scope (read or wider) may open it.
          */
         get: operations["v2_websocket"];
         put?: never;
@@ -1270,6 +1270,50 @@ export interface components {
             type: "ORDER_CREATED" | "ORDER_MODIFIED" | "ORDER_PAGED" | "ORDER_CLEARED";
             /** @description Increases by one per change; a client that reconnects ignores frames up to its snapshot seq */
             seq: number;
+        };
+        /** @description A named screen's settings: the keys it (or an admin) set; a key never set is absent */
+        ScreenSettings: {
+            /**
+             * @description Card size: auto fits every order
+             * @enum {string}
+             */
+            density?: "auto" | "large" | "medium" | "compact";
+            /** @description Late orders remind every this many seconds: 30, 60, 120 or 300; 0 once per order */
+            reminderSeconds?: number;
+            /** @description The offline alarm sounds after this many seconds out of reach: 30, 60, 120 or 300; 0 never */
+            offlineAlarmSeconds?: number;
+            /** @description Sound on */
+            sound?: boolean;
+            /**
+             * @description Which orders the screen shows: all, only to go, only dine-in
+             * @enum {string}
+             */
+            filter?: "all" | "to-go" | "dine-in";
+            /**
+             * @description Dark, or light for a bright room
+             * @enum {string}
+             */
+            theme?: "dark" | "light";
+            /**
+             * @description Clock times in 24-hour or 12-hour form
+             * @enum {string}
+             */
+            hours?: "24" | "12";
+            /**
+             * @description The board's language
+             * @enum {string}
+             */
+            language?: "en" | "es" | "de";
+        };
+        /** @description Extension (screen settings): sent to the subscribers signed in with a token of that name whenever its settings change (by the screen, another browser of that name, or an admin): all of them, as GET /api/v2/board/settings answers them */
+        WsScreenSettingsFrame: {
+            /** @constant */
+            type: "SCREEN_SETTINGS";
+            screen: {
+                /** @description The screen's token name: the subscriber's own */
+                name: string;
+                settings: components["schemas"]["ScreenSettings"];
+            };
         };
         ServiceDescription: {
             name: string;

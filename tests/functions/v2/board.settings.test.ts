@@ -100,3 +100,21 @@ t.test('kept across a restart of the service (NeDB), unreadable keys dropped one
   t.same(reopened.get('wall'), { theme: 'light', hours: '12' })
   t.same(reopened.get('old'), { language: 'es' }, 'a value this version cannot read is dropped, the rest kept')
 })
+
+t.test('changes that overlap (an admin sets the theme and at once the filter) are all kept, each on the one before', async (t) => {
+  const { gw, wall, manager } = await setup()
+  await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'light', filter: 'to-go', hours: '12' } })
+  // Sent together: the second is read and merged while the first is still being written.
+  const answers = await Promise.all([
+    gw.json('POST /api/v2/board/screens/wall', { token: manager, body: { theme: 'dark' } }),
+    gw.json('POST /api/v2/board/screens/wall', { token: manager, body: { filter: 'all' } }),
+    gw.json('POST /api/v2/board/settings', { token: wall, body: { language: 'es' } }),
+  ])
+  t.same(
+    answers.map((answer) => answer.status),
+    [200, 200, 200],
+  )
+  const kept = { theme: 'dark', filter: 'all', hours: '12', language: 'es' }
+  t.same((await gw.json('GET /api/v2/board/settings', { token: wall })).body.screen.settings, kept, 'none lost')
+  t.same(answers[2]!.body.screen.settings, kept, 'each answer holds the changes made before it')
+})

@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { Test } from 'tap'
 import { sendControl } from '../../runtime/control/control.ts'
 import { makeNamespace, type Namespace } from './netns.ts'
+import { checkAnswer, checkAnswersFrom } from './checked-origins.ts'
 import { cliPath } from './process.ts'
 import { until } from './until.ts'
 
@@ -64,6 +65,8 @@ export async function lanGateway(t: Test, addresses: string[], config: Record<st
   await until(() => /"msg":"gateway started"/.test(gateway.output()), 'the gateway started in the namespace', 60_000)
   const port = Number(/"port":(\d+)[^\n]*"msg":"gateway started"/.exec(gateway.output())![1])
   const url = `http://${address}:${port}`
+  // Its answers to the namespace's clients are held to the OpenAPI document (lanClient, ./checked-origins.ts).
+  t.teardown(checkAnswersFrom(url))
   return {
     ns,
     address,
@@ -110,7 +113,13 @@ export function lanClient(t: Test, ns: Namespace): LanClient {
     send: (command) =>
       new Promise((resolve) => {
         const id = ++next
-        waiting.set(id, resolve)
+        waiting.set(id, (answer) => {
+          if (command.kind === 'http' && typeof answer.status === 'number') {
+            const method = String(command.method ?? 'GET')
+            checkAnswer(String(command.url), { method, status: answer.status, contentType: answer.contentType ?? null, body: String(answer.body ?? '') })
+          }
+          resolve(answer)
+        })
         child.stdin!.write(`${JSON.stringify({ ...command, id })}\n`)
       }),
   }

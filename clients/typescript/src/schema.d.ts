@@ -1276,8 +1276,70 @@ export interface components {
             apiVersion: string;
             deviceId: string;
         };
+        /** @description An answer of the gateway's HTTP host itself, written before any route is known: status and message, no returnCode */
+        HostRefusal: {
+            status: number;
+            message: string;
+        };
     };
-    responses: never;
+    responses: {
+        /** @description The request line or a header could not be parsed (the connection is closed). Written by the HTTP host before any route is known, so it carries no returnCode. */
+        MalformedRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @constant */
+                    message?: "Malformed HTTP request";
+                };
+            };
+        };
+        /** @description The headers did not arrive within 10 s, or the whole request within 15 s (the connection is closed). Written by the HTTP host before any route is known, so it carries no returnCode. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 408;
+                    /** @constant */
+                    message?: "Request timed out";
+                };
+            };
+        };
+        /** @description The header block is over 16 KiB (the connection is closed). Written by the HTTP host before any route is known, so it carries no returnCode. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 431;
+                    /** @constant */
+                    message?: "Request headers are larger than 16 KiB";
+                };
+            };
+        };
+        /** @description The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed. Written by the HTTP host before any route is known, so it carries no returnCode. */
+        TooManyConnections: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 503;
+                    /** @constant */
+                    message?: "Too many connections";
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1309,16 +1371,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - Cross-site request refused */
@@ -1345,6 +1415,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1383,6 +1454,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1395,16 +1467,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1432,16 +1512,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1471,6 +1559,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1509,6 +1598,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1521,16 +1611,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1580,16 +1678,22 @@ export interface operations {
              *     - Invalid JSON payload
              *     - Path must not contain "." or ".." segments, "//" or "\"
              *     - tracking must be true or false
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1619,6 +1723,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1669,6 +1774,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1681,16 +1787,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1723,16 +1837,22 @@ export interface operations {
             /**
              * @description - Order identifier must be a positive integer or a UUID
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1766,6 +1886,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1804,6 +1925,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1816,16 +1938,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1859,16 +1989,22 @@ export interface operations {
              * @description - Order name must be a positive integer
              *     - Path must not contain "." or ".." segments, "//" or "\"
              *     - The tracker has never been started with a starter unit
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1902,6 +2038,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1952,6 +2089,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1964,16 +2102,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2019,16 +2165,22 @@ export interface operations {
              *     - Invalid JSON payload
              *     - Path must not contain "." or ".." segments, "//" or "\"
              *     - The tracker has never been started with a starter unit
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2063,6 +2215,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2113,6 +2266,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2125,16 +2279,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2187,16 +2349,22 @@ export interface operations {
              *     - as_of must be the asOf of an earlier page (an integer of 0 or more)
              *     - Malformed date filter
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2226,6 +2394,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - limit must not be above 100 */
             412: {
                 headers: {
@@ -2276,6 +2445,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2288,16 +2458,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2330,16 +2508,22 @@ export interface operations {
             /**
              * @description - Order UUID is malformed
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2373,6 +2557,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2411,6 +2596,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2423,16 +2609,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2465,16 +2659,22 @@ export interface operations {
              * @description - Callback URL (http_client) is missing
              *     - Callback URL is malformed or not allowed
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2508,6 +2708,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Too many callback URLs */
             409: {
                 headers: {
@@ -2561,6 +2762,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2573,16 +2775,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2624,16 +2834,22 @@ export interface operations {
             /**
              * @description - target_time must be a positive number of seconds
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2663,6 +2879,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2701,6 +2918,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2713,16 +2931,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2756,18 +2982,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -2798,6 +3032,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2842,6 +3077,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -2856,18 +3092,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2901,18 +3145,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -2960,6 +3210,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3004,6 +3255,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3018,18 +3270,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3068,18 +3328,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3130,6 +3396,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3188,6 +3455,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3202,18 +3470,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3247,18 +3523,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3306,6 +3588,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3350,6 +3633,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3364,18 +3648,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3416,18 +3708,24 @@ export interface operations {
              * @description - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
              *     - -54: Unknown scope: use read, screen, pos or admin
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -4 | -49 | -54;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -3461,6 +3759,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -3519,6 +3818,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3533,18 +3833,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3587,18 +3895,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
              *     - -54: Unknown scope: use read, screen, pos or admin
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -31 | -49 | -54;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3646,6 +3960,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -3718,6 +4033,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3732,18 +4048,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3779,18 +4103,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3838,6 +4168,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3882,6 +4213,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3896,18 +4228,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3964,18 +4304,24 @@ export interface operations {
              *     - -12: Order type must be TO_GO or ON_PREMISES
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -8 | -9 | -10 | -11 | -12 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4023,6 +4369,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4081,6 +4428,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4095,18 +4443,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4142,18 +4498,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4201,6 +4563,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4259,6 +4622,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4273,18 +4637,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4323,18 +4695,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4385,6 +4763,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4429,6 +4808,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4443,18 +4823,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4493,18 +4881,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4555,6 +4949,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4613,6 +5008,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4627,18 +5023,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4677,18 +5081,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4739,6 +5149,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4783,6 +5194,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4797,18 +5209,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4858,18 +5278,24 @@ export interface operations {
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -31: tracking must be true or false / Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4921,6 +5347,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4979,6 +5406,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4993,18 +5421,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5044,18 +5480,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -5107,6 +5549,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5165,6 +5608,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5179,18 +5623,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5234,18 +5686,24 @@ export interface operations {
              * @description - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -4 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -5279,6 +5737,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5340,6 +5799,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5354,18 +5814,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5399,18 +5867,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -5444,6 +5920,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -5502,6 +5979,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5516,18 +5994,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5575,18 +6061,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
              *     - -54: Unknown scope: use read, screen, pos or admin
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -31 | -49 | -54;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -5637,6 +6129,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -5709,6 +6202,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5723,18 +6217,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5768,18 +6270,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -5827,6 +6335,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5871,6 +6380,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5885,18 +6395,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5973,18 +6491,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -20 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6032,6 +6556,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6090,6 +6615,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6104,18 +6630,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6149,18 +6683,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6208,6 +6748,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6252,6 +6793,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6266,18 +6808,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6350,18 +6900,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -20 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6409,6 +6965,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6467,6 +7024,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6481,18 +7039,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6523,18 +7089,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -6565,6 +7139,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6609,6 +7184,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6623,18 +7199,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6668,18 +7252,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6727,6 +7317,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6771,6 +7362,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6785,18 +7377,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6844,18 +7444,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6903,6 +7509,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6961,6 +7568,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6975,18 +7583,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7020,18 +7636,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7079,6 +7701,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7123,6 +7746,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7137,18 +7761,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7182,18 +7814,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7241,6 +7879,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7285,6 +7924,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7299,18 +7939,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7357,18 +8005,24 @@ export interface operations {
              *     - -19: Device code refused by the cloud service
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -17 | -18 | -19 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7416,6 +8070,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7474,6 +8129,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7488,18 +8144,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7538,18 +8202,24 @@ export interface operations {
              *     - -33: timeout must be an integer
              *     - -34: timeout must be from 0 to 254
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -33 | -34 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7597,6 +8267,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7641,6 +8312,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7655,18 +8327,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7709,18 +8389,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7768,6 +8454,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7826,6 +8513,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7840,18 +8528,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7885,18 +8581,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7944,6 +8646,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7988,6 +8691,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8002,18 +8706,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8069,18 +8781,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -48: force must be true or false
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -20 | -21 | -31 | -48 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8128,6 +8846,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -45: Channel change refused */
             409: {
                 headers: {
@@ -8200,6 +8919,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8214,18 +8934,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8273,18 +9001,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -8315,6 +9051,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8359,6 +9096,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8373,18 +9111,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8410,18 +9156,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8469,6 +9221,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8513,6 +9266,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8527,18 +9281,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8597,18 +9359,24 @@ export interface operations {
              *     - -25: Malformed date filter
              *     - -26: limit must not be above 100
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -10 | -12 | -23 | -24 | -25 | -26 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8656,6 +9424,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8700,6 +9469,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8714,18 +9484,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8764,18 +9542,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -27: Order UUID is malformed
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -27 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8826,6 +9610,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8870,6 +9655,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8884,18 +9670,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8936,18 +9730,24 @@ export interface operations {
              *     - -27: Order UUID is malformed
              *     - -31: tracking must be true or false / Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -27 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8998,6 +9798,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9056,6 +9857,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9070,18 +9872,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9115,18 +9925,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9174,6 +9990,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9218,6 +10035,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9235,18 +10053,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9287,18 +10111,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -48: force must be true or false
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -48 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9349,6 +10179,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9407,6 +10238,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9424,18 +10256,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9473,18 +10311,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -31: tracking must be true or false / Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9535,6 +10379,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9593,6 +10438,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9610,18 +10456,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9655,18 +10507,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9714,6 +10572,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9758,6 +10617,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9775,18 +10635,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9820,18 +10686,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9879,6 +10751,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9923,6 +10796,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9937,18 +10811,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10002,18 +10884,24 @@ export interface operations {
              *     - -29: Callback URL is malformed or not allowed
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -28 | -29 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10064,6 +10952,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10122,6 +11011,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10136,18 +11026,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10186,18 +11084,24 @@ export interface operations {
              *     - -28: Callback URL (http_client) is missing
              *     - -29: Callback URL is malformed or not allowed
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -28 | -29 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10248,6 +11152,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10306,6 +11211,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10320,18 +11226,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10362,18 +11276,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -10404,6 +11326,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10448,6 +11371,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10462,18 +11386,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10511,18 +11443,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -15: refresh must be true or false
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -15 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10570,6 +11508,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10614,6 +11553,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10628,18 +11568,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10674,18 +11622,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10733,6 +11687,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10791,6 +11746,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10805,18 +11761,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10864,18 +11828,24 @@ export interface operations {
              *     - -16: timeout must be an integer from 0 to 254
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -16 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10923,6 +11893,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10981,6 +11952,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10995,18 +11967,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11042,18 +12022,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11101,6 +12087,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11159,6 +12146,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11173,18 +12161,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11218,18 +12214,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11277,6 +12279,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11321,6 +12324,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11335,18 +12339,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11389,18 +12401,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -38: Invalid simulator input
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -38 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11448,6 +12466,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11506,6 +12525,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11520,18 +12540,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11576,18 +12604,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -38: Invalid simulator input
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -38 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11635,6 +12669,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11693,6 +12728,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11707,18 +12743,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11766,18 +12810,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -38: Invalid simulator input
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -38 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11825,6 +12875,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11883,6 +12934,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11897,18 +12949,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11947,18 +13007,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -22: target_time must be a positive number of seconds
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -22 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12006,6 +13072,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12050,6 +13117,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12064,18 +13132,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12116,18 +13192,24 @@ export interface operations {
              *     - -22: target_time must be a positive number of seconds
              *     - -25: Malformed date filter
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -22 | -25 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12175,6 +13257,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12219,6 +13302,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12233,18 +13317,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12278,18 +13370,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12337,6 +13435,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12381,6 +13480,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12395,18 +13495,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12441,18 +13549,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12500,6 +13614,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12558,6 +13673,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12572,18 +13688,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12613,6 +13737,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     docs: {
@@ -12640,6 +13768,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     openapi: {
@@ -12667,6 +13799,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     asset: {
@@ -12697,6 +13833,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
             /** @description No such asset: the v2 not-found envelope (returnCode -5) */
             404: {
                 headers: {
@@ -12706,6 +13843,9 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     asset_in_folder: {
@@ -12738,6 +13878,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
             /** @description No such asset: the v2 not-found envelope (returnCode -5) */
             404: {
                 headers: {
@@ -12747,6 +13888,9 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     v2_websocket: {
@@ -12775,6 +13919,12 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    };
                 };
             };
             /** @description A browser page of another site (Origin, Sec-Fetch-Site): cross-site request refused (-39) */
@@ -12805,6 +13955,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description A Host header that names neither this gateway nor one of http.allowedHosts (a rebound name): unknown host (-41) */
             421: {
                 headers: {
@@ -12833,13 +13984,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.) */
+            431: components["responses"]["HeadersTooLarge"];
+            /**
+             * @description Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.)
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"];
+                    "application/json": components["schemas"]["V1Error"] | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };

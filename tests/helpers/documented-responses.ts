@@ -4,7 +4,8 @@
 // template and method), status, content type and JSON body must be what the document gives for
 // them, or the call throws, failing the test that made it with the route, status and schema error.
 // A path or method no operation has (a malformed or unknown request) must answer with the
-// documented error envelope of its API version. Answers that do not pass a router are checked
+// documented error envelope of its API version (or the HTTP host's own answer of that status,
+// lib/api/host-refusals.ts). Answers that do not pass a router are checked
 // where the test receives them: serverFrameProblem (WebSocket frames), incomingProblem (a
 // refused upgrade), answerProblem (an openapi-fetch middleware; fetch to a server a test
 // started, ./checked-origins.ts), checkFetchAnswers (fetch to any loopback gateway while a
@@ -53,12 +54,15 @@ export class DescribedApi {
   }
 
   get doc(): OpenApiDoc {
-    if (!this.#doc) {
-      this.#doc = this.#build()
-      // The components are compiled once, as their own schema; each response schema refers to them there.
-      ajv.addSchema({ $id: this.componentsId, components: this.#doc.components })
-    }
+    this.#doc ??= this.#load()
     return this.#doc
+  }
+
+  #load(): OpenApiDoc {
+    const doc = this.#build()
+    // The components are compiled once, as their own schema; each response schema refers to them there.
+    ajv.addSchema({ $id: this.componentsId, components: doc.components })
+    return doc
   }
 
   get templates(): { template: string; pattern: RegExp }[] {
@@ -71,7 +75,7 @@ export class DescribedApi {
   validator(key: string, schema: object): Validate {
     let validate = this.#validators.get(key)
     if (!validate) {
-      if (!this.#doc) this.doc
+      this.#doc ??= this.#load()
       validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${this.componentsId}#/components/`)))
       this.#validators.set(key, validate)
     }

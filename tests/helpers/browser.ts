@@ -59,8 +59,12 @@ async function checkAnswer(t: Test, response: Response): Promise<void> {
   const hq = /^\/api\/hq(\/|$)/.test(pathname)
   if (!(hq || /^\/api\/v[12](\/|$)/.test(pathname)) || request.method() === 'OPTIONS') return
   let body: string
+  let headers: Record<string, string>
   try {
     body = await response.text()
+    // All the headers as they came off the wire: headers() may give the provisional ones only
+    // (a form's answer loaded into a frame came without its content type, now and then).
+    headers = await response.allHeaders()
   } catch {
     return // the page went away (navigated, closed) before the body was read
   }
@@ -70,7 +74,7 @@ async function checkAnswer(t: Test, response: Response): Promise<void> {
       method: request.method(),
       path: pathname,
       status: response.status(),
-      contentType: response.headers()['content-type'] ?? null,
+      contentType: headers['content-type'] ?? null,
       body,
     },
     api,

@@ -60,8 +60,14 @@ function flatten(schema, doc, depth = 0) {
     }
     return merged
   }
+  // A body of two forms (a route's error, or the HTTP host's own answer): the route's form is
+  // shown; the description names the other.
+  if (schema.anyOf) return flatten(schema.anyOf[0], doc, depth + 1)
   return schema
 }
+
+/** A response, or the shared one it refers to (components/responses). */
+const resolved = (response, doc) => (response?.$ref ? flatten(response, doc) : response)
 
 const pretty = (schema, doc) => JSON.stringify(flatten(schema, doc), null, 2)
 
@@ -96,7 +102,8 @@ function responsesTable(responses, doc) {
     el(
       'tbody',
       {},
-      Object.entries(responses).map(([status, response]) => {
+      Object.entries(responses).map(([status, shared]) => {
+        const response = resolved(shared, doc)
         const schema = flatten(response.content?.['application/json']?.schema, doc)
         const codes = schema?.properties?.returnCode?.enum?.join(', ') ?? ''
         return el('tr', {}, el('td', { class: 'status' }, status), el('td', {}, codes), el('td', {}, lines(response.description)))

@@ -10,6 +10,7 @@ import { defaultScope, scopeAllows, scopes, type Scope } from '../tokens/scopes.
 import { routeCodes as specRouteCodes, type RouteCodes } from './route-codes.ts'
 import { componentSchemas, payloads } from './schemas.ts'
 import { extraPaths } from './extra-paths.ts'
+import { addHostRefusals, hostRefusalSchema, hostResponseComponents } from './host-responses.ts'
 import { forGenerators } from './for-generators.ts'
 import { simulatorBodySchemas } from '../api/sim-input.ts'
 
@@ -261,6 +262,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
     ;(paths[template] ??= {})[route.method.toLowerCase()] = op
   }
   for (const [template, item] of Object.entries(extraPaths)) paths[template] = { ...(paths[template] ?? {}), ...item }
+  addHostRefusals(paths)
   // A copy that shares nothing with the route configs and schemas it was built from: a consumer
   // that resolves $refs in place (validators do) would otherwise change the next document, and
   // the recursive SafeJsonValue would then make it a cycle.
@@ -282,7 +284,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: Documen
       ],
       paths,
       components: {
-        schemas: componentSchemas,
+        schemas: { ...componentSchemas, HostRefusal: hostRefusalSchema },
+        responses: hostResponseComponents(),
         securitySchemes: {
           bearerAuth: {
             type: 'http',

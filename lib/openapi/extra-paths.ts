@@ -47,6 +47,19 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  '/api/asyncapi.json': {
+    get: {
+      operationId: 'asyncapi',
+      summary: 'The WebSocket feed (GET /api/v2/websocket) as an AsyncAPI 3.0 document, made from this one: the same frame schemas',
+      description: cacheNote,
+      tags: ['board'],
+      security: [{}],
+      responses: {
+        '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } },
+        '304': { description: 'Not modified' },
+      },
+    },
+  },
   '/assets/{file}': {
     get: {
       operationId: 'asset',

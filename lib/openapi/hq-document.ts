@@ -1,8 +1,11 @@
 // Headquarters' OpenAPI 3.1 document, generated from its function manifest like the
 // gateway's: every route with its parameters, its success envelope (v2's form: status,
-// returnCode, payload) and the errors it can answer.
+// returnCode, payload), its CSV form where it takes format=csv, and the errors it can
+// answer; then the routes outside the manifest (this document, the live feed). A route
+// added to HQ's manifest is documented by its config alone.
 import type { FunctionConfig } from '../api/function-config.ts'
 import { hqErrors, type HqErrorKind } from '../hq/errors.ts'
+import { addHostRefusals, hostRefusalSchema, hostResponseComponents } from './host-responses.ts'
 
 export type HqDocumentedRoute = FunctionConfig & { file: string; response?: Record<string, unknown> }
 
@@ -29,9 +32,10 @@ function errorResponses(route: FunctionConfig): Record<string, unknown> {
         content: {
           'application/json': {
             schema: {
-              type: 'object',
-              required: ['status', 'returnCode', 'message'],
-              properties: { status: { const: Number(status) }, returnCode: { enum: entry.codes }, message: { type: 'string' } },
+              allOf: [
+                { $ref: '#/components/schemas/HqError' },
+                { type: 'object', properties: { status: { const: Number(status) }, returnCode: { enum: entry.codes } } },
+              ],
             },
           },
         },
@@ -78,6 +82,8 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
                     properties: { status: { const: 200 }, returnCode: { const: route.code }, ...((route.response?.properties as object) ?? {}) },
                   },
                 },
+                // format=csv answers the same rows as a spreadsheet file (lib/hq/csv.ts).
+                ...(route.query?.format ? { 'text/csv': { schema: { type: 'string' } } } : {}),
               },
         },
         ...errorResponses(route),
@@ -94,6 +100,19 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
       responses: { '101': { description: 'Switching protocols' }, '401': { description: 'No valid HQ token among the subprotocols' } },
     },
   }
+  paths['/api/openapi.json'] = {
+    get: {
+      operationId: 'hq_openapi',
+      summary: "This OpenAPI 3.1 document, generated from HQ's function manifest",
+      tags: ['hq'],
+      security: [{}],
+      responses: {
+        '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } },
+        '304': { description: 'Not modified' },
+      },
+    },
+  }
+  addHostRefusals(paths)
   return {
     openapi: '3.1.0',
     info: {
@@ -105,6 +124,18 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
     servers: [{ url: '/' }],
     tags: [{ name: 'hq', description: 'Headquarters; HQ tokens from `gateway hq token create <name>`' }],
     paths,
-    components: { securitySchemes: { hqToken: { type: 'http', scheme: 'bearer', description: 'hq_ followed by 48 hex characters' } } },
+    components: {
+      schemas: {
+        HqError: {
+          type: 'object',
+          description: 'Every HQ error: status equal to the HTTP status, a negative returnCode, and the message',
+          required: ['status', 'returnCode', 'message'],
+          properties: { status: { type: 'integer' }, returnCode: { type: 'integer', maximum: -1 }, message: { type: 'string' } },
+        },
+        HostRefusal: hostRefusalSchema,
+      },
+      responses: hostResponseComponents(),
+      securitySchemes: { hqToken: { type: 'http', scheme: 'bearer', description: 'hq_ followed by 48 hex characters' } },
+    },
   }
 }

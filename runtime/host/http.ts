@@ -11,6 +11,7 @@ import type { Socket } from 'node:net'
 import type tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../../lib/api/envelope.ts'
+import { hostRefusalBody, hostRefusals, type HostRefusalName } from '../../lib/api/host-refusals.ts'
 import { DomainError } from '../../lib/kernel/errors.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { ConnectionGuard, type ConnectionLimits, type Credentialed, shareConnectionState } from './connection-limits.ts'
@@ -22,6 +23,11 @@ import { JsonResponse, jsonResponse } from './respond.ts'
 import { type GatewayRouter, maxBodyBytes, type ServerContext, versionOfPath } from './router.ts'
 
 export const maxHeaderBytes = 16 * 1024
+
+/** One of the host's own answers (lib/api/host-refusals.ts, documented for every operation), then close. */
+function refuse(socket: Duplex, name: HostRefusalName): void {
+  answerRaw(socket, hostRefusals[name].status, hostRefusals[name].reason, hostRefusalBody(name))
+}
 
 /**
  * Longer than the idle time of the clients that reuse connections (Node's undici 4 s, its
@@ -223,7 +229,7 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
   server.on('connection', (socket: Socket) => {
     if (connections.admit(socket)) return
     log.debug({ ip: socket.remoteAddress }, 'connection refused: too many')
-    answerRaw(socket, 503, 'Service Unavailable', { status: 503, message: 'Too many connections' })
+    refuse(socket, 'TooManyConnections')
   })
   // An upgraded socket belongs to the WebSocket hub, which has caps of its own.
   server.on('upgrade', (_request: http.IncomingMessage, socket: Duplex) => {
@@ -233,13 +239,13 @@ export function createHttpHost(router: GatewayRouter, log: Logger, options: Http
   })
   const onClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'HPE_HEADER_OVERFLOW') {
-      answerRaw(socket, 431, 'Request Header Fields Too Large', { status: 431, message: 'Request headers are larger than 16 KiB' })
+      refuse(socket, 'HeadersTooLarge')
     } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      answerRaw(socket, 408, 'Request Timeout', { status: 408, message: 'Request timed out' })
+      refuse(socket, 'RequestTimeout')
     } else if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
     } else {
-      answerRaw(socket, 400, 'Bad Request', { status: 400, message: 'Malformed HTTP request' })
+      refuse(socket, 'MalformedRequest')
     }
     log.debug({ code: error.code }, 'client error')
   }

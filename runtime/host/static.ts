@@ -1,5 +1,6 @@
 // The routes outside the API manifest: the board (GET /), the docs page (GET /docs), the
-// OpenAPI document (GET /api/openapi.json) and their files (GET /assets/*), all from web/.
+// OpenAPI document (GET /api/openapi.json), the feed's AsyncAPI document (GET /api/asyncapi.json)
+// and their files (GET /assets/*), all from web/.
 // No build step: files are read from disk, cached by mtime and size, and revalidated by
 // ETag, so an edited file shows on the next reload. Anything else falls through to the 404.
 import { createHash } from 'node:crypto'
@@ -111,6 +112,7 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
   const root = options.webRoot ?? defaultWebRoot
   const cache = new Map<string, CachedFile>()
   let openapi: { body: Uint8Array<ArrayBuffer>; etag: string } | undefined
+  let asyncapi: { body: Uint8Array<ArrayBuffer>; etag: string } | undefined
 
   async function readCached(file: string): Promise<CachedFile | undefined> {
     let info: Stats
@@ -155,6 +157,17 @@ export function staticRoutes(routes: DocumentedRoute[], options: StaticOptions =
         openapi = { body, etag: etagOf(body) }
       }
       return answer(request, openapi.body, openapi.etag, 'application/json; charset=utf-8')
+    }
+    // The WebSocket feed in AsyncAPI 3.0, made from the OpenAPI document (the gateway's only: HQ has its own).
+    if (pathname === '/api/asyncapi.json' && !options.openApiDocument) {
+      if (!asyncapi) {
+        const { buildOpenApiDocument } = await import('../../lib/openapi/document.ts')
+        const { buildAsyncApiDocument } = await import('../../lib/openapi/asyncapi-document.ts')
+        const openApi = buildOpenApiDocument(routes, { version: packageVersion(), simulatedRestaurant: options.simulatedRestaurant })
+        const body = new TextEncoder().encode(JSON.stringify(buildAsyncApiDocument(openApi as Parameters<typeof buildAsyncApiDocument>[0])))
+        asyncapi = { body, etag: etagOf(body) }
+      }
+      return answer(request, asyncapi.body, asyncapi.etag, 'application/json; charset=utf-8')
     }
     if (pathname.startsWith('/assets/')) return serveFile(request, pathname.slice('/assets/'.length))
     return undefined

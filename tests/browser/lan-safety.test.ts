@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 import { firstToken, launchBrowser } from '../helpers/browser.ts'
 
 function listen(server: http.Server): Promise<number> {
@@ -54,7 +54,7 @@ t.test('a page of another site changes nothing, and a rebound name reads nothing
   const dataDir = t.testdir()
   const memory = memoryLogger('info')
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, webhooks: { allowLoopback: true } })
-  const gateway = await startGateway({ config, log: memory.log })
+  const gateway = await startCheckedGateway({ config, log: memory.log })
   t.teardown(() => gateway.stop())
   const base = `http://127.0.0.1:${gateway.port}`
   const token = await firstToken(gateway, dataDir)

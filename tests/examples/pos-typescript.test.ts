@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 import { firstToken } from '../helpers/browser.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 
@@ -14,7 +14,7 @@ const example = join(import.meta.dirname, '..', '..', 'examples', 'pos-typescrip
 t.test('start, page, receive the signed webhook, clear', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'example-pos-'))
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, radio: { kind: 'simulated' }, mdns: { enabled: false }, webhooks: { allowLoopback: true } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(async () => {
     await gateway.stop()
     rmSync(dataDir, { recursive: true, force: true })

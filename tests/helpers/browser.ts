@@ -10,10 +10,11 @@ import { SystemClock, type Clock } from '../../lib/kernel/clock.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from './memory-logger.ts'
 import { sendControl } from '../../runtime/control/control.ts'
-import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
+import type { RunningGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from './checked-gateway.ts'
 import { chromiumDep, requireExecutable } from './system-deps.ts'
 import { generousMs } from './until.ts'
-import { documentProblem } from './documented-responses.ts'
+import { documentProblem, gatewayApi } from './documented-responses.ts'
 
 export const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts')
 
@@ -49,32 +50,41 @@ export async function launchBrowser(t: Test, args: string[] = []): Promise<Brows
 
 /**
  * A page's answer from a gateway's v1 or v2 API checked against the gateway's document
- * (tests/helpers/documented-responses.ts). A CORS preflight is the host's, not an operation;
- * headquarters' API (/api/hq) has its own document.
+ * (tests/helpers/documented-responses.ts), one from headquarters' API (/api/hq, the HQ board)
+ * against HQ's (./hq-documented.ts, loaded only then). A CORS preflight is the host's, not an operation.
  */
 async function checkAnswer(t: Test, response: Response): Promise<void> {
   const request = response.request()
   const { pathname } = new URL(response.url())
-  if (!/^\/api\/v[12](\/|$)/.test(pathname) || request.method() === 'OPTIONS') return
+  const hq = /^\/api\/hq(\/|$)/.test(pathname)
+  if (!(hq || /^\/api\/v[12](\/|$)/.test(pathname)) || request.method() === 'OPTIONS') return
   let body: string
+  let headers: Record<string, string>
   try {
     body = await response.text()
+    // All the headers as they came off the wire: headers() may give the provisional ones only
+    // (a form's answer loaded into a frame came without its content type, now and then).
+    headers = await response.allHeaders()
   } catch {
     return // the page went away (navigated, closed) before the body was read
   }
-  const problem = documentProblem({
-    method: request.method(),
-    path: pathname,
-    status: response.status(),
-    contentType: response.headers()['content-type'] ?? null,
-    body,
-  })
-  if (problem) t.fail(`the board got an answer outside the document: ${problem}`)
+  const api = hq ? (await import('./hq-documented.ts')).hqDescribedApi : gatewayApi
+  const problem = documentProblem(
+    {
+      method: request.method(),
+      path: pathname,
+      status: response.status(),
+      contentType: headers['content-type'] ?? null,
+      body,
+    },
+    api,
+  )
+  if (problem) t.fail(`the board got an answer outside the ${api.name}'s document: ${problem}`)
 }
 
 export async function gatewayOn(dataDir: string, port = 0, radio: Record<string, unknown> = {}, clock?: Clock): Promise<RunningGateway> {
   const config = parseConfig({ port, host: '127.0.0.1', dataDir, radio: { kind: 'simulated', ...radio }, mdns: { enabled: false } })
-  return startGateway({ config, log: memoryLogger('warn').log, clock })
+  return startCheckedGateway({ config, log: memoryLogger('warn').log, clock })
 }
 
 /** The real clock, set back by `offset` ms while orders are created, so they have an age. */

@@ -54,7 +54,10 @@ t.test('a path no operation has may only answer with its version error envelope'
 
 t.test('a router that answers outside the document fails the call that received it', async (t) => {
   const router = checkedRouter({ fetch: async (_request: Request) => Response.json({ status: 200, returnCode: 1 }) })
-  await t.rejects(router.fetch(new Request('http://gateway.test/api/v2/activeorders')), /Answer outside the OpenAPI document: GET \/api\/v2\/activeorders 200/)
+  await t.rejects(
+    router.fetch(new Request('http://gateway.test/api/v2/activeorders')),
+    /Answer outside the OpenAPI document \(gateway\): GET \/api\/v2\/activeorders 200/,
+  )
 })
 
 t.test('a WebSocket frame outside the documented frames is reported', async (t) => {

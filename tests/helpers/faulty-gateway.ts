@@ -7,6 +7,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Test } from 'tap'
 import type { FaultPoint } from '../../lib/orders/fault.ts'
+import { checkAnswersFrom } from './checked-origins.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -55,6 +56,8 @@ export async function startFaultyGateway(t: Test, point: FaultPoint, dataDir: st
     })
     void exited.then(() => reject(new Error(`gateway exited before it started: ${stderr}`)))
   })
+  // Its answers are held to the OpenAPI document (./checked-origins.ts) until it dies.
+  void exited.then(checkAnswersFrom(`http://127.0.0.1:${port}`))
   return { base: `http://127.0.0.1:${port}`, exited, report }
 }
 

@@ -1,7 +1,7 @@
 // Clients on a test's LAN, run as one process inside the test's network namespace
 // (tests/helpers/netns.ts), where the test itself cannot open sockets. The test writes one
 // JSON command a line on stdin; the answer is one JSON line on stdout with the same id:
-//   {id, kind: 'http', url, from, method?, headers?, body?, ciphers?}  → {id, status, body, ms} | {id, error, ms}
+//   {id, kind: 'http', url, from, method?, headers?, body?, ciphers?}  → {id, status, contentType, body, ms} | {id, error, ms}
 //     (an https: URL is fetched without checking the certificate; `ciphers` limits the offer, TLS 1.2 only)
 //   {id, kind: 'ws', url, from, token, count?}  → {id, opened, frames: [first frame of each]}; the sockets stay open
 //   {id, kind: 'silent', host, port}  → {id, port}: a listener that accepts connections and never answers
@@ -56,7 +56,7 @@ function request(command: Command): Promise<Record<string, unknown>> {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode, body, ms: ms() }))
+      res.on('end', () => resolve({ status: res.statusCode, contentType: res.headers['content-type'] ?? null, body, ms: ms() }))
       res.on('error', (error) => resolve({ error: error.message, ms: ms() }))
     })
     req.on('timeout', () => req.destroy(new Error(`no answer within ${command.timeoutMs ?? 5_000} ms`)))

@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { Test } from 'tap'
 import { sendControl } from '../../runtime/control/control.ts'
 import { makeNamespace, type Namespace } from './netns.ts'
+import { checkAnswer, checkAnswersFrom } from './checked-origins.ts'
 import { cliPath } from './process.ts'
 import { until } from './until.ts'
 
@@ -64,6 +65,8 @@ export async function lanGateway(t: Test, addresses: string[], config: Record<st
   await until(() => /"msg":"gateway started"/.test(gateway.output()), 'the gateway started in the namespace', 60_000)
   const port = Number(/"port":(\d+)[^\n]*"msg":"gateway started"/.exec(gateway.output())![1])
   const url = `http://${address}:${port}`
+  // Its answers to the namespace's clients are held to the OpenAPI document (lanClient, ./checked-origins.ts).
+  t.teardown(checkAnswersFrom(url))
   return {
     ns,
     address,
@@ -108,9 +111,21 @@ export function lanClient(t: Test, ns: Namespace): LanClient {
   })
   return {
     send: (command) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         const id = ++next
-        waiting.set(id, resolve)
+        waiting.set(id, (answer) => {
+          // An answer of a registered gateway outside its document fails this call (checked-origins.ts).
+          if (command.kind === 'http' && typeof answer.status === 'number') {
+            try {
+              const method = String(command.method ?? 'GET')
+              checkAnswer(String(command.url), { method, status: answer.status, contentType: answer.contentType ?? null, body: String(answer.body ?? '') })
+            } catch (error) {
+              reject(error)
+              return
+            }
+          }
+          resolve(answer)
+        })
         child.stdin!.write(`${JSON.stringify({ ...command, id })}\n`)
       }),
   }

@@ -1,7 +1,9 @@
 // Starts the real gateway as a child process (`node runtime/cli.ts start`) on port 0 and a
-// given data dir, and finds its port from the structured start-up log line.
+// given data dir, and finds its port from the structured start-up log line. Every answer a
+// test then fetches from it is checked against the OpenAPI document (./checked-origins.ts).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { checkAnswersFrom } from './checked-origins.ts'
 import { treeCpuTicks } from './cpu-progress.ts'
 import { generousMs } from './until.ts'
 
@@ -22,6 +24,11 @@ export interface CliChoice {
   command?: 'start' | 'dev'
   /** Node flags before the entry (e.g. npm start's, bench/start-flags.ts). */
   nodeFlags?: string[]
+  /**
+   * Why this gateway's answers are not held to the tree's OpenAPI document (./checked-origins.ts):
+   * only for a gateway whose routes are not the tree's (a project copy with functions of a test's own).
+   */
+  uncheckedAnswers?: string
 }
 
 export function runCli(
@@ -77,6 +84,8 @@ export function startGatewayProcess(dataDir: string, env: Record<string, string>
       if (match) {
         clearInterval(timer)
         const port = Number(match[1])
+        // Its answers are held to the document from now on (./checked-origins.ts), until it exits.
+        if (!choice.uncheckedAnswers) child.once('exit', checkAnswersFrom(`http://127.0.0.1:${port}`))
         resolve({
           child,
           port,

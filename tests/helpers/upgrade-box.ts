@@ -8,6 +8,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { signRelease } from '../../lib/release/signature.ts'
+import { checkAnswersFrom } from './checked-origins.ts'
 import { makeMirror } from './node-mirror.ts'
 import { ServiceStandIn } from './service-stand-in.ts'
 import { until } from './until.ts'
@@ -118,7 +119,15 @@ export async function installBox(dir: string, publicKey: string): Promise<Box> {
       }),
     commandEnv: env,
     port: () => (JSON.parse(readFileSync(path.join(dataDir, 'gateway.owner.json'), 'utf8')) as { port: number }).port,
-    api: (pathname, init) => fetch(`http://127.0.0.1:${box.port()}${pathname}`, init),
+    // Held to the OpenAPI document (./checked-origins.ts) while the call lasts: the port changes with each restart.
+    api: async (pathname, init) => {
+      const unchecked = checkAnswersFrom(`http://127.0.0.1:${box.port()}`)
+      try {
+        return await fetch(`http://127.0.0.1:${box.port()}${pathname}`, init)
+      } finally {
+        unchecked()
+      }
+    },
     close: () => service.close(),
   }
   await service.start()

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import net from 'node:net'
 import { parseConfig } from '../../lib/config.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import t from 'tap'
 import { fuzzSetup, numRuns, seed } from '../helpers/openapi-fuzz.ts'
@@ -217,7 +217,7 @@ function upgradeStatus(port: number, headers: Record<string, string>): Promise<n
 t.test('the WebSocket upgrade answers only the statuses the document lists', async (t) => {
   // The upgrade is the HTTP host's (runtime/host/ws.ts): a real gateway.
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir: t.testdir(), mdns: { enabled: false }, tls: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('fatal').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('fatal').log })
   t.teardown(() => gateway.stop())
   const port = gateway.port
   const doc = (await (await fetch(`http://127.0.0.1:${port}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object }>> }

@@ -6,7 +6,7 @@ import path from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 
 function exchange(port: number, raw: string, waitMs = 1500): Promise<string> {
   return new Promise((resolve) => {
@@ -28,7 +28,7 @@ function exchange(port: number, raw: string, waitMs = 1500): Promise<string> {
 
 t.test('raw-socket cases', async (t) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-raw-'))
-  const gateway = await startGateway({
+  const gateway = await startCheckedGateway({
     config: parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } }),
     log: memoryLogger().log,
   })

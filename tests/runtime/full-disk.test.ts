@@ -9,7 +9,7 @@ import t from 'tap'
 import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 import { fullDisk } from '../helpers/full-disk.ts'
 
 const warning = 'storage cannot take writes (disk full or read-only): changes are refused with -37 until it can'
@@ -24,14 +24,14 @@ t.test('start-up on a full disk serves reads and refuses writes with -37; one wa
     mdns: { enabled: false },
     security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/activeorders'] },
   })
-  const first = await startGateway({ config, log: memoryLogger('warn').log })
+  const first = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   await first.services.orders.create({ name: 3, orderType: 'TO_GO', requireTracker: false })
   await first.stop()
 
   const disk = fullDisk(dataDir)
   t.teardown(() => disk.restore())
   const memory = memoryLogger('info')
-  const gateway = await startGateway({ config, log: memory.log })
+  const gateway = await startCheckedGateway({ config, log: memory.log })
   t.teardown(() => gateway.stop())
   const base = `http://127.0.0.1:${gateway.port}`
   const warnings = () => memory.lines().filter((line) => line.msg === warning)
@@ -86,7 +86,7 @@ t.test(
   async (t) => {
     checkFetchAnswers(t)
     const dir = mountPoint!
-    let gateway: Awaited<ReturnType<typeof startGateway>> | undefined
+    let gateway: Awaited<ReturnType<typeof startCheckedGateway>> | undefined
     t.teardown(async () => {
       await gateway?.stop()
       execFileSync('umount', [dir])
@@ -100,7 +100,7 @@ t.test(
       mdns: { enabled: false },
       security: { openRoutes: ['POST /api/v2/activeorders', 'GET /api/v2/orders', 'DELETE /api/v2/activeorders/:id'] },
     })
-    const first = await startGateway({ config, log: memoryLogger('warn').log })
+    const first = await startCheckedGateway({ config, log: memoryLogger('warn').log })
     await first.services.orders.create({ name: 3, orderType: 'TO_GO', requireTracker: false })
     await first.services.orders.create({ name: 4, orderType: 'TO_GO', requireTracker: false })
     await first.services.orders.clear({ name: 4 })
@@ -108,7 +108,7 @@ t.test(
     t.throws(() => writeFileSync(path.join(dir, 'filler'), Buffer.alloc(8 * 1024 * 1024)), { code: 'ENOSPC' }, 'the file system is full')
 
     const memory = memoryLogger('info')
-    gateway = await startGateway({ config, log: memory.log })
+    gateway = await startCheckedGateway({ config, log: memory.log })
     const base = `http://127.0.0.1:${gateway.port}`
     t.equal((await fetch(`${base}/api/v1/activeorders`)).status, 200, 'active orders are read')
     const history = await fetch(`${base}/api/v2/orders`)

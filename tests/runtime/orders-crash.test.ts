@@ -9,7 +9,7 @@ import { checkFetchAnswers } from '../helpers/documented-responses.ts'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startFaultyGateway } from '../helpers/faulty-gateway.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 
 t.test('a crash between history insert and active removal loses nothing and duplicates nothing', async (t) => {
   checkFetchAnswers(t)
@@ -28,7 +28,7 @@ t.test('a crash between history insert and active removal loses nothing and dupl
   t.ok(live.includes(uuid) && !live.includes('"$$deleted":true'), 'the crash came before the removal: still in the active store')
 
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   t.same(gateway.services.orders.list(), [], 'not active any more')
   const row = gateway.services.history.db.prepare('SELECT COUNT(*) AS n FROM summaries WHERE uuid = ?').get(uuid) as { n: number }

@@ -12,7 +12,7 @@ import { parseConfig } from '../../lib/config.ts'
 import { dummyTrackerAddress } from '../../lib/orders/service.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startFaultyGateway } from '../helpers/faulty-gateway.ts'
-import { startGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 
 /** The size of every NeDB datafile in the data dir. */
 function datafileSizes(dataDir: string): Map<string, number> {
@@ -53,7 +53,7 @@ t.test('a crash before a page is durable leaves no tracker paged for the lost pa
   }
 
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   t.match(gateway.services.orders.get({ name: 9 }), { tracker, paged: false }, 'the page was lost with the power')
   await gateway.services.orders.idle()

@@ -5,11 +5,12 @@ import t from 'tap'
 import { parseConfig } from '../../lib/config.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import type { SimulatedRadio } from '../../lib/radio/simulated.ts'
-import { startGateway, type RunningGateway } from '../../runtime/wiring/main.ts'
+import type { RunningGateway } from '../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../helpers/checked-gateway.ts'
 
 async function start(dataDir: string): Promise<RunningGateway> {
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } })
-  return startGateway({ config, log: memoryLogger('warn').log })
+  return startCheckedGateway({ config, log: memoryLogger('warn').log })
 }
 
 async function http(gw: RunningGateway, route: string, body?: unknown, token?: string) {

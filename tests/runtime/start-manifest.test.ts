@@ -21,7 +21,10 @@ t.test('a stale manifest is regenerated before the table is served', async (t) =
   const project = copyProject()
   t.teardown(() => project.remove())
   writeFileSync(path.join(project.functions, 'v2/hello.get.ts'), hello)
-  const gateway = await startGatewayProcess(t.testdir({}), {}, [], { cli: project.cli })
+  const gateway = await startGatewayProcess(t.testdir({}), {}, [], {
+    cli: project.cli,
+    uncheckedAnswers: 'it serves the hello function this test adds, which the tree and its OpenAPI document do not have',
+  })
   t.teardown(() => gateway.stop('SIGKILL'))
   t.match(gateway.output(), /functions\/_manifest\.gen\.ts was stale \(functions\/v2\/hello\.get\.ts is new\): regenerated/)
   t.match(await (await fetch(`${gateway.url}/api/v2/hello`)).json(), { status: 200, returnCode: 99, message: 'hello' })

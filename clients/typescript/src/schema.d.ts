@@ -1091,6 +1091,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/asyncapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The WebSocket feed (GET /api/v2/websocket) as an AsyncAPI 3.0 document, made from this one: the same frame schemas
+         * @description Answers carry an ETag and Cache-Control: no-cache; If-None-Match gives 304.
+         */
+        get: operations["asyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/{file}": {
         parameters: {
             query?: never;
@@ -1320,8 +1340,70 @@ export interface components {
             apiVersion: string;
             deviceId: string;
         };
+        /** @description An answer of the gateway's HTTP host itself, written before any route is known: status and message, no returnCode */
+        HostRefusal: {
+            status: number;
+            message: string;
+        };
     };
-    responses: never;
+    responses: {
+        /** @description The request line or a header could not be parsed (the connection is closed). Written by the HTTP host before any route is known, so it carries no returnCode. */
+        MalformedRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @constant */
+                    message?: "Malformed HTTP request";
+                };
+            };
+        };
+        /** @description The headers did not arrive within 10 s, or the whole request within 15 s (the connection is closed). Written by the HTTP host before any route is known, so it carries no returnCode. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 408;
+                    /** @constant */
+                    message?: "Request timed out";
+                };
+            };
+        };
+        /** @description The header block is over 16 KiB (the connection is closed). Written by the HTTP host before any route is known, so it carries no returnCode. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 431;
+                    /** @constant */
+                    message?: "Request headers are larger than 16 KiB";
+                };
+            };
+        };
+        /** @description The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed. Written by the HTTP host before any route is known, so it carries no returnCode. */
+        TooManyConnections: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HostRefusal"] & {
+                    /** @constant */
+                    status?: 503;
+                    /** @constant */
+                    message?: "Too many connections";
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1353,16 +1435,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - Cross-site request refused */
@@ -1389,6 +1479,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1427,6 +1518,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1439,16 +1531,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1476,16 +1576,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1515,6 +1623,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1553,6 +1662,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1565,16 +1675,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1624,16 +1742,22 @@ export interface operations {
              *     - Invalid JSON payload
              *     - Path must not contain "." or ".." segments, "//" or "\"
              *     - tracking must be true or false
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1663,6 +1787,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1713,6 +1838,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1725,16 +1851,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1767,16 +1901,22 @@ export interface operations {
             /**
              * @description - Order identifier must be a positive integer or a UUID
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1810,6 +1950,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1848,6 +1989,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -1860,16 +2002,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -1903,16 +2053,22 @@ export interface operations {
              * @description - Order name must be a positive integer
              *     - Path must not contain "." or ".." segments, "//" or "\"
              *     - The tracker has never been started with a starter unit
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -1946,6 +2102,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -1996,6 +2153,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2008,16 +2166,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2063,16 +2229,22 @@ export interface operations {
              *     - Invalid JSON payload
              *     - Path must not contain "." or ".." segments, "//" or "\"
              *     - The tracker has never been started with a starter unit
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2107,6 +2279,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2157,6 +2330,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2169,16 +2343,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2231,16 +2413,22 @@ export interface operations {
              *     - as_of must be the asOf of an earlier page (an integer of 0 or more)
              *     - Malformed date filter
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2270,6 +2458,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - limit must not be above 100 */
             412: {
                 headers: {
@@ -2320,6 +2509,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2332,16 +2522,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2374,16 +2572,22 @@ export interface operations {
             /**
              * @description - Order UUID is malformed
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2417,6 +2621,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2455,6 +2660,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2467,16 +2673,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2509,16 +2723,22 @@ export interface operations {
              * @description - Callback URL (http_client) is missing
              *     - Callback URL is malformed or not allowed
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2552,6 +2772,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Too many callback URLs */
             409: {
                 headers: {
@@ -2605,6 +2826,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2617,16 +2839,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2668,16 +2898,22 @@ export interface operations {
             /**
              * @description - target_time must be a positive number of seconds
              *     - Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 400;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -2707,6 +2943,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2745,6 +2982,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - Internal error */
             500: {
                 headers: {
@@ -2757,16 +2995,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description - Storage is unavailable; nothing was changed */
+            /**
+             * @description - Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"] & {
+                    "application/json": (components["schemas"]["V1Error"] & {
                         /** @constant */
                         status?: 503;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2800,18 +3046,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -2842,6 +3096,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -2886,6 +3141,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -2900,18 +3156,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -2945,18 +3209,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3004,6 +3274,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3048,6 +3319,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3062,18 +3334,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3112,18 +3392,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3174,6 +3460,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3232,6 +3519,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3246,18 +3534,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3291,18 +3587,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3350,6 +3652,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3394,6 +3697,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3408,18 +3712,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3460,18 +3772,24 @@ export interface operations {
              * @description - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
              *     - -54: Unknown scope: use read, screen, pos or admin
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -4 | -49 | -54;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /**
@@ -3505,6 +3823,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -3563,6 +3882,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3577,18 +3897,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3631,18 +3959,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
              *     - -54: Unknown scope: use read, screen, pos or admin
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -31 | -49 | -54;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3690,6 +4024,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -3762,6 +4097,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3776,18 +4112,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -3823,18 +4167,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -3882,6 +4232,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -3926,6 +4277,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -3940,18 +4292,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4008,18 +4368,24 @@ export interface operations {
              *     - -12: Order type must be TO_GO or ON_PREMISES
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -8 | -9 | -10 | -11 | -12 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4067,6 +4433,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4125,6 +4492,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4139,18 +4507,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4186,18 +4562,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4245,6 +4627,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4303,6 +4686,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4317,18 +4701,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4367,18 +4759,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4429,6 +4827,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4473,6 +4872,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4487,18 +4887,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4537,18 +4945,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4599,6 +5013,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4657,6 +5072,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4671,18 +5087,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4721,18 +5145,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4783,6 +5213,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -4827,6 +5258,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -4841,18 +5273,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -4902,18 +5342,24 @@ export interface operations {
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -31: tracking must be true or false / Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -4965,6 +5411,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5023,6 +5470,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5037,18 +5485,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5088,18 +5544,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -7: Order identifier must be a positive integer or a UUID
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -7 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -5151,6 +5613,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5209,6 +5672,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5223,18 +5687,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5278,18 +5750,24 @@ export interface operations {
              * @description - -4: Invalid access token name: use 1-64 letters, digits, hyphens or underscores
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -4 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -5323,6 +5801,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5384,6 +5863,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5398,18 +5878,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5443,18 +5931,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -5488,6 +5984,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -5546,6 +6043,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5560,18 +6058,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5619,18 +6125,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
              *     - -54: Unknown scope: use read, screen, pos or admin
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -31 | -49 | -54;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -5681,6 +6193,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -50: Too many access tokens: revoke one first */
             409: {
                 headers: {
@@ -5753,6 +6266,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5767,18 +6281,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -5812,18 +6334,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -5871,6 +6399,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -5915,6 +6444,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -5929,18 +6459,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6017,18 +6555,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -4 | -20 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6076,6 +6620,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6134,6 +6679,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6148,18 +6694,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6193,18 +6747,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6252,6 +6812,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6296,6 +6857,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6310,18 +6872,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6394,18 +6964,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -20 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6453,6 +7029,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6511,6 +7088,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6525,18 +7103,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6567,18 +7153,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -6609,6 +7203,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6653,6 +7248,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6667,18 +7263,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6712,18 +7316,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6771,6 +7381,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -6815,6 +7426,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -6829,18 +7441,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -6888,18 +7508,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -6947,6 +7573,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7005,6 +7632,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7019,18 +7647,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7064,18 +7700,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7123,6 +7765,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7167,6 +7810,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7181,18 +7825,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7226,18 +7878,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7285,6 +7943,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7329,6 +7988,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7343,18 +8003,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7401,18 +8069,24 @@ export interface operations {
              *     - -19: Device code refused by the cloud service
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -17 | -18 | -19 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7460,6 +8134,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7518,6 +8193,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7532,18 +8208,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7582,18 +8266,24 @@ export interface operations {
              *     - -33: timeout must be an integer
              *     - -34: timeout must be from 0 to 254
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -33 | -34 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7641,6 +8331,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7685,6 +8376,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7699,18 +8391,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7753,18 +8453,24 @@ export interface operations {
              *     - -21: Invalid settings value
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -21 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7812,6 +8518,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -7870,6 +8577,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -7884,18 +8592,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -7929,18 +8645,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -7988,6 +8710,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8032,6 +8755,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8046,18 +8770,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8113,18 +8845,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -48: force must be true or false
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -20 | -21 | -31 | -48 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8172,6 +8910,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -45: Channel change refused */
             409: {
                 headers: {
@@ -8244,6 +8983,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8258,18 +8998,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8317,18 +9065,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -8359,6 +9115,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8403,6 +9160,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8417,18 +9175,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8454,18 +9220,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8513,6 +9285,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8557,6 +9330,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8571,18 +9345,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8641,18 +9423,24 @@ export interface operations {
              *     - -25: Malformed date filter
              *     - -26: limit must not be above 100
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -10 | -12 | -23 | -24 | -25 | -26 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8700,6 +9488,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8744,6 +9533,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8758,18 +9548,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8808,18 +9606,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -27: Order UUID is malformed
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -27 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -8870,6 +9674,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -8914,6 +9719,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -8928,18 +9734,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -8980,18 +9794,24 @@ export interface operations {
              *     - -27: Order UUID is malformed
              *     - -31: tracking must be true or false / Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -27 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9042,6 +9862,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9100,6 +9921,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9114,18 +9936,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9159,18 +9989,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9218,6 +10054,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9262,6 +10099,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9279,18 +10117,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9331,18 +10175,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -48: force must be true or false
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -48 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9393,6 +10243,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9451,6 +10302,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9468,18 +10320,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9517,18 +10375,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -31: tracking must be true or false / Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9579,6 +10443,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9637,6 +10502,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9654,18 +10520,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9699,18 +10571,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9758,6 +10636,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9802,6 +10681,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9819,18 +10699,24 @@ export interface operations {
             /**
              * @description - -37: Storage is unavailable; nothing was changed
              *     - -46: The Zigbee radio cannot do this now
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
              */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37 | -46;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -9864,18 +10750,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -9923,6 +10815,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -9967,6 +10860,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -9981,18 +10875,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10046,18 +10948,24 @@ export interface operations {
              *     - -29: Callback URL is malformed or not allowed
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -28 | -29 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10108,6 +11016,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10166,6 +11075,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10180,18 +11090,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10230,18 +11148,24 @@ export interface operations {
              *     - -28: Callback URL (http_client) is missing
              *     - -29: Callback URL is malformed or not allowed
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -28 | -29 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10292,6 +11216,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10350,6 +11275,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10364,18 +11290,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10406,18 +11340,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -49: Path must not contain "." or ".." segments, "//" or "\" */
+            /**
+             * @description - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -39: Cross-site request refused */
@@ -10448,6 +11390,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10492,6 +11435,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10506,18 +11450,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10555,18 +11507,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -15: refresh must be true or false
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -15 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10614,6 +11572,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10658,6 +11617,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10672,18 +11632,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10718,18 +11686,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10777,6 +11751,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -10835,6 +11810,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -10849,18 +11825,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -10908,18 +11892,24 @@ export interface operations {
              *     - -16: timeout must be an integer from 0 to 254
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -16 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -10967,6 +11957,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11025,6 +12016,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11039,18 +12031,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11086,18 +12086,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -31: Invalid JSON payload
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11145,6 +12151,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11203,6 +12210,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11217,18 +12225,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11262,18 +12278,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11321,6 +12343,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11365,6 +12388,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11379,18 +12403,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11433,18 +12465,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -38: Invalid simulator input
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -38 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11492,6 +12530,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11550,6 +12589,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11564,18 +12604,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11620,18 +12668,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -38: Invalid simulator input
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -38 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11679,6 +12733,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11737,6 +12792,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11751,18 +12807,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11810,18 +12874,24 @@ export interface operations {
              *     - -31: Invalid JSON payload
              *     - -38: Invalid simulator input
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -31 | -38 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -11869,6 +12939,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -11927,6 +12998,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -11941,18 +13013,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -11991,18 +13071,24 @@ export interface operations {
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -22: target_time must be a positive number of seconds
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -22 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12050,6 +13136,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12094,6 +13181,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12108,18 +13196,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12160,18 +13256,24 @@ export interface operations {
              *     - -22: target_time must be a positive number of seconds
              *     - -25: Malformed date filter
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -22 | -25 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12219,6 +13321,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12263,6 +13366,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12277,18 +13381,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12322,18 +13434,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12381,6 +13499,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12425,6 +13544,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12439,18 +13559,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12485,18 +13613,24 @@ export interface operations {
             /**
              * @description - -1: Authorization header must be "Bearer <token>"
              *     - -49: Path must not contain "." or ".." segments, "//" or "\"
+             *     - no returnCode, "Malformed HTTP request": The request line or a header could not be parsed (the connection is closed) (the HTTP host's answer, components/responses/MalformedRequest)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 400;
                         /** @enum {unknown} */
                         returnCode?: -1 | -49;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    });
                 };
             };
             /** @description - -2: Access token missing or rejected */
@@ -12544,6 +13678,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description - -35: Request body is larger than 16 KiB */
             413: {
                 headers: {
@@ -12602,6 +13737,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description - -99: Internal error */
             500: {
                 headers: {
@@ -12616,18 +13752,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description - -37: Storage is unavailable; nothing was changed */
+            /**
+             * @description - -37: Storage is unavailable; nothing was changed
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V2Error"] & {
+                    "application/json": (components["schemas"]["V2Error"] & {
                         /** @constant */
                         status?: 503;
                         /** @enum {unknown} */
                         returnCode?: -37;
-                    };
+                    }) | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };
@@ -12657,6 +13801,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     docs: {
@@ -12684,6 +13832,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     openapi: {
@@ -12711,6 +13863,41 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
+        };
+    };
+    asyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     asset: {
@@ -12741,6 +13928,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
             /** @description No such asset: the v2 not-found envelope (returnCode -5) */
             404: {
                 headers: {
@@ -12750,6 +13938,9 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     asset_in_folder: {
@@ -12782,6 +13973,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
             /** @description No such asset: the v2 not-found envelope (returnCode -5) */
             404: {
                 headers: {
@@ -12791,6 +13983,9 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["TooManyConnections"];
         };
     };
     v2_websocket: {
@@ -12819,6 +14014,12 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @constant */
+                        message?: "Malformed HTTP request";
+                    };
                 };
             };
             /** @description A browser page of another site (Origin, Sec-Fetch-Site): cross-site request refused (-39) */
@@ -12849,6 +14050,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description A Host header that names neither this gateway nor one of http.allowedHosts (a rebound name): unknown host (-41) */
             421: {
                 headers: {
@@ -12877,13 +14079,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.) */
+            431: components["responses"]["HeadersTooLarge"];
+            /**
+             * @description Too many WebSocket clients at once (1000): the upgrade is refused. (Past 16 connections of one address still waiting to authenticate, the oldest of them is cut off instead.)
+             *     - no returnCode, "Too many connections": The gateway holds as many connections as it takes (in all, or from this address) and none could be shed for this one: it is answered and closed (the HTTP host's answer, components/responses/TooManyConnections)
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1Error"];
+                    "application/json": components["schemas"]["V1Error"] | (components["schemas"]["HostRefusal"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @constant */
+                        message?: "Too many connections";
+                    });
                 };
             };
         };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { parseConfig } from '../../../lib/config.ts'
-import { startGateway } from '../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../helpers/checked-gateway.ts'
 import { servedDocument } from '../../../scripts/client-types.ts'
 import { firstToken } from '../../helpers/browser.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
@@ -27,7 +27,7 @@ t.test('the hey-api client builds from the served document and its example runs'
 
   const dataDir = mkdtempSync(join(tmpdir(), 'hey-api-'))
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, radio: { kind: 'simulated' }, mdns: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(async () => {
     await gateway.stop()
     rmSync(dataDir, { recursive: true, force: true })

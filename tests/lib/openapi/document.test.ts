@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import t from 'tap'
 import { manifest } from '../../../functions/_manifest.gen.ts'
 import { v2Errors } from '../../../lib/api/envelope.ts'
+import { hostRefusals } from '../../../lib/api/host-refusals.ts'
 import { outcomeCodes, type ErrorKind } from '../../../lib/kernel/errors.ts'
 import { buildOpenApiDocument, operationId, templateOf, type DocumentedRoute } from '../../../lib/openapi/document.ts'
 import { scopeAllows, scopes } from '../../../lib/tokens/scopes.ts'
@@ -20,7 +21,9 @@ async function validate(doc: unknown) {
 function documentedCodes(op: any): { statuses: string[]; returnCodes: number[] } {
   const returnCodes: number[] = []
   for (const response of Object.values<any>(op.responses)) {
-    const parts = response.content?.['application/json']?.schema?.allOf ?? []
+    // A status the HTTP host also answers (400, 503) has the route's body or the host's (anyOf).
+    const schema = response.content?.['application/json']?.schema
+    const parts = schema?.allOf ?? schema?.anyOf?.flatMap((form: any) => form.allOf ?? []) ?? []
     for (const part of parts) returnCodes.push(...(part.properties?.returnCode?.enum ?? []))
   }
   return { statuses: Object.keys(op.responses), returnCodes }
@@ -147,7 +150,7 @@ t.test('config docs become parameters, bodies, outcomes and errors', async (t) =
   t.same(page.responses['404'].content['application/json'].schema.allOf[1].properties.returnCode.enum, [-5, -13])
   t.match(page.responses['404'].description, /-13: Order has no tracker: cannot page/)
   t.same(
-    page.responses['400'].content['application/json'].schema.allOf[1].properties.returnCode.enum.sort(),
+    page.responses['400'].content['application/json'].schema.anyOf[0].allOf[1].properties.returnCode.enum.sort(),
     [-1, -31, -49, -7].sort(),
     '-49: a path with dot or empty segments, on every route',
   )
@@ -178,8 +181,9 @@ t.test('routes outside the manifest are documented', async (t) => {
 
 t.test('the WebSocket route documents its upgrade, its error frames and its refusals', async (t) => {
   const ws = build([]).paths['/api/v2/websocket']!.get
-  // 400: the handshake's own refusal (ws); 403 and 421: the LAN guards; 429: an address's share; 503: the cap.
-  t.same(Object.keys(ws.responses).sort(), ['101', '400', '403', '404', '421', '429', '503'])
+  // 400: the handshake's own refusal (ws); 403 and 421: the LAN guards; 429: an address's share; 503: the cap;
+  // 408, 431 (and the other forms of 400 and 503): the HTTP host's own answers, as for every operation.
+  t.same(Object.keys(ws.responses).sort(), ['101', '400', '403', '404', '408', '421', '429', '431', '503'])
   t.same(ws.responses['429'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -53 })
   t.same(ws.responses['403'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -39 })
   t.same(ws.responses['421'].content['application/json'].schema.allOf[1].properties.returnCode, { const: -41 })
@@ -249,4 +253,24 @@ t.test('a body’s other keys: any JSON without unsafe keys at any depth (SafeJs
   // Two documents share nothing: resolving one in place cannot change the next.
   safe.items = safe
   t.same((build(manifest) as any).components['x-wire-schemas'].SafeJsonValue.items, { $ref: '#/components/x-wire-schemas/SafeJsonValue' })
+})
+
+t.test("the HTTP host's own answers are documented for every operation", async (t) => {
+  const doc = build(manifest)
+  for (const name of Object.keys(hostRefusals) as (keyof typeof hostRefusals)[]) {
+    const { status, message } = hostRefusals[name]
+    const component = (doc.components as any).responses[name]
+    t.same(component.content['application/json'].schema.allOf[1].properties, { status: { const: status }, message: { const: message } }, name)
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const response = op.responses[String(status)]
+        const forms = response?.$ref ? [response.$ref] : (response?.content?.['application/json']?.schema?.anyOf ?? [])
+        const host = forms.some((form: any) => form === `#/components/responses/${name}` || JSON.stringify(form).includes('#/components/schemas/HostRefusal'))
+        if (!host) t.fail(`${method.toUpperCase()} ${template}: ${status} without the host's ${name}`)
+      }
+    }
+  }
+  const create = doc.paths['/api/v2/activeorders']!.post
+  t.same(create.responses['408'], { $ref: '#/components/responses/RequestTimeout' }, 'a status of the host only: the shared response')
+  t.match(create.responses['400'].description, /no returnCode, "Malformed HTTP request"/, "the route's 400 names the host's too")
 })

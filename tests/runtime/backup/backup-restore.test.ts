@@ -11,14 +11,15 @@ import { readDatafile } from '../../../lib/store/datafile-load.ts'
 import { verifyBackup } from '../../../lib/backup/verify.ts'
 import { sendControl } from '../../../runtime/control/control.ts'
 import { restoreBackup } from '../../../runtime/backup/restore.ts'
-import { startGateway, type RunningGateway } from '../../../runtime/wiring/main.ts'
+import type { RunningGateway } from '../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../helpers/checked-gateway.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { startReceiver } from '../../helpers/webhooks.ts'
 import { until } from '../../helpers/until.ts'
 
 async function start(dataDir: string): Promise<RunningGateway> {
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, webhooks: { allowLoopback: true, retrySchedule: [50] } })
-  return startGateway({ config, log: memoryLogger('warn').log })
+  return startCheckedGateway({ config, log: memoryLogger('warn').log })
 }
 
 async function http(gw: RunningGateway, route: string, body?: unknown, token?: string) {

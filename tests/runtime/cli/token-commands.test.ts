@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { sendControl } from '../../../runtime/control/control.ts'
-import { startGateway } from '../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../helpers/checked-gateway.ts'
 import { formatTokenList, tokenCliCommand, type TokenListRow } from '../../../runtime/cli/token-commands.ts'
 import { runCli } from '../../helpers/process.ts'
 
@@ -22,7 +22,7 @@ async function start(t: Test, extra: Record<string, unknown> = {}) {
   const dataDir = t.testdir({})
   const logs = memoryLogger()
   const config = parseConfig({ dataDir, port: 0, host: '127.0.0.1', mdns: { enabled: false }, ...extra })
-  const gateway = await startGateway({ config, log: logs.log })
+  const gateway = await startCheckedGateway({ config, log: logs.log })
   let stopped = false
   const stop = async () => {
     if (!stopped) await gateway.stop()

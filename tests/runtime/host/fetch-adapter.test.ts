@@ -4,7 +4,7 @@ import t from 'tap'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { createGatewayAdapter } from '../../../runtime/host/fetch-adapter.ts'
-import { startGateway } from '../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../helpers/checked-gateway.ts'
 import { testGateway } from '../../helpers/gateway.ts'
 
 t.test('a prefix is stripped; paths outside it are not found', async (t) => {
@@ -34,7 +34,7 @@ t.test('a prefix is stripped; paths outside it are not found', async (t) => {
 
 t.test('a gateway started with the reference host answers through the adapter', async (t) => {
   const config = parseConfig({ dataDir: t.testdir({}), host: '127.0.0.1', port: 0, mdns: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log, httpHost: 'reference' })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log, httpHost: 'reference' })
   t.teardown(() => gateway.stop())
   const response = await fetch(`http://127.0.0.1:${gateway.port}/api/v2`)
   t.match(await response.json(), { status: 200, returnCode: 20 })

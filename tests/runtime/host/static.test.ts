@@ -4,7 +4,7 @@ import t from 'tap'
 import { checkFetchAnswers } from '../../helpers/documented-responses.ts'
 import { parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
-import { startGateway } from '../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../helpers/checked-gateway.ts'
 import { resolveAsset, staticRoutes } from '../../../runtime/host/static.ts'
 import { testGateway } from '../../helpers/gateway.ts'
 
@@ -115,7 +115,7 @@ t.test('an edited file is served fresh with a new ETag', async (t) => {
 t.test('HEAD answers like GET without a body, over real HTTP', async (t) => {
   checkFetchAnswers(t)
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir: t.testdir({}), mdns: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   for (const route of ['/', '/docs', '/assets/app.js', '/api/openapi.json']) {
     const get = await fetch(`http://127.0.0.1:${gateway.port}${route}`)

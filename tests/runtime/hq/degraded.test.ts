@@ -16,6 +16,8 @@ import { until } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, prefix, publisher } from '../../lib/hq/fixtures.ts'
 import { brokerLines, hqApi } from './fixtures.ts'
+import { checkAnswersFrom } from '../../helpers/checked-origins.ts'
+import { hqDescribedApi } from '../../helpers/hq-documented.ts'
 
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
@@ -39,7 +41,10 @@ function startHqProcess(configFile: string): Promise<HqProcess> {
       if (port && output.includes('hq ingest: subscribed')) {
         clearTimeout(timer)
         child.stdout!.off('data', check)
-        resolve({ child, port: Number(port[1] ?? port[2]), exited })
+        const listening = Number(port[1] ?? port[2])
+        // Its answers are held to HQ's OpenAPI document (checked-origins.ts) until it exits.
+        void exited.then(checkAnswersFrom(`http://127.0.0.1:${listening}`, hqDescribedApi))
+        resolve({ child, port: listening, exited })
       }
     }
     child.stdout!.on('data', check)

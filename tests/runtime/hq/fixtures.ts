@@ -6,6 +6,8 @@ import { HqTokens } from '../../../lib/hq/tokens.ts'
 import { startHq, type HqInstance } from '../../../runtime/hq/main.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { until } from '../../helpers/until.ts'
+import { checkAnswersFrom } from '../../helpers/checked-origins.ts'
+import { hqDescribedApi } from '../../helpers/hq-documented.ts'
 import type { PostgresServer } from '../../helpers/postgres.ts'
 import { startBroker, type Broker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, hqConfig } from '../../lib/hq/fixtures.ts'
@@ -36,6 +38,8 @@ export async function startChain(t: Test, pg: PostgresServer, overrides: Partial
   t.teardown(() => a.stop())
   const b = await start('b', 'elsewhere')
   t.teardown(() => b.stop())
+  // Every answer the tests fetch from either is held to HQ's OpenAPI document (checked-origins.ts).
+  for (const instance of [a, b]) t.teardown(checkAnswersFrom(`http://127.0.0.1:${instance.port}`, hqDescribedApi))
   await Promise.all([a.ingest.connected(), b.ingest.connected()])
   await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'both subscribed')
   return { broker, a, b, token, url: (instance) => `http://127.0.0.1:${instance.port}` }

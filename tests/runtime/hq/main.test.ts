@@ -174,6 +174,7 @@ t.test('the OpenAPI document and the board are served', async (t) => {
     '/api/hq/sites/{site}/history',
     '/api/hq/sites/{site}/orders',
     '/api/hq/statistics',
+    '/api/openapi.json',
   ])
   t.match(doc.paths['/api/hq/sites/{site}/orders'].get.responses, { '401': {}, '404': {} })
   t.ok(doc.paths['/api/hq/metrics'].get.responses['200'].content['text/plain'], 'metrics: documented as text')

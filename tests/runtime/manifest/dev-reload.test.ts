@@ -43,7 +43,11 @@ t.test('files dropped into a running dev gateway are live at once; broken ones k
   const project = copyProject()
   t.teardown(() => project.remove())
   const dataDir = t.testdir({})
-  const gateway = await startGatewayProcess(dataDir, {}, [], { cli: project.cli, command: 'dev' })
+  const gateway = await startGatewayProcess(dataDir, {}, [], {
+    cli: project.cli,
+    command: 'dev',
+    uncheckedAnswers: 'it serves the hello function this test writes and rewrites, which the tree and its OpenAPI document do not have',
+  })
   t.teardown(() => gateway.stop('SIGKILL'))
   const hello = `${gateway.url}/api/v2/hello`
   const helloPath = path.join(project.functions, 'v2/hello.get.ts')

@@ -5,7 +5,7 @@ import t from 'tap'
 import { ConfigError, parseConfig } from '../../../lib/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { lockDataDir, lockFileName, ownerFileName, prepareDataDir, readDataDirOwner } from '../../../runtime/wiring/data-dir-lock.ts'
-import { startGateway } from '../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../helpers/checked-gateway.ts'
 import { cliPath, runCli, startGatewayProcess } from '../../helpers/process.ts'
 import { spawnObeyingFileModes } from '../../helpers/without-root-override.ts'
 
@@ -92,17 +92,17 @@ t.test('a port in use: a clear line, exit 2, and the data dir is free again', as
   t.equal(result.code, 2)
   t.match(result.stderr, new RegExp(`port ${port} on 0\\.0\\.0\\.0 is in use: another gateway on ${port}\\? \`gateway status\``))
 
-  await t.rejects(startGateway({ config: gatewayConfig(dataDir, port), log: memoryLogger('warn').log }), ConfigError)
-  const gateway = await startGateway({ config: gatewayConfig(dataDir), log: memoryLogger('warn').log })
+  await t.rejects(startCheckedGateway({ config: gatewayConfig(dataDir, port), log: memoryLogger('warn').log }), ConfigError)
+  const gateway = await startCheckedGateway({ config: gatewayConfig(dataDir), log: memoryLogger('warn').log })
   t.pass('the failed start released the lock')
   await gateway.stop()
 })
 
 t.test('in one process, a second startGateway on the same data dir is refused and changes nothing', async (t) => {
   const dataDir = t.testdir({})
-  const gateway = await startGateway({ config: gatewayConfig(dataDir), log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config: gatewayConfig(dataDir), log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
-  await t.rejects(startGateway({ config: gatewayConfig(dataDir), log: memoryLogger('warn').log }), { message: /is in use by the gateway/ })
+  await t.rejects(startCheckedGateway({ config: gatewayConfig(dataDir), log: memoryLogger('warn').log }), { message: /is in use by the gateway/ })
   t.equal((await fetch(`http://127.0.0.1:${gateway.port}/api/v2`)).status, 200)
 })
 

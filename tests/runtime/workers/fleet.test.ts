@@ -11,6 +11,7 @@ import { sendControl } from '../../../runtime/control/control.ts'
 import { firstArrivals, subscriber } from '../../lib/fleet/fixtures.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { until } from '../../helpers/until.ts'
+import { checkAnswersFrom } from '../../helpers/checked-origins.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const cli = path.join(root, 'runtime/cli.ts')
@@ -48,6 +49,7 @@ async function startGatewayProcess(configFile: string, dataDir: string): Promise
   exited.catch(() => undefined)
   await Promise.race([until(() => logs.some((line) => line.msg === 'gateway started'), 'gateway start', 20_000), exited])
   const port = logs.find((line) => line.msg === 'gateway started')!.port as number
+  child.once('exit', checkAnswersFrom(`http://127.0.0.1:${port}`))
   return { child, port, logs }
 }
 

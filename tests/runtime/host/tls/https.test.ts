@@ -10,7 +10,8 @@ import t, { type Test } from 'tap'
 import WebSocket from 'ws'
 import { parseConfig } from '../../../../lib/config.ts'
 import { sendControl } from '../../../../runtime/control/control.ts'
-import { startGateway, type RunningGateway } from '../../../../runtime/wiring/main.ts'
+import type { RunningGateway } from '../../../../runtime/wiring/main.ts'
+import { startCheckedGateway } from '../../../helpers/checked-gateway.ts'
 import { memoryLogger } from '../../../helpers/memory-logger.ts'
 
 interface Answer {
@@ -48,7 +49,7 @@ function secureJson(port: number, ca: string, method: string, target: string, to
 async function started(t: Test): Promise<{ gateway: RunningGateway; dataDir: string; cert: string }> {
   const dataDir = path.join(t.testdir(), 'data')
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   return { gateway, dataDir, cert: readFileSync(path.join(dataDir, 'tls', 'self-signed.crt'), 'utf8') }
 }
@@ -156,7 +157,7 @@ t.test('the WebSocket feed over wss', async (t) => {
 t.test('tls.enabled false: no HTTPS, no certificate, status null', async (t) => {
   const dataDir = path.join(t.testdir(), 'data')
   const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, tls: { enabled: false } })
-  const gateway = await startGateway({ config, log: memoryLogger('warn').log })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
   t.teardown(() => gateway.stop())
   t.equal(gateway.securePort, undefined)
   t.equal(gateway.services.tlsStatus.get(), null)

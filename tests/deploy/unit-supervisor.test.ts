@@ -63,6 +63,7 @@ t.test('a unit run for real', async (t) => {
   t.equal(show().MainPID, lines('starts')[0], 'MainPID is the service')
   t.equal(lines('pres').length, 1, 'ExecStartPre ran first; its failure ("-") did not stop the start')
   t.same([systemctl('is-active').status, systemctl('is-active').stdout], [0, 'active\n'])
+  t.equal(systemctl('show', '--property=MainPID').stdout, `MainPID=${lines('starts')[0]}\n`, 'show: only the properties asked for')
 
   writeFileSync(file('crash'), '')
   process.kill(Number(show().MainPID), 'SIGKILL')

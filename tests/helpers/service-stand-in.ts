@@ -90,7 +90,16 @@ export class ServiceStandIn {
     else if (verb === 'restart') {
       await this.stop()
       await this.start()
-    } else if (verb === 'show') return { code: 0, out: `ActiveState=${this.#active}\nMainPID=${this.mainPid}\nNRestarts=${this.#restarts}\n` }
+    } else if (verb === 'show') {
+      // As systemctl: only the properties asked for (--property=A,B), else all.
+      const asked = args.filter((arg) => arg.startsWith('--property=')).flatMap((arg) => arg.slice('--property='.length).split(','))
+      const all: [string, string | number][] = [
+        ['ActiveState', this.#active],
+        ['MainPID', this.mainPid],
+        ['NRestarts', this.#restarts],
+      ]
+      return { code: 0, out: all.filter(([name]) => asked.length === 0 || asked.includes(name)).map(([name, value]) => `${name}=${value}\n`).join('') }
+    }
     // systemctl's own exit codes: 0 active, 3 not.
     else if (verb === 'is-active') return { code: this.#active === 'active' ? 0 : 3, out: `${this.#active}\n` }
     else if (verb !== 'daemon-reload' && verb !== 'enable' && verb !== 'disable') throw new Error(`stand-in systemctl: ${verb} is not known`)

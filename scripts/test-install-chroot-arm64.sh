@@ -125,7 +125,8 @@ for release in "${releases[@]}"; do
   printf '#!/bin/sh\necho "systemctl $*" >>/var/log/systemctl-calls\n' >"$dir/usr/local/sbin/systemctl"
   chmod 0755 "$dir/usr/local/sbin/systemctl"
   upgrade_copy_releases
-  # A fresh install each run.
+  # A fresh install each run (and packages a killed run left half installed configured).
+  run dpkg --configure -a >/dev/null 2>&1 || true
   run bash /root/src/deploy/install.sh uninstall --purge >/dev/null 2>&1 || true
 
   step "$release: deploy/install.sh"

@@ -241,6 +241,11 @@ upgrade_chroot_tests() {
       kill -0 "$upgrade_pid" 2>/dev/null || break
       sleep 0.05
     done
+    # Frozen first (the upgrade and what it started: its process group), so the step it is
+    # killed at is the one the journal says now, not a later one reached while the power cut
+    # goes through /proc.
+    kill -STOP -- "-$upgrade_pid" 2>/dev/null || true
+    if grep -q "\"version\": \"$version\"" "$journal" 2>/dev/null; then seen=$(sed -nE 's/^  "step": "([a-z-]+)".*/\1/p' "$journal"); fi
     upgrade_power_cut
     wait "$upgrade_pid" 2>/dev/null || true
     upgrade_boot

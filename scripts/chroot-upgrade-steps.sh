@@ -177,7 +177,8 @@ upgrade_chroot_tests() {
   [ "$(upgrade_answers 60)" = "$upgrade_good" ] || fail "$upgrade_good does not answer"
   good_dir=$(upgrade_current)
   [[ "$good_dir" == "tracker-gateway-releases/$upgrade_good-"* ]] || fail "current is $good_dir"
-  [ "$(upgrade_previous)" = "$(basename "$first_dir")" ] || fail "previous is $(upgrade_previous), not $first_dir"
+  [ "$(upgrade_previous)" = "$(basename "$first_dir")" ] && [ -f "$dir/opt/tracker-gateway-releases/$(upgrade_previous)/package.json" ] ||
+    fail "previous is $(upgrade_previous), not $first_dir (or it is gone)"
   upgrade_has_order || fail "the order is gone after the upgrade"
   upgrade_status | grep -q "last upgrade from $base to $upgrade_good: done" || fail "gateway status: $(upgrade_status)"
   upgrade_pass "$base -> $upgrade_good: health check passed, $base kept as previous, order kept ($(($(date +%s) - started)) s)"

@@ -19,7 +19,14 @@ t.test("the installed unit's settings", async (t) => {
   t.same(unit.execStartPre, [{ command: '/usr/local/bin/gateway', args: ['upgrade', '--recover'], privileged: true, mayFail: true }])
   t.equal(unit.execStart.command, '/usr/local/lib/tracker-gateway/node/bin/node')
   t.equal(unit.execStart.args.at(-1), 'start')
-  t.match(unit, { user: 'tracker', group: 'tracker', supplementaryGroups: ['dialout'], workingDirectory: '/opt/tracker-gateway', restart: 'always', restartSec: 3 })
+  t.match(unit, {
+    user: 'tracker',
+    group: 'tracker',
+    supplementaryGroups: ['dialout'],
+    workingDirectory: '/opt/tracker-gateway',
+    restart: 'always',
+    restartSec: 3,
+  })
   t.equal(unit.environment.GATEWAY_CONFIG, '/etc/tracker-gateway/gateway.config.json')
   const spec = serviceSpec(unit, '/var/log/x.log')
   t.same(spec.args.slice(0, 4), ['--reuid=tracker', '--regid=tracker', '--groups=tracker,dialout', unit.execStart.command], 'ExecStart as tracker')
@@ -50,12 +57,29 @@ t.test('a unit run for real', async (t) => {
     ].join('\n'),
   )
   const state = file('state')
-  const supervisor = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(import.meta.dirname, '../helpers/unit-supervisor.ts'), file('test.service'), state, file('log'), '--start'], {
-    stdio: 'inherit',
-  })
+  const supervisor = spawn(
+    process.execPath,
+    [
+      '--disable-warning=ExperimentalWarning',
+      path.join(import.meta.dirname, '../helpers/unit-supervisor.ts'),
+      file('test.service'),
+      state,
+      file('log'),
+      '--start',
+    ],
+    {
+      stdio: 'inherit',
+    },
+  )
   t.teardown(() => supervisor.kill('SIGTERM'))
   const systemctl = (...args: string[]) => spawnSync(path.join(state, 'bin/systemctl'), [...args, 'test'], { encoding: 'utf8' })
-  const show = () => Object.fromEntries(systemctl('show', '--property=ActiveState,MainPID,NRestarts').stdout.trim().split('\n').map((line) => line.split('=')))
+  const show = () =>
+    Object.fromEntries(
+      systemctl('show', '--property=ActiveState,MainPID,NRestarts')
+        .stdout.trim()
+        .split('\n')
+        .map((line) => line.split('=')),
+    )
   const lines = (name: string) => (existsSync(file(name)) ? readFileSync(file(name), 'utf8').trim().split('\n') : [])
   await until(() => existsSync(path.join(state, 'ready')) && lines('starts').length === 1, 'the service to start', 30_000)
 

@@ -98,7 +98,13 @@ export class ServiceStandIn {
         ['MainPID', this.mainPid],
         ['NRestarts', this.#restarts],
       ]
-      return { code: 0, out: all.filter(([name]) => asked.length === 0 || asked.includes(name)).map(([name, value]) => `${name}=${value}\n`).join('') }
+      return {
+        code: 0,
+        out: all
+          .filter(([name]) => asked.length === 0 || asked.includes(name))
+          .map(([name, value]) => `${name}=${value}\n`)
+          .join(''),
+      }
     }
     // systemctl's own exit codes: 0 active, 3 not.
     else if (verb === 'is-active') return { code: this.#active === 'active' ? 0 : 3, out: `${this.#active}\n` }

@@ -78,8 +78,7 @@ export function parseUnit(text: string): ServiceUnit {
     else if (key === 'Group') unit.group = value
     else if (key === 'SupplementaryGroups') unit.supplementaryGroups.push(...words(value))
     else if (key === 'WorkingDirectory') unit.workingDirectory = value.replace(/^-/, '')
-    else if (key === 'Environment')
-      for (const pair of words(value)) unit.environment[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1)
+    else if (key === 'Environment') for (const pair of words(value)) unit.environment[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1)
     else if (key === 'Restart') {
       if (value === 'always' || value === 'no') unit.restart = value
       else if (value === 'on-failure') unit.restart = 'on-failure'

@@ -19,14 +19,17 @@
 #                        wrote is gone (backup restored), the reason in `gateway status`
 #   bad signature        refused (and a damaged archive): nothing changed
 #   rollback by hand     gateway upgrade --rollback: the first version runs again
-#   kill -9              at each step of the journal (the upgrade and everything in the
-#                        chroot killed at once, as a power cut), then a boot: the box answers
+#   kill -9              at each step of the journal, and at rolling-back once the backup
+#                        was restored (the upgrade frozen, then everything in the chroot
+#                        killed at once, as a power cut), then a boot: the box answers
 #                        on the version it came from or the one it went to, with the order,
 #                        no upgrade left half done; then the next upgrade runs.
 # UPGRADE_HEALTH_TIMEOUT (seconds, default 120) is the upgrade's --health-timeout (arm64 under
 # qemu starts slowly); UPGRADE_KILL_STEPS (default all) names the steps to kill at.
 
-upgrade_kill_steps=(preparing backed-up prepared switching switched restarted rolling-back committed)
+# The journal's steps, and `restored`: at rolling-back once the backup was restored (a
+# crashing release of another data format), the data dir's content already moved aside.
+upgrade_kill_steps=(preparing backed-up prepared switching switched restarted rolling-back restored committed)
 
 # The version `step` more than this checkout's (patch level).
 upgrade_bump() {
@@ -83,7 +86,7 @@ upgrade_make_releases() {
   printf 'damage' | dd of="$upgrade_work/out/tracker-gateway-$upgrade_damaged.tar.gz" bs=1 seek=2000 conv=notrunc status=none
   local i=0 target
   for target in "${upgrade_kill_steps[@]}" next; do
-    if [ "$target" = rolling-back ]; then upgrade_release "$(upgrade_bump $((10 + i)))" crash "$upgrade_work/keys/chain.key"; else upgrade_release "$(upgrade_bump $((10 + i)))" good "$upgrade_work/keys/chain.key"; fi
+    if [ "$target" = rolling-back ] || [ "$target" = restored ]; then upgrade_release "$(upgrade_bump $((10 + i)))" crash "$upgrade_work/keys/chain.key"; else upgrade_release "$(upgrade_bump $((10 + i)))" good "$upgrade_work/keys/chain.key"; fi
     i=$((i + 1))
   done
   echo "releases $upgrade_good (good), $upgrade_crash (crashes at start), $upgrade_stranger (another key), $upgrade_damaged (damaged), and one per kill step"
@@ -231,13 +234,16 @@ upgrade_chroot_tests() {
     setsid chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
       gateway upgrade "/root/releases/tracker-gateway-$version.tar.gz" --health-timeout "${UPGRADE_HEALTH_TIMEOUT:-120}" --health-stable 3 \
       >"$dir/root/upgrade-kill-$target.log" 2>&1 </dev/null &
-    local upgrade_pid=$! order
-    order=$(upgrade_step_index "$target")
+    local upgrade_pid=$! order aside
+    order=$(upgrade_step_index "${target/restored/rolling-back}")
+    aside=$(upgrade_moved_aside)
     seen=''
     for _ in $(seq 1 18000); do
       if grep -q "\"version\": \"$version\"" "$journal" 2>/dev/null; then
         seen=$(sed -nE 's/^  "step": "([a-z-]+)".*/\1/p' "$journal")
-        [ "$(upgrade_step_index "$seen")" -ge "$order" ] && break
+        if [ "$target" = restored ]; then
+          [ "$seen" != rolling-back ] || [ "$(upgrade_moved_aside)" = "$aside" ] || break
+        elif [ "$(upgrade_step_index "$seen")" -ge "$order" ]; then break; fi
       fi
       kill -0 "$upgrade_pid" 2>/dev/null || break
       sleep 0.05
@@ -247,13 +253,14 @@ upgrade_chroot_tests() {
     # goes through /proc.
     kill -STOP -- "-$upgrade_pid" 2>/dev/null || true
     if grep -q "\"version\": \"$version\"" "$journal" 2>/dev/null; then seen=$(sed -nE 's/^  "step": "([a-z-]+)".*/\1/p' "$journal"); fi
+    if [ "$target" = restored ] && [ "$seen" = rolling-back ] && [ "$(upgrade_moved_aside)" != "$aside" ]; then seen='rolling-back, backup restored'; fi
     upgrade_power_cut
     wait "$upgrade_pid" 2>/dev/null || true
     upgrade_boot
     from=$answered
     answered=$(upgrade_answers 600)
     [ "$answered" = "$from" ] || [ "$answered" = "$version" ] || fail "killed at ${seen:-before the journal}: $answered answers, neither $from (it came from) nor $version"
-    [ "$target" != rolling-back ] || [ "$answered" = "$from" ] || fail "killed while rolling back: the crashing $version runs"
+    case $target in rolling-back | restored) [ "$answered" = "$from" ] || fail "killed while rolling back: the crashing $version runs" ;; esac
     upgrade_has_order || fail "killed at ${seen:-before the journal}: the order is gone"
     status=$(upgrade_status)
     grep -q "in progress" <<<"$status" && fail "killed at ${seen:-before the journal}: an upgrade is left half done: $status"
@@ -275,6 +282,9 @@ upgrade_chroot_tests() {
   chmod 0755 "$dir/usr/local/sbin/systemctl"
   upgrade_pass "all steps in $(($(date +%s) - t0)) s"
 }
+
+# How many data dirs a restore moved aside (before-restore-<time>/ in the data dir).
+upgrade_moved_aside() { find "$dir/var/lib/tracker-gateway" -maxdepth 1 -name 'before-restore-*' | wc -l; }
 
 upgrade_step_index() {
   local n=0 name

@@ -283,8 +283,9 @@ upgrade_chroot_tests() {
   upgrade_pass "all steps in $(($(date +%s) - t0)) s"
 }
 
-# How many data dirs a restore moved aside (before-restore-<time>/ in the data dir).
-upgrade_moved_aside() { find "$dir/var/lib/tracker-gateway" -maxdepth 1 -name 'before-restore-*' | wc -l; }
+# The data dirs a restore moved aside (before-restore-<time>/ in the data dir; the next
+# restore moves the earlier ones into its own, so the name changes, not the count).
+upgrade_moved_aside() { find "$dir/var/lib/tracker-gateway" -maxdepth 1 -name 'before-restore-*' -printf '%f ' 2>/dev/null; }
 
 upgrade_step_index() {
   local n=0 name

@@ -126,6 +126,8 @@ start_gateway
 stop_gateway
 
 upgrade_chroot_tests
+# The rollbacks restored a backup: what the data dir held (kept.txt too) went into before-restore-<time>/.
+echo "kept" >"$dir/var/lib/tracker-gateway/kept.txt"
 
 step "uninstall keeps config and data; --purge removes them and the user"
 run bash /root/src/deploy/install.sh uninstall

@@ -31,7 +31,7 @@
 # crashing release of another data format), the data dir's content already moved aside.
 upgrade_kill_steps=(preparing backed-up prepared switching switched restarted rolling-back restored committed)
 
-# The version `step` more than this checkout's (patch level).
+# This checkout's version, $1 patch levels up.
 upgrade_bump() {
   local base
   base=$(sed -nE 's/^  "version": "([0-9]+\.[0-9]+\.[0-9]+)",?$/\1/p' "$src/package.json")

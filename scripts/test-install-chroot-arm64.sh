@@ -14,7 +14,12 @@
 # the tracker user, that @serialport/bindings-cpp loads its prebuilt arm64 binding, and the
 # installed gateway run as tracker with the Zigbee radio (herdsman's ember adapter) on a
 # pseudo-terminal that never answers: it starts, answers HTTP, `gateway status` finds it, and
-# its radio process opens the port, ends and is started again after the backoff.
+# its radio process opens the port, ends and is started again after the backoff. Then
+# `gateway upgrade` under a stand-in for systemd, as scripts/test-install-chroot.sh does
+# (scripts/chroot-upgrade-steps.sh: a good release, one that crashes at start, a bad
+# signature, a rollback by hand, kill -9 at each step; the health check's limit is 600 s here,
+# UPGRADE_HEALTH_TIMEOUT to change it, and UPGRADE_KILL_STEPS="switched committed" kills at
+# those steps only).
 #
 #   sudo scripts/test-install-chroot-arm64.sh [--release bookworm|trixie] [DIR]
 #   (default DIR /var/tmp/tracker-gateway-arm64, one chroot per release kept there for the next run)
@@ -36,6 +41,8 @@ mkdir -p "$base/cache"
 step() { echo "== $(date -u +%H:%M:%S) $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 seconds_since() { echo $(($(date +%s) - $1)); }
+# shellcheck source=scripts/chroot-upgrade-steps.sh
+. "$src/scripts/chroot-upgrade-steps.sh"
 
 # binfmt_misc runs arm64 programs through qemu-aarch64-static. The F flag opens the
 # interpreter now, so it works inside a chroot that does not have it.
@@ -73,7 +80,7 @@ dir='' gateway_pid='' stick_pid=''
 cleanup() {
   [ -n "$gateway_pid" ] && kill "$gateway_pid" 2>/dev/null || true
   [ -n "$stick_pid" ] && kill "$stick_pid" 2>/dev/null || true
-  # The gateway's radio process, and whatever else still runs inside the chroot.
+  # The gateway's radio process, and whatever else still runs inside the chroot (the stand-in for systemd too).
   if [ -n "$dir" ]; then
     for proc in /proc/[0-9]*; do
       [ "$(readlink "$proc/root" 2>/dev/null)" = "$dir" ] && kill -9 "${proc#/proc/}" 2>/dev/null || true
@@ -83,11 +90,12 @@ cleanup() {
   fi
   gateway_pid='' stick_pid=''
 }
-trap cleanup EXIT
+trap 'cleanup; upgrade_cleanup' EXIT
 extra_ca=()
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then extra_ca=(NODE_EXTRA_CA_CERTS=/root/host-extra-ca.crt); fi
 run() { chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "${extra_ca[@]}" "$@"; }
 
+upgrade_make_releases
 summary=()
 for release in "${releases[@]}"; do
   dir=$base/$release
@@ -113,14 +121,17 @@ for release in "${releases[@]}"; do
   cp -R "$node_mirror" "$dir/root/node-mirror"
   mkdir -p "$dir/root/src" "$dir/usr/local/sbin"
   (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$dir/root/src")
+  rm -f "$dir/usr/local/sbin/systemctl"
   printf '#!/bin/sh\necho "systemctl $*" >>/var/log/systemctl-calls\n' >"$dir/usr/local/sbin/systemctl"
   chmod 0755 "$dir/usr/local/sbin/systemctl"
-  # A fresh install each run.
+  upgrade_copy_releases
+  # A fresh install each run (and packages a killed run left half installed configured).
+  run dpkg --configure -a >/dev/null 2>&1 || true
   run bash /root/src/deploy/install.sh uninstall --purge >/dev/null 2>&1 || true
 
   step "$release: deploy/install.sh"
   started=$(date +%s)
-  run bash /root/src/deploy/install.sh --node-dist /root/node-mirror >"$base/$release-install.log" 2>&1 || { tail -30 "$base/$release-install.log" >&2; fail "$release: install.sh"; }
+  run bash /root/src/deploy/install.sh --node-dist /root/node-mirror --release-key /root/release-keys/chain.pub >"$base/$release-install.log" 2>&1 || { tail -30 "$base/$release-install.log" >&2; fail "$release: install.sh"; }
   install_s=$(seconds_since "$started")
   grep -q "Node $version for linux-arm64 (userland arm64, kernel aarch64)" "$base/$release-install.log" || fail "$release: install.sh did not pick arm64 Node"
   run id tracker | grep -q dialout || fail "$release: tracker user missing or not in dialout"
@@ -174,8 +185,13 @@ for release in "${releases[@]}"; do
   [ "$(grep -c '"msg":"radio process started"' "$base/$release-gateway.log")" -ge 3 ] || fail "$release: the radio process was not restarted twice (log: $base/$release-gateway.log)"
   [ "$(grep -c '"msg":"radio process ended"' "$base/$release-gateway.log")" -ge 2 ] || fail "$release: the radio process did not end twice"
   kill "$gateway_pid"; wait "$gateway_pid" || true; gateway_pid=''
+  kill "$stick_pid" 2>/dev/null || true; stick_pid=''
+
+  started=$(date +%s)
+  UPGRADE_HEALTH_TIMEOUT=${UPGRADE_HEALTH_TIMEOUT:-600} upgrade_chroot_tests
+  upgrade_s=$(seconds_since "$started")
   cleanup
-  line="PASS arm64 $release (Debian $(cat "$dir/etc/debian_version")): chroot ${debootstrap_s}s, install ${install_s}s, gateway answering ${start_s}s, radio restarted twice by ${radio_s}s after start"
+  line="PASS arm64 $release (Debian $(cat "$dir/etc/debian_version")): chroot ${debootstrap_s}s, install ${install_s}s, gateway answering ${start_s}s, radio restarted twice by ${radio_s}s after start, gateway upgrade tests ${upgrade_s}s"
   echo "$line"
   summary+=("$line")
 done

@@ -5,8 +5,10 @@
 # has no systemd), and Node comes from a local mirror built from this machine's Node 24
 # binary (the chroot is x86-64; nodejs.org need not be reachable). Then: the gateway runs as
 # `tracker`, the installed `gateway status` finds it from another directory, a second
-# gateway on the data dir is refused, upgrade keeps config and data, uninstall keeps them,
-# --purge removes them and the user.
+# gateway on the data dir is refused, upgrade keeps config and data, `gateway upgrade` under a
+# stand-in for systemd (scripts/chroot-upgrade-steps.sh: a good release, one that crashes at
+# start, a bad signature, a rollback by hand, kill -9 at each step), uninstall keeps config
+# and data, --purge removes them and the user.
 # With --fresh-clone it then checks the README's promise on a machine with only Node: a
 # clone of this checkout, `npm install`, and `npm test` for the browser, fleet and install
 # tests after Chromium, Mosquitto and xz were purged (the pretest installs them with apt-get).
@@ -26,6 +28,8 @@ name=node-v$version-linux-x64
 
 step() { echo "== $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=scripts/chroot-upgrade-steps.sh
+. "$src/scripts/chroot-upgrade-steps.sh"
 # CAs this host trusts beyond Node's own (a TLS-inspecting proxy): npm in the chroot trusts them too.
 extra_ca=()
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then extra_ca=(NODE_EXTRA_CA_CERTS=/root/host-extra-ca.crt); fi
@@ -38,8 +42,11 @@ fi
 gateway_pid=''
 cleanup() {
   [ -n "$gateway_pid" ] && kill "$gateway_pid" 2>/dev/null || true
+  # The stand-in for systemd and its gateway, if a failed step left them running.
+  upgrade_power_cut 2>/dev/null || true
   umount "$dir/proc" "$dir/dev" 2>/dev/null || true
   rm -rf "$dir/opt/node" "$dir/root/fresh"
+  upgrade_cleanup
 }
 trap cleanup EXIT
 mount -t proc proc "$dir/proc"
@@ -62,6 +69,7 @@ rm -rf "$dir/root/src"
 mkdir -p "$dir/root/src"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$dir/root/src")
 mkdir -p "$dir/usr/local/sbin"
+rm -f "$dir/usr/local/sbin/systemctl"
 printf '#!/bin/sh\necho "systemctl $*" >>/var/log/systemctl-calls\n' >"$dir/usr/local/sbin/systemctl"
 chmod 0755 "$dir/usr/local/sbin/systemctl"
 rm -f "$dir/var/log/systemctl-calls"
@@ -82,8 +90,14 @@ start_gateway() {
 }
 stop_gateway() { kill "$gateway_pid"; wait "$gateway_pid" || true; gateway_pid=''; }
 
+upgrade_make_releases
+upgrade_copy_releases
+
+# A fresh install each run (a failed run may have left one).
+run bash /root/src/deploy/install.sh uninstall --purge >/dev/null 2>&1 || true
+
 step "install"
-run bash /root/src/deploy/install.sh --node-dist /root/node-mirror
+run bash /root/src/deploy/install.sh --node-dist /root/node-mirror --release-key /root/release-keys/chain.pub
 run id tracker | grep -q dialout || fail "tracker user missing or not in dialout"
 [ "$(run stat -c '%a %U' /var/lib/tracker-gateway)" = "700 tracker" ] || fail "data dir not 0700 tracker"
 [ "$(run stat -c '%a %U %G' /etc/tracker-gateway/gateway.config.json)" = "640 root tracker" ] || fail "config not 0640 root:tracker"
@@ -111,6 +125,10 @@ grep -q '"enabled":false' "$dir/etc/tracker-gateway/gateway.config.json" || fail
 start_gateway
 stop_gateway
 
+upgrade_chroot_tests
+# The rollbacks restored a backup: what the data dir held (kept.txt too) went into before-restore-<time>/.
+echo "kept" >"$dir/var/lib/tracker-gateway/kept.txt"
+
 step "uninstall keeps config and data; --purge removes them and the user"
 run bash /root/src/deploy/install.sh uninstall
 [ ! -e "$dir/opt/tracker-gateway" ] && [ ! -e "$dir/usr/local/bin/gateway" ] || fail "uninstall left the app"
@@ -118,7 +136,7 @@ run bash /root/src/deploy/install.sh uninstall
 run bash /root/src/deploy/install.sh uninstall --purge
 [ ! -e "$dir/var/lib/tracker-gateway" ] && [ ! -e "$dir/etc/tracker-gateway" ] || fail "--purge left data or config"
 run id tracker >/dev/null 2>&1 && fail "--purge left the tracker user"
-echo "PASS: install, run, status, refusal, upgrade, uninstall in Debian $(cat "$dir/etc/debian_version")"
+echo "PASS: install, run, status, refusal, upgrade, gateway upgrade, uninstall in Debian $(cat "$dir/etc/debian_version") (${SECONDS} s)"
 [ "$fresh_clone" = 1 ] || exit 0
 
 step "a fresh clone on a machine with only Node: npm install, npm test (browser, fleet, install)"

@@ -3,7 +3,9 @@
 // The parts are written into a staging folder inside the data dir and checked there (every
 // SHA-256, the history's integrity_check) before anything else is touched; only then is what
 // the data dir held moved into `before-restore-<time>/` inside it (never deleted) and the
-// restored files moved in. An interrupted restore is run again with --replace.
+// restored files moved in. An interrupted restore is run again with --replace. The backup
+// restored from stays where it is when it lives in the data dir (as `gateway upgrade`'s
+// pre-upgrade backup does): moved aside, a restore run again after a kill would not find it.
 //
 // What differs from the backup, on purpose (docs/operations.md, Restore; docs/api.md):
 // - The change log starts above anything the old box can have sent: seq floor =
@@ -62,7 +64,9 @@ export function seqFloorAt(now: number, reservedUpTo: number): number {
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const dataDir = path.resolve(options.dataDir)
   const now = options.now ?? Date.now()
-  const present = await ownEntries(dataDir)
+  const source = path.resolve(options.file)
+  const keep = (name: string) => path.join(dataDir, name) !== source
+  const present = (await ownEntries(dataDir)).filter(keep)
   if (present.length && !options.replace)
     throw new ConfigError(
       `data dir ${dataDir} is not empty; restore into an empty one, or add --replace (the present content is then moved aside, not deleted)`,
@@ -98,7 +102,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     await syncTree(staging)
     // Only now is anything of the present data dir touched: moved into a folder of its own.
     let movedAside: string | null = null
-    const old = await ownEntries(dataDir)
+    const old = (await ownEntries(dataDir)).filter(keep)
     if (old.length) {
       movedAside = path.join(dataDir, `${movedAsidePrefix}${stamp}`)
       await fs.mkdir(movedAside, { mode: 0o700 })

@@ -1,8 +1,10 @@
 // The smallest stand-in for systemd that `gateway upgrade` needs (issue 46's tests): one
-// service, its ExecStartPre (the start-up check) run before every start, Restart=always
-// after a short pause with NRestarts counted, and `systemctl start|stop|restart|show` answered
-// through a Unix socket by a `systemctl` script put first on PATH (systemctl-shim.ts).
-// powerCut() kills the service with SIGKILL and restarts nothing; boot() starts it again.
+// service, its ExecStartPre (the start-up check) run before every start, Restart= (always by
+// default) after a short pause with NRestarts counted, and `systemctl start|stop|restart|
+// show|is-active|enable|disable|daemon-reload` answered through a Unix socket by a
+// `systemctl` script put first on PATH (systemctl-shim.ts). powerCut() kills the service
+// with SIGKILL and restarts nothing; start() starts it again. tests/helpers/unit-supervisor.ts
+// runs one from a unit file (the Debian chroot tests).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
@@ -14,11 +16,19 @@ export interface ServiceSpec {
   args: string[]
   env: NodeJS.ProcessEnv
   cwd: string
-  /** The ExecStartPre command line (its failure is ignored, as the unit's "-"). */
-  preStart?: { command: string; args: string[] }
+  /** The ExecStartPre command lines, in order; one that fails stops the start unless `mayFail` (the unit's "-"). */
+  preStart?: { command: string; args: string[]; mayFail?: boolean }[]
   /** Where the service's output and the pre-start's go. */
   logFile: string
   restartMs?: number
+  /** The unit's Restart=: after which exits the service is started again (default always). */
+  restart?: 'always' | 'on-failure' | 'no'
+}
+
+/** What `systemctl` prints and exits with. */
+interface Answer {
+  code: number
+  out: string
 }
 
 export class ServiceStandIn {
@@ -48,8 +58,8 @@ export class ServiceStandIn {
         text += chunk
         if (!text.endsWith('\n')) return
         void this.#command(JSON.parse(text) as string[]).then(
-          (out) => connection.end(`${JSON.stringify({ code: 0, out })}\n`),
-          (error: Error) => connection.end(`${JSON.stringify({ code: 1, out: error.message })}\n`),
+          (answer) => connection.end(`${JSON.stringify(answer)}\n`),
+          (error: Error) => connection.end(`${JSON.stringify({ code: 1, err: error.message })}\n`),
         )
       })
     })
@@ -68,16 +78,38 @@ export class ServiceStandIn {
     return this.#child?.pid ?? 0
   }
 
-  async #command(args: string[]): Promise<string> {
+  get activeState(): string {
+    return this.#active
+  }
+
+  async #command(args: string[]): Promise<Answer> {
     const [verb] = args
-    if (verb === 'start') await this.start()
-    else if (verb === 'stop') await this.stop()
+    const now = args.includes('--now')
+    if (verb === 'start' || (verb === 'enable' && now)) await this.start()
+    else if (verb === 'stop' || (verb === 'disable' && now)) await this.stop()
     else if (verb === 'restart') {
       await this.stop()
       await this.start()
-    } else if (verb === 'show') return `ActiveState=${this.#active}\nMainPID=${this.mainPid}\nNRestarts=${this.#restarts}\n`
-    else if (verb !== 'daemon-reload') throw new Error(`stand-in systemctl: ${verb} is not known`)
-    return ''
+    } else if (verb === 'show') {
+      // As systemctl: only the properties asked for (--property=A,B), else all.
+      const asked = args.filter((arg) => arg.startsWith('--property=')).flatMap((arg) => arg.slice('--property='.length).split(','))
+      const all: [string, string | number][] = [
+        ['ActiveState', this.#active],
+        ['MainPID', this.mainPid],
+        ['NRestarts', this.#restarts],
+      ]
+      return {
+        code: 0,
+        out: all
+          .filter(([name]) => asked.length === 0 || asked.includes(name))
+          .map(([name, value]) => `${name}=${value}\n`)
+          .join(''),
+      }
+    }
+    // systemctl's own exit codes: 0 active, 3 not.
+    else if (verb === 'is-active') return { code: this.#active === 'active' ? 0 : 3, out: `${this.#active}\n` }
+    else if (verb !== 'daemon-reload' && verb !== 'enable' && verb !== 'disable') throw new Error(`stand-in systemctl: ${verb} is not known`)
+    return { code: 0, out: '' }
   }
 
   async start(): Promise<void> {
@@ -89,20 +121,37 @@ export class ServiceStandIn {
   async #run(): Promise<void> {
     const spec = this.#spec
     const out = openSync(spec.logFile, 'a')
-    if (spec.preStart) spawnSync(spec.preStart.command, spec.preStart.args, { env: spec.env, stdio: ['ignore', out, out] })
+    this.#active = 'activating'
+    for (const pre of spec.preStart ?? []) {
+      const ran = spawnSync(pre.command, pre.args, { env: spec.env, stdio: ['ignore', out, out] })
+      if (ran.status !== 0 && !pre.mayFail) {
+        closeSync(out)
+        return this.#exited(false)
+      }
+    }
     if (!this.#wanted) return closeSync(out)
     const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['ignore', out, out] })
     closeSync(out)
     this.#child = child
     this.#active = 'active'
-    child.on('exit', () => {
+    child.on('exit', (code) => {
       if (this.#child !== child) return
       this.#child = null
-      if (!this.#wanted) return
-      this.#restarts++
-      this.#active = 'activating'
-      void sleep(spec.restartMs ?? 300).then(() => (this.#wanted && this.#child === null ? this.#run() : undefined))
+      if (this.#wanted) this.#exited(code === 0)
     })
+  }
+
+  /** The service ended by itself (or its pre-start failed): started again as Restart= says. */
+  #exited(clean: boolean): void {
+    const policy = this.#spec.restart ?? 'always'
+    if (policy === 'no' || (policy === 'on-failure' && clean)) {
+      this.#wanted = false
+      this.#active = clean ? 'inactive' : 'failed'
+      return
+    }
+    this.#restarts++
+    this.#active = 'activating'
+    void sleep(this.#spec.restartMs ?? 300).then(() => (this.#wanted && this.#child === null ? this.#run() : undefined))
   }
 
   async stop(): Promise<void> {

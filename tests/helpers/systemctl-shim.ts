@@ -6,8 +6,9 @@ const socket = net.connect(process.env.SERVICE_STAND_IN_SOCKET!)
 let text = ''
 socket.on('data', (chunk) => (text += chunk))
 socket.on('end', () => {
-  const { code, out } = JSON.parse(text) as { code: number; out: string }
-  ;(code === 0 ? process.stdout : process.stderr).write(out)
+  const { code, out, err } = JSON.parse(text) as { code: number; out?: string; err?: string }
+  process.stdout.write(out ?? '')
+  process.stderr.write(err ?? '')
   process.exitCode = code
 })
 socket.on('error', (error) => {

@@ -99,7 +99,7 @@ export async function installBox(dir: string, publicKey: string): Promise<Box> {
     args: ['--disable-warning=ExperimentalWarning', path.join(root, 'opt/tracker-gateway/bin/gateway.js'), 'start'],
     env: { ...clean, GATEWAY_CONFIG: config, GATEWAY_DATA_DIR: dataDir, GATEWAY_INSTALL_ROOT: root },
     cwd: path.join(root, 'opt/tracker-gateway'),
-    preStart: { command, args: ['upgrade', '--recover'] },
+    preStart: [{ command, args: ['upgrade', '--recover'], mayFail: true }],
     logFile: path.join(dir, 'service.log'),
   })
   await service.listen()

@@ -130,3 +130,25 @@ t.test('a part named to land outside the data dir is refused', async (t) => {
   })
   t.notOk(existsSync(path.join(root, 'evil')))
 })
+
+t.test('a backup inside the data dir stays there: a restore cut short runs again from it', async (t) => {
+  // gateway upgrade keeps its pre-upgrade backup in the data dir and restores it when a
+  // rollback needs it; killed in the middle, the start-up check restores it again.
+  const root = t.testdir()
+  const dataDir = path.join(root, 'data')
+  mkdirSync(dataDir)
+  const file = path.join(dataDir, 'pre-upgrade-0.1.0.tar')
+  writeFileSync(file, readFileSync(await aBackup(root)))
+  writeFileSync(path.join(dataDir, 'migrated-by-0.2.0'), 'half\n')
+  const first = await restoreBackup({ file, dataDir, now, replace: true })
+  t.ok(existsSync(file), 'the backup is where it was')
+  t.notOk(existsSync(path.join(first.movedAside!, 'pre-upgrade-0.1.0.tar')), 'not moved aside')
+  t.ok(existsSync(path.join(first.movedAside!, 'migrated-by-0.2.0')), 'what was there is')
+  const again = await restoreBackup({ file, dataDir, now: now + 1000, replace: true })
+  t.same(
+    again.activeOrders.map((o) => o.name),
+    [4],
+    'restored again from the same file',
+  )
+  t.ok(existsSync(file))
+})

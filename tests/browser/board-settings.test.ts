@@ -189,5 +189,10 @@ t.test('areas: arranged from the keyboard in "Arrange tables"; a screen filtered
   await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 2)
   t.same(await shownOrders(page), [1, 4], 'only the orders at tables 11 and 14: none elsewhere, none at no table (to go)')
   await until(async () => (await apiClient(base, terrace)('GET', '/api/v2/board/settings')).body.screen.settings.filter === 'area:Terrace', 'kept', 10_000)
+  // The area's entry speaks the screen's language too.
+  await page.locator('#screen-language').selectOption('de')
+  await page.locator('#screen-filter option[value="area:Terrace"]', { hasText: 'nur Bereich: Terrace' }).waitFor({ state: 'attached' })
+  t.equal(await page.locator('#screen-filter').inputValue(), 'area:Terrace', 'still chosen')
+  await page.locator('#screen-language').selectOption('en')
   t.same(errors, [], 'no console errors')
 })

@@ -21,6 +21,7 @@ import { Store } from '../../../lib/store/db.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import type { PostgresServer } from '../../helpers/postgres.ts'
 import { cliPath } from '../../helpers/process.ts'
+import { generousMs } from '../../helpers/until.ts'
 import { freshDatabase, prefix, snapshot } from '../../lib/hq/fixtures.ts'
 
 export interface HqProcess {
@@ -39,7 +40,7 @@ export function writeHqConfig(dir: string, settings: { postgresUrl: string; brok
   return file
 }
 
-/** `gateway hq --config <file>` as a process; resolves once it listens and has subscribed. */
+/** `gateway hq --config <file>` as a process; resolves once it listens and has subscribed (a loaded machine may take minutes). */
 export function startHqProcess(configFile: string): Promise<HqProcess> {
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'hq', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -47,7 +48,7 @@ export function startHqProcess(configFile: string): Promise<HqProcess> {
   child.stderr!.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hq did not start: ${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`hq did not start: ${output}`)), 3 * generousMs)
     const check = () => {
       const port = /"port":(\d+)[^\n]*hq listening|hq listening[^\n]*"port":(\d+)/.exec(output)
       if (port && output.includes('hq ingest: subscribed')) {

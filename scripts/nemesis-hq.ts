@@ -6,7 +6,7 @@
 // BOUND_MS (how far behind a site HQ may be, default 5000). MINUTES: start no new schedule
 // after that many minutes. SEED=… SCHEDULES=1 repeats one schedule. A failing schedule prints
 // its seed, its steps and its problems; the run goes on and exits 1 at the end.
-import { describeHqFailure, type FaultKind, type HqNemesisReport, runHqSchedule } from '../tests/runtime/hq/nemesis.ts'
+import { abandonHqSchedules, describeHqFailure, type FaultKind, type HqNemesisReport, runHqSchedule } from '../tests/runtime/hq/nemesis.ts'
 
 const schedules = Number(process.env.SCHEDULES ?? 20)
 const firstSeed = process.env.SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEED)
@@ -22,6 +22,13 @@ if (![schedules, steps, boundMs].every((n) => Number.isInteger(n) && n >= 1) || 
 console.log(
   `hq nemesis: ${schedules} schedules of ${steps} steps from seed ${firstSeed} (schedule i: SEED=${firstSeed}+i), ${instances} HQ instances, 3 sites, bound ${boundMs} ms${long ? ', some faults held for minutes' : ''}`,
 )
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.log(`${signal}: ending the running schedule's processes`)
+    void abandonHqSchedules().then(() => process.exit(130))
+  })
+}
 
 const started = Date.now()
 const failed: HqNemesisReport[] = []

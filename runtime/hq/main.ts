@@ -45,7 +45,14 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   const { config } = options
   const log = options.log ?? createLogger()
   const manifest = options.manifest ?? (await import('../../functions/_hq_manifest.gen.ts')).manifest
-  const db = openDatabase(config.postgresUrl, { max: config.postgresPoolSize, applicationName: `hq-${config.instanceId}` })
+  // Instances apply the same sites' rows: one frozen (SIGSTOP, a paused VM) inside its batch
+  // transaction would hold their locks, and every other instance, for as long as it is frozen.
+  // PostgreSQL ends such a session after 3 s (the frozen batch, never acknowledged, comes back).
+  const db = openDatabase(config.postgresUrl, {
+    max: config.postgresPoolSize,
+    applicationName: `hq-${config.instanceId}`,
+    idleInTransactionTimeoutMs: 3000,
+  })
   await ensureSchema(db)
   const tokens = new HqTokens(db)
   const ingest = new Ingest({ config, db, log })

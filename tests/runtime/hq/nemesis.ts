@@ -143,12 +143,33 @@ const stateOf = (orders: Iterable<{ uuid: string; state: string }>) =>
     .sort()
     .join(',')
 
+/** HQ's PostgreSQL sessions: instance, state, what it waits for, how long its transaction has been open. */
+async function sessions(db: Database): Promise<string> {
+  const { rows } = await db.query<{ app: string; state: string; wait: string | null; open: number | null }>(
+    `SELECT application_name AS app, state, wait_event_type || ':' || wait_event AS wait,
+            round(EXTRACT(EPOCH FROM now() - xact_start)::numeric, 1)::float AS open
+     FROM pg_stat_activity WHERE application_name LIKE 'hq-%' AND state <> 'idle' ORDER BY application_name`,
+  )
+  return (
+    rows.map((r) => `${r.app} ${r.state}${r.wait ? ` waiting ${r.wait}` : ''}${r.open !== null ? ` (transaction open ${r.open} s)` : ''}`).join('; ') ||
+    'all idle'
+  )
+}
+
 /** How a state HQ shows differs from the site's. */
 function unlike(shown: string | null, latest: string, status: number): string {
   if (shown === null) return `HTTP ${status}`
   const have = new Set(shown.split(',').filter(Boolean))
   const want = new Set(latest.split(',').filter(Boolean))
   return `HQ has ${[...have].filter((x) => !want.has(x)).join(' ') || 'nothing'} the site has not; lacks ${[...want].filter((x) => !have.has(x)).join(' ') || 'nothing'}`
+}
+
+/** The clean-ups of the schedules running now, for abandonHqSchedules(). */
+const running = new Set<(() => Promise<unknown>)[]>()
+
+/** Ends what running schedules started (an interrupted run leaves no process behind). */
+export async function abandonHqSchedules(): Promise<void> {
+  for (const cleanups of running) for (const cleanup of [...cleanups].reverse()) await cleanup().catch(() => undefined)
 }
 
 /** Runs one seeded schedule against a fresh stack; resolves with what it found. */
@@ -176,6 +197,7 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     durationMs: 0,
   }
   const cleanups: (() => Promise<unknown>)[] = []
+  running.add(cleanups)
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tg-hq-nemesis-'))
   try {
     const pg = await startPostgres({ fast: true })
@@ -298,10 +320,13 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
           if (wasExcused || excused()) report.figures.worstExcusedMs = Math.max(report.figures.worstExcusedMs, lag)
           else {
             report.figures.worstMs = Math.max(report.figures.worstMs, lag)
-            if (lag > boundMs && report.problems.length < 5)
+            if (lag > boundMs && report.problems.length < 5) {
               report.problems.push(
                 `step ${report.stepsRun + 1}: HQ (instance ${answer.instance.id}) is ${lag === Infinity ? `showing no state the site held (${unlike(answer.shown, truths[i]!.at(-1)!.state, answer.status)})` : `${lag} ms behind`} site-${i} (bound ${boundMs} ms)`,
               )
+              // What HQ's sessions were doing then (one waiting on a lock another holds, ...).
+              if (report.problems.length === 1) report.problems.push(`HQ's sessions then: ${await sessions(db).catch((error: Error) => error.message)}`)
+            }
           }
         }
         await new Promise((resolve) => setTimeout(resolve, 300))
@@ -400,6 +425,7 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     report.problems.push(`the run stopped: ${(error as Error).stack ?? error}`)
     return report
   } finally {
+    running.delete(cleanups)
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined)
     rmSync(dir, { recursive: true, force: true })
     report.durationMs = Date.now() - started

@@ -3,7 +3,7 @@
 // three sites under load. SCHEDULES (default 20), SEED (the first schedule's; schedule i runs
 // SEED+i; default random, printed first), STEPS (per schedule, default 20), INSTANCES (2 or 3,
 // default 3), LONG (1, the default: 1 step in 8 holds its fault 1 to 3 minutes; 0: all short),
-// BOUND_MS (how far behind a site HQ may be, default 5000). MINUTES: start no new schedule
+// BOUND_MS (how far behind a site HQ may be, default 10000). MINUTES: start no new schedule
 // after that many minutes. SEED=… SCHEDULES=1 repeats one schedule. A failing schedule prints
 // its seed, its steps and its problems; the run goes on and exits 1 at the end.
 import { abandonHqSchedules, describeHqFailure, type FaultKind, type HqNemesisReport, runHqSchedule } from '../tests/runtime/hq/nemesis.ts'
@@ -13,7 +13,7 @@ const firstSeed = process.env.SEED === undefined ? Math.floor(Math.random() * 2 
 const steps = Number(process.env.STEPS ?? 20)
 const instances = Number(process.env.INSTANCES ?? 3)
 const long = process.env.LONG !== '0'
-const boundMs = Number(process.env.BOUND_MS ?? 5000)
+const boundMs = Number(process.env.BOUND_MS ?? 10_000)
 const stopAt = process.env.MINUTES === undefined ? Infinity : Date.now() + Number(process.env.MINUTES) * 60_000
 if (![schedules, steps, boundMs].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(firstSeed) || ![2, 3].includes(instances)) {
   console.error('SCHEDULES, STEPS and BOUND_MS must be positive integers, SEED an integer, INSTANCES 2 or 3')

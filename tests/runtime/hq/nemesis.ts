@@ -25,7 +25,7 @@ import { HqTokens } from '../../../lib/hq/tokens.ts'
 import type { Database } from '../../../lib/store/postgres.ts'
 import { startPostgres, type PostgresServer } from '../../helpers/postgres.ts'
 import { runCli } from '../../helpers/process.ts'
-import { until, untilProgress } from '../../helpers/until.ts'
+import { generousMs, until, untilProgress } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, snapshot } from '../../lib/hq/fixtures.ts'
 import { brokerLines } from './fixtures.ts'
@@ -295,13 +295,18 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
       }
       return Infinity
     }
-    await until(async () => {
-      for (let i = 0; i < sites.length; i++) {
-        const answer = await ask(sites[i]!.siteId)
-        if (!answer || lagOf(truths[i]!, answer.shown, Date.now()) !== 0) return false
-      }
-      return true
-    }, 'HQ showing every site before the first fault')
+    // Every site at HQ, within the bound (the load goes on, so not always its very latest state).
+    await until(
+      async () => {
+        for (let i = 0; i < sites.length; i++) {
+          const answer = await ask(sites[i]!.siteId)
+          if (!answer || lagOf(truths[i]!, answer.shown, Date.now()) > boundMs) return false
+        }
+        return true
+      },
+      'HQ showing every site before the first fault',
+      3 * generousMs,
+    )
     log('the stack is up, HQ shows every site')
     let checking = true
     const checks = (async () => {
@@ -414,7 +419,11 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     log('schedule done, load stopped')
     loading = false
     await Promise.all(loads)
-    await until(() => sites.every((s) => s.fleet.status().state === 'connected' && s.fleet.status().backlog === 0), 'every site published all it recorded')
+    await until(
+      () => sites.every((s) => s.fleet.status().state === 'connected' && s.fleet.status().backlog === 0),
+      'every site published all it recorded',
+      3 * generousMs,
+    )
     checking = false
     await checks
     log('every site published all it recorded')
@@ -446,7 +455,7 @@ async function settle(pg: PostgresServer, db: Database, sites: FleetSite[]): Pro
       () => stored,
       `every cleared order at HQ (${expected.history.length})`,
     )
-    await until(async () => JSON.stringify(await snapshot(db)) === JSON.stringify(expected), 'the rows of one orderly apply')
+    await until(async () => JSON.stringify(await snapshot(db)) === JSON.stringify(expected), 'the rows of one orderly apply', 3 * generousMs)
   } catch (error) {
     const got = await snapshot(db)
     return [`${(error as Error).message}: ${differences(got, expected).join('; ')}`]

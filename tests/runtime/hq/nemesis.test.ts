@@ -46,9 +46,10 @@ t.test('a short seeded schedule against the real stack: HQ never far behind, eve
   t.comment(`seed ${seed} (SEED=${seed} repeats the schedule)`)
   const report = await runHqSchedule({ seed, steps, log: (line) => t.comment(line) })
   t.comment(
-    `${report.stepsRun} steps, ${report.figures.checks} checks, worst ${report.figures.worstMs} ms behind (${report.figures.worstExcusedMs} ms while excused), ${report.figures.changes} changes, ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${report.stepsRun} steps, ${report.figures.checks} checks (${report.figures.enforced} where the bound applied), worst ${report.figures.worstMs} ms behind (${report.figures.worstExcusedMs} ms while excused), ${report.figures.changes} changes, ${(report.durationMs / 1000).toFixed(1)} s`,
   )
   t.same(report.problems, [], report.problems.length ? describeHqFailure(report) : 'no problem')
   t.equal(report.stepsRun, steps, 'every step ran')
   t.ok(report.figures.checks > steps * 3, `checked ${report.figures.checks} times`)
+  t.ok(report.figures.enforced > 0, `the bound applied to ${report.figures.enforced} of them`)
 })

@@ -10,7 +10,7 @@
 // site's open orders (GET /api/hq/sites/:site/orders, from an instance not faulted) is a state
 // the site held at most `boundMs` (10 s, the issue's figure; the worst seen is reported) ago. The bound is not applied to a site while something
 // stands between it and HQ (the broker down, PostgreSQL down, the site cut) nor for
-// `recoveryMs` after that heals (HQ cannot know what it cannot receive; how fast it catches up
+// `recoveryMs` (15 s) after that heals (HQ cannot know what it cannot receive; how fast it catches up
 // is the recovery). An instance's fault never excuses: the others must carry on.
 // Checked after it, everything healed: HQ's rows are those of one orderly apply of every
 // change every site recorded (each change once: no order, summary or hour figure missing or
@@ -73,6 +73,8 @@ export interface HqNemesisReport {
   problems: string[]
   figures: {
     checks: number
+    /** Checks where the bound applied (no fault between the site and HQ, none recovering). */
+    enforced: number
     /** The worst lag seen where the bound applies. */
     worstMs: number
     /** The worst lag seen in an excused period (a site cut, the broker or PostgreSQL down, recovering). */
@@ -179,7 +181,7 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
   const log = (line: string) => say(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`)
   const schedule = hqSchedule(options)
   const boundMs = options.boundMs ?? 10_000
-  const recoveryMs = options.recoveryMs ?? 20_000
+  const recoveryMs = options.recoveryMs ?? 15_000
   const report: HqNemesisReport = {
     seed: options.seed,
     schedule,
@@ -187,6 +189,7 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     problems: [],
     figures: {
       checks: 0,
+      enforced: 0,
       worstMs: 0,
       worstExcusedMs: 0,
       changes: 0,
@@ -324,6 +327,7 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
           report.figures.checks++
           if (wasExcused || excused()) report.figures.worstExcusedMs = Math.max(report.figures.worstExcusedMs, lag)
           else {
+            report.figures.enforced++
             report.figures.worstMs = Math.max(report.figures.worstMs, lag)
             if (lag > boundMs && report.problems.length < 5) {
               report.problems.push(

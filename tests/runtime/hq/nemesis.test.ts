@@ -18,6 +18,10 @@ t.test('a seed gives one schedule: at most all instances but one faulted at a ti
     hqSchedule({ ...options, instances: 2 }).every((s) => s.faults.filter((f) => instanceKinds.includes(f.kind)).length <= 1),
     'of two, never both',
   )
+  t.ok(
+    schedule.every((s) => !(s.faults.some((f) => f.kind === 'retire') && s.faults.some((f) => f.kind === 'postgres'))),
+    'no retiring while PostgreSQL is down',
+  )
   const kinds = new Set(schedule.flatMap((s) => s.faults.map((f) => f.kind)))
   t.same([...kinds].sort(), ['broker-kill', 'broker-restart', 'freeze', 'kill', 'partition', 'postgres', 'retire', 'stop'], 'every kind of fault')
   t.ok(

@@ -104,6 +104,9 @@ export function hqSchedule(options: HqNemesisOptions): Step[] {
       const isInstance = instanceFaults.includes(kind)
       // At most all instances but one; one instance, site and engine fault of each at a time.
       if (isInstance && faults.filter((f) => instanceFaults.includes(f.kind)).length >= instances - 1) continue
+      // An operator retires an instance with PostgreSQL up (`gateway hq retire` writes there).
+      const pair = [kind, ...faults.map((f) => f.kind)]
+      if (pair.includes('retire') && pair.includes('postgres')) continue
       if (
         faults.some((f) => (isInstance ? instanceFaults.includes(f.kind) && f.target === fault.target : f.kind === kind || engineOf(f.kind) === engineOf(kind)))
       )
@@ -201,6 +204,8 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
   }
   const cleanups: (() => Promise<unknown>)[] = []
   running.add(cleanups)
+  // Before the clean-ups end the processes: the checks must not take that for a fault of HQ's.
+  let stopChecking = () => {}
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tg-hq-nemesis-'))
   try {
     const pg = await startPostgres({ fast: true })
@@ -312,6 +317,10 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     )
     log('the stack is up, HQ shows every site')
     let checking = true
+    stopChecking = () => {
+      checking = false
+      for (const instance of instances) instance.healthy = false
+    }
     const checks = (async () => {
       while (checking) {
         for (let i = 0; i < sites.length; i++) {
@@ -438,6 +447,7 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     report.problems.push(`the run stopped: ${(error as Error).stack ?? error}`)
     return report
   } finally {
+    stopChecking()
     running.delete(cleanups)
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined)
     rmSync(dir, { recursive: true, force: true })

@@ -355,13 +355,15 @@ export async function runHqSchedule(options: HqNemesisOptions): Promise<HqNemesi
     const healthyIndex = (n: number) => instances.filter((i) => i.healthy)[n % instances.filter((i) => i.healthy).length]!
     for (const [index, step] of schedule.entries()) {
       log(describeStep(step, index))
-      const heals: (() => Promise<void>)[] = []
+      const heals: { kind: FaultKind; heal: () => Promise<void> }[] = []
       for (const fault of step.faults) {
         report.figures.faults[fault.kind]++
-        heals.unshift(await inflict(fault))
+        heals.push({ kind: fault.kind, heal: await inflict(fault) })
       }
       await sleep(step.holdMs)
-      for (const heal of heals) await heal()
+      // The broker, PostgreSQL and the sites' paths first: an instance started again waits for the broker.
+      heals.sort((x, y) => Number(instanceFaults.includes(x.kind)) - Number(instanceFaults.includes(y.kind)))
+      for (const { heal } of heals) await heal()
       await sleep(step.calmMs)
       report.stepsRun++
       if (report.problems.length) break

@@ -3,7 +3,7 @@
 // instance: rules take max by site), and this instance's own ingest and replay counters.
 // Read at each scrape; names start hq_. The instance label is hq_instance: Prometheus keeps
 // `instance` for the scraped target.
-import { epochSeconds, type MetricFamily, renderExposition } from '../kernel/metrics-text.ts'
+import { type DurationHistograms, epochSeconds, type MetricFamily, methodAndRoute, renderExposition } from '../kernel/metrics-text.ts'
 import type { SqlClient } from '../store/postgres.ts'
 import { openAlerts } from './alerts.ts'
 import type { IngestStatus, SiteIngest } from './ingest.ts'
@@ -21,6 +21,8 @@ export interface HqMetricsInput {
   ingest: IngestStatus
   sites: ReadonlyMap<string, Readonly<SiteIngest>>
   replays: ReplayCounts
+  /** This instance's answers by route (runtime/hq/router.ts); none: the family is declared empty. */
+  requestDurations?: DurationHistograms
 }
 
 const alertKinds = ['offline', 'radio', 'backlog', 'lost', 'instance'] as const
@@ -29,7 +31,7 @@ function family(name: string, type: 'gauge' | 'counter', help: string): MetricFa
   return { name, type, help, samples: [] }
 }
 
-export async function hqExposition({ db, config, ingest, sites, replays }: HqMetricsInput): Promise<string> {
+export async function hqExposition({ db, config, ingest, sites, replays, requestDurations }: HqMetricsInput): Promise<string> {
   const [overview, alerts, instances] = await Promise.all([
     listSites(db, config),
     openAlerts(db),
@@ -102,6 +104,12 @@ export async function hqExposition({ db, config, ingest, sites, replays }: HqMet
     {
       ...family('hq_lost_ranges_total', 'counter', 'Ranges of changes this instance found lost (the site could no longer replay them)'),
       samples: [{ labels: me, value: replays.lostRanges }],
+    },
+    {
+      name: 'hq_http_request_duration_seconds',
+      help: "Time from a request to this instance's answer, by route (the manifest path; other: board files, unknown paths)",
+      type: 'histogram',
+      samples: requestDurations?.samples((key) => ({ ...me, ...methodAndRoute(key) })) ?? [],
     },
   ]
   return renderExposition(families)

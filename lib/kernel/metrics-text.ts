@@ -1,14 +1,16 @@
 // Prometheus' text exposition format (version 0.0.4), written by hand: the gateway and HQ
-// need gauges and counters read at scrape time, and prom-client cost the gateway about 8.6 MB
+// need gauges and counters read at scrape time (and request-duration histograms), and prom-client cost the gateway about 8.6 MB
 // of resident memory to import (docs/decisions/0018-metrics-without-prom-client.md). A family
 // is its name, help, type and samples; nothing is kept between scrapes but the callers' own
 // counters.
 
-export type MetricType = 'gauge' | 'counter'
+export type MetricType = 'gauge' | 'counter' | 'histogram'
 
 export interface Sample {
   labels?: Record<string, string>
   value: number
+  /** A histogram's series: its name is the family's with this suffix. */
+  suffix?: '_bucket' | '_sum' | '_count'
 }
 
 export interface MetricFamily {
@@ -59,7 +61,7 @@ export function renderExposition(families: MetricFamily[]): string {
     if (seen.has(family.name)) throw new Error(`metrics: ${family.name} twice`)
     seen.add(family.name)
     lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`)
-    for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`)
+    for (const sample of family.samples) lines.push(`${family.name}${sample.suffix ?? ''}${formatLabels(sample.labels)} ${formatValue(sample.value)}`)
   }
   return `${lines.join('\n')}\n`
 }
@@ -86,4 +88,51 @@ export class PairCounts {
   *entries(): Generator<[string, number, number]> {
     for (const [first, inner] of this.#counts) for (const [second, count] of inner) yield [first, second, count]
   }
+}
+
+/** The upper bounds (seconds) of request-duration buckets: a few, fixed, from a quick answer to a stuck one. */
+export const durationBuckets = [0.005, 0.025, 0.1, 0.5, 2.5] as const
+
+/**
+ * Durations by one key (a route template, never a URL): per key, how many fell in each bucket,
+ * above the last, and their sum. An observation is one map lookup, a few comparisons and two
+ * additions into the key's array, allocated once when the key is first seen; the cumulative
+ * counts Prometheus wants are made at the scrape.
+ */
+export class DurationHistograms {
+  readonly #byKey = new Map<string, Float64Array>()
+
+  observe(key: string, seconds: number): void {
+    let counts = this.#byKey.get(key)
+    // One slot per bucket, one above the last, then the sum.
+    if (!counts) this.#byKey.set(key, (counts = new Float64Array(durationBuckets.length + 2)))
+    let slot = 0
+    while (slot < durationBuckets.length && seconds > durationBuckets[slot]!) slot++
+    counts[slot]!++
+    counts[durationBuckets.length + 1]! += seconds
+  }
+
+  /** A histogram family's samples: per key, its cumulative buckets (le), +Inf, sum and count. */
+  samples(labelsOf: (key: string) => Record<string, string>): Sample[] {
+    const samples: Sample[] = []
+    for (const [key, counts] of this.#byKey) {
+      const labels = labelsOf(key)
+      let below = 0
+      for (let slot = 0; slot < durationBuckets.length; slot++) {
+        below += counts[slot]!
+        samples.push({ labels: { ...labels, le: String(durationBuckets[slot]) }, value: below, suffix: '_bucket' })
+      }
+      below += counts[durationBuckets.length]!
+      samples.push({ labels: { ...labels, le: '+Inf' }, value: below, suffix: '_bucket' })
+      samples.push({ labels, value: counts[durationBuckets.length + 1]!, suffix: '_sum' })
+      samples.push({ labels, value: below, suffix: '_count' })
+    }
+    return samples
+  }
+}
+
+/** "METHOD /route" (the requests' key) as method and route labels. */
+export function methodAndRoute(key: string): Record<string, string> {
+  const space = key.indexOf(' ')
+  return { method: key.slice(0, space), route: key.slice(space + 1) }
 }

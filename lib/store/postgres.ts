@@ -29,8 +29,26 @@ const types = {
 /** PostgreSQL error codes worth one more try: serialization failure, deadlock. */
 export const retryableCodes = new Set(['40001', '40P01'])
 
-export function openDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 6, types, application_name: options.applicationName, connectionTimeoutMillis: 10_000 })
+export interface DatabaseOptions {
+  max?: number
+  applicationName?: string
+  /**
+   * PostgreSQL ends a session left inside a transaction this long without a statement
+   * (idle_in_transaction_session_timeout), releasing its locks: a holder that stopped
+   * between two statements (a frozen process or VM) cannot block the others for longer.
+   */
+  idleInTransactionTimeoutMs?: number
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 6,
+    types,
+    application_name: options.applicationName,
+    connectionTimeoutMillis: 10_000,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs,
+  })
   // An idle client whose server went away (restart) emits here; the pool drops it.
   pool.on('error', () => undefined)
   const toResult = <Row>(result: pg.QueryResult) => ({ rows: result.rows as Row[], rowCount: result.rowCount ?? 0 })

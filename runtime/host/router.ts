@@ -248,9 +248,12 @@ export function buildRouter(
       } catch (error) {
         response = answerError(error, request, sent)
       }
-      const ms = Math.round((performance.now() - startedAt) * 100) / 100
+      const elapsed = performance.now() - startedAt
+      const ms = Math.round(elapsed * 100) / 100
       // Files, unknown paths and refusals before routing are counted as one route per method.
-      services.requests.add(request.route ?? `${request.method} other`, response.status)
+      const route = request.route ?? `${request.method} other`
+      services.requests.add(route, response.status)
+      services.requestDurations.observe(route, elapsed / 1000)
       requestLog.request(request.method, sent.slice(0, 256), response.status, ms, response.status >= 400 ? callerOf(serverContext).ip : undefined)
       return response
     },

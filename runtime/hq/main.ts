@@ -15,6 +15,7 @@ import { planReplays } from '../../lib/hq/replay.ts'
 import { ensureSchema } from '../../lib/hq/schema.ts'
 import { HqTokens } from '../../lib/hq/tokens.ts'
 import { createLogger, type Logger } from '../../lib/kernel/log.ts'
+import { DurationHistograms } from '../../lib/kernel/metrics-text.ts'
 import { openDatabase, type Database } from '../../lib/store/postgres.ts'
 import { createHttpHost } from '../host/http.ts'
 import type { HqManifestEntry } from './function-types.ts'
@@ -44,14 +45,22 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   const { config } = options
   const log = options.log ?? createLogger()
   const manifest = options.manifest ?? (await import('../../functions/_hq_manifest.gen.ts')).manifest
-  const db = openDatabase(config.postgresUrl, { max: config.postgresPoolSize, applicationName: `hq-${config.instanceId}` })
+  // Instances apply the same sites' rows: one frozen (SIGSTOP, a paused VM) inside its batch
+  // transaction would hold their locks, and every other instance, for as long as it is frozen.
+  // PostgreSQL ends such a session after 3 s (the frozen batch, never acknowledged, comes back).
+  const db = openDatabase(config.postgresUrl, {
+    max: config.postgresPoolSize,
+    applicationName: `hq-${config.instanceId}`,
+    idleInTransactionTimeoutMs: 3000,
+  })
   await ensureSchema(db)
   const tokens = new HqTokens(db)
   const ingest = new Ingest({ config, db, log })
   const replays: ReplayCounts = { requests: 0, lostRanges: 0 }
-  const metrics = { exposition: () => hqExposition({ db, config, ingest: ingest.status(), sites: ingest.sites(), replays }) }
+  const requestDurations = new DurationHistograms()
+  const metrics = { exposition: () => hqExposition({ db, config, ingest: ingest.status(), sites: ingest.sites(), replays, requestDurations }) }
   const services = hqServices(db, config, () => ingest.status(), metrics)
-  const router = buildHqRouter({ manifest, services, tokens, log })
+  const router = buildHqRouter({ manifest, services, tokens, log, requestDurations })
   const host = createHttpHost(router, log)
   const live = new HqLive(db, tokens, log)
   live.attach(host.server)

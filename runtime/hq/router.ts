@@ -7,6 +7,7 @@ import { HqError, hqErrors } from '../../lib/hq/errors.ts'
 import { buildHqOpenApiDocument } from '../../lib/openapi/hq-document.ts'
 import type { HqTokens } from '../../lib/hq/tokens.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
+import type { DurationHistograms } from '../../lib/kernel/metrics-text.ts'
 import { createDispatcher } from '../host/dispatch.ts'
 import type { OkOptions } from '../host/function-types.ts'
 import { NodeRequest } from '../host/node-request.ts'
@@ -19,7 +20,8 @@ import type { HqServices } from './services.ts'
 
 export const hqWebRoot = new URL('../../web/hq/', import.meta.url).pathname
 
-type RoutedRequest = Request & { params?: Record<string, string> }
+/** route: "METHOD /path" of the manifest entry that answered (the duration histogram's key). */
+type RoutedRequest = Request & { params?: Record<string, string>; route?: string }
 
 const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i
 
@@ -49,13 +51,17 @@ export interface HqRouterOptions {
   services: HqServices
   tokens: Pick<HqTokens, 'verify'>
   log: Logger
+  /** Where each answer's duration is observed, by route (GET /api/hq/metrics serves them). */
+  requestDurations?: DurationHistograms
 }
 
-export function buildHqRouter({ manifest, services, tokens, log }: HqRouterOptions): GatewayRouter {
+export function buildHqRouter({ manifest, services, tokens, log, requestDurations }: HqRouterOptions): GatewayRouter {
   const table = Router<RoutedRequest, [ServerContext | undefined]>()
   for (const entry of manifest) {
     const method = entry.method.toLowerCase() as 'get' | 'post' | 'delete'
+    const route = `${entry.method} ${entry.path}`
     table[method](entry.path, async (request: RoutedRequest, serverContext?: ServerContext) => {
+      request.route = route
       const ip = serverContext?.req?.socket?.remoteAddress ?? '127.0.0.1'
       const caller: HqCaller = { ip }
       if (entry.auth === 'bearer') {
@@ -87,7 +93,8 @@ export function buildHqRouter({ manifest, services, tokens, log }: HqRouterOptio
   })
   const dispatch = createDispatcher<[ServerContext | undefined]>(table.routes)
   return {
-    fetch: async (request, serverContext) => {
+    fetch: async (request: RoutedRequest, serverContext) => {
+      const startedAt = performance.now()
       try {
         return (await dispatch(request, serverContext))!
       } catch (error) {
@@ -99,6 +106,9 @@ export function buildHqRouter({ manifest, services, tokens, log }: HqRouterOptio
         }
         log.error({ err: error, method: request.method, url: request.url }, 'hq: unexpected error')
         return errorResponse('INTERNAL')
+      } finally {
+        // The board's files and unknown paths: one route per method, as on a gateway.
+        requestDurations?.observe(request.route ?? `${request.method} other`, (performance.now() - startedAt) / 1000)
       }
     },
   }

@@ -1,9 +1,16 @@
 // The gateway's figures for Prometheus (GET /api/v2/metrics, docs/api.md "Metrics"): read
 // from the running services at each scrape, so nothing is kept or updated on the request
-// path but the requests' own count (runtime/host/router.ts adds one per answer) and the
+// path but the requests' own count and duration (runtime/host/router.ts adds one per answer) and the
 // webhook service's two counters. Names start tracker_gateway_; deploy/prometheus/rules.yml
 // and deploy/grafana/ use them.
-import { type MetricFamily, type MetricsSource, type PairCounts, renderExposition } from '../../lib/kernel/metrics-text.ts'
+import {
+  type DurationHistograms,
+  type MetricFamily,
+  type MetricsSource,
+  methodAndRoute,
+  type PairCounts,
+  renderExposition,
+} from '../../lib/kernel/metrics-text.ts'
 import type { Clock } from '../../lib/kernel/clock.ts'
 import type { ClockWatch } from '../../lib/kernel/clock-watch.ts'
 import type { BackupRecord } from '../../lib/backup/record.ts'
@@ -37,12 +44,14 @@ const flag = (value: boolean) => (value ? 1 : 0)
 export class GatewayMetrics implements MetricsSource {
   readonly #services: MetricsServices
   readonly #requests: PairCounts
+  readonly #durations: DurationHistograms
   /** Connected WebSocket clients, once the hub runs (runtime/host/ws.ts). */
   webSocketClients: () => number = () => 0
 
-  constructor(services: MetricsServices, requests: PairCounts) {
+  constructor(services: MetricsServices, requests: PairCounts, durations: DurationHistograms) {
     this.#services = services
     this.#requests = requests
+    this.#durations = durations
   }
 
   async exposition(): Promise<string> {
@@ -90,6 +99,12 @@ export class GatewayMetrics implements MetricsSource {
       gauge('tracker_gateway_orders_late', 'Active orders still waiting for their table after the target time', late),
       gauge('tracker_gateway_target_seconds', 'The target time to table (setting targetTimeDefault)', targetSeconds),
       requests,
+      {
+        name: 'tracker_gateway_http_request_duration_seconds',
+        help: 'Time from a request to its answer, by route (as requests_total; status aside)',
+        type: 'histogram',
+        samples: this.#durations.samples(methodAndRoute),
+      },
       gauge('tracker_gateway_websocket_clients', 'Connected WebSocket clients', this.webSocketClients()),
       {
         name: 'tracker_gateway_webhook_deliveries_total',

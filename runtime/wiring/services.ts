@@ -28,7 +28,7 @@ import { unwatchedClockState, type ClockWatch } from '../../lib/kernel/clock-wat
 import { ClockRuns } from '../../lib/kernel/clock-runs.ts'
 import { fleetFollowsRadio, followRadio, presetChannel } from './subscriptions.ts'
 import type { FaultHook } from '../../lib/orders/fault.ts'
-import { PairCounts } from '../../lib/kernel/metrics-text.ts'
+import { DurationHistograms, PairCounts } from '../../lib/kernel/metrics-text.ts'
 import { GatewayMetrics } from './gateway-metrics.ts'
 import { lastUpgrade } from '../upgrade/summary.ts'
 
@@ -61,6 +61,8 @@ export interface Services extends OrderServices, GatewayServices {
   clockWatch: ClockWatch | undefined
   /** HTTP requests answered, by "METHOD route" and status (counted by runtime/host/router.ts). */
   requests: PairCounts
+  /** How long they took to answer, by "METHOD route" (observed by runtime/host/router.ts). */
+  requestDurations: DurationHistograms
   /** What GET /api/v2/metrics serves (gateway-metrics.ts). */
   metrics: GatewayMetrics
 }
@@ -174,12 +176,15 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     runs: clockRuns,
   })
   const requests = new PairCounts()
+  const requestDurations = new DurationHistograms()
   const metrics = new GatewayMetrics(
     { orders: orderServices.orders, settings, clock, webhooks, radio: orderServices.radio, backupRecord: gatewayServices.backupRecord, clockWatch, fleet },
     requests,
+    requestDurations,
   )
   return {
     requests,
+    requestDurations,
     metrics,
     config,
     clock,

@@ -1,8 +1,9 @@
 // The chain board in a real Chromium, served by the HQ instance that ingests nothing: a change
 // at a simulated site, ingested by the other instance, shows on it (through PostgreSQL's
-// NOTIFY), and a click opens the site's open orders.
+// NOTIFY), a click opens the site's open orders, and the CSV buttons download the API's exports.
 import t from 'tap'
 import { SimulatedSite } from '../../bench/hq-sites.ts'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { artifacts, launchBrowser, watchErrors } from '../helpers/browser.ts'
 import { startPostgres } from '../helpers/postgres.ts'
@@ -31,7 +32,7 @@ t.test('a change at one site reaches a chain board served by the other instance'
   const paris = new SimulatedSite('paris-11', { prefix, timezone })
   await publishAll(client, [paris.status(true)])
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
   t.teardown(() => context.close())
   const page = await context.newPage()
   const errors = watchErrors(page)
@@ -65,6 +66,23 @@ t.test('a change at one site reaches a chain board served by the other instance'
   await page.locator(`#site-history tr[data-order="${waiting.order.name}"]`).waitFor()
   await page.locator('#period').selectOption('month')
   await page.locator('#totals', { hasText: /^\d{4}-\d{2}-01( to \d{4}-\d{2}-\d{2})?: 1 orders/ }).waitFor()
+  // The figures and the site's history as CSV files: what the API exports for the same query.
+  const exported = async (route: string) => (await fetch(`${chain.url(chain.b)}${route}`, { headers: { authorization: `Bearer ${chain.token}` } })).text()
+  const downloaded = async (button: string) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()])
+    return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') }
+  }
+  const statisticsFile = await downloaded('#statistics-csv')
+  t.equal(statisticsFile.name, 'statistics-chain-month.csv')
+  t.match(statisticsFile.text, /^period,from,to,site,figure,key,orders,.*\r\nmonth,\d{4}-\d{2}-01,[^,]*,,total,,1,1,/)
+  t.equal(statisticsFile.text, await exported('/api/hq/statistics?period=month&format=csv'), "the API's export of this month")
+  const historyFile = await downloaded('#history-csv')
+  t.equal(historyFile.name, 'history-paris-11.csv')
+  t.match(historyFile.text, waiting.order.uuid, 'the cleared order in it')
+  t.equal(historyFile.text, await exported('/api/hq/sites/paris-11/history?format=csv'), "the API's export of its history")
+  const alertsFile = await downloaded('#alerts-csv')
+  t.equal(alertsFile.name, 'alerts-paris-11.csv')
+  t.equal(alertsFile.text, await exported('/api/hq/sites/paris-11/alerts?format=csv'), "the API's export of its alerts")
   // The site's radio goes down: the card says so (the site is still online).
   await publishAll(client, [paris.status(true, { radioUp: false })])
   await page.locator('.card[data-site="paris-11"][data-radio="down"] .state', { hasText: 'radio down' }).waitFor()

@@ -76,9 +76,16 @@ t.test('Prometheus scrapes a gateway and HQ with the shipped config and loads th
   t.equal((await value('max by (site) (hq_site_online)'))![0]!.value[1], '1')
   t.equal((await value('tracker_gateway_radio_up'))![0]!.value[1], '1', "the gateway's simulated radio is up")
   t.equal((await value('tracker_gateway_orders_late'))![0]!.value[1], '0')
+  // The request-duration histograms as Prometheus reads them: each scrape is a request to the
+  // metrics route, counted (by its template) once answered, so from the second scrape on.
+  const scrapesCounted = async (metric: string, route: string) =>
+    Number((await value(`sum(${metric}_count{route="${route}"})`))?.[0]?.value[1] ?? 0) > 0 &&
+    ((await value(`histogram_quantile(0.5, sum by (le) (${metric}_bucket{route="${route}"}))`))?.length ?? 0) === 1
+  await until(() => scrapesCounted('tracker_gateway_http_request_duration_seconds', '/api/v2/metrics'), "the gateway's scrapes in its histogram")
+  await until(() => scrapesCounted('hq_http_request_duration_seconds', '/api/hq/metrics'), "HQ's scrapes in its histogram")
   const rules = (await api('rules')).groups as { name: string; rules: unknown[] }[]
   t.same(rules.map((group) => [group.name, group.rules.length]).sort(), [
-    ['tracker-gateway', 7],
-    ['tracker-hq', 8],
+    ['tracker-gateway', 8],
+    ['tracker-hq', 9],
   ])
 })

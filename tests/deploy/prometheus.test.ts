@@ -58,7 +58,7 @@ t.test('the scrape config loads (its token files in place)', async (t) => {
   writeFileSync(path.join(dir, 'rules.yml'), rules)
   const check = run(['check', 'config', path.join(dir, 'prometheus.yml')])
   t.equal(check.status, 0, check.output)
-  t.match(check.output, /SUCCESS: 15 rules found/)
+  t.match(check.output, /SUCCESS: 17 rules found/)
 })
 
 t.test('every metric the rules and the dashboard read is served, every dashboard query parses', async (t) => {

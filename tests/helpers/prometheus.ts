@@ -31,9 +31,13 @@ export function sampleValue(samples: ParsedSample[], name: string, labels: Recor
   return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value
 }
 
-/** The metric names an exposition declares (its TYPE lines). */
+/** The metric names an exposition declares (its TYPE lines; a histogram's series too). */
 export function declaredNames(text: string): Set<string> {
-  return new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!))
+  return new Set(
+    [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) =>
+      type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name!],
+    ),
+  )
 }
 
 /** `promtool check metrics` on the text: its complaints ('' when none). */

@@ -19,6 +19,37 @@ async function api(path) {
   return body
 }
 
+/**
+ * A CSV export of the API as a file download: the API wants the token in a header, which a
+ * plain link cannot send, so the file is fetched here and handed to the browser (an object URL
+ * on a temporary link). A failure shows on the button.
+ */
+async function downloadCsv(button, path, filename) {
+  button.disabled = true
+  try {
+    const response = await fetch(path, { headers: { authorization: `Bearer ${token}` } })
+    if (!response.ok) throw new Error((await response.json()).message ?? `HTTP ${response.status}`)
+    const url = URL.createObjectURL(await response.blob())
+    const link = el('a', { href: url, download: filename })
+    document.body.append(link)
+    link.click()
+    link.remove()
+    setTimeout(() => URL.revokeObjectURL(url), 60_000)
+    button.removeAttribute('data-error')
+  } catch (error) {
+    button.setAttribute('data-error', error.message)
+    button.title = `Not downloaded: ${error.message}`
+  } finally {
+    button.disabled = false
+  }
+}
+
+/** The figures' query as the charts read them: period, and the site when one is chosen. */
+function statisticsQuery() {
+  const site = $('scope').value
+  return `period=${$('period').value}${site ? `&site=${encodeURIComponent(site)}` : ''}`
+}
+
 const minutes = (seconds) => (seconds === null || seconds === undefined ? '–' : (seconds / 60).toFixed(1))
 const ago = (iso) => {
   if (!iso) return '–'
@@ -187,9 +218,8 @@ function barChart(target, data, { line, overLine } = {}) {
 }
 
 async function refreshCharts() {
-  const period = $('period').value
   const site = $('scope').value
-  const { statistics: s } = await api(`/api/hq/statistics?period=${period}${site ? `&site=${encodeURIComponent(site)}` : ''}`)
+  const { statistics: s } = await api(`/api/hq/statistics?${statisticsQuery()}`)
   const hours = Array.from({ length: 24 }, (_, hour) => s.hours.find((h) => h.hour === hour) ?? { hour, orders: 0, averageToTableSeconds: null })
   // The chain's today is the sum of each site's own today (sites in other zones may be on another date).
   const days = s.basis === 'sites-own-days' ? "Today, the sum of each site's own day" : `${s.from}${s.to !== s.from ? ` to ${s.to}` : ''}`
@@ -286,6 +316,18 @@ $('site-close').addEventListener('click', () => {
   openSite = null
   $('site').hidden = true
 })
+$('statistics-csv').addEventListener('click', (event) => {
+  void downloadCsv(
+    event.currentTarget,
+    `/api/hq/statistics?${statisticsQuery()}&format=csv`,
+    `statistics-${$('scope').value || 'chain'}-${$('period').value}.csv`,
+  )
+})
+for (const kind of ['history', 'alerts']) {
+  $(`${kind}-csv`).addEventListener('click', (event) => {
+    if (openSite) void downloadCsv(event.currentTarget, `/api/hq/sites/${encodeURIComponent(openSite)}/${kind}?format=csv`, `${kind}-${openSite}.csv`)
+  })
+}
 $('period').addEventListener('change', () => void refreshCharts())
 $('scope').addEventListener('change', () => void refreshCharts())
 // "Last seen" and waiting times move on with the clock between notices.

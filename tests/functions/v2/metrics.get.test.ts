@@ -34,6 +34,16 @@ t.test('a read token gets the figures in the text format; none gets 401', async 
   t.equal(sampleValue(samples, 'tracker_gateway_http_requests_total', { method: 'POST', route: '/api/v2/activeorders', status: '200' }), 4)
   t.equal(sampleValue(samples, 'tracker_gateway_http_requests_total', { method: 'GET', route: '/api/v2/activeorders/:id', status: '404' }), 1)
   t.equal(sampleValue(samples, 'tracker_gateway_http_requests_total', { method: 'GET', route: '/api/v2/metrics', status: '401' }), 1)
+  // Durations per route template (a histogram): the four creations, the 404 under /:id.
+  const created = { method: 'POST', route: '/api/v2/activeorders' }
+  t.equal(sampleValue(samples, 'tracker_gateway_http_request_duration_seconds_count', created), 4)
+  t.equal(sampleValue(samples, 'tracker_gateway_http_request_duration_seconds_bucket', { ...created, le: '+Inf' }), 4)
+  t.ok(sampleValue(samples, 'tracker_gateway_http_request_duration_seconds_sum', created)! > 0)
+  t.equal(sampleValue(samples, 'tracker_gateway_http_request_duration_seconds_count', { method: 'GET', route: '/api/v2/activeorders/:id' }), 1)
+  t.notOk(
+    samples.some((sample) => sample.labels.route?.includes('999')),
+    'a route template, never a URL',
+  )
   t.equal(sampleValue(samples, 'tracker_gateway_webhook_deliveries_total'), 2)
   t.equal(sampleValue(samples, 'tracker_gateway_webhook_failures_total'), 1)
   t.equal(sampleValue(samples, 'tracker_gateway_radio_up', { kind: 'simulated' }), 1)

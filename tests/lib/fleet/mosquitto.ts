@@ -23,6 +23,8 @@ export interface Broker {
   url: string
   start(): Promise<void>
   stop(): Promise<void>
+  /** SIGKILL: what it had not saved (its in-memory queues, sessions since start) is lost. */
+  kill(): Promise<void>
 }
 
 // One way to find a free loopback port, shared with the benchmarks.
@@ -48,6 +50,14 @@ export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Prom
     ].join('\n'),
   )
   let child: ChildProcess | null = null
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child
+    child = null
+    if (!running || running.exitCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    running.kill(signal)
+    await exited
+  }
   const broker: Broker = {
     port,
     url: `${scheme}://127.0.0.1:${port}`,
@@ -60,14 +70,8 @@ export async function startBroker(options: BrokerOptions, scheme = 'mqtt'): Prom
       exited.catch(() => undefined)
       await Promise.race([waitForPort(port), exited])
     },
-    async stop() {
-      const running = child
-      child = null
-      if (!running || running.exitCode !== null) return
-      const exited = new Promise((resolve) => running.once('exit', resolve))
-      running.kill('SIGTERM')
-      await exited
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   }
   await broker.start()
   return broker

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { PairCounts, renderExposition } from '../../../lib/kernel/metrics-text.ts'
+import { DurationHistograms, PairCounts, durationBuckets, methodAndRoute, renderExposition } from '../../../lib/kernel/metrics-text.ts'
 import { parseExposition, promtoolCheckMetrics } from '../../helpers/prometheus.ts'
 
 t.test('families render as the text format: HELP, TYPE, escaped labels, special values', async (t) => {
@@ -60,5 +60,42 @@ t.test('PairCounts counts each pair', async (t) => {
       ['GET /a', 404, 1],
       ['POST /b', 200, 1],
     ],
+  )
+})
+
+t.test('DurationHistograms: cumulative buckets (a bound counts in its own), +Inf, sum and count per key, in the text format', async (t) => {
+  t.same(durationBuckets, [0.005, 0.025, 0.1, 0.5, 2.5])
+  const durations = new DurationHistograms()
+  for (const seconds of [0.001, 0.005, 0.02, 0.3, 3]) durations.observe('GET /a/:id', seconds)
+  durations.observe('POST /b', 0.05)
+  const text = renderExposition([{ name: 'x_seconds', help: 'durations', type: 'histogram', samples: durations.samples(methodAndRoute) }])
+  t.equal(
+    text,
+    [
+      '# HELP x_seconds durations',
+      '# TYPE x_seconds histogram',
+      'x_seconds_bucket{method="GET",route="/a/:id",le="0.005"} 2',
+      'x_seconds_bucket{method="GET",route="/a/:id",le="0.025"} 3',
+      'x_seconds_bucket{method="GET",route="/a/:id",le="0.1"} 3',
+      'x_seconds_bucket{method="GET",route="/a/:id",le="0.5"} 4',
+      'x_seconds_bucket{method="GET",route="/a/:id",le="2.5"} 4',
+      'x_seconds_bucket{method="GET",route="/a/:id",le="+Inf"} 5',
+      'x_seconds_sum{method="GET",route="/a/:id"} 3.326',
+      'x_seconds_count{method="GET",route="/a/:id"} 5',
+      'x_seconds_bucket{method="POST",route="/b",le="0.005"} 0',
+      'x_seconds_bucket{method="POST",route="/b",le="0.025"} 0',
+      'x_seconds_bucket{method="POST",route="/b",le="0.1"} 1',
+      'x_seconds_bucket{method="POST",route="/b",le="0.5"} 1',
+      'x_seconds_bucket{method="POST",route="/b",le="2.5"} 1',
+      'x_seconds_bucket{method="POST",route="/b",le="+Inf"} 1',
+      'x_seconds_sum{method="POST",route="/b"} 0.05',
+      'x_seconds_count{method="POST",route="/b"} 1',
+      '',
+    ].join('\n'),
+  )
+  t.equal(promtoolCheckMetrics(text).status, 0, `promtool reads it ${promtoolCheckMetrics(text).output}`)
+  t.equal(
+    renderExposition([{ name: 'y_seconds', help: 'none yet', type: 'histogram', samples: new DurationHistograms().samples(methodAndRoute) }]),
+    '# HELP y_seconds none yet\n# TYPE y_seconds histogram\n',
   )
 })

@@ -2,50 +2,21 @@
 // a batch: its transaction is open in PostgreSQL (held there by a lock this test takes) when
 // it dies. Restarted, it gets from the broker what it had not acknowledged; in the end the
 // rows are exactly those of one orderly apply: nothing lost, nothing doubled.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
-import path from 'node:path'
 import t from 'tap'
 import { SimulatedSite, type SiteMessageOut } from '../../../bench/hq-sites.ts'
 import { applyBatch } from '../../../lib/hq/apply.ts'
 import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
 import { Partitions } from '../../../lib/hq/schema.ts'
 import { openDatabase } from '../../../lib/store/postgres.ts'
-import { cliPath } from '../../helpers/process.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
 import { until, untilProgress } from '../../helpers/until.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, prefix, publishAll, publisher, snapshot } from '../../lib/hq/fixtures.ts'
 import { brokerLines } from './fixtures.ts'
+import { type HqProcess, killHqProcess, startHqProcess, writeHqConfig } from './stack.ts'
 
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
-
-interface HqProcess {
-  child: ChildProcess
-  output: () => string
-  exited: Promise<number | null>
-}
-
-function startHqProcess(configFile: string): Promise<HqProcess> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, 'hq', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hq did not start: ${output}`)), 30_000)
-    const check = () => {
-      if (output.includes('hq ingest: subscribed')) {
-        clearTimeout(timer)
-        child.stdout!.off('data', check)
-        resolve({ child, output: () => output, exited })
-      }
-    }
-    child.stdout!.on('data', check)
-    void exited.then((code) => reject(new Error(`hq exited (${code}): ${output}`)))
-  })
-}
 
 t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async (t) => {
   const broker = await startBroker({ dir: t.testdir(), lines: brokerLines })
@@ -54,25 +25,9 @@ t.test('SIGKILL of an instance mid-batch: nothing lost, nothing doubled', async 
   const reference = await freshDatabase(pg)
   t.teardown(() => Promise.all([db.close(), reference.db.close()]))
   const dir = t.testdir()
-  const configOf = (instanceId: string) => {
-    const file = path.join(dir, `hq-${instanceId}.json`)
-    writeFileSync(
-      file,
-      JSON.stringify({
-        port: 0,
-        host: '127.0.0.1',
-        postgresUrl: url,
-        broker: { url: broker.url },
-        topicPrefix: prefix,
-        instanceId,
-        batchSize: 40,
-        batchWaitMs: 5,
-      }),
-    )
-    return file
-  }
+  const configOf = (instanceId: string) => writeHqConfig(dir, { postgresUrl: url, brokerUrl: broker.url, instanceId, batchSize: 40 })
   const processes: HqProcess[] = []
-  t.teardown(() => Promise.all(processes.map(async (p) => p.child.exitCode === null && (p.child.kill('SIGKILL'), await p.exited))))
+  t.teardown(() => Promise.all(processes.map(killHqProcess)))
   const a = await startHqProcess(configOf('a'))
   processes.push(a)
   const b = await startHqProcess(configOf('b'))

@@ -117,6 +117,17 @@ t.test("API: sites, a site's open orders, statistics; tokens; errors", async (t)
   const other = parseExposition(await scrape(chain.b))
   t.equal(sampleValue(other, 'hq_site_orders_late', { site: 'paris-11' }), 1, 'b shows the chain from PostgreSQL')
   t.equal(sampleValue(other, 'hq_site_ingest_applied_total', { site: 'paris-11' }), undefined, 'b ingested nothing of it')
+  // Request durations per route template: a's one refused scrape (this one is counted once answered).
+  const scrapes = { hq_instance: 'a', method: 'GET', route: '/api/hq/metrics' }
+  t.equal(sampleValue(samples, 'hq_http_request_duration_seconds_count', scrapes), 1)
+  t.equal(sampleValue(samples, 'hq_http_request_duration_seconds_bucket', { ...scrapes, le: '+Inf' }), 1)
+  t.ok(sampleValue(samples, 'hq_http_request_duration_seconds_sum', scrapes)! > 0)
+  t.equal(sampleValue(other, 'hq_http_request_duration_seconds_count', { hq_instance: 'b', route: '/api/hq/instance' }), 1, "b's API calls, by route")
+  t.ok(sampleValue(other, 'hq_http_request_duration_seconds_count', { hq_instance: 'b', route: 'other' })! >= 1, 'an unknown path: other')
+  t.notOk(
+    other.some((sample) => sample.labels.route?.includes('paris-11')),
+    'a route template, never a URL',
+  )
 
   // A site's history and alert history, and their CSV.
   const history = (await api('/api/hq/sites/paris-11/history')).body

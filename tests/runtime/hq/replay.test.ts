@@ -4,20 +4,8 @@
 // HQ instances are kept away (a proxy between them and the broker) until the sites have
 // published their backlog and more, so that loss is certain; HQ then sees the holes
 // (prevSeq, the status), asks each site to replay, and ends with every change once.
-import { randomUUID } from 'node:crypto'
-import net from 'node:net'
 import t, { type Test } from 'tap'
-import { ChangeLog } from '../../../lib/changes/change-log.ts'
-import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
-import { fleetMessages } from '../../../lib/fleet/messages.ts'
-import { FleetService } from '../../../lib/fleet/service.ts'
-import { applyBatch } from '../../../lib/hq/apply.ts'
 import { hqConfigSchema, type HqConfig } from '../../../lib/hq/config.ts'
-import { parseSiteMessage, type SiteMessage } from '../../../lib/hq/messages.ts'
-import { Partitions } from '../../../lib/hq/schema.ts'
-import { SystemClock } from '../../../lib/kernel/clock.ts'
-import type { ActiveOrder } from '../../../lib/orders/types.ts'
-import { Store } from '../../../lib/store/db.ts'
 import { startHq } from '../../../runtime/hq/main.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 import { startPostgres } from '../../helpers/postgres.ts'
@@ -27,95 +15,10 @@ import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { SimulatedSite } from '../../../bench/hq-sites.ts'
 import { freshDatabase, hqConfig, prefix, publishAll, publisher, snapshot } from '../../lib/hq/fixtures.ts'
 import { brokerLines } from './fixtures.ts'
+import { fleetSite, gate, orderlyRows } from './stack.ts'
 
 const pg = await startPostgres({ fast: true })
 t.teardown(() => pg.destroy())
-
-/** A loopback proxy to the broker that the test can close to new and current connections. */
-async function gate(port: number) {
-  const sockets = new Set<net.Socket>()
-  let open = true
-  const server = net.createServer((inbound) => {
-    if (!open) return void inbound.destroy()
-    const outbound = net.connect(port, '127.0.0.1')
-    for (const socket of [inbound, outbound]) {
-      sockets.add(socket)
-      socket.on('error', () => {})
-      socket.on('close', () => sockets.delete(socket))
-    }
-    inbound.pipe(outbound).pipe(inbound)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `mqtt://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    close() {
-      open = false
-      for (const socket of sockets) socket.destroy()
-    },
-    open: () => void (open = true),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
-/** A gateway's fleet side: its change log, its bridge, and every change it recorded, rendered. */
-async function gateway(siteId: string, brokerUrl: string, fleetOptions: Record<string, unknown> = {}) {
-  const clock = new SystemClock()
-  const fleet = await FleetService.open({
-    config: fleetConfigSchema.parse({
-      enabled: true,
-      brokerUrl,
-      siteId,
-      topicPrefix: prefix,
-      reconnectMs: 50,
-      maxReconnectMs: 200,
-      statusIntervalMs: 1000,
-      ...fleetOptions,
-    }),
-    store: new Store(),
-    identity: { deviceId: `TG-${siteId}`, version: '0.1.0', startedAt: Date.now() },
-    clock,
-    log: memoryLogger('error').log,
-    timezone: () => 'UTC',
-  })
-  const changes = await ChangeLog.open(await new Store().collection('seq'), clock, { sinks: [fleet.sink], blockSize: 7 })
-  const recorded: SiteMessage[] = []
-  changes.on('recorded', (change) => {
-    for (const message of fleetMessages(change, { siteId, timezone: 'UTC' })) {
-      const parsed = parseSiteMessage(prefix, `${prefix}/${siteId}/${message.channel}`, message.payload)
-      if (!parsed.ok) throw new Error(parsed.reason)
-      recorded.push(parsed.message)
-    }
-  })
-  let name = 0
-  return {
-    fleet,
-    recorded,
-    /** Whole orders: created, put on a table, cleared. */
-    async orders(count: number) {
-      for (let i = 0; i < count; i++) {
-        const at = Date.now() - 60_000
-        const order: ActiveOrder = {
-          uuid: randomUUID(),
-          name: ++name,
-          orderType: 'ON_PREMISE',
-          state: 'started',
-          locationName: null,
-          created: at,
-          stateChanged: at,
-          located: null,
-          tracker: null,
-          hadTracker: false,
-          paged: false,
-          tracking: false,
-          pagedAt: null,
-        }
-        await changes.record('ORDER_CREATED', order)
-        await changes.record('ORDER_MODIFIED', { ...order, state: 'located', locationName: 1 + (name % 9), located: at + 30_000, stateChanged: at + 30_000 })
-        await changes.record('ORDER_CLEARED', { ...order, state: 'cleared', locationName: 1 + (name % 9), located: at + 30_000, stateChanged: at + 50_000 })
-      }
-    },
-  }
-}
 
 /** Replaying on, with short waits: HQ asks for a hole after a second, again after three. */
 const replayOn = { enabled: true, graceSeconds: 1, retrySeconds: 3, checkIntervalMs: 200 }
@@ -149,7 +52,7 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   await until(() => a.ingest.status().subscribed && b.ingest.status().subscribed, 'both subscribed')
   t.ok(hqConfig({ postgresUrl, brokerUrl: hqLink.url, instanceId: 'x', shared: true }).shared, 'a shared subscription (this test is about them)')
 
-  const sites = await Promise.all(['north', 'south', 'east'].map((id) => gateway(id, broker.url)))
+  const sites = await Promise.all(['north', 'south', 'east'].map((id) => fleetSite(id, broker.url)))
   for (const site of sites) site.fleet.start()
   t.teardown(() => Promise.all(sites.map((site) => site.fleet.stop())))
   await Promise.all(sites.map((site) => site.orders(4)))
@@ -170,15 +73,10 @@ t.test('a broker restart under shared subscriptions: what no one received is rep
   await Promise.all(sites.map((site) => site.orders(1)))
 
   // The rows of one orderly apply of every change every site recorded.
-  const reference = await freshDatabase(pg)
-  t.teardown(() => reference.db.close())
-  const everything = sites.flatMap((site) => site.recorded)
-  await new Partitions().ensure(
-    reference.db,
-    everything.flatMap((m) => (m.kind === 'history' ? [Date.parse(m.orderCleared)] : [])),
+  const expected = await orderlyRows(
+    pg,
+    sites.flatMap((site) => site.recorded),
   )
-  await reference.db.transaction((tx) => applyBatch(tx, everything, { timezoneOf: () => 'UTC', targetSeconds: 600 }))
-  const expected = await snapshot(reference.db)
   t.equal(expected.history.length, 30)
   let stored = 0
   await untilProgress(
@@ -214,7 +112,7 @@ t.test('a site that can no longer replay all of it: HQ raises a lost alert namin
   t.teardown(() => hq.stop())
   await until(() => hq.ingest.status().subscribed, 'subscribed')
   // A window of 6 published changes: 2 orders.
-  const site = await gateway('small', broker.url, { replayWindow: 6 })
+  const site = await fleetSite('small', broker.url, { replayWindow: 6 })
   site.fleet.start()
   t.teardown(() => site.fleet.stop())
   await site.orders(2)

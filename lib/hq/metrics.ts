@@ -23,7 +23,7 @@ export interface HqMetricsInput {
   replays: ReplayCounts
 }
 
-const alertKinds = ['offline', 'radio', 'backlog', 'lost', 'instance'] as const
+const alertKinds = ['offline', 'radio', 'backlog', 'lost', 'instance', 'rollout'] as const
 
 function family(name: string, type: 'gauge' | 'counter', help: string): MetricFamily {
   return { name, type, help, samples: [] }

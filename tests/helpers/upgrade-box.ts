@@ -80,7 +80,14 @@ export interface Box {
   close(): Promise<void>
 }
 
-export async function installBox(dir: string, publicKey: string): Promise<Box> {
+export interface BoxOptions {
+  /** More of gateway.config.json (a fleet section for a site of a chain). */
+  config?: Record<string, unknown>
+  /** Play deploy/tracker-gateway-rollout.path: `gateway upgrade --queued ARGS` whenever a rollout queues an upgrade. */
+  rolloutArgs?: string[]
+}
+
+export async function installBox(dir: string, publicKey: string, options: BoxOptions = {}): Promise<Box> {
   const root = path.join(dir, 'root')
   const installed = spawnSync(
     'bash',
@@ -90,7 +97,7 @@ export async function installBox(dir: string, publicKey: string): Promise<Box> {
   if (installed.status !== 0) throw new Error(`install.sh failed: ${installed.stderr}`)
   const dataDir = path.join(root, 'var/lib/tracker-gateway')
   const config = path.join(root, 'etc/tracker-gateway/gateway.config.json')
-  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } }))
+  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, ...options.config }))
   const command = path.join(root, 'usr/local/bin/gateway')
   const { GATEWAY_CONFIG: _c, GATEWAY_DATA_DIR: _d, GATEWAY_INSTALL_ROOT: _r, ...clean } = process.env
   const service = new ServiceStandIn(dir, {
@@ -103,6 +110,14 @@ export async function installBox(dir: string, publicKey: string): Promise<Box> {
   })
   await service.listen()
   const env = () => ({ ...clean, PATH: service.path() })
+  if (options.rolloutArgs) {
+    service.watchPath(path.join(dataDir, 'rollout/request.json'), {
+      command,
+      args: ['upgrade', '--queued', ...options.rolloutArgs],
+      env: clean,
+      logFile: path.join(dir, 'rollout-upgrade.log'),
+    })
+  }
   const box: Box = {
     root,
     dataDir,

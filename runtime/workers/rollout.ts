@@ -89,6 +89,7 @@ export class RolloutAgent implements FleetRolloutAgent {
   #kept: Kept | null = null
   #abort: AbortController | null = null
   #work: Promise<void> = Promise.resolve()
+  #writing: Promise<void> = Promise.resolve()
   #stopped = false
 
   constructor(deps: RolloutAgentDeps) {
@@ -159,9 +160,14 @@ export class RolloutAgent implements FleetRolloutAgent {
     if (!command) return
     this.#kept = { command, state, reason, at: new Date(this.#now()).toISOString() }
     this.#deps.log.info({ rollout: command.rolloutId, version: command.version, state, reason }, 'rollout: step')
-    await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 })
-    await fs.writeFile(path.join(this.#dir, 'state.json.partial'), JSON.stringify(this.#kept), { mode: 0o600 })
-    await fs.rename(path.join(this.#dir, 'state.json.partial'), path.join(this.#dir, 'state.json'))
+    const kept = JSON.stringify(this.#kept)
+    // One write at a time (a stand-down may come while a step is being written), in order.
+    this.#writing = this.#writing.then(async () => {
+      await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 })
+      await fs.writeFile(path.join(this.#dir, 'state.json.partial'), kept, { mode: 0o600 })
+      await fs.rename(path.join(this.#dir, 'state.json.partial'), path.join(this.#dir, 'state.json'))
+    })
+    await this.#writing
     this.#deps.changed()
   }
 

@@ -128,6 +128,9 @@ t.test('a good release in two waves, then a bad one halts at the canary', async 
       'the other sites were never restarted',
     )
     await until(async () => (await api('GET', '/api/hq/alerts')).alerts.some((a: any) => a.kind === 'rollout'), 'the rollout alert')
-    t.match((await api('GET', '/api/hq/alerts')).alerts.find((a: any) => a.kind === 'rollout'), { siteId: 'site-1', detail: /halted: the upgrade failed: .*rolled back/ })
+    t.match(
+      (await api('GET', '/api/hq/alerts')).alerts.find((a: any) => a.kind === 'rollout'),
+      { siteId: 'site-1', detail: /halted: the upgrade failed: .*rolled back/ },
+    )
   })
 })

@@ -56,7 +56,10 @@ t.test('a damaged download is thrown away; a wrong secret is refused', async (t)
   const damaged = Buffer.from(archive)
   damaged[1000] ^= 1
   const bad = await server(t, { body: damaged })
-  await t.rejects(fetchRelease({ url: bad.url, secret: 's3cret', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 }), /SHA-256 is \w+, HQ announced/)
+  await t.rejects(
+    fetchRelease({ url: bad.url, secret: 's3cret', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 }),
+    /SHA-256 is \w+, HQ announced/,
+  )
   t.notOk(existsSync(file))
   t.notOk(existsSync(`${file}.part`), 'the damaged bytes are not resumed from')
   writeFileSync(`${file}.part`, randomBytes(400_000))

@@ -28,7 +28,18 @@ async function hq(t: { teardown(fn: () => unknown): void }) {
 
 const command = (url: string, overrides: Record<string, unknown> = {}) =>
   Buffer.from(
-    JSON.stringify({ rolloutId: 3, attempt: 1, action: 'upgrade', version: '0.2.0', sha256, size: archive.length, url, secret: 'x', signature: { signed: true }, ...overrides }),
+    JSON.stringify({
+      rolloutId: 3,
+      attempt: 1,
+      action: 'upgrade',
+      version: '0.2.0',
+      sha256,
+      size: archive.length,
+      url,
+      secret: 'x',
+      signature: { signed: true },
+      ...overrides,
+    }),
   )
 
 function agentFor(dir: string, overrides: Partial<RolloutAgentDeps> = {}) {
@@ -73,7 +84,12 @@ t.test('downloads, waits for its window, queues the upgrade, reports its result 
   t.equal(agent.report()?.state, 'waiting-for-window', 'the same command again (retained) changes nothing')
   orders = 0
   await until(() => agent.report()?.state === 'upgrading' && existsSync(path.join(dir, 'rollout/request.json')), 'upgrading, the upgrade queued')
-  t.match(JSON.parse(readFileSync(path.join(dir, 'rollout/request.json'), 'utf8')), { rolloutId: 3, attempt: 1, version: '0.2.0', archive: 'tracker-gateway-0.2.0.tar.gz' })
+  t.match(JSON.parse(readFileSync(path.join(dir, 'rollout/request.json'), 'utf8')), {
+    rolloutId: 3,
+    attempt: 1,
+    version: '0.2.0',
+    archive: 'tracker-gateway-0.2.0.tar.gz',
+  })
   t.ok(changes() >= 4, 'each step published')
   await agent.stop()
 
@@ -106,7 +122,10 @@ t.test('a failed upgrade, a failed download, a stand-down, a site already on the
   await until(() => agent.report()?.attempt === 2 && agent.report()?.state === 'failed', 'the second attempt fails')
   t.match(agent.report()?.reason, /SHA-256 is \w+, HQ announced f+/)
 
-  const { agent: waiting } = agentFor(mkdtempSync(path.join(tmpdir(), 'agent-')), { config: { ...fleetConfigSchema.parse({}).rollout, window: { hours: '00:00-00:01', noActiveOrders: false } }, now: () => Date.parse('2026-12-02T12:00:00Z') })
+  const { agent: waiting } = agentFor(mkdtempSync(path.join(tmpdir(), 'agent-')), {
+    config: { ...fleetConfigSchema.parse({}).rollout, window: { hours: '00:00-00:01', noActiveOrders: false } },
+    now: () => Date.parse('2026-12-02T12:00:00Z'),
+  })
   waiting.start()
   t.teardown(() => waiting.stop())
   waiting.handle(command(url))

@@ -5,6 +5,7 @@
 // after the commit and records what the broker now holds (published_*), so a command lost
 // with an instance is published again by the next round of any instance.
 import type { Database, SqlClient } from '../store/postgres.ts'
+import { notifyChannel, notifyPayload } from './apply.ts'
 import { getRelease, type Release } from './releases.ts'
 import {
   advance,
@@ -225,6 +226,12 @@ async function saveStep(tx: SqlClient, before: MachineSite[], step: Step, nowMs:
       new Date(nowMs),
     ])
   }
+  // The boards show each site's rollout state: tell them which sites moved (at the commit).
+  const moved = step.sites.filter((site) => {
+    const was = old.get(site.siteId)!
+    return was.state !== site.state || was.reason !== site.reason
+  })
+  if (moved.length) await tx.query('SELECT pg_notify($1, $2)', [notifyChannel, notifyPayload(moved.map((site) => site.siteId))])
   for (const command of step.commands) {
     await tx.query('UPDATE hq_rollout_sites SET wanted_action = $3 WHERE rollout_id = $1 AND site_id = $2', [r.id, command.siteId, command.action])
   }

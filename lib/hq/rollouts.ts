@@ -76,9 +76,11 @@ export type RolloutCommand =
 export interface Publication {
   rolloutId: number
   siteId: string
-  action: 'upgrade' | 'stand-down'
+  /** 'clear': the rollout is done, its retained command is removed (a site installed afresh later must not act on it). */
+  action: 'upgrade' | 'stand-down' | 'clear'
   attempt: number
-  payload: RolloutCommand
+  /** null: an empty retained message (clear). */
+  payload: RolloutCommand | null
 }
 
 interface RolloutRow {
@@ -202,7 +204,7 @@ async function loadSites(tx: SqlClient, rolloutId: number): Promise<MachineSite[
 }
 
 /** Writes what a step changed: the rollout, the sites whose state moved, the commands wanted. */
-async function saveStep(tx: SqlClient, before: MachineSite[], step: Step, nowMs: number): Promise<void> {
+async function saveStep(tx: SqlClient, before: MachineSite[], step: Step, nowMs: number, wasState: RolloutState): Promise<void> {
   const r = step.rollout
   await tx.query(`UPDATE hq_rollouts SET state = $2, current_wave = $3, wave_started_at = $4, wave_done_at = $5, reason = $6, updated_at = $7 WHERE id = $1`, [
     r.id,
@@ -235,6 +237,9 @@ async function saveStep(tx: SqlClient, before: MachineSite[], step: Step, nowMs:
   for (const command of step.commands) {
     await tx.query('UPDATE hq_rollout_sites SET wanted_action = $3 WHERE rollout_id = $1 AND site_id = $2', [r.id, command.siteId, command.action])
   }
+  if (r.state === 'done' && wasState !== 'done') {
+    await tx.query(`UPDATE hq_rollout_sites SET wanted_action = 'clear' WHERE rollout_id = $1 AND published_action IS NOT NULL`, [r.id])
+  }
 }
 
 async function dbNow(tx: SqlClient): Promise<number> {
@@ -259,7 +264,7 @@ export async function driveRollouts(db: Database): Promise<{ halted: number[] }>
       const rollout = toMachine(row, row.version)
       const sites = await loadSites(tx, rollout.id)
       const step = advance(rollout, sites, now)
-      await saveStep(tx, sites, step, now)
+      await saveStep(tx, sites, step, now, rollout.state)
       if (rollout.state !== 'halted' && step.rollout.state === 'halted') halted.push(rollout.id)
     }
     return { halted }
@@ -277,7 +282,7 @@ export async function operateRollout(db: Database, id: number, action: Operator)
     const rollout = toMachine(rows[0], rows[0].version)
     const sites = await loadSites(tx, id)
     const now = await dbNow(tx)
-    await saveStep(tx, sites, operate(rollout, sites, action), now)
+    await saveStep(tx, sites, operate(rollout, sites, action), now, rollout.state)
     return true
   })
 }
@@ -287,7 +292,7 @@ export async function pendingPublications(db: SqlClient, publicUrl: string): Pro
   const { rows } = await db.query<{
     rollout_id: string
     site_id: string
-    wanted_action: 'upgrade' | 'stand-down'
+    wanted_action: 'upgrade' | 'stand-down' | 'clear'
     attempt: number
     release_id: string
     version: string
@@ -305,20 +310,22 @@ export async function pendingPublications(db: SqlClient, publicUrl: string): Pro
   const base = publicUrl.replace(/\/$/, '')
   return rows.map((row) => {
     const rolloutId = Number(row.rollout_id)
-    const payload: RolloutCommand =
-      row.wanted_action === 'upgrade'
-        ? {
-            rolloutId,
-            attempt: row.attempt,
-            action: 'upgrade',
-            version: row.version,
-            sha256: row.sha256,
-            size: Number(row.size),
-            url: `${base}/api/hq/releases/${row.release_id}/archive`,
-            secret: row.download_secret,
-            signature: JSON.parse(row.signature) as unknown,
-          }
-        : { rolloutId, action: 'stand-down' }
+    const payload: RolloutCommand | null =
+      row.wanted_action === 'clear'
+        ? null
+        : row.wanted_action === 'upgrade'
+          ? {
+              rolloutId,
+              attempt: row.attempt,
+              action: 'upgrade',
+              version: row.version,
+              sha256: row.sha256,
+              size: Number(row.size),
+              url: `${base}/api/hq/releases/${row.release_id}/archive`,
+              secret: row.download_secret,
+              signature: JSON.parse(row.signature) as unknown,
+            }
+          : { rolloutId, action: 'stand-down' }
     return { rolloutId, siteId: row.site_id, action: row.wanted_action, attempt: row.attempt, payload }
   })
 }

@@ -69,7 +69,7 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
           for (const publication of await pendingPublications(db, config.releases.publicUrl)) {
             const topic = fleetTopics(config.topicPrefix, publication.siteId).rollout
             await ingest
-              .publish(topic, JSON.stringify(publication.payload), 5000, true)
+              .publish(topic, publication.payload === null ? '' : JSON.stringify(publication.payload), 5000, true)
               .then(() => markPublished(db, publication))
               .then(() => log.info({ rollout: publication.rolloutId, site: publication.siteId, action: publication.action }, 'hq rollout: site told'))
               .catch((error: unknown) => log.warn({ err: error, site: publication.siteId }, 'hq rollout: command not published yet'))

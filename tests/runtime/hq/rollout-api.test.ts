@@ -98,7 +98,8 @@ t.test('upload, download by range, two waves, halt and alert, pause, resume, can
     )
   for (const [index, client] of clients.entries()) {
     told.set(sites[index]!, [])
-    client.on('message', (_topic, payload) => told.get(sites[index]!)!.push(JSON.parse(payload.toString())))
+    // An empty message: HQ cleared the retained command.
+    client.on('message', (_topic, payload) => told.get(sites[index]!)!.push(payload.length ? JSON.parse(payload.toString()) : null))
     await client.subscribeAsync(`${prefix}/${sites[index]}/rollout`, { qos: 1 })
     await status(index, true)
   }
@@ -176,6 +177,14 @@ t.test('upload, download by range, two waves, halt and alert, pause, resume, can
     await status(0, true, { rolloutId: 1, attempt: 1, state: 'done', reason: null, version: '0.2.0', at: new Date().toISOString() }, '0.2.0')
     await status(2, true, { rolloutId: 1, attempt: 1, state: 'done', reason: null, version: '0.2.0', at: new Date().toISOString() }, '0.2.0')
     await until(async () => (await call('GET', '/api/hq/rollouts/1')).body.rollout.state === 'done', 'the rollout done')
+    await until(() => sites.every((site) => told.get(site)!.at(-1) === null), 'the retained commands cleared')
+    const late = await publisher(chain.broker.url, 'late-reader')
+    t.teardown(() => late.endAsync(true))
+    const retained: string[] = []
+    late.on('message', (topic) => retained.push(topic))
+    await late.subscribeAsync(`${prefix}/+/rollout`, { qos: 1 })
+    await late.publishAsync(`${prefix}/probe`, 'x', { qos: 1 })
+    t.same(retained, [], 'a site installed afresh later finds no command of a finished rollout')
     const listed = (await call('GET', '/api/hq/sites')).body.sites
     t.same(
       listed.map((site: any) => [site.siteId, site.version, site.rollout?.state]),

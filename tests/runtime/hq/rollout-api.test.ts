@@ -16,7 +16,7 @@ import { prefix, publisher } from '../../lib/hq/fixtures.ts'
 import { brokerLines } from './fixtures.ts'
 import { startBroker } from '../../lib/fleet/mosquitto.ts'
 import { freshDatabase, hqConfig } from '../../lib/hq/fixtures.ts'
-import { startHq, type HqInstance } from '../../../runtime/hq/main.ts'
+import { startHq } from '../../../runtime/hq/main.ts'
 import { hqConfigSchema } from '../../../lib/hq/config.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
 
@@ -49,24 +49,29 @@ t.test('upload, download by range, two waves, halt and alert, pause, resume, can
   t.teardown(() => broker.stop())
   const { url: postgresUrl, db } = await freshDatabase(pg)
   t.teardown(() => db.close())
-  const hq = await startHq({
-    config: hqConfig({
-      postgresUrl,
-      brokerUrl: broker.url,
-      instanceId: 'a',
-      port: 0,
-      host: '127.0.0.1',
-      releases: { keys: [chainKey.file], publicUrl: 'http://hq.example:8100', maxBytes: 4_000_000 },
-      rollout: { checkIntervalMs: 100 },
-      alerts: { ...hqConfigSchema.parse({ postgresUrl: 'postgres://x', broker: { url: 'mqtt://x' }, instanceId: 'x' }).alerts, checkIntervalMs: 100 },
-    }),
-    log: memoryLogger('error').log,
-  })
+  const startInstance = async (instanceId: string) => {
+    const instance = await startHq({
+      config: hqConfig({
+        postgresUrl,
+        brokerUrl: broker.url,
+        instanceId,
+        port: 0,
+        host: '127.0.0.1',
+        releases: { keys: [chainKey.file], publicUrl: 'http://hq.example:8100', maxBytes: 4_000_000 },
+        rollout: { checkIntervalMs: 100 },
+        alerts: { ...hqConfigSchema.parse({ postgresUrl: 'postgres://x', broker: { url: 'mqtt://x' }, instanceId: 'x' }).alerts, checkIntervalMs: 100 },
+      }),
+      log: memoryLogger('error').log,
+    })
+    await instance.ingest.connected()
+    return instance
+  }
+  let hq = await startInstance('a')
   t.teardown(() => hq.stop())
-  await hq.ingest.connected()
-  const chain = { broker, a: hq, token: (await new HqTokens(db).create('reader')).token, url: (instance: HqInstance) => `http://127.0.0.1:${instance.port}` }
-  const base = chain.url(chain.a)
-  const admin = (await new HqTokens(chain.a.db).create('ops', 'admin')).token
+  const token = (await new HqTokens(db).create('reader')).token
+  const chain = { broker, token }
+  let base = `http://127.0.0.1:${hq.port}`
+  const admin = (await new HqTokens(db).create('ops', 'admin')).token
   const call = async (method: string, route: string, body?: unknown, token = admin, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${route}`, {
       method,
@@ -167,6 +172,10 @@ t.test('upload, download by range, two waves, halt and alert, pause, resume, can
     )
     t.equal((await fetch(archiveUrl, { headers: { 'x-release-secret': command.secret, range: `bytes=${good.archive.length}-` } })).status, 416)
 
+    // The instance that started the rollout stops; another one, started now, carries it on.
+    await hq.stop()
+    hq = await startInstance('b')
+    base = `http://127.0.0.1:${hq.port}`
     await status(1, true, { rolloutId: 1, attempt: 1, state: 'downloading', reason: null, version: '0.2.0', at: new Date().toISOString() })
     await until(
       async () => (await call('GET', '/api/hq/rollouts/1')).body.rollout.sites.find((s: any) => s.siteId === 's2').state === 'downloading',

@@ -55,24 +55,27 @@ t.test('releases and rollouts from the command line; admin tokens', async (t) =>
   writeFileSync(`${archive}.sig`, JSON.stringify(signRelease(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 'x', '0.2.0', sha256)))
   const admin = await runCli(['hq', 'token', 'create', 'ops', '--scope', 'admin', '--config', config])
   t.equal(admin.code, 0, admin.stderr)
-  t.match(await runCli(['hq', 'token', 'list', '--config', config]), { stdout: /  ops  admin  created/ })
+  t.match(await runCli(['hq', 'token', 'list', '--config', config]), { stdout: / {2}ops {2}admin {2}created/ })
   t.match(await runCli(['hq', 'token', 'create', 'x', '--scope', 'root', '--config', config]), { code: 1, stderr: /--scope read or admin/ })
   t.match(await runCli(['hq', 'release', 'upload', archive, '--config', config]), {
     code: 0,
     stdout: new RegExp(`stored: release 1, version 0\\.2\\.0, sha256 ${sha256}`),
   })
-  t.match(await runCli(['hq', 'release', 'list', '--config', config]), { stdout: /^1  0\.2\.0  20 bytes/ })
+  t.match(await runCli(['hq', 'release', 'list', '--config', config]), { stdout: /^1 {2}0\.2\.0 {2}20 bytes/ })
   const db = openDatabase(url, { max: 1 })
   t.teardown(() => db.close())
   await db.query(`INSERT INTO hq_sites (site_id, online, version) VALUES ('a', true, '0.1.0'), ('b', true, '0.1.0'), ('c', false, '0.1.0')`)
   const started = await runCli(['hq', 'rollout', 'start', '1', '--canary', 'b', '--percent', '50', '--soak', '0', '--offline', 'skip', '--config', config])
   t.equal(started.code, 0, started.stderr)
-  t.match(started.stdout, /^rollout 1: 0\.2\.0 running, wave 1 of 3, soak 0 min, offline sites skip\n  wave 1  b  pending  runs 0\.1\.0\n  wave 2  a  pending/)
+  t.match(
+    started.stdout,
+    /^rollout 1: 0\.2\.0 running, wave 1 of 3, soak 0 min, offline sites skip\n {2}wave 1 {2}b {2}pending {2}runs 0\.1\.0\n {2}wave 2 {2}a {2}pending/,
+  )
   t.match(await runCli(['hq', 'rollout', 'pause', '1', '--config', config]), { code: 0, stdout: /rollout 1: 0\.2\.0 paused/ })
   t.match(await runCli(['hq', 'rollout', 'pause', '1', '--config', config]), { code: 1, stderr: /only a running rollout can be paused/ })
   t.match(await runCli(['hq', 'rollout', 'resume', '1', '--config', config]), { code: 0, stdout: /running/ })
   t.match(await runCli(['hq', 'rollout', 'cancel', '1', '--config', config]), { code: 0, stdout: /cancelled \(cancelled by the operator\)/ })
-  t.match(await runCli(['hq', 'rollout', 'list', '--config', config]), { stdout: /^1  0\.2\.0  cancelled  wave 1\/3/ })
+  t.match(await runCli(['hq', 'rollout', 'list', '--config', config]), { stdout: /^1 {2}0\.2\.0 {2}cancelled {2}wave 1\/3/ })
   t.match(await runCli(['hq', 'rollout', 'show', '9', '--config', config]), { code: 1, stderr: /no rollout 9/ })
   t.match(await runCli(['hq', 'rollout', 'start', '1', '--canary', 'zz', '--config', config]), { code: 1, stderr: /canary site "zz"/ })
   t.match(await runCli(['hq', 'rollout', '--config', config]), { code: 1, stderr: /usage/ })

@@ -54,6 +54,8 @@ export interface RolloutAgentDeps {
   log: Logger
   /** How often the window and the upgrade's result are looked at. */
   pollMs?: number
+  /** No result this long after the upgrade was queued: failed (nothing ran it: the path unit missing?). */
+  upgradeLimitMs?: number
   now?: () => number
 }
 
@@ -241,6 +243,11 @@ export class RolloutAgent implements FleetRolloutAgent {
         return
       }
       if (this.#stopped) return
+      const queuedAt = Date.parse(this.#kept?.at ?? '')
+      if (this.#now() - queuedAt > (this.#deps.upgradeLimitMs ?? 2 * 3_600_000)) {
+        await fs.rm(requestFile(this.#deps.dataDir), { force: true })
+        throw new Error('the queued upgrade never ran (is tracker-gateway-rollout.path enabled? systemctl status tracker-gateway-rollout)')
+      }
       await sleep(this.#deps.pollMs ?? 2_000, undefined, { signal })
     }
   }

@@ -3,7 +3,7 @@
 // root's data dir, the service run by the stand-in service manager (service-stand-in.ts)
 // with the unit's start-up check before each start; and release archives of this checkout
 // at other versions, signed, as scripts/make-release.sh lays them out.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { createHash, generateKeyPairSync } from 'node:crypto'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -89,11 +89,17 @@ export interface BoxOptions {
 
 export async function installBox(dir: string, publicKey: string, options: BoxOptions = {}): Promise<Box> {
   const root = path.join(dir, 'root')
-  const installed = spawnSync(
-    'bash',
-    [path.join(projectRoot, 'deploy/install.sh'), 'install', '--root', root, '--test-mode', '--node-dist', makeMirror(dir), '--release-key', publicKey],
-    { encoding: 'utf8', env: { ...process.env, TRACKER_NODE_ARCH: 'x86_64', npm_config_prefer_offline: 'true' } },
-  )
+  // Not spawnSync: several boxes may install at once (tests/deploy/rollout.test.ts).
+  const installed = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(
+      'bash',
+      [path.join(projectRoot, 'deploy/install.sh'), 'install', '--root', root, '--test-mode', '--node-dist', makeMirror(dir), '--release-key', publicKey],
+      { env: { ...process.env, TRACKER_NODE_ARCH: 'x86_64', npm_config_prefer_offline: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('close', (status) => resolve({ status, stderr }))
+  })
   if (installed.status !== 0) throw new Error(`install.sh failed: ${installed.stderr}`)
   const dataDir = path.join(root, 'var/lib/tracker-gateway')
   const config = path.join(root, 'etc/tracker-gateway/gateway.config.json')

@@ -133,6 +133,18 @@ t.test('a failed upgrade, a failed download, a stand-down, a site already on the
   waiting.handle(Buffer.from(JSON.stringify({ rolloutId: 3, action: 'stand-down' })))
   await until(() => waiting.report()?.state === 'cancelled', 'stood down')
 
+  let clock = Date.parse('2026-12-02T12:00:00Z')
+  const stuckDir = mkdtempSync(path.join(tmpdir(), 'agent-'))
+  const { agent: stuck } = agentFor(stuckDir, { now: () => clock, upgradeLimitMs: 60_000 })
+  stuck.start()
+  t.teardown(() => stuck.stop())
+  stuck.handle(command(url))
+  await until(() => stuck.report()?.state === 'upgrading', 'queued')
+  clock += 61_000
+  await until(() => stuck.report()?.state === 'failed', 'nothing ran the upgrade: failed')
+  t.match(stuck.report()?.reason, /the queued upgrade never ran \(is tracker-gateway-rollout\.path enabled/)
+  t.notOk(existsSync(path.join(stuckDir, 'rollout/request.json')), 'its request withdrawn')
+
   const { agent: current } = agentFor(mkdtempSync(path.join(tmpdir(), 'agent-')), { runningVersion: '0.2.0' })
   current.start()
   t.teardown(() => current.stop())

@@ -267,6 +267,8 @@ install_files() {
   chmod 0700 "$data_dir"
   system chown "$user:$user" "$data_dir" "$cache_dir"
   cp "$src/deploy/tracker-gateway.service" "$unit"
+  # Rollouts from HQ: the upgrade the gateway queues is run by these, as root.
+  cp "$src/deploy/tracker-gateway-rollout.path" "$src/deploy/tracker-gateway-rollout.service" "$(dirname "$unit")/"
   write_command
 }
 
@@ -283,6 +285,7 @@ case "$action" in
     swap_app
     system systemctl daemon-reload
     system systemctl enable --now tracker-gateway
+    system systemctl enable --now tracker-gateway-rollout.path
     say "installed. Check: gateway status; logs: journalctl -u tracker-gateway -f"
     ;;
   upgrade)
@@ -290,14 +293,16 @@ case "$action" in
     install_files
     # Swapped while stopped, so the running gateway never sees half an app.
     system systemctl daemon-reload
+    system systemctl enable --now tracker-gateway-rollout.path
     system systemctl stop tracker-gateway
     swap_app
     system systemctl start tracker-gateway
     say "upgraded to $(sed -nE 's/^ *"version": "([^"]+)".*/\1/p' "$app/package.json"); config and data kept"
     ;;
   uninstall)
+    system systemctl disable --now tracker-gateway-rollout.path
     system systemctl disable --now tracker-gateway
-    rm -f "$unit" "$command_file"
+    rm -f "$unit" "$(dirname "$unit")/tracker-gateway-rollout.path" "$(dirname "$unit")/tracker-gateway-rollout.service" "$command_file"
     rm -rf "$app" "$releases" "$node_root" "$cache_dir"
     system systemctl daemon-reload
     if [ "$purge" = 1 ]; then

@@ -4,22 +4,40 @@ import * as f0 from './hq/index.get.ts'
 import * as f1 from './hq/alerts.get.ts'
 import * as f2 from './hq/instance.get.ts'
 import * as f3 from './hq/metrics.get.ts'
-import * as f4 from './hq/sites.get.ts'
-import * as f5 from './hq/sites.site.get.ts'
-import * as f6 from './hq/sites.site.alerts.get.ts'
-import * as f7 from './hq/sites.site.history.get.ts'
-import * as f8 from './hq/sites.site.orders.get.ts'
-import * as f9 from './hq/statistics.get.ts'
+import * as f4 from './hq/releases.get.ts'
+import * as f5 from './hq/releases.post.ts'
+import * as f6 from './hq/releases.release.archive.get.ts'
+import * as f7 from './hq/rollouts.get.ts'
+import * as f8 from './hq/rollouts.post.ts'
+import * as f9 from './hq/rollouts.rollout.get.ts'
+import * as f10 from './hq/rollouts.rollout.cancel.post.ts'
+import * as f11 from './hq/rollouts.rollout.pause.post.ts'
+import * as f12 from './hq/rollouts.rollout.resume.post.ts'
+import * as f13 from './hq/sites.get.ts'
+import * as f14 from './hq/sites.site.get.ts'
+import * as f15 from './hq/sites.site.alerts.get.ts'
+import * as f16 from './hq/sites.site.history.get.ts'
+import * as f17 from './hq/sites.site.orders.get.ts'
+import * as f18 from './hq/statistics.get.ts'
 
 export const manifest: HqManifestEntry[] = [
   { file: 'hq/index.get.ts', ...f0.config, handler: f0.default },
   { file: 'hq/alerts.get.ts', ...f1.config, handler: f1.default },
   { file: 'hq/instance.get.ts', ...f2.config, handler: f2.default },
   { file: 'hq/metrics.get.ts', ...f3.config, handler: f3.default },
-  { file: 'hq/sites.get.ts', ...f4.config, handler: f4.default },
-  { file: 'hq/sites.site.get.ts', ...f5.config, handler: f5.default },
-  { file: 'hq/sites.site.alerts.get.ts', ...f6.config, handler: f6.default },
-  { file: 'hq/sites.site.history.get.ts', ...f7.config, handler: f7.default },
-  { file: 'hq/sites.site.orders.get.ts', ...f8.config, handler: f8.default },
-  { file: 'hq/statistics.get.ts', ...f9.config, handler: f9.default },
+  { file: 'hq/releases.get.ts', ...f4.config, handler: f4.default },
+  { file: 'hq/releases.post.ts', ...f5.config, handler: f5.default },
+  { file: 'hq/releases.release.archive.get.ts', ...f6.config, handler: f6.default },
+  { file: 'hq/rollouts.get.ts', ...f7.config, handler: f7.default },
+  { file: 'hq/rollouts.post.ts', ...f8.config, handler: f8.default },
+  { file: 'hq/rollouts.rollout.get.ts', ...f9.config, handler: f9.default },
+  { file: 'hq/rollouts.rollout.cancel.post.ts', ...f10.config, handler: f10.default },
+  { file: 'hq/rollouts.rollout.pause.post.ts', ...f11.config, handler: f11.default },
+  { file: 'hq/rollouts.rollout.resume.post.ts', ...f12.config, handler: f12.default },
+  { file: 'hq/sites.get.ts', ...f13.config, handler: f13.default },
+  { file: 'hq/sites.site.get.ts', ...f14.config, handler: f14.default },
+  { file: 'hq/sites.site.alerts.get.ts', ...f15.config, handler: f15.default },
+  { file: 'hq/sites.site.history.get.ts', ...f16.config, handler: f16.default },
+  { file: 'hq/sites.site.orders.get.ts', ...f17.config, handler: f17.default },
+  { file: 'hq/statistics.get.ts', ...f18.config, handler: f18.default },
 ]

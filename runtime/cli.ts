@@ -19,7 +19,7 @@ import { commandHelp } from './cli/command-help.ts'
 import { buttonCliCommand } from './cli/button-commands.ts'
 import { backupCliCommand, backupCliOptions, restoreCliCommand } from './cli/backup-commands.ts'
 import { tlsCliCommand, tlsCliOptions } from './cli/tls-commands.ts'
-import { hqCliCommand, hqUsage } from './cli/hq-commands.ts'
+import { hqCliCommand, hqCliOptions, hqUsage } from './cli/hq-commands.ts'
 import { upgradeCliCommand, upgradeCliOptions, upgradeUsage } from './cli/upgrade-commands.ts'
 import type { CliCommandEntry } from './cli/cli-command.ts'
 import { trimAfterStartUp } from './wiring/memory-trim.ts'
@@ -177,7 +177,7 @@ const globalOptions: ParseArgsOptionsConfig = {
 export async function runCli(argv: string[]): Promise<number> {
   const parse = (options: ParseArgsOptionsConfig) => parseArgs({ args: argv, allowPositionals: true, strict: false, options })
   let { values, positionals } = parse(globalOptions)
-  const declared = commands.get(positionals[0] ?? '')?.options
+  const declared = commands.get(positionals[0] ?? '')?.options ?? (positionals[0] === 'hq' ? hqCliOptions : undefined)
   if (declared) ({ values, positionals } = parse({ ...declared, ...globalOptions }))
   const [name, ...rest] = positionals
   const ownHelp = name && values.help ? commandHelp(usage, positionals, commands.get(name)?.help) : undefined

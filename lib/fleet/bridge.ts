@@ -26,6 +26,8 @@ export interface FleetBridgeOptions {
   batchSize?: number
   /** Serves headquarters' replay requests (none: the replay topic is not subscribed). */
   replayer?: FleetReplayer
+  /** Headquarters' rollout commands (retained, on the rollout topic; none: not subscribed). */
+  onRollout?: (payload: Buffer) => void
   connect?: (url: string, options: IClientOptions) => MqttClient
 }
 
@@ -163,6 +165,7 @@ export class FleetBridge {
       this.#publishStatus(connection)
       this.#drain(connection)
       if (this.#options.replayer) this.#listenForReplays(connection)
+      if (this.#options.onRollout) this.#listenForRollouts(connection, this.#options.onRollout)
     })
     client.on('close', () => {
       markClosed(new Error('connection closed'))
@@ -259,6 +262,18 @@ export class FleetBridge {
     connection.client.subscribe(replayTopic, { qos: 1 }, (error, granted) => {
       if (error || granted?.some((g) => g.qos === 128))
         log.warn({ topic: replayTopic, err: error }, 'fleet: the broker refused the replay subscription; headquarters cannot ask this site to replay')
+    })
+  }
+
+  #listenForRollouts(connection: Connection, handler: (payload: Buffer) => void): void {
+    const topic = this.#topics.rollout
+    connection.client.on('message', (received, payload) => {
+      // Empty: HQ cleared the retained command.
+      if (received === topic && connection === this.#connection && payload.length) handler(payload)
+    })
+    connection.client.subscribe(topic, { qos: 1 }, (error, granted) => {
+      if (error || granted?.some((g) => g.qos === 128))
+        this.#options.log.warn({ topic, err: error }, 'fleet: the broker refused the rollout subscription; headquarters cannot upgrade this site')
     })
   }
 

@@ -48,6 +48,27 @@ export const fleetConfigSchema = z
     replayWindow: z.number().int().min(0).max(100_000).default(2000),
     /** At most this many changes replayed per minute, whatever headquarters asks. */
     replayPerMinute: z.number().int().min(1).max(1_000_000).default(6000),
+    /**
+     * Rollouts from headquarters (issue 46; docs/hq.md "Rollouts"): the release is downloaded
+     * at most at bandwidthKiBps and installed only inside the window: between window.hours
+     * (the site's local "HH:MM-HH:MM", may span midnight; absent: any time) and, with
+     * window.noActiveOrders, only while no order is active.
+     */
+    rollout: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        bandwidthKiBps: z.number().int().min(1).max(1_000_000).default(512),
+        window: z
+          .strictObject({
+            hours: z
+              .string()
+              .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM-HH:MM')
+              .optional(),
+            noActiveOrders: z.boolean().default(false),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
   })
   .superRefine((fleet, context) => {
     if (fleet.enabled && !fleet.brokerUrl) {
@@ -66,8 +87,10 @@ export interface FleetTopics {
   events: string
   history: string
   status: string
-  /** Headquarters' requests to publish again what it missed (the only topic a site reads). */
+  /** Headquarters' requests to publish again what it missed (a topic a site reads). */
   replay: string
+  /** Headquarters' rollout command for the site (retained; issue 46; a topic a site reads, only HQ writes). */
+  rollout: string
 }
 
 export function fleetTopics(prefix: string, siteId: string): FleetTopics {
@@ -76,6 +99,7 @@ export function fleetTopics(prefix: string, siteId: string): FleetTopics {
     history: `${prefix}/${siteId}/history`,
     status: `${prefix}/${siteId}/status`,
     replay: `${prefix}/${siteId}/replay`,
+    rollout: `${prefix}/${siteId}/rollout`,
   }
 }
 

@@ -31,6 +31,12 @@ export interface FleetDeps {
   batchSize?: number
 }
 
+/** The rollout agent as the fleet sees it: it takes HQ's commands and reports where the site is. */
+export interface FleetRolloutAgent {
+  handle(payload: Buffer): void
+  report(): Record<string, unknown> | null
+}
+
 /** The gateway's radio as the status message reports it (wired once the radio exists). */
 export interface FleetRadioSource {
   kind: 'simulated' | 'zigbee'
@@ -43,6 +49,7 @@ export class FleetService {
   readonly #outbox: FleetOutbox | null
   readonly #deps: FleetDeps
   #radio: FleetRadioSource | null = null
+  #rollout: FleetRolloutAgent | null = null
 
   private constructor(deps: FleetDeps, siteId: string, outbox: FleetOutbox | null, bridge: FleetBridge | null) {
     this.#deps = deps
@@ -70,6 +77,7 @@ export class FleetService {
       batchSize: deps.batchSize,
       replayer: deps.config.replayWindow > 0 ? new FleetReplayer(outbox, new ReplayBudget(deps.config.replayPerMinute, deps.clock)) : undefined,
       statusPayload: (online, reason) => service!.#statusPayload(online, reason),
+      onRollout: deps.config.rollout.enabled ? (payload) => service!.#rollout?.handle(payload) : undefined,
     })
     service = new FleetService(deps, siteId, outbox, bridge)
     return service
@@ -102,6 +110,11 @@ export class FleetService {
     this.#radio = radio
   }
 
+  /** Who handles headquarters' rollout commands and says where the site is (runtime/workers/rollout.ts), from now on. */
+  attachRollout(agent: FleetRolloutAgent): void {
+    this.#rollout = agent
+  }
+
   /** Something the status message says changed (the radio went up or down): publish it now. */
   statusChanged(): void {
     this.#bridge?.statusChanged()
@@ -128,6 +141,11 @@ export class FleetService {
     return upgrade ? { upgrade } : {}
   }
 
+  #rolloutField(): { rollout?: Record<string, unknown> } {
+    const rollout = this.#rollout?.report()
+    return rollout ? { rollout } : {}
+  }
+
   #statusPayload(online: boolean, reason?: string): Record<string, unknown> {
     const { identity, clock } = this.#deps
     const status = this.status()
@@ -152,6 +170,7 @@ export class FleetService {
       timezone: this.#deps.timezone(),
       ...(this.#deps.targetSeconds ? { targetSeconds: this.#deps.targetSeconds() } : {}),
       ...this.#upgradeField(),
+      ...this.#rolloutField(),
     }
   }
 }

@@ -10,8 +10,11 @@ import type { SqlClient } from '../store/postgres.ts'
 import { notifyChannel } from './apply.ts'
 import type { HqConfig } from './config.ts'
 
-/** 'instance': an HQ instance stopped acknowledging; its siteId is the instance's client id (hq-<instanceId>). */
-export type AlertKind = 'offline' | 'backlog' | 'radio' | 'lost' | 'instance'
+/**
+ * 'instance': an HQ instance stopped acknowledging; its siteId is the instance's client id (hq-<instanceId>).
+ * 'rollout': the site failed its upgrade and the rollout halted (lib/hq/rollouts.ts); it clears when the rollout is resumed or cancelled.
+ */
+export type AlertKind = 'offline' | 'backlog' | 'radio' | 'lost' | 'instance' | 'rollout'
 
 export interface Alert {
   id: number
@@ -81,7 +84,11 @@ const conditions = `
   FROM hq_sites WHERE lost_at > now() - make_interval(secs => $4)
   UNION ALL
   SELECT 'hq-' || instance_id, 'instance', 'HQ instance ' || instance_id || ' has not acknowledged since ' || to_char(seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-  FROM hq_instances WHERE seen_at < now() - make_interval(secs => $5)`
+  FROM hq_instances WHERE seen_at < now() - make_interval(secs => $5)
+  UNION ALL
+  SELECT rs.site_id, 'rollout', 'rollout ' || r.id || ' of version ' || rel.version || ' halted: the upgrade failed: ' || COALESCE(rs.reason, 'no reason given')
+  FROM hq_rollout_sites rs JOIN hq_rollouts r ON r.id = rs.rollout_id JOIN hq_releases rel ON rel.id = r.release_id
+  WHERE r.state = 'halted' AND rs.state = 'failed'`
 
 export async function evaluateAlerts(tx: SqlClient, config: AlertConfig): Promise<{ raised: Alert[]; cleared: Alert[] }> {
   const args = [

@@ -166,11 +166,12 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
          started_at = n.started_at, status_at = n.at, status_received_at = now(),
          backlog_before = s.backlog, backlog = n.backlog, last_published_seq = n.last_published_seq, replay_after = n.replay_after,
          timezone = COALESCE(n.timezone, s.timezone), target_seconds = COALESCE(n.target_seconds, s.target_seconds),
+         rollout_report = COALESCE(n.rollout_report, s.rollout_report),
          radio_up = CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END,
          radio_down_since = CASE WHEN NOT (CASE WHEN n.online OR n.radio_up IS NOT NULL THEN n.radio_up ELSE s.radio_up END)
                                  THEN CASE WHEN NOT s.radio_up AND n.started_at = s.started_at THEN s.radio_down_since ELSE now() END END
-       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[], $11::bigint[], $12::text[], $13::int[])
-         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up, replay_after, timezone, target_seconds)
+       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[], $10::boolean[], $11::bigint[], $12::text[], $13::int[], $14::text[])
+         AS n(site_id, online, reason, device_id, version, started_at, at, backlog, last_published_seq, radio_up, replay_after, timezone, target_seconds, rollout_report)
        WHERE s.site_id = n.site_id
          AND (s.started_at IS NULL OR n.started_at > s.started_at
               OR (n.started_at = s.started_at AND (n.at >= s.status_at OR NOT n.online)))`,
@@ -188,6 +189,7 @@ export async function applyBatch(tx: SqlClient, messages: SiteMessage[], options
         statuses.map((s) => s.replayAfter ?? null),
         statuses.map((s) => s.timezone ?? null),
         statuses.map((s) => s.targetSeconds ?? null),
+        statuses.map((s) => (s.rollout ? JSON.stringify(s.rollout) : null)),
       ],
     )
     statusCount = result.rowCount

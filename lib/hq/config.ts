@@ -100,6 +100,29 @@ export const hqConfigSchema = z.strictObject({
       checkIntervalMs: z.number().int().min(100).max(3_600_000).default(5000),
     })
     .prefault({}),
+  /**
+   * Releases rolled out to the sites (issue 46, docs/hq.md "Rollouts"): uploads are verified
+   * with these public keys (PEM files, relative to this file; the chain's release keys, the
+   * .pub files a gateway trusts), and sites download them from publicUrl (this HQ as the
+   * sites reach it, e.g. https://hq.chain.example:8100).
+   */
+  releases: z
+    .strictObject({
+      keys: z.array(z.string().min(1)).max(20).default([]),
+      publicUrl: z
+        .string()
+        .regex(/^https?:\/\/[^/\s@]+\/?$/, 'must be http(s)://host[:port], without a path')
+        .optional(),
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(2 * 1024 ** 3)
+        .default(256 * 1024 ** 2),
+    })
+    .prefault({}),
+  /** How often each instance drives the rollout (lib/hq/rollouts.ts); any instance may. */
+  rollout: z.strictObject({ checkIntervalMs: z.number().int().min(100).max(600_000).default(5000) }).prefault({}),
 })
 
 export type HqConfig = z.infer<typeof hqConfigSchema>
@@ -145,6 +168,7 @@ export function loadHqConfig(configPath: string | undefined, env: NodeJS.Process
   for (const key of ['ca', 'cert', 'key'] as const) {
     if (config.broker[key]) config.broker[key] = path.resolve(dir, config.broker[key])
   }
+  config.releases.keys = config.releases.keys.map((key) => path.resolve(dir, key))
   return config
 }
 

@@ -263,13 +263,14 @@ export class Ingest {
   }
 
   /** Publishes on the ingest's connection (QoS 1): HQ's replay requests to a site. */
-  async publish(topic: string, payload: string, timeoutMs = 5000): Promise<void> {
+  /** Publishes at QoS 1; `retain`: the broker keeps it for a site that is away (a rollout command). */
+  async publish(topic: string, payload: string, timeoutMs = 5000, retain = false): Promise<void> {
     const client = this.#client
     if (!client?.connected) throw new Error('not connected to the broker')
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('publish timed out')), timeoutMs)))
     try {
-      await Promise.race([client.publishAsync(topic, payload, { qos: 1 }), timeout])
+      await Promise.race([client.publishAsync(topic, payload, { qos: 1, retain }), timeout])
     } finally {
       clearTimeout(timer)
     }

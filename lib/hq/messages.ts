@@ -63,6 +63,17 @@ const statusSchema = z.object({
   /** The site's zone and target (absent from older gateways: HQ's configured ones apply). */
   timezone: z.string().max(64).refine(isValidTimezone, 'must be an IANA timezone').optional(),
   targetSeconds: z.number().int().min(1).max(86_400).optional(),
+  /** Where the site is in a rollout HQ told it of (issue 46; absent: none, or an older gateway). */
+  rollout: z
+    .object({
+      rolloutId: z.number().int().min(1),
+      attempt: z.number().int().min(1),
+      state: z.string().max(40),
+      reason: z.string().max(1000).nullable(),
+      version: z.string().max(100),
+      at: z.string().datetime({ offset: true }),
+    })
+    .optional(),
 })
 
 export type SiteEvent = Omit<z.infer<typeof eventSchema>, 'locationName'> & { kind: 'event'; locationName: string | null }

@@ -25,7 +25,7 @@ export interface HqMetricsInput {
   requestDurations?: DurationHistograms
 }
 
-const alertKinds = ['offline', 'radio', 'backlog', 'lost', 'instance'] as const
+const alertKinds = ['offline', 'radio', 'backlog', 'lost', 'instance', 'rollout'] as const
 
 function family(name: string, type: 'gauge' | 'counter', help: string): MetricFamily {
   return { name, type, help, samples: [] }

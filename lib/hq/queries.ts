@@ -35,6 +35,8 @@ export interface SiteOverview {
   /** The site's own target and zone (from its status; HQ's configured ones for an older gateway). */
   targetSeconds: number
   timezone: string
+  /** The site in the latest rollout that includes it (null: none): its state and why. */
+  rollout: { id: number; state: string; reason: string | null } | null
 }
 
 /** The site's zone and target in SQL: its own (status), else HQ's configured ones ($1, $4, $2). */
@@ -60,8 +62,10 @@ const siteRows = `
          COALESCE(o.active, 0)::int AS active, COALESCE(o.late, 0)::int AS late_now,
          COALESCE(f.orders, 0)::int AS orders, COALESCE(f.located, 0)::int AS located,
          f.to_table_seconds, COALESCE(f.late, 0)::int AS late_today,
-         now() - s.last_seen > make_interval(secs => $3) AS silent
-  FROM hq_sites s LEFT JOIN open o ON o.site_id = s.site_id LEFT JOIN today f ON f.site_id = s.site_id`
+         now() - s.last_seen > make_interval(secs => $3) AS silent,
+         ro.rollout_id, ro.state AS rollout_state, ro.reason AS rollout_reason
+  FROM hq_sites s LEFT JOIN open o ON o.site_id = s.site_id LEFT JOIN today f ON f.site_id = s.site_id
+  LEFT JOIN LATERAL (SELECT rs.rollout_id, rs.state, rs.reason FROM hq_rollout_sites rs WHERE rs.site_id = s.site_id ORDER BY rs.rollout_id DESC LIMIT 1) ro ON true`
 
 interface SiteRow {
   site_id: string
@@ -85,6 +89,9 @@ interface SiteRow {
   silent: boolean
   target_seconds: number
   timezone: string
+  rollout_id: string | null
+  rollout_state: string | null
+  rollout_reason: string | null
 }
 
 function overview(row: SiteRow): SiteOverview {
@@ -112,6 +119,7 @@ function overview(row: SiteRow): SiteOverview {
     },
     targetSeconds: row.target_seconds,
     timezone: row.timezone,
+    rollout: row.rollout_id === null ? null : { id: Number(row.rollout_id), state: row.rollout_state!, reason: row.rollout_reason },
   }
 }
 

@@ -155,6 +155,63 @@ export const schemaStatements = [
     next_at timestamptz NOT NULL DEFAULT now(),
     last_error text
   )`,
+  // Rollouts (issue 46; lib/hq/rollouts.ts). A release uploaded and verified: its archive in
+  // 1 MiB chunks (any instance serves it, by range), the signature it came with, and the
+  // secret a site presents to download it (told to the sites in their rollout command).
+  `CREATE TABLE IF NOT EXISTS hq_releases (
+    id bigserial PRIMARY KEY,
+    version text NOT NULL,
+    file text NOT NULL,
+    sha256 text NOT NULL UNIQUE,
+    size bigint NOT NULL,
+    key_id text NOT NULL,
+    signature text NOT NULL,
+    download_secret text NOT NULL,
+    uploaded_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  `CREATE TABLE IF NOT EXISTS hq_release_chunks (
+    release_id bigint NOT NULL REFERENCES hq_releases (id) ON DELETE CASCADE,
+    n integer NOT NULL,
+    data bytea NOT NULL,
+    PRIMARY KEY (release_id, n)
+  )`,
+  // A rollout and its plan (waves: a JSON array of arrays of site ids); its state machine is lib/hq/rollout-machine.ts.
+  `CREATE TABLE IF NOT EXISTS hq_rollouts (
+    id bigserial PRIMARY KEY,
+    release_id bigint NOT NULL REFERENCES hq_releases (id),
+    state text NOT NULL,
+    waves text NOT NULL,
+    current_wave integer NOT NULL DEFAULT 0,
+    wave_started_at timestamptz,
+    wave_done_at timestamptz,
+    soak_seconds integer NOT NULL,
+    offline text NOT NULL,
+    reason text,
+    started_by text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  // At most one rollout that is not over.
+  `CREATE UNIQUE INDEX IF NOT EXISTS hq_rollouts_one_active ON hq_rollouts ((true)) WHERE state IN ('running', 'paused', 'halted')`,
+  // Each site of a rollout: its wave, its state, and the command last published to it
+  // (published_attempt, published_action: what the broker holds retained for it).
+  `CREATE TABLE IF NOT EXISTS hq_rollout_sites (
+    rollout_id bigint NOT NULL REFERENCES hq_rollouts (id) ON DELETE CASCADE,
+    site_id text NOT NULL,
+    wave integer NOT NULL,
+    state text NOT NULL,
+    reason text,
+    attempt integer NOT NULL DEFAULT 1,
+    wanted_action text,
+    published_action text,
+    published_attempt integer,
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (rollout_id, site_id)
+  )`,
+  // What the site's status last said of a rollout: {rolloutId, attempt, state, reason, version}.
+  `ALTER TABLE hq_sites ADD COLUMN IF NOT EXISTS rollout_report text`,
+  // HQ tokens' scope: 'read' (the board and API reads) or 'admin' (also releases and rollouts).
+  `ALTER TABLE hq_tokens ADD COLUMN IF NOT EXISTS scope text NOT NULL DEFAULT 'read'`,
 ]
 
 /** Concurrent CREATE … IF NOT EXISTS can still collide on the catalog's unique index. */

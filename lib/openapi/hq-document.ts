@@ -12,7 +12,11 @@ export type HqDocumentedRoute = FunctionConfig & { file: string; response?: Reco
 const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 const operationId = (file: string) => file.replace(/\.ts$/, '').replace(/[^A-Za-z0-9]+/g, '_')
 
-const pathParamDocs: Record<string, string> = { site: 'The site id (its fleet.siteId: the topic level it publishes under)' }
+const pathParamDocs: Record<string, string> = {
+  site: 'The site id (its fleet.siteId: the topic level it publishes under)',
+  release: 'A release id (POST /api/hq/releases)',
+  rollout: 'A rollout id (POST /api/hq/rollouts)',
+}
 
 function errorResponses(route: FunctionConfig): Record<string, unknown> {
   const kinds: HqErrorKind[] = [...((route.errors ?? []) as HqErrorKind[]), 'ROUTE_NOT_FOUND', 'STORAGE_UNAVAILABLE', 'INTERNAL']
@@ -68,9 +72,11 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
       summary: route.summary,
       tags: ['hq'],
       security: route.auth === 'bearer' ? [{ hqToken: [] }] : [{}],
+      ...(route.scope ? { 'x-scope': route.scope } : {}),
       parameters,
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       responses: {
-        '200': {
+        [String(route.successStatus ?? 200)]: {
           description: route.summary,
           content: route.contentType
             ? { [route.contentType.split(';')[0]!]: { schema: { type: 'string' } } }
@@ -79,7 +85,11 @@ export function buildHqOpenApiDocument(routes: HqDocumentedRoute[], version: str
                   schema: {
                     type: 'object',
                     required: ['status', 'returnCode'],
-                    properties: { status: { const: 200 }, returnCode: { const: route.code }, ...((route.response?.properties as object) ?? {}) },
+                    properties: {
+                      status: { const: route.successStatus ?? 200 },
+                      returnCode: { const: route.code },
+                      ...((route.response?.properties as object) ?? {}),
+                    },
                   },
                 },
                 // format=csv answers the same rows as a spreadsheet file (lib/hq/csv.ts).

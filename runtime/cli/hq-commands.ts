@@ -4,11 +4,16 @@
 //   gateway hq token create <name>                   a new HQ API token (shown once)
 //   gateway hq token list | revoke <name|id>
 //   gateway hq retire <instanceId>                   an instance taken out of service: no longer alerted on
+//   gateway hq release ... | rollout ...             releases and rollouts (hq-rollout-commands.ts)
 import type { HqConfig } from '../../lib/hq/config.ts'
+import { hqRolloutCommand, hqRolloutOptions, hqRolloutUsage } from './hq-rollout-commands.ts'
+
+export { hqRolloutOptions as hqCliOptions }
 
 export const hqUsage = `  hq [start] [--config FILE] [--port N]               run headquarters (hq.config.json): every site on one board
-  hq token create <name> | list | revoke <name|id>    headquarters' API tokens (in its PostgreSQL)
-  hq retire <instanceId>                              an HQ instance taken out of service: its silence is no longer alerted`
+  hq token create <name> [--scope read|admin] | list | revoke <name|id>    headquarters' API tokens (in its PostgreSQL); admin: releases and rollouts too
+  hq retire <instanceId>                              an HQ instance taken out of service: its silence is no longer alerted
+${hqRolloutUsage}`
 
 /** Runs the subcommand; returns -1 while an instance keeps running, else the exit code. */
 export async function hqCliCommand(args: string[], flags: Record<string, string | boolean | undefined>): Promise<number> {
@@ -37,7 +42,8 @@ export async function hqCliCommand(args: string[], flags: Record<string, string 
     process.on('SIGINT', () => void stop())
     return -1
   }
-  if (sub === 'token') return tokenCommand(config, rest)
+  if (sub === 'token') return tokenCommand(config, rest, flags.scope)
+  if (sub === 'release' || sub === 'rollout') return hqRolloutCommand(config, sub, rest, flags)
   if (sub === 'retire') return retireCommand(config, rest)
   console.error(`gateway hq: unknown subcommand "${sub}"\n${hqUsage}`)
   return 1
@@ -49,7 +55,7 @@ async function ensureHqManifest(): Promise<void> {
   if (regenerated) console.error(`functions/${hqTarget.fileName} was stale (${regenerated}): regenerated`)
 }
 
-async function tokenCommand(config: HqConfig, args: string[]): Promise<number> {
+async function tokenCommand(config: HqConfig, args: string[], scope: string | boolean | undefined): Promise<number> {
   const { openDatabase } = await import('../../lib/store/postgres.ts')
   const { ensureSchema } = await import('../../lib/hq/schema.ts')
   const { HqTokens } = await import('../../lib/hq/tokens.ts')
@@ -59,13 +65,19 @@ async function tokenCommand(config: HqConfig, args: string[]): Promise<number> {
     const tokens = new HqTokens(db)
     const [action, name] = args
     if (action === 'create' && name) {
-      const { token } = await tokens.create(name)
+      if (scope !== undefined && scope !== 'read' && scope !== 'admin') {
+        console.error('gateway hq token create: --scope read or admin')
+        return 1
+      }
+      const { token } = await tokens.create(name, scope ?? 'read')
       console.log(token)
       return 0
     }
     if (action === 'list') {
       const list = await tokens.list()
-      console.log(list.length ? list.map((t) => `${t.id}  ${t.name}  created ${t.created}  last used ${t.lastUsed ?? 'never'}`).join('\n') : 'no HQ tokens')
+      console.log(
+        list.length ? list.map((t) => `${t.id}  ${t.name}  ${t.scope}  created ${t.created}  last used ${t.lastUsed ?? 'never'}`).join('\n') : 'no HQ tokens',
+      )
       return 0
     }
     if (action === 'revoke' && name) {

@@ -4,12 +4,18 @@
 import type { FunctionModule, ManifestEntry, OkOptions } from '../host/function-types.ts'
 import type { HqServices } from './services.ts'
 
-export type { FunctionConfig } from '../../lib/api/function-config.ts'
+import type { FunctionConfig as RouteConfig, JsonSchema } from '../../lib/api/function-config.ts'
+
+/**
+ * A headquarters route: the gateway's FunctionConfig (its scope, when given, is 'admin': only
+ * admin HQ tokens pass) and the shape of its success payload for HQ's OpenAPI document.
+ */
+export type FunctionConfig = RouteConfig & { response?: { properties: Record<string, JsonSchema> } }
 
 export interface HqCaller {
   ip: string
   /** Set by the auth gate on bearer-authenticated requests (an HQ token). */
-  token?: { name: string; id: string }
+  token?: { name: string; id: string; scope: 'read' | 'admin' }
 }
 
 export interface HqContext {
@@ -21,6 +27,10 @@ export interface HqContext {
   ok(payload?: Record<string, unknown>, options?: OkOptions): Response
   /** A 200 answer that is not an envelope (the Prometheus text of /api/hq/metrics), never cached. */
   text(body: string, contentType: string): Response
+  /** The request body, or undefined when it is larger than `limit` bytes (the connection then closes). */
+  body(limit: number): Promise<Buffer | undefined>
+  /** An answer of raw bytes (a release archive, whole or a range). */
+  bytes(status: number, headers: Record<string, string>, body: Uint8Array<ArrayBuffer> | null): Response
 }
 
 export type HqFunction = (request: Request, ctx: HqContext) => Promise<Response>

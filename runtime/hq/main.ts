@@ -22,6 +22,9 @@ import type { HqManifestEntry } from './function-types.ts'
 import { HqLive } from './live.ts'
 import { buildHqRouter } from './router.ts'
 import { hqServices } from './services.ts'
+import { readFileSync } from 'node:fs'
+import { driveRollouts, markPublished, pendingPublications } from '../../lib/hq/rollouts.ts'
+import { parseTrustedKey } from '../../lib/release/signature.ts'
 
 export interface HqInstance {
   port: number
@@ -30,6 +33,8 @@ export interface HqInstance {
   live: HqLive
   /** Runs one alert evaluation and delivery round now (the timer does it every checkIntervalMs). */
   checkAlerts(): Promise<void>
+  /** Runs one round of the rollout driver now (the timer does it every rollout.checkIntervalMs). */
+  driveRollout(): Promise<void>
   /** Runs one round of replay requests now (the timer does it every replay.checkIntervalMs). */
   checkReplays(): Promise<void>
   stop(): Promise<void>
@@ -59,9 +64,37 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   const replays: ReplayCounts = { requests: 0, lostRanges: 0 }
   const requestDurations = new DurationHistograms()
   const metrics = { exposition: () => hqExposition({ db, config, ingest: ingest.status(), sites: ingest.sites(), replays, requestDurations }) }
-  const services = hqServices(db, config, () => ingest.status(), metrics)
+  // The chain's release keys, read once: a key file that is missing or not an Ed25519 public key stops the start.
+  const trustedKeys = config.releases.keys.map((file) => parseTrustedKey(file, readFileSync(file, 'utf8')))
+  let rolling: Promise<void> | undefined
+  let checkAlerts: () => Promise<void> = async () => undefined
+  const driveRollout = () =>
+    (rolling ??= (async () => {
+      try {
+        const { halted } = await driveRollouts(db)
+        for (const id of halted) log.warn({ rollout: id }, 'hq rollout halted: a site failed its upgrade')
+        // Published after the commit; what is not published now is published by the next round.
+        if (config.releases.publicUrl) {
+          for (const publication of await pendingPublications(db, config.releases.publicUrl)) {
+            const topic = fleetTopics(config.topicPrefix, publication.siteId).rollout
+            await ingest
+              .publish(topic, publication.payload === null ? '' : JSON.stringify(publication.payload), 5000, true)
+              .then(() => markPublished(db, publication))
+              .then(() => log.info({ rollout: publication.rolloutId, site: publication.siteId, action: publication.action }, 'hq rollout: site told'))
+              .catch((error: unknown) => log.warn({ err: error, site: publication.siteId }, 'hq rollout: command not published yet'))
+          }
+        } else log.warn('hq rollout: releases.publicUrl is not set in hq.config.json: the sites cannot be told where to download')
+        if (halted.length) await checkAlerts()
+      } catch (error) {
+        log.warn({ err: error }, 'hq rollout: round failed')
+      } finally {
+        rolling = undefined
+      }
+    })())
+  const services = hqServices(db, config, () => ingest.status(), metrics, { trustedKeys, kick: driveRollout })
   const router = buildHqRouter({ manifest, services, tokens, log, requestDurations })
-  const host = createHttpHost(router, log)
+  // An upload of a release may take minutes on a slow line (the gateway's 15 s would cut it).
+  const host = createHttpHost(router, log, { requestTimeoutMs: 15 * 60_000 })
   const live = new HqLive(db, tokens, log)
   live.attach(host.server)
   await live.start()
@@ -70,7 +103,7 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
 
   const webhooks = new AlertWebhooks(db, config.alerts, log)
   let checking: Promise<void> | undefined
-  const checkAlerts = () =>
+  checkAlerts = () =>
     (checking ??= (async () => {
       try {
         const { raised, cleared } = await db.transaction((tx) => evaluateAlerts(tx, config.alerts))
@@ -109,6 +142,8 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
         replaying = undefined
       }
     })())
+  const rolloutTimer = setInterval(() => void driveRollout(), config.rollout.checkIntervalMs)
+  rolloutTimer.unref()
   const replayTimer = config.replay.enabled ? setInterval(() => void checkReplays(), config.replay.checkIntervalMs) : undefined
   replayTimer?.unref()
   // The heartbeat, a third of the silence that raises the alert (at most every 5 s).
@@ -132,8 +167,11 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
     live,
     checkAlerts,
     checkReplays,
+    driveRollout,
     async stop() {
       clearInterval(alertTimer)
+      clearInterval(rolloutTimer)
+      await rolling
       clearInterval(replayTimer)
       await replaying
       clearInterval(purgeTimer)

@@ -12,7 +12,7 @@ import { createDispatcher } from '../host/dispatch.ts'
 import type { OkOptions } from '../host/function-types.ts'
 import { NodeRequest } from '../host/node-request.ts'
 import { jsonResponse } from '../host/respond.ts'
-import { textResponse } from '../host/bytes-response.ts'
+import { BytesResponse, textResponse } from '../host/bytes-response.ts'
 import type { GatewayRouter, ServerContext } from '../host/router.ts'
 import { headRoutes, packageVersion, staticRoutes } from '../host/static.ts'
 import type { HqCaller, HqContext, HqManifestEntry } from './function-types.ts'
@@ -25,8 +25,9 @@ type RoutedRequest = Request & { params?: Record<string, string>; route?: string
 
 const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i
 
-export function errorResponse(kind: keyof typeof hqErrors): Response {
-  const { status, code, message } = hqErrors[kind]
+export function errorResponse(kind: keyof typeof hqErrors, detail?: string): Response {
+  const { status, code } = hqErrors[kind]
+  const message = detail ?? hqErrors[kind].message
   return jsonResponse({ status, body: { status, returnCode: code, message } })
 }
 
@@ -44,6 +45,13 @@ function decoded(params: Record<string, string> | undefined): Record<string, str
     }
   }
   return out
+}
+
+/** The body up to `limit` bytes (undefined past it), from the host's request or any fetch Request. */
+async function readBody(request: Request, limit: number): Promise<Buffer | undefined> {
+  if (request instanceof NodeRequest) return request.readBody(limit)
+  const bytes = Buffer.from(await request.arrayBuffer())
+  return bytes.length > limit ? undefined : bytes
 }
 
 export interface HqRouterOptions {
@@ -72,6 +80,7 @@ export function buildHqRouter({ manifest, services, tokens, log, requestDuration
         const identity = await tokens.verify(match[1]!)
         if (!identity) throw new HqError('AUTH_REJECTED')
         caller.token = identity
+        if (entry.scope === 'admin' && identity.scope !== 'admin') throw new HqError('SCOPE_INSUFFICIENT')
       }
       const ctx: HqContext = {
         services,
@@ -79,8 +88,13 @@ export function buildHqRouter({ manifest, services, tokens, log, requestDuration
         query: queryOf(request),
         caller,
         ok: (payload: Record<string, unknown> = {}, options: OkOptions = {}) =>
-          jsonResponse(okEnvelope('v2', entry.code, payload, { outcome: options.outcome, status: options.status, message: options.message }), options.headers),
+          jsonResponse(
+            okEnvelope('v2', entry.code, payload, { outcome: options.outcome, status: options.status ?? entry.successStatus, message: options.message }),
+            options.headers,
+          ),
         text: (body: string, contentType: string) => textResponse(body, contentType),
+        body: (limit: number) => readBody(request, limit),
+        bytes: (status, headers, body) => new BytesResponse(status, headers, body) as unknown as Response,
       }
       return entry.handler(request, ctx)
     })
@@ -98,7 +112,7 @@ export function buildHqRouter({ manifest, services, tokens, log, requestDuration
       try {
         return (await dispatch(request, serverContext))!
       } catch (error) {
-        if (error instanceof HqError) return errorResponse(error.kind)
+        if (error instanceof HqError) return errorResponse(error.kind, error.message)
         const code = (error as { code?: string }).code ?? ''
         // Connection refused / closed, or PostgreSQL shutting down: say so, not "internal".
         if (/^(ECONNREFUSED|ECONNRESET|57P0[1-3]|08\d\d\d)$/.test(code) || /Connection terminated|connection timeout/i.test(String((error as Error).message))) {

@@ -8,6 +8,10 @@ import { openAlerts, type Alert } from '../../lib/hq/alerts.ts'
 import { siteAlerts, siteHistory, type HistoryOrder, type HistoryQuery } from '../../lib/hq/history.ts'
 import type { Database } from '../../lib/store/postgres.ts'
 import type { MetricsSource } from '../../lib/kernel/metrics-text.ts'
+import { getRelease, listReleases, readReleaseRange, storeRelease, type Release } from '../../lib/hq/releases.ts'
+import { getRollout, listRollouts, operateRollout, startRollout, type RolloutView, type StartRollout } from '../../lib/hq/rollouts.ts'
+import type { Operator } from '../../lib/hq/rollout-machine.ts'
+import type { TrustedKey } from '../../lib/release/signature.ts'
 
 export interface HqServices {
   sites: {
@@ -24,10 +28,48 @@ export interface HqServices {
   instance: { id: string; ingest(): IngestStatus }
   /** The Prometheus figures (GET /api/hq/metrics, lib/hq/metrics.ts). */
   metrics: MetricsSource
+  releases: {
+    maxBytes: number
+    /** Verifies with the configured release keys and stores (ReleaseRefusedError when refused). */
+    store(archive: Buffer, signature: string): Promise<{ release: Release; created: boolean }>
+    list(): Promise<Release[]>
+    get(id: number): Promise<(Release & { downloadSecret: string }) | undefined>
+    range(id: number, start: number, end: number): Promise<Buffer>
+  }
+  rollouts: {
+    start(input: StartRollout): Promise<RolloutView>
+    list(): Promise<RolloutView[]>
+    get(id: number): Promise<RolloutView | undefined>
+    /** Pause, resume or cancel; undefined when there is no such rollout. */
+    operate(id: number, action: Operator): Promise<RolloutView | undefined>
+  }
 }
 
-export function hqServices(db: Database, config: HqConfig, ingest: () => IngestStatus, metrics: MetricsSource): HqServices {
+export interface RolloutDeps {
+  trustedKeys: readonly TrustedKey[]
+  /** Runs a round of the rollout driver now (after a start or an operator's action). */
+  kick(): Promise<void>
+}
+
+export function hqServices(db: Database, config: HqConfig, ingest: () => IngestStatus, metrics: MetricsSource, rollout: RolloutDeps): HqServices {
+  const view = async (id: number) => {
+    await rollout.kick()
+    return getRollout(db, id)
+  }
   return {
+    releases: {
+      maxBytes: config.releases.maxBytes,
+      store: (archive, signature) => storeRelease(db, archive, signature, rollout.trustedKeys),
+      list: () => listReleases(db),
+      get: (id) => getRelease(db, id),
+      range: (id, start, end) => readReleaseRange(db, id, start, end),
+    },
+    rollouts: {
+      start: async (input) => (await view(await startRollout(db, input)))!,
+      list: () => listRollouts(db),
+      get: (id) => getRollout(db, id),
+      operate: async (id, action) => ((await operateRollout(db, id, action)) ? view(id) : undefined),
+    },
     metrics,
     sites: {
       list: () => listSites(db, config),

@@ -10,7 +10,7 @@ export interface ManifestCandidate {
   hasHandler: boolean
 }
 
-const allowedParams = new Set(['id', 'uuid', 'name', 'address', 'site'])
+const allowedParams = new Set(['id', 'uuid', 'name', 'address', 'site', 'release', 'rollout'])
 
 /** functions/v2/activeorders.id.page.post.ts ⇔ POST /api/v2/activeorders/:id/page (HQ: functions/hq/..., /api/hq/...) */
 export function expectedFileName(config: Pick<FunctionConfig, 'method' | 'path'>): string {

@@ -8,6 +8,8 @@
 //                                         `gateway status` and the fleet status report it)
 //     upgrade.lock                        held while an upgrade runs (two never run at once)
 //     upgrade.log                         what each upgrade did, appended
+//     rollout-result.json                 how the last upgrade asked for by a rollout ended
+//                                         (readable by all: the gateway reports it to HQ)
 //     incoming/                           0700: archives being verified and unpacked
 //   /etc/tracker-gateway/release-keys/    *.pub: the release keys this box trusts
 //
@@ -23,6 +25,8 @@ export interface InstallLayout {
   journal: string
   lock: string
   log: string
+  /** Written by `gateway upgrade --queued` (queued.ts) for the gateway's rollout agent. */
+  rolloutResult: string
   incoming: string
   keys: string
   /** The installed `gateway` command (runs as the gateway's user: backup, restore). */
@@ -41,6 +45,7 @@ export function installLayout(root = process.env.GATEWAY_INSTALL_ROOT ?? ''): In
     journal: path.join(releases, 'upgrade.json'),
     lock: path.join(releases, 'upgrade.lock'),
     log: path.join(releases, 'upgrade.log'),
+    rolloutResult: path.join(releases, 'rollout-result.json'),
     incoming: path.join(releases, 'incoming'),
     keys: path.join(root || '/', 'etc/tracker-gateway/release-keys'),
     command: path.join(root || '/', 'usr/local/bin/gateway'),

@@ -10,7 +10,7 @@ import { registerButtonCommands } from '../cli/button-commands.ts'
 import { registerTokenCommands } from '../cli/token-commands.ts'
 import { registerRadioCommands } from '../cli/radio-commands.ts'
 import { ControlServer } from '../control/control.ts'
-import { fleetPart } from '../workers/fleet.ts'
+import { fleetPart, rolloutPart } from '../workers/fleet.ts'
 import { credentialedBy } from '../host/credentialed.ts'
 import { createHttpHost } from '../host/http.ts'
 import { TlsService, tlsPart } from '../host/tls/tls-service.ts'
@@ -135,6 +135,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     { name: 'pairing', start: async () => {}, stop: () => services.pairing.stop() },
     // Stops before the store closes: writes the last_used times still held in memory.
     { name: 'tokens', start: async () => {}, stop: () => services.tokens.stop() },
+    rolloutPart(services),
     fleetPart(services),
     webhookDispatcherPart({ webhooks: services.webhooks, clock, log, retrySchedule: config.webhooks.retrySchedule, clockGate: services.clockWatch }),
     {

@@ -41,7 +41,7 @@ export const DOMAIN_MAY_IMPORT: Record<string, readonly string[]> = {
   gateway: ['fleet', 'identity', 'radio', 'backup', 'release'], // status.ts shows the last backup and the last upgrade
   backup: [], // hot backups: archive, encryption, manifest, schedule, last result
   release: [], // signed release archives, versions, the last upgrade's summary
-  hq: ['webhooks', 'fleet'], // headquarters (its own service): alert webhooks signed and sent as the gateway's are; the fleet's broker URL and topic rules
+  hq: ['webhooks', 'fleet', 'release'], // headquarters (its own service): alert webhooks signed and sent as the gateway's are; the fleet's broker URL and topic rules; release signatures checked as a gateway checks them (rollouts)
 }
 
 /** The domain part of a lib/ file ('orders', 'orders/types', 'config', ...). */

@@ -53,6 +53,11 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
   t.match(actions, /^useradd --system --home-dir \/var\/lib\/tracker-gateway .*$/m)
   t.match(actions, /^usermod -aG dialout \S+$/m)
   t.match(actions, /^systemctl enable --now tracker-gateway$/m)
+  t.match(actions, /^systemctl enable --now tracker-gateway-rollout\.path$/m, 'the unit that runs upgrades queued by a rollout from HQ')
+  t.match(
+    readFileSync(path.join(root, 'etc/systemd/system/tracker-gateway-rollout.path'), 'utf8'),
+    /PathExists=\/var\/lib\/tracker-gateway\/rollout\/request\.json/,
+  )
 
   // The installed `gateway` command finds the installed config by itself. The root's config
   // names /var/lib/tracker-gateway, which is not ours here: point a copy at the root's.
@@ -107,6 +112,8 @@ t.test('install, upgrade keeps config and data, uninstall keeps them unless --pu
     'usr/local/lib/tracker-gateway',
     'usr/local/bin/gateway',
     'etc/systemd/system/tracker-gateway.service',
+    'etc/systemd/system/tracker-gateway-rollout.path',
+    'etc/systemd/system/tracker-gateway-rollout.service',
   ]) {
     t.notOk(existsSync(path.join(root, gone)), `${gone} removed`)
   }

@@ -1,6 +1,7 @@
 // deploy/mosquitto/ as shipped, on a real Mosquitto (only its file paths and port changed):
 // TLS only, one account per site, a site publishes only under its own siteId, headquarters
-// only reads and asks for replays, a site reads only the replay requests to it. A gateway's
+// only reads, asks for replays and sends rollout commands, a site reads only the replay
+// requests and rollout commands to it. A gateway's
 // own fleet bridge, with its site's account, gets through, and replays when HQ asks.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -162,9 +163,38 @@ t.test('the shipped ACL: a site cannot publish under another site, HQ cannot pub
   t.same(lyonRequests, [`${prefix}/lyon-2/replay {"from":1,"to":2}`], "lyon gets HQ's request only, not the forged one")
   t.same(parisSpy, [], "paris cannot read lyon's requests")
 
+  // Rollout commands (retained): only HQ writes them, a site reads only its own; a site
+  // cannot write one, not even to itself (it would upgrade to what it chose).
+  const lyonCommands: string[] = []
+  lyon.on('message', (topic, payload) => topic.endsWith('/rollout') && lyonCommands.push(String(payload)))
+  await lyon.subscribeAsync(`${prefix}/lyon-2/rollout`, { qos: 1 })
+  await hq.publishAsync(`${prefix}/lyon-2/rollout`, '{"rolloutId":1,"action":"stand-down"}', { qos: 1, retain: true })
+  await until(() => lyonCommands.length > 0, "HQ's rollout command reaches lyon")
+  const commandSpy: string[] = []
+  const parisCommands = await as('paris-11', accounts['paris-11'])
+  parisCommands.on('message', (topic) => commandSpy.push(topic))
+  await parisCommands.subscribeAsync(`${prefix}/lyon-2/rollout`, { qos: 1 })
+  for (const topic of [`${prefix}/lyon-2/rollout`, `${prefix}/paris-11/rollout`]) {
+    const forger = await as('paris-11', accounts['paris-11'])
+    let closed = false
+    forger.once('close', () => (closed = true))
+    forger.publish(topic, '{"rolloutId":9,"action":"upgrade","forged":true}', { qos: 1, retain: true })
+    await until(() => closed || lyonCommands.length > 1, `the broker's answer to paris writing ${topic}`)
+  }
+  t.same(lyonCommands, ['{"rolloutId":1,"action":"stand-down"}'], "lyon gets HQ's rollout command only")
+  t.same(commandSpy, [], "paris cannot read lyon's rollout commands")
+  const parisOwn: string[] = []
+  const parisAgain = await as('paris-11', accounts['paris-11'])
+  parisAgain.on('message', (_topic, payload) => parisOwn.push(String(payload)))
+  await parisAgain.subscribeAsync(`${prefix}/paris-11/rollout`, { qos: 1 })
+  await hq.publishAsync(`${prefix}/paris-11/rollout`, '{"rolloutId":2,"action":"stand-down"}', { qos: 1, retain: true })
+  await until(() => parisOwn.length > 0, "HQ's command to paris")
+  t.same(parisOwn, ['{"rolloutId":2,"action":"stand-down"}'], 'no command forged by a site was kept for it')
+
   // A site reads nothing else, not even another site's retained status.
   const spyReceived: string[] = []
-  lyon.on('message', (topic) => spyReceived.push(topic))
+  // (Its own retained rollout command, which it may read, comes again with this subscription.)
+  lyon.on('message', (topic) => topic.startsWith(`${prefix}/lyon-2/`) || spyReceived.push(topic))
   await lyon.subscribeAsync(`${prefix}/#`, { qos: 1 })
   const paris = await as('paris-11', accounts['paris-11'])
   await paris.publishAsync(`${prefix}/paris-11/events`, '{"late":true}', { qos: 1 })

@@ -4,9 +4,11 @@
 // show|is-active|enable|disable|daemon-reload` answered through a Unix socket by a
 // `systemctl` script put first on PATH (systemctl-shim.ts). powerCut() kills the service
 // with SIGKILL and restarts nothing; start() starts it again. tests/helpers/unit-supervisor.ts
-// runs one from a unit file (the Debian chroot tests).
+// runs one from a unit file (the Debian chroot tests). watchPath() plays a .path unit with
+// PathExists= (deploy/tracker-gateway-rollout.path): while the file exists and its service is
+// not running, the service (a oneshot command) is run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -40,6 +42,8 @@ export class ServiceStandIn {
   #wanted = false
   #server: net.Server
   #spec: ServiceSpec
+  #pathTimer: NodeJS.Timeout | undefined
+  readonly #pathRuns = new Set<ChildProcess>()
 
   constructor(dir: string, spec: ServiceSpec) {
     this.#spec = spec
@@ -179,7 +183,32 @@ export class ServiceStandIn {
     await exited
   }
 
+  /** Runs `command` whenever `file` exists and the command is not already running (PathExists=). */
+  watchPath(file: string, command: { command: string; args: string[]; env: NodeJS.ProcessEnv; logFile: string }): void {
+    let running = false
+    this.#pathTimer = setInterval(() => {
+      if (running || !existsSync(file)) return
+      running = true
+      const out = openSync(command.logFile, 'a')
+      const child = spawn(command.command, command.args, { env: { ...command.env, PATH: this.path() }, stdio: ['ignore', out, out] })
+      closeSync(out)
+      this.#pathRuns.add(child)
+      child.on('exit', () => {
+        this.#pathRuns.delete(child)
+        running = false
+      })
+    }, 200)
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.#pathTimer)
+    await Promise.all(
+      [...this.#pathRuns].map((child) => {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGKILL')
+        return exited
+      }),
+    )
     await this.powerCut()
     await new Promise((resolve) => this.#server.close(resolve))
   }

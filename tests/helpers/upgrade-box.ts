@@ -3,7 +3,7 @@
 // root's data dir, the service run by the stand-in service manager (service-stand-in.ts)
 // with the unit's start-up check before each start; and release archives of this checkout
 // at other versions, signed, as scripts/make-release.sh lays them out.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { createHash, generateKeyPairSync } from 'node:crypto'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -81,17 +81,30 @@ export interface Box {
   close(): Promise<void>
 }
 
-export async function installBox(dir: string, publicKey: string): Promise<Box> {
+export interface BoxOptions {
+  /** More of gateway.config.json (a fleet section for a site of a chain). */
+  config?: Record<string, unknown>
+  /** Play deploy/tracker-gateway-rollout.path: `gateway upgrade --queued ARGS` whenever a rollout queues an upgrade. */
+  rolloutArgs?: string[]
+}
+
+export async function installBox(dir: string, publicKey: string, options: BoxOptions = {}): Promise<Box> {
   const root = path.join(dir, 'root')
-  const installed = spawnSync(
-    'bash',
-    [path.join(projectRoot, 'deploy/install.sh'), 'install', '--root', root, '--test-mode', '--node-dist', makeMirror(dir), '--release-key', publicKey],
-    { encoding: 'utf8', env: { ...process.env, TRACKER_NODE_ARCH: 'x86_64', npm_config_prefer_offline: 'true' } },
-  )
+  // Not spawnSync: several boxes may install at once (tests/deploy/rollout.test.ts).
+  const installed = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(
+      'bash',
+      [path.join(projectRoot, 'deploy/install.sh'), 'install', '--root', root, '--test-mode', '--node-dist', makeMirror(dir), '--release-key', publicKey],
+      { env: { ...process.env, TRACKER_NODE_ARCH: 'x86_64', npm_config_prefer_offline: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('close', (status) => resolve({ status, stderr }))
+  })
   if (installed.status !== 0) throw new Error(`install.sh failed: ${installed.stderr}`)
   const dataDir = path.join(root, 'var/lib/tracker-gateway')
   const config = path.join(root, 'etc/tracker-gateway/gateway.config.json')
-  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } }))
+  writeFileSync(config, JSON.stringify({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, ...options.config }))
   const command = path.join(root, 'usr/local/bin/gateway')
   const { GATEWAY_CONFIG: _c, GATEWAY_DATA_DIR: _d, GATEWAY_INSTALL_ROOT: _r, ...clean } = process.env
   const service = new ServiceStandIn(dir, {
@@ -104,6 +117,14 @@ export async function installBox(dir: string, publicKey: string): Promise<Box> {
   })
   await service.listen()
   const env = () => ({ ...clean, PATH: service.path() })
+  if (options.rolloutArgs) {
+    service.watchPath(path.join(dataDir, 'rollout/request.json'), {
+      command,
+      args: ['upgrade', '--queued', ...options.rolloutArgs],
+      env: clean,
+      logFile: path.join(dir, 'rollout-upgrade.log'),
+    })
+  }
   const box: Box = {
     root,
     dataDir,

@@ -90,6 +90,10 @@ function renderSites() {
       el('dt', {}, 'Last seen'),
       el('dd', {}, ago(site.lastSeen)),
       ...(site.backlog ? [el('dt', {}, 'Backlog'), el('dd', {}, String(site.backlog))] : []),
+      el('dt', {}, 'Version'),
+      el('dd', {}, site.version ?? '–'),
+      // Where the site is in the latest rollout that includes it (docs/hq.md "Rollouts").
+      ...(site.rollout ? [el('dt', {}, 'Rollout'), el('dd', { class: 'rollout', 'data-rollout': site.rollout.state }, rolloutText(site.rollout))] : []),
     )
     const card = el(
       'button',
@@ -121,6 +125,11 @@ function renderSites() {
   )
 }
 
+/** "#3 failed (reason)": a site's rollout state as the board says it. */
+function rolloutText(rollout) {
+  return `#${rollout.id} ${rollout.state}${rollout.reason ? ` (${rollout.reason})` : ''}`
+}
+
 async function showSite(siteId) {
   openSite = siteId
   $('site').hidden = false
@@ -138,7 +147,7 @@ async function refreshSite() {
   $('site-name').textContent = site.siteId
   const radio = site.radioUp === false ? ` · radio down (${ago(site.radioDownSince)})` : ''
   $('site-facts').textContent =
-    `${site.connection}${site.reason ? ` (${site.reason})` : ''}${radio} · version ${site.version ?? '–'} · last seen ${ago(site.lastSeen)} · change #${site.lastSeq}`
+    `${site.connection}${site.reason ? ` (${site.reason})` : ''}${radio} · version ${site.version ?? '–'}${site.rollout ? ` · rollout ${rolloutText(site.rollout)}` : ''} · last seen ${ago(site.lastSeen)} · change #${site.lastSeq}`
   $('site-orders').replaceChildren(
     ...orders.map((o) =>
       el(

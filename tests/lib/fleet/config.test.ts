@@ -45,7 +45,18 @@ t.test('topics', async (t) => {
     history: 'chain/site-7/history',
     status: 'chain/site-7/status',
     replay: 'chain/site-7/replay',
+    rollout: 'chain/site-7/rollout',
   })
+})
+
+t.test('fleet.rollout: defaults, and a window in HH:MM-HH:MM', async (t) => {
+  t.same(fleetConfigSchema.parse({}).rollout, { enabled: true, bandwidthKiBps: 512, window: { noActiveOrders: false } })
+  t.match(fleetConfigSchema.parse({ rollout: { window: { hours: '23:00-02:30', noActiveOrders: true } } }).rollout.window, {
+    hours: '23:00-02:30',
+    noActiveOrders: true,
+  })
+  t.throws(() => fleetConfigSchema.parse({ rollout: { window: { hours: '9-17' } } }), /HH:MM-HH:MM/)
+  t.throws(() => fleetConfigSchema.parse({ rollout: { bandwidthKiBps: 0 } }))
 })
 
 t.test('connection secrets read the PEM files, relative to the working directory', async (t) => {

@@ -26,7 +26,7 @@ t.test('HQ tokens from the command line', async (t) => {
   t.teardown(() => db.close())
   t.match(await new HqTokens(db).verify(token), { name: 'ops manager' }, 'the printed token is accepted')
   const listed = await runCli(['hq', 'token', 'list', '--config', config])
-  t.match(listed.stdout, new RegExp(`^${token.slice(3, 11)}  ops manager  created .* last used `))
+  t.match(listed.stdout, new RegExp(`^${token.slice(3, 11)}  ops manager  read  created .* last used `))
   t.notMatch(listed.stdout, token, 'never the token itself')
   const revoked = await runCli(['hq', 'token', 'revoke', 'ops manager', '--config', config])
   t.match(revoked, { code: 0, stdout: /revoked 1 token/ })
@@ -36,6 +36,49 @@ t.test('HQ tokens from the command line', async (t) => {
   t.match(await runCli(['hq', 'token', 'create', 'bad/name', '--config', config]), { code: 1, stderr: /token name/ })
   t.match(await runCli(['hq', 'token', '--config', config]), { code: 1, stderr: /usage/ })
   t.match(await runCli(['hq', 'frobnicate', '--config', config]), { code: 1, stderr: /unknown subcommand "frobnicate"/ })
+})
+
+t.test('releases and rollouts from the command line; admin tokens', async (t) => {
+  const url = await pg.createDatabase('hq_cli_rollout')
+  const dir = t.testdir()
+  const { generateKeyPairSync, createHash } = await import('node:crypto')
+  const { signRelease } = await import('../../../lib/release/signature.ts')
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519')
+  writeFileSync(path.join(dir, 'chain.pub'), publicKey.export({ type: 'spki', format: 'pem' }))
+  const config = path.join(dir, 'hq.config.json')
+  // releases.keys relative to the config file.
+  writeFileSync(config, JSON.stringify({ postgresUrl: url, broker: { url: 'mqtt://127.0.0.1:1' }, instanceId: 'cli', releases: { keys: ['chain.pub'] } }))
+  const archive = path.join(dir, 'tracker-gateway-0.2.0.tar.gz')
+  const bytes = Buffer.from('not really a tarball')
+  writeFileSync(archive, bytes)
+  const sha256 = createHash('sha256').update(bytes).digest('hex')
+  writeFileSync(`${archive}.sig`, JSON.stringify(signRelease(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 'x', '0.2.0', sha256)))
+  const admin = await runCli(['hq', 'token', 'create', 'ops', '--scope', 'admin', '--config', config])
+  t.equal(admin.code, 0, admin.stderr)
+  t.match(await runCli(['hq', 'token', 'list', '--config', config]), { stdout: / {2}ops {2}admin {2}created/ })
+  t.match(await runCli(['hq', 'token', 'create', 'x', '--scope', 'root', '--config', config]), { code: 1, stderr: /--scope read or admin/ })
+  t.match(await runCli(['hq', 'release', 'upload', archive, '--config', config]), {
+    code: 0,
+    stdout: new RegExp(`stored: release 1, version 0\\.2\\.0, sha256 ${sha256}`),
+  })
+  t.match(await runCli(['hq', 'release', 'list', '--config', config]), { stdout: /^1 {2}0\.2\.0 {2}20 bytes/ })
+  const db = openDatabase(url, { max: 1 })
+  t.teardown(() => db.close())
+  await db.query(`INSERT INTO hq_sites (site_id, online, version) VALUES ('a', true, '0.1.0'), ('b', true, '0.1.0'), ('c', false, '0.1.0')`)
+  const started = await runCli(['hq', 'rollout', 'start', '1', '--canary', 'b', '--percent', '50', '--soak', '0', '--offline', 'skip', '--config', config])
+  t.equal(started.code, 0, started.stderr)
+  t.match(
+    started.stdout,
+    /^rollout 1: 0\.2\.0 running, wave 1 of 3, soak 0 min, offline sites skip\n {2}wave 1 {2}b {2}pending {2}runs 0\.1\.0\n {2}wave 2 {2}a {2}pending/,
+  )
+  t.match(await runCli(['hq', 'rollout', 'pause', '1', '--config', config]), { code: 0, stdout: /rollout 1: 0\.2\.0 paused/ })
+  t.match(await runCli(['hq', 'rollout', 'pause', '1', '--config', config]), { code: 1, stderr: /only a running rollout can be paused/ })
+  t.match(await runCli(['hq', 'rollout', 'resume', '1', '--config', config]), { code: 0, stdout: /running/ })
+  t.match(await runCli(['hq', 'rollout', 'cancel', '1', '--config', config]), { code: 0, stdout: /cancelled \(cancelled by the operator\)/ })
+  t.match(await runCli(['hq', 'rollout', 'list', '--config', config]), { stdout: /^1 {2}0\.2\.0 {2}cancelled {2}wave 1\/3/ })
+  t.match(await runCli(['hq', 'rollout', 'show', '9', '--config', config]), { code: 1, stderr: /no rollout 9/ })
+  t.match(await runCli(['hq', 'rollout', 'start', '1', '--canary', 'zz', '--config', config]), { code: 1, stderr: /canary site "zz"/ })
+  t.match(await runCli(['hq', 'rollout', '--config', config]), { code: 1, stderr: /usage/ })
 })
 
 t.test('gateway hq retire: an instance taken out of service is no longer alerted on', async (t) => {

@@ -179,6 +179,13 @@ t.test('the OpenAPI document and the board are served', async (t) => {
     '/api/hq/instance',
     '/api/hq/live',
     '/api/hq/metrics',
+    '/api/hq/releases',
+    '/api/hq/releases/{release}/archive',
+    '/api/hq/rollouts',
+    '/api/hq/rollouts/{rollout}',
+    '/api/hq/rollouts/{rollout}/cancel',
+    '/api/hq/rollouts/{rollout}/pause',
+    '/api/hq/rollouts/{rollout}/resume',
     '/api/hq/sites',
     '/api/hq/sites/{site}',
     '/api/hq/sites/{site}/alerts',
@@ -189,6 +196,14 @@ t.test('the OpenAPI document and the board are served', async (t) => {
   ])
   t.match(doc.paths['/api/hq/sites/{site}/orders'].get.responses, { '401': {}, '404': {} })
   t.ok(doc.paths['/api/hq/metrics'].get.responses['200'].content['text/plain'], 'metrics: documented as text')
+  const upload = doc.paths['/api/hq/releases'].post
+  t.equal(upload['x-scope'], 'admin', 'uploading a release needs an admin HQ token')
+  t.match(upload.responses, {
+    '201': { content: { 'application/json': { schema: { properties: { release: { properties: { sha256: {} } } } } } } },
+    '422': {},
+    '403': {},
+  })
+  t.ok(doc.paths['/api/hq/rollouts'].post.requestBody, 'the rollout body is documented')
   const page = await fetch(`${base}/`)
   t.equal(page.status, 200)
   t.match(await page.text(), /Chain board/)

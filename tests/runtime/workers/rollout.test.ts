@@ -1,0 +1,165 @@
+// The gateway's rollout agent against an HTTP server playing HQ's archive route: the steps
+// it reports, the window (hours, active orders), the request it queues for
+// `gateway upgrade --queued`, the result it reports (also after a restart), a stand-down,
+// a download that fails, and a command it already took.
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import http from 'node:http'
+import path from 'node:path'
+import t from 'tap'
+import { fleetConfigSchema } from '../../../lib/fleet/config.ts'
+import { insideHours, RolloutAgent, type RolloutAgentDeps } from '../../../runtime/workers/rollout.ts'
+import { memoryLogger } from '../../helpers/memory-logger.ts'
+import { until } from '../../helpers/until.ts'
+
+const archive = randomBytes(50_000)
+const sha256 = createHash('sha256').update(archive).digest('hex')
+
+async function hq(t: { teardown(fn: () => unknown): void }) {
+  const srv = http.createServer((req, res) => {
+    const match = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range))!
+    res.writeHead(206).end(archive.subarray(Number(match[1]), Number(match[2]) + 1))
+  })
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => srv.close(resolve)))
+  return `http://127.0.0.1:${(srv.address() as { port: number }).port}/api/hq/releases/1/archive`
+}
+
+const command = (url: string, overrides: Record<string, unknown> = {}) =>
+  Buffer.from(
+    JSON.stringify({
+      rolloutId: 3,
+      attempt: 1,
+      action: 'upgrade',
+      version: '0.2.0',
+      sha256,
+      size: archive.length,
+      url,
+      secret: 'x',
+      signature: { signed: true },
+      ...overrides,
+    }),
+  )
+
+function agentFor(dir: string, overrides: Partial<RolloutAgentDeps> = {}) {
+  let changes = 0
+  const agent = new RolloutAgent({
+    config: fleetConfigSchema.parse({}).rollout,
+    dataDir: dir,
+    layout: { rolloutResult: path.join(dir, 'rollout-result.json') },
+    runningVersion: '0.1.0',
+    timezone: () => 'UTC',
+    activeOrders: () => 0,
+    changed: () => changes++,
+    log: memoryLogger('error').log,
+    pollMs: 50,
+    ...overrides,
+  })
+  return { agent, changes: () => changes }
+}
+
+const result = (dir: string, ok: boolean, message: string, attempt = 1) =>
+  writeFileSync(path.join(dir, 'rollout-result.json'), JSON.stringify({ rolloutId: 3, attempt, version: '0.2.0', ok, message, at: new Date().toISOString() }))
+
+t.test('downloads, waits for its window, queues the upgrade, reports its result (after a restart too)', async (t) => {
+  const dir = t.testdir({})
+  const url = await hq(t)
+  let orders = 1
+  let now = Date.parse('2026-12-02T12:00:00Z')
+  const config = { ...fleetConfigSchema.parse({}).rollout, window: { hours: '02:00-05:00', noActiveOrders: true } }
+  const { agent, changes } = agentFor(dir, { config, activeOrders: () => orders, now: () => now })
+  t.teardown(() => agent.stop())
+  agent.start()
+  t.equal(agent.report(), null, 'nothing to report before any rollout')
+  agent.handle(command(url))
+  await until(() => agent.report()?.state === 'waiting-for-window', 'waiting for the window')
+  t.match(agent.report(), { rolloutId: 3, attempt: 1, version: '0.2.0', reason: 'outside the hours 02:00-05:00' })
+  t.same(readFileSync(path.join(dir, 'rollout/tracker-gateway-0.2.0.tar.gz')), archive, 'downloaded first')
+  t.same(JSON.parse(readFileSync(path.join(dir, 'rollout/tracker-gateway-0.2.0.tar.gz.sig'), 'utf8')), { signed: true }, 'its signature beside it')
+  t.equal(statSync(path.join(dir, 'rollout')).mode & 0o777, 0o700, 'in a directory only the gateway user can open')
+  now = Date.parse('2026-12-02T03:00:00Z')
+  await until(() => agent.report()?.reason === 'orders are active', 'in the hours, orders still active')
+  agent.handle(command(url))
+  t.equal(agent.report()?.state, 'waiting-for-window', 'the same command again (retained) changes nothing')
+  orders = 0
+  await until(() => agent.report()?.state === 'upgrading' && existsSync(path.join(dir, 'rollout/request.json')), 'upgrading, the upgrade queued')
+  t.match(JSON.parse(readFileSync(path.join(dir, 'rollout/request.json'), 'utf8')), {
+    rolloutId: 3,
+    attempt: 1,
+    version: '0.2.0',
+    archive: 'tracker-gateway-0.2.0.tar.gz',
+  })
+  t.ok(changes() >= 4, 'each step published')
+  await agent.stop()
+
+  // The upgrade restarts the gateway: the new one reads the kept state and waits for the result.
+  const { agent: next } = agentFor(dir)
+  t.teardown(() => next.stop())
+  next.start()
+  t.equal(next.report()?.state, 'upgrading')
+  result(dir, true, 'upgraded 0.1.0 -> 0.2.0')
+  await until(() => next.report()?.state === 'done', 'done')
+  t.equal(next.report()?.reason, 'upgraded 0.1.0 -> 0.2.0')
+  await until(() => !existsSync(path.join(dir, 'rollout/tracker-gateway-0.2.0.tar.gz')), 'the archive removed once over')
+  t.ok(existsSync(path.join(dir, 'rollout/state.json')), 'the state kept')
+  await next.stop()
+})
+
+t.test('a failed upgrade, a failed download, a stand-down, a site already on the version', async (t) => {
+  const dir = t.testdir({})
+  const url = await hq(t)
+  const { agent } = agentFor(dir)
+  agent.start()
+  t.teardown(() => agent.stop())
+  agent.handle(command(url))
+  await until(() => agent.report()?.state === 'upgrading', 'upgrading')
+  result(dir, false, 'upgrade to 0.2.0 failed and was rolled back to 0.1.0: restart loop')
+  await until(() => agent.report()?.state === 'failed', 'failed')
+  t.match(agent.report()?.reason, /rolled back to 0\.1\.0/)
+
+  agent.handle(command(url, { attempt: 2, sha256: 'f'.repeat(64) }))
+  await until(() => agent.report()?.attempt === 2 && agent.report()?.state === 'failed', 'the second attempt fails')
+  t.match(agent.report()?.reason, /SHA-256 is \w+, HQ announced f+/)
+
+  const { agent: waiting } = agentFor(mkdtempSync(path.join(tmpdir(), 'agent-')), {
+    config: { ...fleetConfigSchema.parse({}).rollout, window: { hours: '00:00-00:01', noActiveOrders: false } },
+    now: () => Date.parse('2026-12-02T12:00:00Z'),
+  })
+  waiting.start()
+  t.teardown(() => waiting.stop())
+  waiting.handle(command(url))
+  await until(() => waiting.report()?.state === 'waiting-for-window', 'waiting')
+  waiting.handle(Buffer.from(JSON.stringify({ rolloutId: 3, action: 'stand-down' })))
+  await until(() => waiting.report()?.state === 'cancelled', 'stood down')
+
+  let clock = Date.parse('2026-12-02T12:00:00Z')
+  const stuckDir = mkdtempSync(path.join(tmpdir(), 'agent-'))
+  const { agent: stuck } = agentFor(stuckDir, { now: () => clock, upgradeLimitMs: 60_000 })
+  stuck.start()
+  t.teardown(() => stuck.stop())
+  stuck.handle(command(url))
+  await until(() => stuck.report()?.state === 'upgrading', 'queued')
+  clock += 61_000
+  await until(() => stuck.report()?.state === 'failed', 'nothing ran the upgrade: failed')
+  t.match(stuck.report()?.reason, /the queued upgrade never ran \(is tracker-gateway-rollout\.path enabled/)
+  t.notOk(existsSync(path.join(stuckDir, 'rollout/request.json')), 'its request withdrawn')
+
+  const { agent: current } = agentFor(mkdtempSync(path.join(tmpdir(), 'agent-')), { runningVersion: '0.2.0' })
+  current.start()
+  t.teardown(() => current.stop())
+  current.handle(command(url))
+  await until(() => current.report()?.state === 'done', 'done at once')
+  t.equal(current.report()?.reason, 'already runs 0.2.0')
+  current.handle(Buffer.from('{"not":"a command"}'))
+  t.equal(current.report()?.state, 'done', 'a message that is not a command is ignored')
+})
+
+t.test('hours, across midnight and in the site zone', async (t) => {
+  const at = (iso: string) => Date.parse(iso)
+  t.ok(insideHours('02:00-05:00', 'UTC', at('2026-12-02T02:00:00Z')))
+  t.notOk(insideHours('02:00-05:00', 'UTC', at('2026-12-02T05:00:00Z')))
+  t.ok(insideHours('23:00-02:00', 'UTC', at('2026-12-02T01:30:00Z')))
+  t.notOk(insideHours('23:00-02:00', 'UTC', at('2026-12-02T12:00:00Z')))
+  t.ok(insideHours('02:00-05:00', 'Europe/Paris', at('2026-12-02T01:30:00Z')), 'the site zone (UTC+1 in December)')
+})

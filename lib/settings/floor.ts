@@ -39,9 +39,7 @@ export const planSchema = z
   .strictObject({
     columns: z.number().int().min(1).max(maxGrid),
     rows: z.number().int().min(1).max(maxGrid),
-    tables: z
-      .array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell, area: areaName.optional() }))
-      .max(maxFloorTables),
+    tables: z.array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell, area: areaName.optional() })).max(maxFloorTables),
   })
   .superRefine((plan, ctx) => {
     const tables = new Set<number>()

@@ -57,7 +57,7 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
   const showAreas = (chosen = $('screen-filter').value) => {
     const select = $('screen-filter')
     const names = [...new Set([...areas, ...(chosen?.startsWith('area:') ? [chosen.slice('area:'.length)] : [])])]
-    select.querySelectorAll('option[data-area]').forEach((option) => option.remove())
+    for (const option of select.querySelectorAll('option[data-area]')) option.remove()
     for (const name of names) {
       const option = new Option(t('onlyArea', { area: name }), `area:${name}`)
       option.dataset.area = name

@@ -80,7 +80,10 @@ t.test('types generated from the served document compile a strict client', async
 
 t.test('the strict compile can fail: a string name is refused', async (t) => {
   t.not(compiled.status, 0)
-  t.ok(errorFiles.some((line) => line.includes('bad.ts')), compilerOutput)
+  t.ok(
+    errorFiles.some((line) => line.includes('bad.ts')),
+    compilerOutput,
+  )
   t.match(compilerOutput, /SOON/)
 })
 

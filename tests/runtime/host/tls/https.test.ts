@@ -2,8 +2,9 @@
 // answers over TLS, the WebSocket feed works over wss, plain clients on the HTTP port are
 // unchanged, and the fingerprint the API shows is the one the client was served.
 import { createHash, X509Certificate } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import https from 'node:https'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type tls from 'node:tls'
 import t, { type Test } from 'tap'
@@ -46,11 +47,27 @@ function secureJson(port: number, ca: string, method: string, target: string, to
   })
 }
 
+/**
+ * A gateway on a data dir of its own, stopped before the dir is removed: with t.testdir() the
+ * fixture's removal ran first, raced the running gateway's writes (ENOTEMPTY on a busy machine)
+ * and, throwing, kept the gateway from being stopped, so the file waited for tap's limit.
+ */
+async function gatewayWith(t: Test, tlsSettings?: { enabled: boolean }): Promise<{ gateway: RunningGateway; dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'https-'))
+  const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, ...(tlsSettings ? { tls: tlsSettings } : {}) })
+  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  })
+  t.teardown(async () => {
+    await gateway.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+  return { gateway, dataDir }
+}
+
 async function started(t: Test): Promise<{ gateway: RunningGateway; dataDir: string; cert: string }> {
-  const dataDir = path.join(t.testdir(), 'data')
-  const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false } })
-  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
-  t.teardown(() => gateway.stop())
+  const { gateway, dataDir } = await gatewayWith(t)
   return { gateway, dataDir, cert: readFileSync(path.join(dataDir, 'tls', 'self-signed.crt'), 'utf8') }
 }
 
@@ -155,10 +172,7 @@ t.test('the WebSocket feed over wss', async (t) => {
 })
 
 t.test('tls.enabled false: no HTTPS, no certificate, status null', async (t) => {
-  const dataDir = path.join(t.testdir(), 'data')
-  const config = parseConfig({ port: 0, host: '127.0.0.1', dataDir, mdns: { enabled: false }, tls: { enabled: false } })
-  const gateway = await startCheckedGateway({ config, log: memoryLogger('warn').log })
-  t.teardown(() => gateway.stop())
+  const { gateway, dataDir } = await gatewayWith(t, { enabled: false })
   t.equal(gateway.securePort, undefined)
   t.equal(gateway.services.tlsStatus.get(), null)
   t.equal(await sendControl(dataDir, 'tls.status'), null)

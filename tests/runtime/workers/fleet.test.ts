@@ -47,7 +47,7 @@ async function startGatewayProcess(configFile: string, dataDir: string): Promise
   })
   const exited = new Promise<never>((_resolve, reject) => child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${stderr}`))))
   exited.catch(() => undefined)
-  await Promise.race([until(() => logs.some((line) => line.msg === 'gateway started'), 'gateway start', 20_000), exited])
+  await Promise.race([until(() => logs.some((line) => line.msg === 'gateway started'), 'gateway start'), exited])
   const port = logs.find((line) => line.msg === 'gateway started')!.port as number
   child.once('exit', checkAnswersFrom(`http://127.0.0.1:${port}`))
   return { child, port, logs }
@@ -133,7 +133,6 @@ t.test('every change and summary reaches headquarters in seq order across an out
       firstArrivals(hq.on('/events').map((m) => m.body.seq)).distinct.length >= expected.length &&
       firstArrivals(hq.on('/history').map((m) => m.body.seq)).distinct.length >= cleared,
     'every change at hq',
-    20_000,
   )
 
   const events = firstArrivals(hq.on('/events').map((m) => m.body.seq))

@@ -13,8 +13,6 @@ export interface FloorTable {
   x: number
   /** Row, from 0 at the top. */
   y: number
-  /** The named area the table belongs to ("Terrace"); absent: none. */
-  area?: string
 }
 
 export interface FloorPlan {
@@ -29,8 +27,7 @@ export interface ScreenSettings {
   reminderSeconds?: number
   offlineAlarmSeconds?: number
   sound?: boolean
-  /** 'all', 'to-go', 'dine-in', or 'area:<name>': only the orders at tables of that area of the floor plan. */
-  filter?: string
+  filter?: 'all' | 'to-go' | 'dine-in'
   theme?: 'dark' | 'light'
   hours?: '24' | '12'
   language?: 'en' | 'es' | 'de'

@@ -7,6 +7,7 @@ import { drawOrders, drawTimes } from './board/charts.js'
 import { connectFeed } from './board/feed.js'
 import { chooseLayout, outOfView, overflowText, readDensity, straddling } from './board/fit.js'
 import { setupFloor } from './board/floor.js'
+import { areaOfOrder, areasOf } from './board/floor-plan.js'
 import { fleetPill } from './board/fleet.js'
 import { backupNotice } from './board/backup-notice.js'
 import { mountClockNotice } from './board/clock-notice.js'
@@ -71,8 +72,10 @@ const pending = new PendingClears({
   onFailed: (_order, error) => reportError(error),
 })
 
-/** The orders this screen shows (its filter: all, to go, dine-in). */
-const screenOrders = () => board.list().filter((order) => showsOrder(prefs.filter, order))
+/** The floor plan as last read (an area filter shows only the orders at that area's tables). */
+let floorPlan = null
+/** The orders this screen shows (its filter: all, to go, dine-in, an area). */
+const screenOrders = () => board.list().filter((order) => showsOrder(prefs.filter, order, (located) => areaOfOrder(floorPlan, located)))
 /** The orders a runner should see: those being cleared stay, with their Undo. */
 const visibleOrders = () => screenOrders()
 const cardContext = () => ({ pending: (uuid) => (pending.has(uuid) ? pending.secondsLeft(uuid) : null), disabled: !live })
@@ -427,8 +430,8 @@ function refreshFigures() {
   void screenSettings.refresh()
   refreshGateway()
   if (view === 'charts') refreshCharts()
-  // Another screen may have arranged the floor.
-  if (view === 'floor') floor.refresh()
+  // Another screen may have arranged the floor (its areas too, which an area filter needs).
+  floor.refresh()
 }
 
 let statsSoon = null
@@ -789,7 +792,18 @@ function start() {
       if (!available) setSimulatorOpen(false)
     },
   })
-  floor = setupFloor({ api, onError: reportError, orders: activeOrders, target: () => targetSeconds })
+  floor = setupFloor({
+    api,
+    onError: reportError,
+    orders: activeOrders,
+    target: () => targetSeconds,
+    onPlan: (plan) => {
+      const changed = JSON.stringify(plan) !== JSON.stringify(floorPlan)
+      floorPlan = plan
+      screenSettings.setAreas(areasOf(plan))
+      if (changed) redraw()
+    },
+  })
   setupNetworkMap({
     button: $('network-toggle'),
     dialog: $('network-map'),

@@ -10,7 +10,7 @@ export const config = {
   scope: 'admin',
   code: 22,
   summary:
-    'Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid; 400/-21 naming the field otherwise); answers with it inside `floor`',
+    'Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid, each table optionally in a named area; 400/-21 naming the field otherwise); answers with it inside `floor`',
   // The plan's own schema (lib/settings/floor.ts) is the document: the cross-field rules
   // (every table once, one table per cell, cells inside the grid) are in the summary only.
   body: bodySchemaOf(planSchema),

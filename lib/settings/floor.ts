@@ -1,7 +1,8 @@
 // The floor plan the board draws (extension: GET/POST /api/v2/floor): a grid of columns and
 // rows with each table in one cell, arranged by the manager and kept on the gateway in NeDB,
 // so every screen shows the same floor. A new plan is validated whole (distinct tables,
-// distinct cells, every cell inside the grid) before anything is written.
+// distinct cells, every cell inside the grid) before anything is written. A table may belong
+// to a named area ("Terrace", "Bar"), which a screen may show alone (its filter "area:<name>").
 import * as z from '../kernel/schema/index.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Collection } from '../store/db.ts'
@@ -15,17 +16,30 @@ const cell = z
   .int()
   .min(0)
   .max(maxGrid - 1)
+/** The longest area name: short enough for a tile and a settings list. */
+export const maxAreaName = 24
+/**
+ * An area's name: 1-24 characters, no spaces around it (a screen's filter names it exactly,
+ * so "Bar" and "Bar " must not be two areas), no control characters.
+ */
+export const areaPattern = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u
+export const areaName = z
+  .string()
+  .min(1)
+  .max(maxAreaName)
+  .regex(areaPattern, 'an area name has no spaces around it and no control characters')
+  .describe('The area the table belongs to (1-24 characters, no spaces around it); absent: none')
 /**
  * Tables in one plan. The plan travels in one request body (16 KiB at most): the longest
- * table entry, {"table":9999,"x":29,"y":29} and its comma, is 31 bytes, so 500 of them fit
- * in any compact plan, and a plan the document allows is never refused for its size.
+ * table entry without an area, {"table":9999,"x":29,"y":29} and its comma, is 31 bytes, so
+ * 500 of them fit in any compact plan, and a plan without areas is never refused for its size.
  */
 export const maxFloorTables = 500
 export const planSchema = z
   .strictObject({
     columns: z.number().int().min(1).max(maxGrid),
     rows: z.number().int().min(1).max(maxGrid),
-    tables: z.array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell })).max(maxFloorTables),
+    tables: z.array(z.strictObject({ table: z.number().int().min(1).max(9999), x: cell, y: cell, area: areaName.optional() })).max(maxFloorTables),
   })
   .superRefine((plan, ctx) => {
     const tables = new Set<number>()

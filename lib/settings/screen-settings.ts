@@ -9,19 +9,29 @@ import { EventBus, type Listener, type Unsubscribe } from '../kernel/events.ts'
 import type { Logger } from '../kernel/log.ts'
 import type { Collection } from '../store/db.ts'
 import type { ScreenSettings } from './types.ts'
+import { areaPattern, maxAreaName } from './floor.ts'
 
 export type { ScreenSettings }
 
 /** The seconds a board offers for the late reminders and the offline alarm (0: once, never). */
 const intervalChoices = [30, 60, 120, 300, 0] as const
 const interval = z.number().int().min(0).max(300)
+/** all, to-go, dine-in, or area:<name> with a name as the floor plan takes it (lib/settings/floor.ts). */
+const filterPattern = new RegExp(`^(?:all|to-go|dine-in|area:${areaPattern.source.slice(1, -1)})$`, 'u')
 
 export const screenSettingsSchema = z.strictObject({
   density: z.enum(['auto', 'large', 'medium', 'compact']).optional().describe('Card size: auto fits every order'),
   reminderSeconds: interval.optional().describe('Late orders remind every this many seconds: 30, 60, 120 or 300; 0 once per order'),
   offlineAlarmSeconds: interval.optional().describe('The offline alarm sounds after this many seconds out of reach: 30, 60, 120 or 300; 0 never'),
   sound: z.boolean().optional().describe('Sound on'),
-  filter: z.enum(['all', 'to-go', 'dine-in']).optional().describe('Which orders the screen shows: all, only to go, only dine-in'),
+  filter: z
+    .string()
+    .max('area:'.length + maxAreaName)
+    .regex(filterPattern, 'one of all, to-go, dine-in or area:<name>')
+    .optional()
+    .describe(
+      'Which orders the screen shows: all, only to go, only dine-in, or area:<name> only those at tables of that floor-plan area (orders at no table yet are not shown there)',
+    ),
   theme: z.enum(['dark', 'light']).optional().describe('Dark, or light for a bright room'),
   hours: z.enum(['24', '12']).optional().describe('Clock times in 24-hour or 12-hour form'),
   language: z.enum(['en', 'es', 'de']).optional().describe("The board's language"),

@@ -13,6 +13,8 @@ export interface FloorTable {
   x: number
   /** Row, from 0 at the top. */
   y: number
+  /** The named area the table belongs to ("Terrace"); absent: none. */
+  area?: string
 }
 
 export interface FloorPlan {
@@ -27,7 +29,8 @@ export interface ScreenSettings {
   reminderSeconds?: number
   offlineAlarmSeconds?: number
   sound?: boolean
-  filter?: 'all' | 'to-go' | 'dine-in'
+  /** 'all', 'to-go', 'dine-in', or 'area:<name>': only the orders at tables of that area of the floor plan. */
+  filter?: string
   theme?: 'dark' | 'light'
   hours?: '24' | '12'
   language?: 'en' | 'es' | 'de'

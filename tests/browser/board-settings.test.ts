@@ -151,3 +151,48 @@ t.test('only dine-in; axe-core: no serious or critical finding on the board in t
   await page.locator('#screen-theme').selectOption('dark')
   t.same(errors, [], 'no console errors')
 })
+
+t.test('areas: arranged from the keyboard in "Arrange tables"; a screen filtered to an area shows only the orders at its tables', async (t) => {
+  await rush()
+  t.teardown(() =>
+    api('POST', '/api/v2/floor', { columns: 6, rows: 5, tables: Array.from({ length: 30 }, (_, i) => ({ table: i + 1, x: i % 6, y: Math.floor(i / 6) })) }),
+  )
+  const admin = await openBoard(t, browser, base, manager, { width: 1280, height: 800 })
+  await admin.page.locator('.tab[data-view="floor"]').click()
+  await admin.page.locator('#floor-arrange').click()
+  t.ok(await admin.page.locator('#floor-area').isDisabled(), 'no table selected: the area field is off')
+  for (const table of [11, 14]) {
+    // Enter on a table selects it; the focus stays on its cell.
+    await admin.page.locator(`#floor [data-table="${table}"]`).focus()
+    await admin.page.keyboard.press('Enter')
+    await admin.page.waitForFunction((n) => document.activeElement?.getAttribute('data-table') === String(n), table)
+    await admin.page.locator('#floor-area-label', { hasText: `Area of table ${table}` }).waitFor()
+    await admin.page.locator('#floor-area').fill('Terrace')
+    await admin.page.keyboard.press('Enter')
+    await admin.page.locator(`#floor [data-table="${table}"][data-area="Terrace"]`).waitFor()
+    t.equal(await admin.page.evaluate(() => document.activeElement?.id), 'floor-area', 'the focus stays in the field')
+    t.equal(await admin.page.locator(`#floor [data-table="${table}"]`).getAttribute('aria-pressed'), 'true', 'the table stays selected')
+    await admin.page.locator(`#floor [data-table="${table}"]`).focus()
+    // Escape on its cell lets it go where it is.
+    await admin.page.keyboard.press('Escape')
+    await admin.page.waitForFunction(() => !document.querySelector('#floor [aria-pressed="true"]'))
+  }
+  await admin.page.locator('#floor-save').click()
+  const floor = async () => (await api('GET', '/api/v2/floor')).body.floor
+  await until(async () => (await floor()).tables.filter((table: { area?: string }) => table.area === 'Terrace').length === 2, 'the areas saved', 10_000)
+
+  const terrace = (await api('POST', '/api/v2/accesstoken/generate?name=terrace&scope=screen')).body.token.token as string
+  const { page, errors } = await openBoard(t, browser, base, terrace, { width: 1280, height: 800 })
+  await page.locator('#cards .card').nth(11).waitFor()
+  await page.locator('#screen-filter option[value="area:Terrace"]', { hasText: 'only area: Terrace' }).waitFor({ state: 'attached' })
+  await page.locator('#screen-filter').selectOption('area:Terrace')
+  await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 2)
+  t.same(await shownOrders(page), [1, 4], 'only the orders at tables 11 and 14: none elsewhere, none at no table (to go)')
+  await until(async () => (await apiClient(base, terrace)('GET', '/api/v2/board/settings')).body.screen.settings.filter === 'area:Terrace', 'kept', 10_000)
+  // The area's entry speaks the screen's language too.
+  await page.locator('#screen-language').selectOption('de')
+  await page.locator('#screen-filter option[value="area:Terrace"]', { hasText: 'nur Bereich: Terrace' }).waitFor({ state: 'attached' })
+  t.equal(await page.locator('#screen-filter').inputValue(), 'area:Terrace', 'still chosen')
+  await page.locator('#screen-language').selectOption('en')
+  t.same(errors, [], 'no console errors')
+})

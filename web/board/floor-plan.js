@@ -1,5 +1,5 @@
-// Arranging the floor plan: pure functions over {columns, rows, tables: [{table, x, y}]}, so
-// the board's editor and its tests share them. Nothing here talks to the gateway.
+// Arranging the floor plan: pure functions over {columns, rows, tables: [{table, x, y, area?}]},
+// so the board's editor and its tests share them. Nothing here talks to the gateway.
 
 export const tableAt = (plan, x, y) => plan.tables.find((t) => t.x === x && t.y === y)
 
@@ -11,8 +11,8 @@ export function moveTable(plan, table, x, y) {
   return {
     ...plan,
     tables: plan.tables.map((t) => {
-      if (t.table === table) return { table, x, y }
-      if (other && t.table === other.table) return { table: t.table, x: moving.x, y: moving.y }
+      if (t.table === table) return { ...t, x, y }
+      if (other && t.table === other.table) return { ...t, x: moving.x, y: moving.y }
       return t
     }),
   }
@@ -42,6 +42,30 @@ export function resizePlan(plan, columns, rows) {
   let next = { columns, rows, tables: inside }
   for (const t of plan.tables.filter((t) => t.x >= columns || t.y >= rows)) next = addTable(next, t.table)
   return next
+}
+
+/** Puts `table` in the area `name` (spaces around it dropped); an empty name takes it out of any area. */
+export function setArea(plan, table, name) {
+  const area = String(name ?? '').trim()
+  return {
+    ...plan,
+    tables: plan.tables.map((t) => {
+      if (t.table !== table) return t
+      const { area: _old, ...rest } = t
+      return area ? { ...rest, area } : rest
+    }),
+  }
+}
+
+/** The plan's areas, each once, sorted by name. */
+export function areasOf(plan) {
+  return [...new Set((plan?.tables ?? []).flatMap((t) => (t.area ? [t.area] : [])))].sort((a, b) => a.localeCompare(b))
+}
+
+/** The area of the table an order is located at (its locationName), or undefined: at no table, or at one without an area. */
+export function areaOfOrder(plan, order) {
+  if (!plan || !order.locationName) return undefined
+  return plan.tables.find((t) => String(t.table) === String(order.locationName))?.area
 }
 
 /** Orders grouped by table number ('' for none), for the floor's tiles. */

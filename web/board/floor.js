@@ -1,7 +1,7 @@
 // The floor view: the manager's grid of tables (GET/POST /api/v2/floor, the same on every
 // screen), each table coloured by its most urgent order. "Arrange tables" edits a draft:
 // tap a table, then the cell it goes to; save sends the whole plan to the gateway.
-import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } from './floor-plan.js'
+import { addTable, areasOf, moveTable, ordersByTable, removeTable, resizePlan, setArea, tableAt } from './floor-plan.js'
 import { formatDuration, levelOf } from './orders.js'
 import { t } from './i18n.js'
 
@@ -18,13 +18,20 @@ function chip(order, now, target) {
   return item
 }
 
-function tile(table, orders, now, target) {
+function tile(table, orders, now, target, area) {
   const element = document.createElement('div')
   element.className = 'table-tile'
   element.dataset.table = String(table)
   const heading = document.createElement('span')
   heading.className = 'table-number'
   heading.textContent = String(table)
+  if (area) {
+    element.dataset.area = area
+    const name = document.createElement('span')
+    name.className = 'table-area'
+    name.textContent = area
+    heading.after(name)
+  }
   const chips = document.createElement('ul')
   chips.append(...orders.map((order) => chip(order, now, target)))
   const worst = orders.reduce((level, order) => {
@@ -32,11 +39,13 @@ function tile(table, orders, now, target) {
     return rank[next] > rank[level] ? next : level
   }, 'green')
   element.dataset.level = orders.length ? worst : 'free'
-  element.append(heading, chips)
+  element.prepend(heading)
+  element.append(chips)
   return element
 }
 
-export function setupFloor({ api, onError, orders, target }) {
+/** `onPlan(plan)`: the plan as the gateway keeps it, each time it is read or saved (the area filter needs it). */
+export function setupFloor({ api, onError, orders, target, onPlan = () => {} }) {
   let plan = null
   let draft = null
   let selected = null
@@ -44,6 +53,7 @@ export function setupFloor({ api, onError, orders, target }) {
   async function refresh() {
     try {
       plan = (await api('GET', '/api/v2/floor')).floor
+      onPlan(plan)
       render()
     } catch (error) {
       onError(error)
@@ -56,12 +66,24 @@ export function setupFloor({ api, onError, orders, target }) {
     else if (selected !== null) draft = moveTable(draft, selected, x, y)
     else if (here) return select(here.table)
     selected = null
+    showAreaField()
     render()
   }
 
   function select(table) {
     selected = table
+    showAreaField()
     render()
+  }
+
+  /** The area field names the selected table and holds its area; with none selected it is off. */
+  function showAreaField() {
+    const chosen = draft && selected !== null ? draft.tables.find((t) => t.table === selected) : undefined
+    $('floor-area').disabled = !chosen
+    $('floor-area-set').disabled = !chosen
+    $('floor-area-label').textContent = chosen ? t('areaOfTable', { table: String(chosen.table) }) : t('areaPickATable')
+    $('floor-area').value = chosen?.area ?? ''
+    $('floor-areas').replaceChildren(...areasOf(draft ?? plan).map((name) => new Option(name)))
   }
 
   function render(now = Date.now()) {
@@ -79,7 +101,7 @@ export function setupFloor({ api, onError, orders, target }) {
     for (let y = 0; y < shown.rows; y++) {
       for (let x = 0; x < shown.columns; x++) {
         const placed = tableAt(shown, x, y)
-        const cell = placed ? tile(placed.table, groups.get(String(placed.table)) ?? [], now, target()) : document.createElement('div')
+        const cell = placed ? tile(placed.table, groups.get(String(placed.table)) ?? [], now, target(), placed.area) : document.createElement('div')
         if (!placed) cell.className = 'floor-cell'
         cell.dataset.x = String(x)
         cell.dataset.y = String(y)
@@ -92,6 +114,13 @@ export function setupFloor({ api, onError, orders, target }) {
           else cell.setAttribute('aria-pressed', String(placed.table === selected))
           cell.addEventListener('click', () => cellClicked(x, y))
           cell.addEventListener('keydown', (event) => {
+            // Escape lets the selected table go, where it is (Enter on it again would take it off).
+            if (event.key === 'Escape' && selected !== null) {
+              event.preventDefault()
+              selected = null
+              showAreaField()
+              return render()
+            }
             if (event.key !== 'Enter' && event.key !== ' ') return
             event.preventDefault()
             cellClicked(x, y)
@@ -122,6 +151,7 @@ export function setupFloor({ api, onError, orders, target }) {
     selected = null
     $('floor-arrange').setAttribute('aria-pressed', String(on))
     $('floor-editor').hidden = !on
+    showAreaField()
     render()
   }
 
@@ -144,9 +174,19 @@ export function setupFloor({ api, onError, orders, target }) {
     $('floor-add').value = ''
     render()
   })
+  // The selected table keeps its selection, and the focus stays in the field: the next
+  // table is a Shift+Tab away.
+  $('floor-area-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    if (!draft || selected === null) return
+    draft = setArea(draft, selected, $('floor-area').value)
+    showAreaField()
+    render()
+  })
   $('floor-save').addEventListener('click', async () => {
     try {
       plan = (await api('POST', '/api/v2/floor', draft)).floor
+      onPlan(plan)
       arrange(false)
     } catch (error) {
       onError(error)

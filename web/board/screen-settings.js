@@ -8,7 +8,7 @@ import { api, ApiError } from './api.js'
 import { readDensity, saveDensity } from './fit.js'
 import { readReminderSeconds, saveReminderSeconds } from './reminders.js'
 import { readOfflineAlarmSeconds, saveOfflineAlarmSeconds } from './offline-alarm.js'
-import { prefChoices, readPrefs, savePrefs } from './screen-prefs.js'
+import { isPrefChoice, prefChoices, readPrefs, savePrefs } from './screen-prefs.js'
 import { t } from './i18n.js'
 
 const $ = (id) => document.getElementById(id)
@@ -32,7 +32,7 @@ function keepLocally(settings) {
   if (settings.reminderSeconds !== undefined) saveReminderSeconds(settings.reminderSeconds)
   if (settings.offlineAlarmSeconds !== undefined) saveOfflineAlarmSeconds(settings.offlineAlarmSeconds)
   const prefs = readPrefs()
-  for (const key of Object.keys(prefChoices)) if (prefChoices[key].includes(settings[key])) prefs[key] = settings[key]
+  for (const key of Object.keys(prefChoices)) if (isPrefChoice(key, settings[key])) prefs[key] = settings[key]
   savePrefs(prefs)
 }
 
@@ -49,7 +49,21 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
     $('density').value = settings.density
     $('reminder').value = String(settings.reminderSeconds)
     $('offline-alarm').value = String(settings.offlineAlarmSeconds)
+    showAreas(settings.filter)
     for (const [key, id] of Object.entries(prefFields)) $(id).value = settings[key]
+  }
+  /** The floor plan's areas, offered as filters; `chosen` (an area the plan no longer has) too, so it shows. */
+  let areas = []
+  const showAreas = (chosen = $('screen-filter').value) => {
+    const select = $('screen-filter')
+    const names = [...new Set([...areas, ...(chosen?.startsWith('area:') ? [chosen.slice('area:'.length)] : [])])]
+    for (const option of select.querySelectorAll('option[data-area]')) option.remove()
+    for (const name of names) {
+      const option = new Option(t('onlyArea', { area: name }), `area:${name}`)
+      option.dataset.area = name
+      select.append(option)
+    }
+    select.value = chosen
   }
   const applyOwn = () => {
     onDensity(readDensity())
@@ -191,6 +205,11 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
       } catch {
         $('settings-for-row').hidden = true
       }
+    },
+    /** The floor plan's areas (it was read, or arranged): the "Show" list offers each. */
+    setAreas(names) {
+      areas = names
+      showAreas()
     },
     /** Sound switched on this screen: kept with its other settings. */
     soundChanged() {

@@ -483,7 +483,7 @@ export interface paths {
         get: operations["v2_floor_get"];
         put?: never;
         /**
-         * Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid; 400/-21 naming the field otherwise); answers with it inside `floor`
+         * Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid, each table optionally in a named area; 400/-21 naming the field otherwise); answers with it inside `floor`
          * @description Needs a token of scope admin or wider (admin); a narrower one is 403 (-51).
          */
         post: operations["v2_floor_post"];
@@ -1304,11 +1304,8 @@ export interface components {
             offlineAlarmSeconds?: number;
             /** @description Sound on */
             sound?: boolean;
-            /**
-             * @description Which orders the screen shows: all, only to go, only dine-in
-             * @enum {string}
-             */
-            filter?: "all" | "to-go" | "dine-in";
+            /** @description Which orders the screen shows: all, only to go, only dine-in, or area:<name> only those at tables of that floor-plan area (orders at no table yet are not shown there) */
+            filter?: string;
             /**
              * @description Dark, or light for a bright room
              * @enum {string}
@@ -6507,11 +6504,8 @@ export interface operations {
                     offlineAlarmSeconds?: number;
                     /** @description Sound on */
                     sound?: boolean;
-                    /**
-                     * @description Which orders the screen shows: all, only to go, only dine-in
-                     * @enum {string}
-                     */
-                    filter?: "all" | "to-go" | "dine-in";
+                    /** @description Which orders the screen shows: all, only to go, only dine-in, or area:<name> only those at tables of that floor-plan area (orders at no table yet are not shown there) */
+                    filter?: string;
                     /**
                      * @description Dark, or light for a bright room
                      * @enum {string}
@@ -6917,11 +6911,8 @@ export interface operations {
                     offlineAlarmSeconds?: number;
                     /** @description Sound on */
                     sound?: boolean;
-                    /**
-                     * @description Which orders the screen shows: all, only to go, only dine-in
-                     * @enum {string}
-                     */
-                    filter?: "all" | "to-go" | "dine-in";
+                    /** @description Which orders the screen shows: all, only to go, only dine-in, or area:<name> only those at tables of that floor-plan area (orders at no table yet are not shown there) */
+                    filter?: string;
                     /**
                      * @description Dark, or light for a bright room
                      * @enum {string}
@@ -7481,13 +7472,15 @@ export interface operations {
                         table: number;
                         x: number;
                         y: number;
+                        /** @description The area the table belongs to (1-24 characters, no spaces around it); absent: none */
+                        area?: string;
                     }[];
                 };
             };
         };
         responses: {
             /**
-             * @description Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid; 400/-21 naming the field otherwise); answers with it inside `floor`
+             * @description Extension (floor plan): replaces the floor plan (validated whole: every table once, one table per cell, cells inside the grid, each table optionally in a named area; 400/-21 naming the field otherwise); answers with it inside `floor`
              *     - returnCode 22: default code of the path
              */
             200: {

@@ -28,6 +28,13 @@ t.test('a screen reads and changes its own settings, kept by its token name (cod
   t.same((await gw.json('GET /api/v2/board/settings', { token: again })).body.screen.settings, more.body.screen.settings)
 })
 
+t.test("a screen's filter may name an area of the floor plan", async (t) => {
+  const { gw, wall } = await setup()
+  const set = await gw.json('POST /api/v2/board/settings', { token: wall, body: { filter: 'area:Terrace' } })
+  t.same(set.body.screen.settings, { filter: 'area:Terrace' })
+  t.same((await gw.json('GET /api/v2/board/settings', { token: wall })).body.screen.settings, { filter: 'area:Terrace' })
+})
+
 t.test('bad settings change nothing: -20 for an unknown key, -21 for a bad value, -31 for bad JSON', async (t) => {
   const { gw, wall } = await setup()
   await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'light' } })
@@ -36,6 +43,10 @@ t.test('bad settings change nothing: -20 for an unknown key, -21 for a bad value
     [{ theme: 'light', volume: 3 }, -20],
     [{ theme: 'pink' }, -21],
     [{ filter: 'late' }, -21],
+    [{ filter: 'table:Terrace' }, -21],
+    [{ filter: 'area:' }, -21],
+    [{ filter: 'area: Terrace' }, -21],
+    [{ filter: `area:${'x'.repeat(25)}` }, -21],
     [{ reminderSeconds: 45 }, -21],
     [{ offlineAlarmSeconds: -1 }, -21],
     [{ sound: 'yes' }, -21],

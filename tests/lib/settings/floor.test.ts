@@ -39,6 +39,7 @@ t.test('a plan is refused whole, naming the field', async (t) => {
     [{ columns: 2, rows: 2, tables: [{ table: 1.5, x: 0, y: 0 }] }, /^floor\.tables\[0\]\.table: /],
     [{ columns: 2, rows: 2, tables: [], extra: true }, /^floor: /],
     [null, /^floor: /],
+    [{ columns: 1, rows: 1, tables: [{ table: 1, x: 0, y: 0, area: 'Bar\n' }] }, /^floor\.tables\[0\]\.area: an area name has no spaces around it/],
   ]
   for (const [input, message] of cases) {
     let caught: unknown
@@ -56,7 +57,14 @@ t.test('a saved plan survives a restart; an unreadable one falls back to the def
   const dataDir = t.testdir()
   const store = new Store({ dataDir })
   const service = await FloorService.open(await store.collection('floor'))
-  const plan = { columns: 3, rows: 1, tables: [{ table: 12, x: 2, y: 0 }] }
+  const plan = {
+    columns: 3,
+    rows: 1,
+    tables: [
+      { table: 12, x: 2, y: 0 },
+      { table: 14, x: 0, y: 0, area: 'Terrace' },
+    ],
+  }
   await t.rejects(service.update({ ...plan, rows: 0 }))
   t.same(service.get(), defaultFloor(), 'nothing changed')
   t.same(await service.update(plan), plan)

@@ -1,6 +1,6 @@
 import t from 'tap'
 // @ts-expect-error: a plain browser ES module without types
-import { addTable, moveTable, ordersByTable, removeTable, resizePlan, tableAt } from '../../../web/board/floor-plan.js'
+import { addTable, areaOfOrder, areasOf, moveTable, ordersByTable, removeTable, resizePlan, setArea, tableAt } from '../../../web/board/floor-plan.js'
 
 const plan = {
   columns: 2,
@@ -54,4 +54,23 @@ t.test('orders grouped by table', async (t) => {
   ])
   t.same([...groups.keys()], ['4', ''])
   t.equal(groups.get('4').length, 2)
+})
+
+t.test('areas: set, cleared, kept when a table moves, listed once, and an order found in its area', async (t) => {
+  const terrace = setArea(setArea(plan, 1, '  Terrace '), 2, 'Bar')
+  t.same(terrace.tables, [
+    { table: 1, x: 0, y: 0, area: 'Terrace' },
+    { table: 2, x: 1, y: 0, area: 'Bar' },
+  ])
+  t.same(areasOf(terrace), ['Bar', 'Terrace'])
+  t.same(areasOf(null), [])
+  t.same(moveTable(terrace, 1, 1, 0).tables, [
+    { table: 1, x: 1, y: 0, area: 'Terrace' },
+    { table: 2, x: 0, y: 0, area: 'Bar' },
+  ])
+  t.same(setArea(terrace, 1, '').tables[0], { table: 1, x: 0, y: 0 }, 'an empty name clears it')
+  t.equal(areaOfOrder(terrace, { locationName: '1' }), 'Terrace')
+  t.equal(areaOfOrder(terrace, { locationName: '' }), undefined, 'at no table yet')
+  t.equal(areaOfOrder(terrace, { locationName: '7' }), undefined, 'at a table not on the plan')
+  t.equal(areaOfOrder(null, { locationName: '1' }), undefined, 'no plan read yet')
 })

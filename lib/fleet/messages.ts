@@ -36,3 +36,19 @@ export function fleetMessages(change: OrderChange, { siteId, timezone, storedSum
   }
   return messages
 }
+
+/** An upgrade a site is told to make: the release, where to fetch it, and its signature. */
+export interface RolloutUpgradeCommand {
+  rolloutId: number
+  attempt: number
+  action: 'upgrade'
+  version: string
+  sha256: string
+  size: number
+  url: string
+  secret: string
+  signature: unknown
+}
+
+/** What HQ tells a site on <prefix>/<site>/rollout (retained); written by lib/hq, read by the site's rollout agent. */
+export type RolloutCommand = RolloutUpgradeCommand | { rolloutId: number; action: 'stand-down' }

@@ -20,6 +20,7 @@ import {
   type Step,
 } from './rollout-machine.ts'
 import { planWaves, type WaveSpec } from './rollout-plan.ts'
+import type { RolloutCommand } from '../fleet/messages.ts'
 
 export interface StartRollout extends WaveSpec {
   releaseId: number
@@ -57,21 +58,6 @@ export interface RolloutView {
   updatedAt: string
   sites: RolloutSiteView[]
 }
-
-/** What a site is told on <prefix>/<site>/rollout (retained). */
-export type RolloutCommand =
-  | {
-      rolloutId: number
-      attempt: number
-      action: 'upgrade'
-      version: string
-      sha256: string
-      size: number
-      url: string
-      secret: string
-      signature: unknown
-    }
-  | { rolloutId: number; action: 'stand-down' }
 
 export interface Publication {
   rolloutId: number

@@ -20,23 +20,12 @@ import type { Logger } from '../../lib/kernel/log.ts'
 import { fetchRelease } from '../upgrade/fetch-release.ts'
 import type { InstallLayout } from '../upgrade/layout.ts'
 import { readResult, requestFile, rolloutDir, type UpgradeRequest } from '../upgrade/queued.ts'
+import type { RolloutCommand, RolloutUpgradeCommand } from '../../lib/fleet/messages.ts'
 
 export type AgentState = 'downloading' | 'waiting-for-window' | 'upgrading' | 'done' | 'failed' | 'cancelled'
 
-export interface UpgradeCommand {
-  rolloutId: number
-  attempt: number
-  action: 'upgrade'
-  version: string
-  sha256: string
-  size: number
-  url: string
-  secret: string
-  signature: unknown
-}
-
 interface Kept {
-  command: UpgradeCommand
+  command: RolloutUpgradeCommand
   state: AgentState
   reason: string | null
   at: string
@@ -69,7 +58,7 @@ export function insideHours(hours: string, timezone: string, now: number): boole
   return from <= to ? minutes >= from && minutes < to : minutes >= from || minutes < to
 }
 
-function parseCommand(payload: Buffer): UpgradeCommand | { rolloutId: number; action: 'stand-down' } | null {
+function parseCommand(payload: Buffer): RolloutCommand | null {
   try {
     const value = JSON.parse(payload.toString('utf8')) as Record<string, unknown>
     if (!Number.isInteger(value.rolloutId)) return null
@@ -79,7 +68,7 @@ function parseCommand(payload: Buffer): UpgradeCommand | { rolloutId: number; ac
       return null
     if (!/^[0-9A-Za-z.+-]{1,64}$/.test(value.version as string) || !/^[0-9a-f]{64}$/.test(value.sha256 as string) || !/^https?:\/\//.test(value.url as string))
       return null
-    return value as unknown as UpgradeCommand
+    return value as unknown as RolloutUpgradeCommand
   } catch {
     return null
   }
@@ -153,7 +142,7 @@ export class RolloutAgent implements FleetRolloutAgent {
     this.#begin(command, false)
   }
 
-  #begin(command: UpgradeCommand, upgrading: boolean): void {
+  #begin(command: RolloutUpgradeCommand, upgrading: boolean): void {
     const previous = this.#work
     this.#work = previous.catch(() => undefined).then(() => this.#run(command, upgrading))
   }
@@ -177,7 +166,7 @@ export class RolloutAgent implements FleetRolloutAgent {
     return this.#deps.now?.() ?? Date.now()
   }
 
-  async #run(command: UpgradeCommand, upgrading: boolean): Promise<void> {
+  async #run(command: RolloutUpgradeCommand, upgrading: boolean): Promise<void> {
     const abort = new AbortController()
     this.#abort = abort
     const signal = abort.signal
@@ -219,7 +208,7 @@ export class RolloutAgent implements FleetRolloutAgent {
     return this.#dir
   }
 
-  async #waitForWindow(command: UpgradeCommand, signal: AbortSignal): Promise<void> {
+  async #waitForWindow(command: RolloutUpgradeCommand, signal: AbortSignal): Promise<void> {
     const { window } = this.#deps.config
     const closedBecause = () => {
       if (window.hours && !insideHours(window.hours, this.#deps.timezone(), this.#now())) return `outside the hours ${window.hours}`
@@ -234,7 +223,7 @@ export class RolloutAgent implements FleetRolloutAgent {
     }
   }
 
-  async #waitForResult(command: UpgradeCommand, signal: AbortSignal): Promise<void> {
+  async #waitForResult(command: RolloutUpgradeCommand, signal: AbortSignal): Promise<void> {
     for (;;) {
       const result = await readResult(this.#deps.layout.rolloutResult)
       if (result && result.rolloutId === command.rolloutId && result.attempt === command.attempt) {

@@ -13,88 +13,53 @@ const v2ErrorOf = (status: number, returnCode: number) => ({
 })
 const cacheNote = 'Answers carry an ETag and Cache-Control: no-cache; If-None-Match gives 304.'
 
-export const extraPaths: Record<string, Record<string, unknown>> = {
-  '/': {
-    get: {
-      operationId: 'board',
-      summary: 'The order board (web app); asks for an access token once and keeps it in the browser',
-      description: cacheNote,
-      tags: ['board'],
-      security: [{}],
-      responses: { '200': html('The board page'), '304': { description: 'Not modified' } },
-    },
+/** A GET every browser may make without a token, answered with a validator (ETag, 304). */
+const openGet = (operationId: string, summary: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  get: {
+    operationId,
+    summary,
+    description: cacheNote,
+    tags: ['board'],
+    security: [{}],
+    ...extra,
+    responses: { ...responses, '304': { description: 'Not modified' } },
   },
-  '/docs': {
-    get: {
-      operationId: 'docs',
-      summary: 'This document rendered for people (local assets only)',
-      description: cacheNote,
-      tags: ['board'],
-      security: [{}],
-      responses: { '200': html('The documentation page'), '304': { description: 'Not modified' } },
+})
+const page = (operationId: string, summary: string, what: string) => openGet(operationId, summary, { '200': html(what) })
+const jsonDocument = (operationId: string, summary: string) =>
+  openGet(operationId, summary, {
+    '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } },
+  })
+const pathParameter = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description })
+const asset = (operationId: string, summary: string, parameters: unknown[]) =>
+  openGet(
+    operationId,
+    summary,
+    {
+      '200': { description: 'The file, with its content type', content: { '*/*': { schema: { type: 'string' } } } },
+      '404': notFound,
     },
-  },
-  '/api/openapi.json': {
-    get: {
-      operationId: 'openapi',
-      summary: 'This OpenAPI 3.1 document, generated from the function manifest',
-      description: cacheNote,
-      tags: ['board'],
-      security: [{}],
-      responses: {
-        '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } },
-        '304': { description: 'Not modified' },
-      },
-    },
-  },
-  '/api/asyncapi.json': {
-    get: {
-      operationId: 'asyncapi',
-      summary: 'The WebSocket feed (GET /api/v2/websocket) as an AsyncAPI 3.0 document, made from this one: the same frame schemas',
-      description: cacheNote,
-      tags: ['board'],
-      security: [{}],
-      responses: {
-        '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } },
-        '304': { description: 'Not modified' },
-      },
-    },
-  },
-  '/assets/{file}': {
-    get: {
-      operationId: 'asset',
-      summary: 'A static file of the board or the docs page (scripts, styles, images)',
+    {
       description: `${cacheNote} Paths that leave the asset folder, hidden files and unknown file types are not found.`,
-      tags: ['board'],
-      security: [{}],
-      parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: 'File name, e.g. app.js' }],
-      responses: {
-        '200': { description: 'The file, with its content type', content: { '*/*': { schema: { type: 'string' } } } },
-        '304': { description: 'Not modified' },
-        '404': notFound,
-      },
+      parameters,
     },
-  },
+  )
+
+export const extraPaths: Record<string, Record<string, unknown>> = {
+  '/': page('board', 'The order board (web app); asks for an access token once and keeps it in the browser', 'The board page'),
+  '/docs': page('docs', 'This document rendered for people (local assets only)', 'The documentation page'),
+  '/api/openapi.json': jsonDocument('openapi', 'This OpenAPI 3.1 document, generated from the function manifest'),
+  '/api/asyncapi.json': jsonDocument(
+    'asyncapi',
+    'The WebSocket feed (GET /api/v2/websocket) as an AsyncAPI 3.0 document, made from this one: the same frame schemas',
+  ),
+  '/assets/{file}': asset('asset', 'A static file of the board or the docs page (scripts, styles, images)', [pathParameter('file', 'File name, e.g. app.js')]),
   // The board's own scripts sit in a folder of the web root (web/board/feed.js); a path
   // parameter holds no slash, so the folder is a parameter of its own.
-  '/assets/{folder}/{file}': {
-    get: {
-      operationId: 'asset_in_folder',
-      summary: 'A static file in a folder of the board or the docs page (e.g. board/feed.js)',
-      description: `${cacheNote} Paths that leave the asset folder, hidden files and unknown file types are not found.`,
-      tags: ['board'],
-      security: [{}],
-      parameters: [
-        { name: 'folder', in: 'path', required: true, schema: { type: 'string' }, description: 'Folder, e.g. board' },
-        { name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: 'File name, e.g. feed.js' },
-      ],
-      responses: {
-        '200': { description: 'The file, with its content type', content: { '*/*': { schema: { type: 'string' } } } },
-        '304': { description: 'Not modified' },
-        '404': notFound,
-      },
-    },
-  },
+  '/assets/{folder}/{file}': asset('asset_in_folder', 'A static file in a folder of the board or the docs page (e.g. board/feed.js)', [
+    pathParameter('folder', 'Folder, e.g. board'),
+    pathParameter('file', 'File name, e.g. feed.js'),
+  ]),
   '/api/v2/websocket': {
     get: {
       operationId: 'v2_websocket',
@@ -163,13 +128,7 @@ export const extraPaths: Record<string, Record<string, unknown>> = {
         },
         '404': {
           description: 'Not a WebSocket upgrade (a plain GET): the route is not found (-5)',
-          content: {
-            'application/json': {
-              schema: {
-                allOf: [{ $ref: '#/components/schemas/V2Error' }, { type: 'object', properties: { status: { const: 404 }, returnCode: { const: -5 } } }],
-              },
-            },
-          },
+          content: { 'application/json': { schema: v2ErrorOf(404, -5) } },
         },
         '421': {
           description: 'A Host header that names neither this gateway nor one of http.allowedHosts (a rebound name): unknown host (-41)',

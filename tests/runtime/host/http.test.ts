@@ -201,10 +201,11 @@ t.test('an unexpected error: 500 -99, no details for the client, logged for us',
 
 t.test('slowloris: a header block that never ends is cut off by the server', async (t) => {
   const { port } = await serve(t, { headersTimeoutMs: 300, requestTimeoutMs: 600, timeoutCheckIntervalMs: 50 })
-  const started = Date.now()
+  const started = performance.now()
   const answer = await rawExchange(port, 'GET /api/v2/whoami HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n')
   t.match(answer, /^HTTP\/1\.1 408 /, 'answered 408, then closed')
-  t.ok(Date.now() - started < 5_000, 'within the configured timeout, not the default')
+  // Node's default headers timeout is 60 s; half of it is a margin no busy machine uses up.
+  t.ok(performance.now() - started < 30_000, 'within the configured timeout, not the default')
 })
 
 t.test('graceful close: an in-flight request finishes, then the server stops', async (t) => {

@@ -52,12 +52,14 @@ export const fleetConfigSchema = z
      * Rollouts from headquarters (issue 46; docs/hq.md "Rollouts"): the release is downloaded
      * at most at bandwidthKiBps and installed only inside the window: between window.hours
      * (the site's local "HH:MM-HH:MM", may span midnight; absent: any time) and, with
-     * window.noActiveOrders, only while no order is active.
+     * window.noActiveOrders, only while no order is active. ca: the CA(s) HQ's certificate
+     * must be signed by (PEM file); absent: the broker's `ca` above, else the public CAs.
      */
     rollout: z
       .strictObject({
         enabled: z.boolean().default(true),
         bandwidthKiBps: z.number().int().min(1).max(1_000_000).default(512),
+        ca: z.string().min(1).optional(),
         window: z
           .strictObject({
             hours: z
@@ -111,19 +113,20 @@ export class FleetTlsFileError extends Error {
   }
 }
 
+function readTlsFile(label: string, file: string, cwd: string): Buffer {
+  const resolved = path.resolve(cwd, file)
+  try {
+    return readFileSync(resolved)
+  } catch (error) {
+    throw new FleetTlsFileError(`cannot read fleet.${label} file ${resolved}: ${(error as NodeJS.ErrnoException).code ?? error}`, {
+      cause: error,
+    })
+  }
+}
+
 /** Credentials and TLS material for mqtt.connect(); files are read at every connect (rotation). */
 export function connectionSecrets(fleet: FleetConfig, cwd = process.cwd()) {
-  const read = (label: string, file: string | undefined) => {
-    if (!file) return undefined
-    const resolved = path.resolve(cwd, file)
-    try {
-      return readFileSync(resolved)
-    } catch (error) {
-      throw new FleetTlsFileError(`cannot read fleet.${label} file ${resolved}: ${(error as NodeJS.ErrnoException).code ?? error}`, {
-        cause: error,
-      })
-    }
-  }
+  const read = (label: string, file: string | undefined) => (file ? readTlsFile(label, file, cwd) : undefined)
   return {
     username: fleet.username,
     password: fleet.password,
@@ -131,4 +134,22 @@ export function connectionSecrets(fleet: FleetConfig, cwd = process.cwd()) {
     cert: read('cert', fleet.cert),
     key: read('key', fleet.key),
   }
+}
+
+/** The CA(s) a site trusts for HQ's HTTPS, and where they came from (for messages). */
+export interface HqTrust {
+  ca: Buffer
+  /** e.g. "fleet.rollout.ca /etc/tracker-gateway/hq-ca.pem". */
+  source: string
+}
+
+/**
+ * What a site trusts when it downloads a release from HQ (read at every download, so a renewed
+ * file is picked up): fleet.rollout.ca, else the broker's fleet.ca (one private CA for the
+ * chain's broker and HQ), else undefined: the system's public CAs.
+ */
+export function hqTrust(fleet: FleetConfig, cwd = process.cwd()): HqTrust | undefined {
+  const [label, file] = fleet.rollout.ca ? ['rollout.ca', fleet.rollout.ca] : fleet.ca ? ['ca', fleet.ca] : []
+  if (!label || !file) return undefined
+  return { ca: readTlsFile(label, file, cwd), source: `fleet.${label} ${path.resolve(cwd, file)}` }
 }

@@ -10,9 +10,15 @@ import { isValidTimezone } from '../kernel/time.ts'
 const timezone = z.string().refine(isValidTimezone, 'must be an IANA timezone such as Europe/Paris')
 
 export const hqConfigSchema = z.strictObject({
-  /** The chain board and API. */
+  /** The chain board and API (HTTPS on this port when tls is set, else plain HTTP). */
   port: z.number().int().min(0).max(65535).default(8100),
   host: z.string().min(1).default('0.0.0.0'),
+  /**
+   * HQ's own HTTPS (docs/hq.md, "5."): its certificate (PEM, the chain after it when there is
+   * one) and its unencrypted key, files relative to this file. Set: the board, the API, the
+   * live feed and the sites' downloads are served over HTTPS on `port`, and nothing in clear.
+   */
+  tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
   /** postgres://user:password@host:port/database */
   postgresUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   /** Connections per instance (ingest, API, LISTEN). */
@@ -104,7 +110,8 @@ export const hqConfigSchema = z.strictObject({
    * Releases rolled out to the sites (issue 46, docs/hq.md "Rollouts"): uploads are verified
    * with these public keys (PEM files, relative to this file; the chain's release keys, the
    * .pub files a gateway trusts), and sites download them from publicUrl (this HQ as the
-   * sites reach it, e.g. https://hq.chain.example:8100).
+   * sites reach it, e.g. https://hq.chain.example:8100). An upload is staged in a temporary
+   * file (under TMPDIR), never held in memory (lib/hq/release-staging.ts).
    */
   releases: z
     .strictObject({
@@ -168,6 +175,7 @@ export function loadHqConfig(configPath: string | undefined, env: NodeJS.Process
   for (const key of ['ca', 'cert', 'key'] as const) {
     if (config.broker[key]) config.broker[key] = path.resolve(dir, config.broker[key])
   }
+  if (config.tls) config.tls = { cert: path.resolve(dir, config.tls.cert), key: path.resolve(dir, config.tls.key) }
   config.releases.keys = config.releases.keys.map((key) => path.resolve(dir, key))
   return config
 }

@@ -5,7 +5,7 @@
 //   gateway hq release list
 //   gateway hq rollout start RELEASE [--canary SITE,...|--canary-count N] [--percent 10,50] [--soak MIN] [--offline catch-up|skip] [--sites SITE,...]
 //   gateway hq rollout list | show ID | pause ID | resume ID | cancel ID
-import { readFileSync } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
 import type { ParseArgsOptionsConfig } from 'node:util'
 import type { HqConfig } from '../../lib/hq/config.ts'
 import type { RolloutView } from '../../lib/hq/rollouts.ts'
@@ -64,7 +64,16 @@ export async function hqRolloutCommand(config: HqConfig, sub: 'release' | 'rollo
     if (sub === 'release' && action === 'upload' && target) {
       const { parseTrustedKey } = await import('../../lib/release/signature.ts')
       const trusted = config.releases.keys.map((file) => parseTrustedKey(file, readFileSync(file, 'utf8')))
-      const { release, created } = await releases.storeRelease(db, readFileSync(target), readFileSync(`${target}.sig`, 'utf8'), trusted)
+      // Through the same staging as an upload: the archive is never read whole into memory.
+      const upload = await releases.beginRelease(db, readFileSync(`${target}.sig`, 'utf8'), trusted)
+      let stored: Awaited<ReturnType<typeof upload.store>>
+      try {
+        for await (const chunk of createReadStream(target)) await upload.write(chunk as Buffer)
+        stored = await upload.store()
+      } finally {
+        await upload.discard()
+      }
+      const { release, created } = stored
       console.log(
         `${created ? 'stored' : 'already stored'}: release ${release.id}, version ${release.version}, sha256 ${release.sha256}, signed by key ${release.keyId}`,
       )

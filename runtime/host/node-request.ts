@@ -137,6 +137,21 @@ export class NodeRequest {
     })
   }
 
+  /**
+   * The body handed to `sink` piece by piece as it arrives, the next piece only once the
+   * sink is done with the last (a slow sink slows the client; nothing piles up in memory).
+   * Resolves with its size, or undefined as soon as it grows past `limit` (then, as with
+   * readBody, the connection closes after the answer).
+   */
+  streamBody(limit: number, sink: (chunk: Buffer) => Promise<void>): Promise<number | undefined> {
+    if (this.#bodyTaken || this.#real) return Promise.reject(new TypeError('Body has already been used'))
+    this.#bodyTaken = true
+    return streamLimited(this.raw, limit, sink).then((size) => {
+      if (size === undefined && !this.#response.headersSent) this.#response.setHeader('connection', 'close')
+      return size
+    })
+  }
+
   /** The real Request, built once: the escape hatch for every member not kept above. */
   toRequest(): Request {
     if (!this.#real) {
@@ -197,6 +212,46 @@ function readLimited(stream: IncomingMessage, limit: number): Promise<Buffer | u
       done()
       reject(new DomainError('JSON_INVALID', 'the request body ended early'))
     }
+    const onClose = () => {
+      if (!stream.complete) onError()
+    }
+    stream.on('data', onData)
+    stream.on('end', onEnd)
+    stream.on('error', onError)
+    stream.on('close', onClose)
+  })
+}
+
+function streamLimited(stream: IncomingMessage, limit: number, sink: (chunk: Buffer) => Promise<void>): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    let size = 0
+    let settled = false
+    // The sink's work, in order; the stream is paused while it runs.
+    let sinking: Promise<void> = Promise.resolve()
+    const settle = (end: () => void) => {
+      if (settled) return
+      settled = true
+      stream.off('data', onData)
+      stream.off('end', onEnd)
+      stream.off('error', onError)
+      stream.off('close', onClose)
+      // Settled once the sink is done with what it was given (its caller may close it next).
+      sinking.catch(() => undefined).then(end)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      stream.pause()
+      if (size > limit) return settle(() => resolve(undefined))
+      sinking = sinking.then(() => sink(chunk))
+      sinking.then(
+        () => {
+          if (!settled) stream.resume()
+        },
+        (error: unknown) => settle(() => reject(error)),
+      )
+    }
+    const onEnd = () => settle(() => resolve(size))
+    const onError = () => settle(() => reject(new DomainError('JSON_INVALID', 'the request body ended early')))
     const onClose = () => {
       if (!stream.complete) onError()
     }

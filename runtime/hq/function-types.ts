@@ -29,6 +29,12 @@ export interface HqContext {
   text(body: string, contentType: string): Response
   /** The request body, or undefined when it is larger than `limit` bytes (the connection then closes). */
   body(limit: number): Promise<Buffer | undefined>
+  /**
+   * The request body handed to `sink` piece by piece as it arrives (the next piece once the
+   * sink is done with the last): its size, or undefined once it is larger than `limit` (the
+   * connection then closes). For bodies too large to hold in memory (a release archive).
+   */
+  streamBody(limit: number, sink: (chunk: Buffer) => Promise<void>): Promise<number | undefined>
   /** An answer of raw bytes (a release archive, whole or a range). */
   bytes(status: number, headers: Record<string, string>, body: Uint8Array<ArrayBuffer> | null): Response
 }

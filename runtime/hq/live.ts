@@ -5,6 +5,7 @@
 // Authorization header on a WebSocket). Notifications are merged for 100 ms, then each board
 // gets {"type":"changed","sites":[...] or "*","alerts":bool} and reads what it shows again.
 import type http from 'node:http'
+import type https from 'node:https'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { notifyChannel } from '../../lib/hq/apply.ts'
@@ -38,7 +39,8 @@ export class HqLive {
     return this.#wss.clients.size
   }
 
-  attach(server: http.Server): void {
+  /** Listens for the boards' upgrades on HQ's server (its HTTPS one when HQ has a certificate). */
+  attach(server: http.Server | https.Server): void {
     server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.#upgrade(request, socket, head)
     })

@@ -1,5 +1,6 @@
 // Starts one headquarters instance: PostgreSQL (schema created when missing), the ingest
-// from the broker, the HTTP host serving HQ's manifest and chain board, the live updates,
+// from the broker, the HTTP host serving HQ's manifest and chain board (HTTPS with the
+// certificate of hq.config.json `tls`, through the gateway's own secure server), the live updates,
 // the alert timer and the replay timer (asking sites for what HQ missed). It serves with
 // the broker down (the board shows what is stored) and keeps trying; with PostgreSQL down,
 // ingest waits (nothing is acknowledged) and the API answers 503.
@@ -25,9 +26,12 @@ import { hqServices } from './services.ts'
 import { readFileSync } from 'node:fs'
 import { driveRollouts, markPublished, pendingPublications } from '../../lib/hq/rollouts.ts'
 import { parseTrustedKey } from '../../lib/release/signature.ts'
+import { followCertificate, readHqCertificate } from './tls.ts'
 
 export interface HqInstance {
   port: number
+  /** https when hq.config.json names a certificate (`tls`), else http. */
+  scheme: 'http' | 'https'
   db: Database
   ingest: Ingest
   live: HqLive
@@ -50,6 +54,11 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   const { config } = options
   const log = options.log ?? createLogger()
   const manifest = options.manifest ?? (await import('../../functions/_hq_manifest.gen.ts')).manifest
+  // The chain's release keys, read once, before anything is opened: a key file that is missing or not an Ed25519 public key stops the start.
+  const trustedKeys = config.releases.keys.map((file) => parseTrustedKey(file, readFileSync(file, 'utf8')))
+  // So is a certificate that cannot be read, is not the key's, or is not valid now.
+  const certificate = config.tls ? readHqCertificate(config.tls) : undefined
+  warnAboutPublicUrl(config, log)
   // Instances apply the same sites' rows: one frozen (SIGSTOP, a paused VM) inside its batch
   // transaction would hold their locks, and every other instance, for as long as it is frozen.
   // PostgreSQL ends such a session after 3 s (the frozen batch, never acknowledged, comes back).
@@ -64,8 +73,6 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   const replays: ReplayCounts = { requests: 0, lostRanges: 0 }
   const requestDurations = new DurationHistograms()
   const metrics = { exposition: () => hqExposition({ db, config, ingest: ingest.status(), sites: ingest.sites(), replays, requestDurations }) }
-  // The chain's release keys, read once: a key file that is missing or not an Ed25519 public key stops the start.
-  const trustedKeys = config.releases.keys.map((file) => parseTrustedKey(file, readFileSync(file, 'utf8')))
   let rolling: Promise<void> | undefined
   let checkAlerts: () => Promise<void> = async () => undefined
   const driveRollout = () =>
@@ -94,11 +101,15 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   const services = hqServices(db, config, () => ingest.status(), metrics, { trustedKeys, kick: driveRollout })
   const router = buildHqRouter({ manifest, services, tokens, log, requestDurations })
   // An upload of a release may take minutes on a slow line (the gateway's 15 s would cut it).
-  const host = createHttpHost(router, log, { requestTimeoutMs: 15 * 60_000 })
+  const host = createHttpHost(router, log, { requestTimeoutMs: 15 * 60_000, tls: certificate !== undefined })
+  // With a certificate, HQ answers only over TLS: its plain server is never listening.
+  const server = certificate ? host.secureServer! : host.server
+  if (certificate) host.setCertificate(certificate)
+  const stopFollowing = config.tls && certificate ? followCertificate(config.tls, certificate, (pair) => host.setCertificate(pair), log) : undefined
   const live = new HqLive(db, tokens, log)
-  live.attach(host.server)
+  live.attach(server)
   await live.start()
-  const port = await host.listen(config.port, config.host)
+  const port = await (certificate ? host.listenSecure(config.port, config.host) : host.listen(config.port, config.host))
   ingest.start()
 
   const webhooks = new AlertWebhooks(db, config.alerts, log)
@@ -158,10 +169,12 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
   beatTimer.unref()
   const purgeTimer = setInterval(() => void purgeTombstones(db).catch((error: unknown) => log.warn({ err: error }, 'hq: tombstone purge failed')), 10 * 60_000)
   purgeTimer.unref()
-  log.info({ port, instanceId: config.instanceId, broker: config.broker.url }, 'hq listening')
+  const scheme = certificate ? 'https' : 'http'
+  log.info({ port, scheme, instanceId: config.instanceId, broker: config.broker.url }, 'hq listening')
 
   return {
     port,
+    scheme,
     db,
     ingest,
     live,
@@ -176,6 +189,7 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
       await replaying
       clearInterval(purgeTimer)
       clearInterval(beatTimer)
+      stopFollowing?.()
       await checking
       await ingest.stop()
       await live.stop()
@@ -183,5 +197,18 @@ export async function startHq(options: StartHqOptions): Promise<HqInstance> {
       webhooks.close()
       await db.close()
     },
+  }
+}
+
+/** What the sites are told to download from, said at start when it is not what HQ serves or not private. */
+function warnAboutPublicUrl(config: HqConfig, log: Logger): void {
+  const url = config.releases.publicUrl
+  if (url?.startsWith('http:')) {
+    log.warn(
+      { publicUrl: url },
+      config.tls
+        ? 'hq: releases.publicUrl is plain http while HQ serves HTTPS: the sites cannot download unless something in front of HQ answers plain http'
+        : "hq: releases.publicUrl is plain http: each release's download secret travels in clear (the archive itself is checked by its signature at each site)",
+    )
   }
 }

@@ -54,6 +54,23 @@ async function readBody(request: Request, limit: number): Promise<Buffer | undef
   return bytes.length > limit ? undefined : bytes
 }
 
+/** The body handed to `sink` piece by piece (the next once the sink is done); its size, undefined past `limit`. */
+async function streamBody(request: Request, limit: number, sink: (chunk: Buffer) => Promise<void>): Promise<number | undefined> {
+  if (request instanceof NodeRequest) return request.streamBody(limit, sink)
+  const reader = request.body?.getReader()
+  let size = 0
+  for (;;) {
+    const piece = await reader?.read()
+    if (!piece || piece.done) return size
+    size += piece.value.length
+    if (size > limit) {
+      await reader!.cancel()
+      return undefined
+    }
+    await sink(Buffer.from(piece.value))
+  }
+}
+
 export interface HqRouterOptions {
   manifest: HqManifestEntry[]
   services: HqServices
@@ -94,6 +111,7 @@ export function buildHqRouter({ manifest, services, tokens, log, requestDuration
           ),
         text: (body: string, contentType: string) => textResponse(body, contentType),
         body: (limit: number) => readBody(request, limit),
+        streamBody: (limit, sink) => streamBody(request, limit, sink),
         bytes: (status, headers, body) => new BytesResponse(status, headers, body) as unknown as Response,
       }
       return entry.handler(request, ctx)

@@ -8,7 +8,7 @@ import { openAlerts, type Alert } from '../../lib/hq/alerts.ts'
 import { siteAlerts, siteHistory, type HistoryOrder, type HistoryQuery } from '../../lib/hq/history.ts'
 import type { Database } from '../../lib/store/postgres.ts'
 import type { MetricsSource } from '../../lib/kernel/metrics-text.ts'
-import { getRelease, listReleases, readReleaseRange, storeRelease, type Release } from '../../lib/hq/releases.ts'
+import { beginRelease, getRelease, listReleases, readReleaseRange, type Release, type ReleaseUpload } from '../../lib/hq/releases.ts'
 import { getRollout, listRollouts, operateRollout, startRollout, type RolloutView, type StartRollout } from '../../lib/hq/rollouts.ts'
 import type { Operator } from '../../lib/hq/rollout-machine.ts'
 import type { TrustedKey } from '../../lib/release/signature.ts'
@@ -30,8 +30,12 @@ export interface HqServices {
   metrics: MetricsSource
   releases: {
     maxBytes: number
-    /** Verifies with the configured release keys and stores (ReleaseRefusedError when refused). */
-    store(archive: Buffer, signature: string): Promise<{ release: Release; created: boolean }>
+    /**
+     * Begins an upload whose signature (the .sig text) is a configured release key's
+     * (ReleaseRefusedError when it is not): its pieces are staged as they arrive, then verified
+     * and stored.
+     */
+    receive(signature: string): Promise<ReleaseUpload>
     list(): Promise<Release[]>
     get(id: number): Promise<(Release & { downloadSecret: string }) | undefined>
     range(id: number, start: number, end: number): Promise<Buffer>
@@ -59,7 +63,7 @@ export function hqServices(db: Database, config: HqConfig, ingest: () => IngestS
   return {
     releases: {
       maxBytes: config.releases.maxBytes,
-      store: (archive, signature) => storeRelease(db, archive, signature, rollout.trustedKeys),
+      receive: (signature) => beginRelease(db, signature, rollout.trustedKeys),
       list: () => listReleases(db),
       get: (id) => getRelease(db, id),
       range: (id, start, end) => readReleaseRange(db, id, start, end),

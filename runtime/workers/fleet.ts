@@ -3,6 +3,7 @@
 // before the store is flushed.
 import type { Part } from '../wiring/lifecycle.ts'
 import type { Services } from '../wiring/services.ts'
+import { hqTrust } from '../../lib/fleet/config.ts'
 import { installLayout } from '../upgrade/layout.ts'
 import { RolloutAgent } from './rollout.ts'
 
@@ -31,6 +32,7 @@ export function rolloutPart(services: Services): Part {
         config: config.fleet.rollout,
         dataDir: config.dataDir,
         layout: installLayout(),
+        hqTrust: () => hqTrust(config.fleet),
         runningVersion: services.identity.version,
         timezone: () => services.settings.timezone,
         activeOrders: () => services.orders.list().length,

@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, lstatSync, promises as fs, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { FleetConfig } from '../../lib/fleet/config.ts'
+import type { FleetConfig, HqTrust } from '../../lib/fleet/config.ts'
 import type { FleetRolloutAgent } from '../../lib/fleet/service.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { fetchRelease } from '../upgrade/fetch-release.ts'
@@ -35,6 +35,8 @@ export interface RolloutAgentDeps {
   config: FleetConfig['rollout']
   dataDir: string
   layout: Pick<InstallLayout, 'rolloutResult'>
+  /** The CA(s) HQ's HTTPS must be signed by, read at each download (lib/fleet/config.ts hqTrust); undefined: the public CAs. */
+  hqTrust?: () => HqTrust | undefined
   runningVersion: string
   timezone: () => string
   activeOrders: () => number
@@ -176,7 +178,8 @@ export class RolloutAgent implements FleetRolloutAgent {
         await this.#set('downloading', null, command)
         const archive = path.join(this.#privateDir(), `tracker-gateway-${command.version}.tar.gz`)
         if (!existsSync(archive)) {
-          await fetchRelease({ ...command, file: archive, bytesPerSecond: this.#deps.config.bandwidthKiBps * 1024, signal })
+          const trust = this.#deps.hqTrust?.()
+          await fetchRelease({ ...command, file: archive, bytesPerSecond: this.#deps.config.bandwidthKiBps * 1024, trust, signal })
         }
         await fs.writeFile(`${archive}.sig`, JSON.stringify(command.signature), { mode: 0o600 })
         await this.#waitForWindow(command, signal)

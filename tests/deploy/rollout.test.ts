@@ -1,11 +1,12 @@
 // Issue 46's done-when for a rollout from headquarters: HQ over real PostgreSQL and a real
-// Mosquitto, three sites each installed by deploy/install.sh into a throwaway root and run
+// Mosquitto, serving HTTPS with a certificate from a throwaway chain CA that the sites trust
+// (fleet.rollout.ca), three sites each installed by deploy/install.sh into a throwaway root and run
 // by the stand-in service manager (tests/helpers/upgrade-box.ts; it also plays the
 // tracker-gateway-rollout.path unit that runs `gateway upgrade --queued`). A good release
 // rolls out in two waves (the canary, then the rest) and every site ends on it; a release that
 // crashes at start halts at the canary, which rolls itself back, the other sites untouched,
 // and an alert is raised.
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -14,10 +15,12 @@ import { freePort } from '../../bench/free-port.ts'
 import { hqConfigSchema } from '../../lib/hq/config.ts'
 import { HqTokens } from '../../lib/hq/tokens.ts'
 import { startHq } from '../../runtime/hq/main.ts'
+import { caRequest } from '../helpers/ca-request.ts'
 import { memoryLogger } from '../helpers/memory-logger.ts'
 import { startPostgres } from '../helpers/postgres.ts'
 import { until } from '../helpers/until.ts'
 import { installBox, installedVersion, keyPair, makeRelease, waitAnswers, type Box } from '../helpers/upgrade-box.ts'
+import { makePki } from '../lib/fleet/certs.ts'
 import { startBroker } from '../lib/fleet/mosquitto.ts'
 import { freshDatabase } from '../lib/hq/fixtures.ts'
 
@@ -34,7 +37,11 @@ t.test('a good release in two waves, then a bad one halts at the canary', async 
   const trusted = keyPair(dir, 'chain')
   const { url: postgresUrl, db } = await freshDatabase(pg)
   t.teardown(() => db.close())
+  mkdirSync(path.join(dir, 'pki'))
+  const pki = makePki(path.join(dir, 'pki'))
+  const ca = readFileSync(pki.ca)
   const port = await freePort()
+  const base = `https://127.0.0.1:${port}`
   const hq = await startHq({
     config: hqConfigSchema.parse({
       postgresUrl,
@@ -44,7 +51,8 @@ t.test('a good release in two waves, then a bad one halts at the canary', async 
       port,
       host: '127.0.0.1',
       batchWaitMs: 5,
-      releases: { keys: [trusted.publicFile], publicUrl: `http://127.0.0.1:${port}` },
+      tls: { cert: pki.serverCert, key: pki.serverKey },
+      releases: { keys: [trusted.publicFile], publicUrl: base },
       rollout: { checkIntervalMs: 250 },
       alerts: { checkIntervalMs: 250 },
     }),
@@ -52,28 +60,30 @@ t.test('a good release in two waves, then a bad one halts at the canary', async 
   })
   t.teardown(() => hq.stop())
   const admin = (await new HqTokens(db).create('ops', 'admin')).token
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`http://127.0.0.1:${port}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    return (await response.json()) as any
-  }
-  const upload = async (archive: string) => {
-    const response = await fetch(`http://127.0.0.1:${port}/api/hq/releases`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin}`, 'release-signature': readFileSync(`${archive}.sig`).toString('base64') },
-      body: new Uint8Array(readFileSync(archive)),
-    })
-    return (await response.json()) as any
-  }
+  const api = async (method: string, route: string, body?: unknown) =>
+    (
+      await caRequest(`${base}${route}`, {
+        ca,
+        method,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json()
+  const upload = async (archive: string) =>
+    (
+      await caRequest(`${base}/api/hq/releases`, {
+        ca,
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'release-signature': readFileSync(`${archive}.sig`).toString('base64') },
+        body: readFileSync(archive),
+      })
+    ).json()
 
   // The three installs at once (install.sh waits on the disk as much as on the processor).
   const boxes: Box[] = await Promise.all(
     ['site-1', 'site-2', 'site-3'].map(async (site) => {
       const box = await installBox(path.join(dir, site), trusted.publicFile, {
-        config: { fleet: { enabled: true, brokerUrl: broker.url, siteId: site, topicPrefix: prefix, rollout: { bandwidthKiBps: 16_384 } } },
+        config: { fleet: { enabled: true, brokerUrl: broker.url, siteId: site, topicPrefix: prefix, rollout: { bandwidthKiBps: 16_384, ca: pki.ca } } },
         rolloutArgs: ['--health-timeout', '90', '--health-stable', '1'],
       })
       t.teardown(() => box.close())

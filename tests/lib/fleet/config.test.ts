@@ -2,7 +2,7 @@ import t from 'tap'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { ConfigError, parseConfig } from '../../../lib/config.ts'
-import { connectionSecrets, fleetConfigSchema, fleetTopics, FleetTlsFileError } from '../../../lib/fleet/config.ts'
+import { connectionSecrets, fleetConfigSchema, fleetTopics, FleetTlsFileError, hqTrust } from '../../../lib/fleet/config.ts'
 
 t.test('off by default, with a default prefix', async (t) => {
   const config = parseConfig({})
@@ -72,6 +72,22 @@ t.test('connection secrets read the PEM files, relative to the working directory
   t.equal(connectionSecrets(fleet, dir).ca?.toString(), 'CA2', 'read again at each connect, so a renewed file is used')
   t.throws(() => connectionSecrets(fleetConfigSchema.parse({ ca: 'missing.pem' }), dir), FleetTlsFileError)
   t.throws(() => connectionSecrets(fleetConfigSchema.parse({ ca: 'missing.pem' }), dir), { message: /fleet\.ca file .*missing\.pem: ENOENT/ })
+})
+
+t.test("the CA a site trusts for HQ's downloads: rollout.ca, else the broker's, else the public ones", async (t) => {
+  const dir = t.testdir({ 'broker-ca.pem': 'BROKER', 'hq-ca.pem': 'HQ' })
+  t.equal(hqTrust(fleetConfigSchema.parse({}), dir), undefined, 'none configured: the system CAs')
+  t.same(hqTrust(fleetConfigSchema.parse({ ca: 'broker-ca.pem' }), dir), { ca: Buffer.from('BROKER'), source: `fleet.ca ${path.join(dir, 'broker-ca.pem')}` })
+  t.same(hqTrust(fleetConfigSchema.parse({ ca: 'broker-ca.pem', rollout: { ca: 'hq-ca.pem' } }), dir), {
+    ca: Buffer.from('HQ'),
+    source: `fleet.rollout.ca ${path.join(dir, 'hq-ca.pem')}`,
+  })
+  writeFileSync(path.join(dir, 'hq-ca.pem'), 'HQ2')
+  t.equal(hqTrust(fleetConfigSchema.parse({ rollout: { ca: 'hq-ca.pem' } }), dir)?.ca.toString(), 'HQ2', 'read again at each download')
+  t.throws(() => hqTrust(fleetConfigSchema.parse({ rollout: { ca: 'missing.pem' } }), dir), {
+    name: 'FleetTlsFileError',
+    message: /fleet\.rollout\.ca file .*missing\.pem: ENOENT/,
+  })
 })
 
 t.test('the replay window and its rate: defaults and bounds', async (t) => {

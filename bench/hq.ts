@@ -14,7 +14,8 @@
 // Prints the figures and writes bench/results/hq.json. Environment: SITES, RATE, SECONDS,
 // HISTORY_ROWS (0: ingest only, into bench/results/hq-ingest.json), SAMPLES, BACKLOG (a
 // site back after days publishes this many changes from the start, as its bridge catches
-// up; the probe's lag while it is caught up is reported apart).
+// up; the probe's lag while it is caught up is reported apart), HQ_INSTANCES (2, at most 4)
+// and HQ_SHARED=1 (the instances on one shared subscription instead of one each).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -35,6 +36,9 @@ const seconds = Number(process.env.SECONDS ?? 60)
 const historyRows = Number(process.env.HISTORY_ROWS ?? 10_000_000)
 const samples = Number(process.env.SAMPLES ?? 300)
 const backlog = Number(process.env.BACKLOG ?? 0)
+/** HQ_INSTANCES (2) instances, each on its own subscription unless HQ_SHARED=1 (a shared one): what the default costs. */
+const instanceIds = ['a', 'b', 'c', 'd'].slice(0, Math.max(1, Math.min(4, Number(process.env.HQ_INSTANCES ?? 2))))
+const sharedSubscription = process.env.HQ_SHARED === '1'
 const prefix = 'chain'
 const targets = { changesPerSecond: 5000, lagP99Ms: 1000, todayP99Ms: 50 }
 
@@ -67,9 +71,9 @@ try {
   const url = await pg.createDatabase('hq')
   const db = openDatabase(url, { max: 4 })
 
-  // Two HQ instances, as an operator runs them.
+  // HQ instances (two by default), as an operator runs them.
   const ports: number[] = []
-  for (const instanceId of ['a', 'b']) {
+  for (const instanceId of instanceIds) {
     const configFile = path.join(dir, `hq-${instanceId}.json`)
     writeFileSync(
       configFile,
@@ -82,6 +86,7 @@ try {
         instanceId,
         batchSize: 500,
         batchWaitMs: 20,
+        shared: sharedSubscription,
       }),
     )
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'runtime/cli.ts'), 'hq', '--config', configFile], {
@@ -153,7 +158,7 @@ try {
       const { order, messages } = site.create(Date.now())
       const published = performance.now()
       for (const m of messages) probeClient.publish(m.topic, m.payload, { qos: 1 })
-      const port = ports[i % 2]!
+      const port = ports[i % ports.length]!
       for (;;) {
         const { orders } = await api(port, `/api/hq/sites/${site.siteId}/orders`).catch(() => ({ orders: [] }))
         if (orders.some((o: any) => o.uuid === order.uuid)) break
@@ -215,6 +220,7 @@ try {
     const result = {
       when: new Date().toISOString(),
       machine: machineNow(),
+      hq: { instances: instanceIds.length, sharedSubscription },
       targets,
       ingest,
       pass: { ingest: ingest.sustainedChangesPerSecond >= targets.changesPerSecond, lag: ingest.lagMs.p99 < targets.lagP99Ms },
@@ -294,7 +300,7 @@ try {
       const ms: number[] = []
       for (let i = 0; i < samples + 20; i++) {
         const started = performance.now()
-        await api(ports[i % 2]!, route)
+        await api(ports[i % ports.length]!, route)
         if (i >= 20) ms.push(performance.now() - started)
       }
       return { samples: ms.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) }
@@ -312,6 +318,7 @@ try {
     const result = {
       when: new Date().toISOString(),
       machine: machineNow(),
+      hq: { instances: instanceIds.length, sharedSubscription },
       targets,
       ingest,
       storage,

@@ -111,12 +111,15 @@ export class ScreenSettingsService {
    * Merges `input` (validated whole first) into the screen's settings; answers them all.
    * Changes are merged and written one after another: two that overlap (an admin's theme and
    * at once its filter) would otherwise each merge onto the settings before both, and the one
-   * written last would put the other's key back.
+   * written last would put the other's key back. `onlyMissing` sets only the keys not stored
+   * when the write runs: a screen signing in sends up its browser's choices this way, so an
+   * admin's change made since the screen read its settings is not overwritten.
    */
-  async update(name: string, input: unknown): Promise<ScreenSettings> {
+  async update(name: string, input: unknown, { onlyMissing = false } = {}): Promise<ScreenSettings> {
     const change = parseScreenSettings(input)
     const write = this.#writes.then(async () => {
-      const settings = { ...this.#byName.get(name), ...change }
+      const stored = this.#byName.get(name)
+      const settings = onlyMissing ? { ...change, ...stored } : { ...stored, ...change }
       await this.#collection.update({ screen: name }, { screen: name, settings }, { upsert: true })
       this.#byName.set(name, settings)
       this.#events.emit('changed', { name, settings: this.get(name) })

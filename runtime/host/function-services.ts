@@ -77,7 +77,7 @@ export interface FunctionSimulator {
 export interface FunctionScreenSettings {
   get(name: string): ScreenSettings
   list(): { name: string; settings: ScreenSettings }[]
-  update(name: string, input: unknown): Promise<ScreenSettings>
+  update(name: string, input: unknown, options?: { onlyMissing?: boolean }): Promise<ScreenSettings>
 }
 
 /** The Zigbee network's upkeep (lib/radio/upkeep.ts), with the API's error kinds. */

@@ -172,7 +172,9 @@ export function setupScreenSettings({ onDensity, onPrefs, onSignOut, sound, onEr
         const { screen } = await api('GET', '/api/v2/board/settings')
         take(screen)
         const missing = Object.fromEntries(Object.entries(localSettings(sound)).filter(([key]) => screen.settings[key] === undefined))
-        if (Object.keys(missing).length && document.body.dataset.scope !== 'read') await api('POST', '/api/v2/board/settings', missing).catch(() => {})
+        // only=missing: a key an admin set between this GET and the POST stays the admin's.
+        if (Object.keys(missing).length && document.body.dataset.scope !== 'read')
+          await api('POST', '/api/v2/board/settings?only=missing', missing).catch(() => {})
       } catch {
         // Offline or not allowed: the browser's copy stands.
       }

@@ -442,7 +442,7 @@ export interface paths {
         get: operations["v2_board_settings_get"];
         put?: never;
         /**
-         * Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`
+         * Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay; with ?only=missing only the keys not set yet), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`
          * @description Needs a token of scope screen or wider (screen, pos, admin); a narrower one is 403 (-51).
          */
         post: operations["v2_board_settings_post"];
@@ -6892,7 +6892,10 @@ export interface operations {
     };
     v2_board_settings_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description missing: set only the keys the gateway does not hold yet (a screen signing in sends its browser's choices; a key an admin set meanwhile is kept) */
+                only?: "missing";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6933,7 +6936,7 @@ export interface operations {
         };
         responses: {
             /**
-             * @description Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`
+             * @description Extension (screen settings): changes the calling screen's own settings (the keys given; the others stay; with ?only=missing only the keys not set yet), all or nothing: an unknown key is -20, a bad value -21; answers them all inside `screen`
              *     - returnCode 26: default code of the path
              */
             200: {

@@ -129,3 +129,29 @@ t.test('changes that overlap (an admin sets the theme and at once the filter) ar
   t.same((await gw.json('GET /api/v2/board/settings', { token: wall })).body.screen.settings, kept, 'none lost')
   t.same(answers[2]!.body.screen.settings, kept, 'each answer holds the changes made before it')
 })
+
+t.test('?only=missing sets only the keys not held: an admin change made since the screen read its settings is kept', async (t) => {
+  const { gw, wall, manager } = await setup()
+  // The board signing in: it reads its settings, none are there yet ...
+  const read = await gw.json('GET /api/v2/board/settings', { token: wall })
+  t.same(read.body.screen.settings, {})
+  // ... an admin sets its theme and filter meanwhile ...
+  await gw.json('POST /api/v2/board/screens/wall', { token: manager, body: { theme: 'light', filter: 'to-go' } })
+  // ... and then the board sends up its browser's earlier choices.
+  const sent = await gw.json('POST /api/v2/board/settings?only=missing', { token: wall, body: { theme: 'dark', sound: false, density: 'large' } })
+  t.equal(sent.status, 200)
+  t.same(sent.body.screen.settings, { theme: 'light', filter: 'to-go', sound: false, density: 'large' }, "the admin's keys stay, the missing ones are set")
+  const plain = await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'dark' } })
+  t.equal(plain.body.screen.settings.theme, 'dark', 'without only=missing the keys given change, as before')
+})
+
+t.test('?only= with another value is -21 and changes nothing', async (t) => {
+  const { gw, wall } = await setup()
+  await gw.json('POST /api/v2/board/settings', { token: wall, body: { theme: 'light' } })
+  for (const query of ['only=all', 'only=', 'only=MISSING']) {
+    const refused = await gw.json(`POST /api/v2/board/settings?${query}`, { token: wall, body: { theme: 'dark' } })
+    t.equal(refused.status, 400, query)
+    t.equal(refused.body.returnCode, -21, query)
+  }
+  t.same((await gw.json('GET /api/v2/board/settings', { token: wall })).body.screen.settings, { theme: 'light' })
+})

@@ -60,12 +60,16 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-hq-'))
 const children: ChildProcess[] = []
 const pg = await startPostgres({ settings: { shared_buffers: "'256MB'", max_wal_size: "'2GB'" } })
 const broker = await startBroker({ dir, lines: ['max_inflight_messages 1000', 'max_queued_messages 0'] })
-const cleanup = async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
-  await broker.stop()
-  await pg.destroy()
-  rmSync(dir, { recursive: true, force: true })
-}
+let cleaning: Promise<void> | undefined
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
+    await broker.stop()
+    await pg.destroy()
+    rmSync(dir, { recursive: true, force: true })
+  })())
+// Interrupted (Ctrl-C, a timeout's SIGTERM): PostgreSQL, Mosquitto and the HQ processes go too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)))
 
 try {
   const url = await pg.createDatabase('hq')

@@ -170,7 +170,9 @@ export class FleetService {
       timezone: this.#deps.timezone(),
       ...(this.#deps.targetSeconds ? { targetSeconds: this.#deps.targetSeconds() } : {}),
       ...this.#upgradeField(),
-      ...this.#rolloutField(),
+      // Only while online, as the radio: the last will, written at connection time, would
+      // carry a step the rollout has since left (HQ keeps the last one it heard).
+      ...(online ? this.#rolloutField() : {}),
     }
   }
 }

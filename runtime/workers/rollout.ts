@@ -19,7 +19,7 @@ import type { FleetRolloutAgent } from '../../lib/fleet/service.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
 import { fetchRelease } from '../upgrade/fetch-release.ts'
 import type { InstallLayout } from '../upgrade/layout.ts'
-import { readResult, requestFile, rolloutDir, type UpgradeRequest } from '../upgrade/queued.ts'
+import { readResult, readTaken, requestFile, rolloutDir, sameRequest, type UpgradeRequest } from '../upgrade/queued-record.ts'
 import type { RolloutCommand, RolloutUpgradeCommand } from '../../lib/fleet/messages.ts'
 
 export type AgentState = 'downloading' | 'waiting-for-window' | 'upgrading' | 'done' | 'failed' | 'cancelled'
@@ -34,7 +34,7 @@ interface Kept {
 export interface RolloutAgentDeps {
   config: FleetConfig['rollout']
   dataDir: string
-  layout: Pick<InstallLayout, 'rolloutResult'>
+  layout: Pick<InstallLayout, 'rolloutResult' | 'rolloutTaken'>
   runningVersion: string
   timezone: () => string
   activeOrders: () => number
@@ -96,7 +96,7 @@ export class RolloutAgent implements FleetRolloutAgent {
       this.#kept = null
     }
     const kept = this.#kept
-    if (kept && !finished.has(kept.state)) this.#begin(kept.command, kept.state === 'upgrading')
+    if (kept && !finished.has(kept.state)) this.#begin(kept.command, kept.state === 'upgrading', true)
   }
 
   async stop(): Promise<void> {
@@ -142,9 +142,9 @@ export class RolloutAgent implements FleetRolloutAgent {
     this.#begin(command, false)
   }
 
-  #begin(command: RolloutUpgradeCommand, upgrading: boolean): void {
+  #begin(command: RolloutUpgradeCommand, upgrading: boolean, restarted = false): void {
     const previous = this.#work
-    this.#work = previous.catch(() => undefined).then(() => this.#run(command, upgrading))
+    this.#work = previous.catch(() => undefined).then(() => this.#run(command, upgrading, restarted))
   }
 
   async #set(state: AgentState, reason: string | null, command = this.#kept?.command): Promise<void> {
@@ -166,7 +166,7 @@ export class RolloutAgent implements FleetRolloutAgent {
     return this.#deps.now?.() ?? Date.now()
   }
 
-  async #run(command: RolloutUpgradeCommand, upgrading: boolean): Promise<void> {
+  async #run(command: RolloutUpgradeCommand, upgrading: boolean, restarted: boolean): Promise<void> {
     const abort = new AbortController()
     this.#abort = abort
     const signal = abort.signal
@@ -188,15 +188,43 @@ export class RolloutAgent implements FleetRolloutAgent {
           archive: path.basename(archive),
           requestedAt: new Date(this.#now()).toISOString(),
         }
-        await fs.writeFile(`${requestFile(this.#deps.dataDir)}.partial`, JSON.stringify(request), { mode: 0o600 })
-        await fs.rename(`${requestFile(this.#deps.dataDir)}.partial`, requestFile(this.#deps.dataDir))
-      }
+        await this.#queue(request)
+      } else if (restarted) await this.#queueAgainIfLost(command)
       await this.#waitForResult(command, signal)
     } catch (error) {
       if (signal.aborted) return
       await this.#set('failed', (error as Error).message, command)
       await this.#cleanUp()
     }
+  }
+
+  async #queue(request: UpgradeRequest): Promise<void> {
+    const file = requestFile(this.#deps.dataDir)
+    await fs.writeFile(`${file}.partial`, JSON.stringify(request), { mode: 0o600 })
+    await fs.rename(`${file}.partial`, file)
+  }
+
+  /**
+   * Kept 'upgrading' at start: the gateway may have been cut off between keeping that step and
+   * queuing the request. Root records a request taken before removing it and removes that
+   * record only after writing the result, so when neither the request, nor that record, nor a
+   * result for this attempt is there (looked at in that order), it was never queued.
+   */
+  async #queueAgainIfLost(command: RolloutUpgradeCommand): Promise<void> {
+    const { layout } = this.#deps
+    if (existsSync(requestFile(this.#deps.dataDir))) return
+    if (sameRequest(await readTaken(layout.rolloutTaken), command)) return
+    if (sameRequest(await readResult(layout.rolloutResult), command)) return
+    const archive = `tracker-gateway-${command.version}.tar.gz`
+    if (!existsSync(path.join(this.#dir, archive))) throw new Error('the upgrade was never queued and its archive is gone (the gateway was cut off)')
+    this.#deps.log.warn({ rollout: command.rolloutId }, 'rollout: the gateway was cut off before it queued the upgrade: queued now')
+    await this.#queue({
+      rolloutId: command.rolloutId,
+      attempt: command.attempt,
+      version: command.version,
+      archive,
+      requestedAt: new Date(this.#now()).toISOString(),
+    })
   }
 
   /** The rollout dir, 0700 and the gateway's own; another user's or an open one is refused. */
@@ -226,14 +254,16 @@ export class RolloutAgent implements FleetRolloutAgent {
   async #waitForResult(command: RolloutUpgradeCommand, signal: AbortSignal): Promise<void> {
     for (;;) {
       const result = await readResult(this.#deps.layout.rolloutResult)
-      if (result && result.rolloutId === command.rolloutId && result.attempt === command.attempt) {
-        await this.#set(result.ok ? 'done' : 'failed', result.message, command)
+      if (sameRequest(result, command)) {
+        await this.#set(result!.ok ? 'done' : 'failed', result!.message, command)
         await this.#cleanUp()
         return
       }
       if (this.#stopped) return
       const queuedAt = Date.parse(this.#kept?.at ?? '')
       if (this.#now() - queuedAt > (this.#deps.upgradeLimitMs ?? 2 * 3_600_000)) {
+        if (sameRequest(await readTaken(this.#deps.layout.rolloutTaken), command))
+          throw new Error('the queued upgrade began and never ended (its runner cut off? systemctl status tracker-gateway-rollout; a restart of the gateway settles it)')
         await fs.rm(requestFile(this.#deps.dataDir), { force: true })
         throw new Error('the queued upgrade never ran (is tracker-gateway-rollout.path enabled? systemctl status tracker-gateway-rollout)')
       }

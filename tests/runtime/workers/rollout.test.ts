@@ -1,9 +1,10 @@
 // The gateway's rollout agent against an HTTP server playing HQ's archive route: the steps
 // it reports, the window (hours, active orders), the request it queues for
 // `gateway upgrade --queued`, the result it reports (also after a restart), a stand-down,
-// a download that fails, and a command it already took.
+// a download that fails, and a command it already took; a kill between keeping 'upgrading'
+// and queuing.
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import http from 'node:http'
 import path from 'node:path'
@@ -47,7 +48,7 @@ function agentFor(dir: string, overrides: Partial<RolloutAgentDeps> = {}) {
   const agent = new RolloutAgent({
     config: fleetConfigSchema.parse({}).rollout,
     dataDir: dir,
-    layout: { rolloutResult: path.join(dir, 'rollout-result.json') },
+    layout: { rolloutResult: path.join(dir, 'rollout-result.json'), rolloutTaken: path.join(dir, 'rollout-taken.json') },
     runningVersion: '0.1.0',
     timezone: () => 'UTC',
     activeOrders: () => 0,
@@ -162,4 +163,31 @@ t.test('hours, across midnight and in the site zone', async (t) => {
   t.ok(insideHours('23:00-02:00', 'UTC', at('2026-12-02T01:30:00Z')))
   t.notOk(insideHours('23:00-02:00', 'UTC', at('2026-12-02T12:00:00Z')))
   t.ok(insideHours('02:00-05:00', 'Europe/Paris', at('2026-12-02T01:30:00Z')), 'the site zone (UTC+1 in December)')
+})
+
+t.test('killed after keeping upgrading and before queuing: queued at the restart, unless root took it', async (t) => {
+  const dir = t.testdir({})
+  const url = await hq(t)
+  const { agent } = agentFor(dir)
+  agent.start()
+  agent.handle(command(url))
+  await until(() => agent.report()?.state === 'upgrading' && existsSync(path.join(dir, 'rollout/request.json')), 'queued')
+  await agent.stop()
+  rmSync(path.join(dir, 'rollout/request.json'))
+  const { agent: again } = agentFor(dir)
+  t.teardown(() => again.stop())
+  again.start()
+  await until(() => existsSync(path.join(dir, 'rollout/request.json')), 'queued again')
+  t.match(JSON.parse(readFileSync(path.join(dir, 'rollout/request.json'), 'utf8')), { rolloutId: 3, attempt: 1 })
+  await again.stop()
+
+  // Taken by root (its record says so): not queued again.
+  rmSync(path.join(dir, 'rollout/request.json'))
+  writeFileSync(path.join(dir, 'rollout-taken.json'), JSON.stringify({ rolloutId: 3, attempt: 1, version: '0.2.0', takenAt: new Date().toISOString() }))
+  const { agent: third } = agentFor(dir)
+  t.teardown(() => third.stop())
+  third.start()
+  result(dir, true, 'upgraded 0.1.0 -> 0.2.0')
+  await until(() => third.report()?.state === 'done', 'done from the result')
+  t.notOk(existsSync(path.join(dir, 'rollout/request.json')), 'never queued twice')
 })

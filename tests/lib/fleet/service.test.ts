@@ -104,9 +104,17 @@ t.test('the rollout step is in the online status only: the last will, written at
   // Through a gate the test can cut: the broker then publishes the last will.
   const line = await gate(broker.port)
   t.teardown(() => line.stop())
-  const { service } = await fleetService({ enabled: true, brokerUrl: line.url, siteId: 'site-w', topicPrefix: 'chain', reconnectMs: 60_000, maxReconnectMs: 60_000 })
+  const { service } = await fleetService({
+    enabled: true,
+    brokerUrl: line.url,
+    siteId: 'site-w',
+    topicPrefix: 'chain',
+    reconnectMs: 60_000,
+    maxReconnectMs: 60_000,
+  })
   let step = 'downloading'
-  service.attachRollout({ handle: () => {}, report: () => ({ rolloutId: 1, attempt: 1, state: step }) })
+  let disconnections = 0
+  service.attachRollout({ handle: () => {}, report: () => ({ rolloutId: 1, attempt: 1, state: step }), disconnected: () => disconnections++ })
   service.start()
   t.teardown(() => service.stop())
   await until(() => hq.received.some((m) => m.body.online === true), 'online status')
@@ -119,4 +127,5 @@ t.test('the rollout step is in the online status only: the last will, written at
   const will = hq.received.at(-1)!.body
   t.match(will, { online: false, reason: 'connection lost' })
   t.notOk('rollout' in will, "the will says nothing of the rollout (it was written when the step was 'downloading')")
+  await until(() => disconnections === 1, 'the agent told the connection is lost')
 })

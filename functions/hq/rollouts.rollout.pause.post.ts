@@ -9,7 +9,7 @@ export const config: FunctionConfig = {
   auth: 'bearer',
   scope: 'admin',
   code: 17,
-  summary: 'Pauses a running rollout: no site is told anything new; sites already upgrading finish',
+  summary: 'Pauses a running rollout: the sites told but not yet upgrading stand down and no wave starts; sites already upgrading finish',
   errors: ['SCOPE_INSUFFICIENT', 'ROLLOUT_NOT_FOUND', 'ROLLOUT_TRANSITION'],
   response: { properties: { rollout: rolloutSchema } },
 }

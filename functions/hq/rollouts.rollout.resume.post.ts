@@ -9,7 +9,7 @@ export const config: FunctionConfig = {
   auth: 'bearer',
   scope: 'admin',
   code: 18,
-  summary: 'Resumes a paused or halted rollout; after a halt, the failed sites (and those stood down in their wave) are told again',
+  summary: 'Resumes a paused or halted rollout: the failed sites and those stood down by the halt or the pause are told again (a new attempt)',
   errors: ['SCOPE_INSUFFICIENT', 'ROLLOUT_NOT_FOUND', 'ROLLOUT_TRANSITION'],
   response: { properties: { rollout: rolloutSchema } },
 }

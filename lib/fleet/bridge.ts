@@ -28,6 +28,8 @@ export interface FleetBridgeOptions {
   replayer?: FleetReplayer
   /** Headquarters' rollout commands (retained, on the rollout topic; none: not subscribed). */
   onRollout?: (payload: Buffer) => void
+  /** The connection to the broker is lost (what was heard from HQ may have changed since). */
+  onDisconnected?: () => void
   connect?: (url: string, options: IClientOptions) => MqttClient
 }
 
@@ -173,6 +175,7 @@ export class FleetBridge {
       this.#connection = null
       this.#options.clock.clearTimeout(this.#statusTimer)
       client.end(true)
+      this.#options.onDisconnected?.()
       if (this.#stopped) return
       this.#fail(this.#failure ?? { kind: 'down', message: 'connection to the broker closed' })
       this.#scheduleRetry()

@@ -35,6 +35,8 @@ export interface FleetDeps {
 export interface FleetRolloutAgent {
   handle(payload: Buffer): void
   report(): Record<string, unknown> | null
+  /** The broker connection was lost: HQ may have said something else since (it is said again at the reconnection). */
+  disconnected?(): void
 }
 
 /** The gateway's radio as the status message reports it (wired once the radio exists). */
@@ -78,6 +80,7 @@ export class FleetService {
       replayer: deps.config.replayWindow > 0 ? new FleetReplayer(outbox, new ReplayBudget(deps.config.replayPerMinute, deps.clock)) : undefined,
       statusPayload: (online, reason) => service!.#statusPayload(online, reason),
       onRollout: deps.config.rollout.enabled ? (payload) => service!.#rollout?.handle(payload) : undefined,
+      onDisconnected: () => service!.#rollout?.disconnected?.(),
     })
     service = new FleetService(deps, siteId, outbox, bridge)
     return service
@@ -170,7 +173,9 @@ export class FleetService {
       timezone: this.#deps.timezone(),
       ...(this.#deps.targetSeconds ? { targetSeconds: this.#deps.targetSeconds() } : {}),
       ...this.#upgradeField(),
-      ...this.#rolloutField(),
+      // Only while online, as the radio: the last will, written at connection time, would
+      // carry a step the rollout has since left (HQ keeps the last one it heard).
+      ...(online ? this.#rolloutField() : {}),
     }
   }
 }

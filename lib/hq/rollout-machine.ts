@@ -7,9 +7,12 @@
 //   running   waves one after the other: a wave's sites are told; once each is done (or
 //             skipped, or offline and never started, when catching up), the soak time runs,
 //             then the next wave; after the last, done once no site is left to catch up
-//   paused    nothing new is told; sites already upgrading finish
+//   paused    the sites told but not yet upgrading stand down (a site waiting for its window
+//             would otherwise upgrade during the pause), no wave starts; sites already
+//             upgrading finish; resume tells the stood-down sites again (a new attempt)
 //   halted    a site failed: the sites told but not yet upgrading stand down; an alert holds
-//             (lib/hq/alerts.ts) until the operator resumes (failed sites are told again) or cancels
+//             (lib/hq/alerts.ts) until the operator resumes (failed and stood-down sites are
+//             told again, whatever their wave) or cancels
 //   cancelled, done    final
 
 export type RolloutState = 'running' | 'paused' | 'halted' | 'cancelled' | 'done'
@@ -78,28 +81,20 @@ export function operate(rollout: MachineRollout, sites: MachineSite[], action: O
   if (action === 'pause') {
     if (rollout.state !== 'running') throw new RolloutTransitionError(`only a running rollout can be paused (it is ${rollout.state})`)
     next.state = 'paused'
+    commands.push(...standDown(nextSites, 'rollout paused'))
   } else if (action === 'resume') {
     if (rollout.state === 'running') throw new RolloutTransitionError('the rollout is running already')
-    if (rollout.state === 'halted') {
-      // The failed sites are told again (a new attempt): a passing fault (a download cut) gets its second chance.
-      for (const site of nextSites) {
-        if (site.state !== 'failed') continue
-        site.attempt++
-        site.state = 'told'
-        site.reason = null
-        site.report = null
-        commands.push({ siteId: site.siteId, action: 'upgrade', attempt: site.attempt })
-      }
-      // Sites of the current wave stood down at the halt are told again too.
-      for (const site of nextSites) {
-        if (site.wave === rollout.currentWave && site.state === 'cancelled' && rollout.waveStartedAt !== null) {
-          site.attempt++
-          site.state = 'told'
-          site.reason = null
-          site.report = null
-          commands.push({ siteId: site.siteId, action: 'upgrade', attempt: site.attempt })
-        }
-      }
+    // The failed sites (after a halt: a passing fault, a download cut, gets its second chance)
+    // and those stood down by the halt or the pause are told again, as a new attempt. In a
+    // rollout not over, a cancelled site is always one stood down: its wave may be behind the
+    // current one (an offline site catching up).
+    for (const site of nextSites) {
+      if (site.state !== 'failed' && site.state !== 'cancelled') continue
+      site.attempt++
+      site.state = 'told'
+      site.reason = null
+      site.report = null
+      commands.push({ siteId: site.siteId, action: 'upgrade', attempt: site.attempt })
     }
     next.state = 'running'
     next.reason = null
@@ -139,13 +134,7 @@ export function advance(rollout: MachineRollout, sites: MachineSite[], now: numb
     next.state = 'halted'
     next.reason = failed.map((site) => `${site.siteId}: ${site.reason ?? 'failed'}`).join('; ')
     // Those told and not yet upgrading stand down; those upgrading finish (and report).
-    for (const site of nextSites) {
-      if (site.state === 'told' || site.state === 'downloading' || site.state === 'waiting-for-window') {
-        site.state = 'cancelled'
-        site.reason = 'rollout halted'
-        commands.push({ siteId: site.siteId, action: 'stand-down' })
-      }
-    }
+    commands.push(...standDown(nextSites, 'rollout halted'))
     return { rollout: next, sites: nextSites, commands }
   }
   if (next.state !== 'running') return { rollout: next, sites: nextSites, commands }
@@ -182,6 +171,19 @@ export function advance(rollout: MachineRollout, sites: MachineSite[], now: numb
     next.reason = null
   }
   return { rollout: next, sites: nextSites, commands }
+}
+
+/** The sites told and not yet upgrading stand down (in place); their commands. */
+function standDown(sites: MachineSite[], reason: string): Command[] {
+  const commands: Command[] = []
+  for (const site of sites) {
+    if (site.state === 'told' || site.state === 'downloading' || site.state === 'waiting-for-window') {
+      site.state = 'cancelled'
+      site.reason = reason
+      commands.push({ siteId: site.siteId, action: 'stand-down' })
+    }
+  }
+  return commands
 }
 
 function merge(commands: Command[], step: Step): Step {

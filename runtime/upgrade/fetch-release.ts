@@ -28,7 +28,22 @@ export interface FetchReleaseOptions {
 
 export class ReleaseDownloadError extends Error {
   override name = 'ReleaseDownloadError'
+  /**
+   * transient: a fault that may pass (the line, a timeout, HQ busy or restarting, a short
+   * answer), so the site's agent tries again, keeping what it has; checksum: the whole archive
+   * is not what HQ announced (thrown away); refused: anything else (a refused certificate, a
+   * redirect, a missing release), not worth repeating.
+   */
+  readonly kind: 'transient' | 'checksum' | 'refused'
+
+  constructor(message: string, kind: ReleaseDownloadError['kind'] = 'refused') {
+    super(message)
+    this.kind = kind
+  }
 }
+
+/** HTTP answers that say "later", not "no". */
+const passingStatus = (status: number) => status >= 500 || status === 408 || status === 429
 
 async function sizeOf(file: string): Promise<number> {
   return fs.stat(file).then(
@@ -81,8 +96,8 @@ function downloadError(error: unknown, url: URL, trust: HqTrust | undefined, dea
     // Node's own advice after the ";" (--use-system-ca) does not apply: the site trusts what it is configured with.
     return new ReleaseDownloadError(`HQ's certificate at ${url.host} is refused (${message.replace(/;.*$/s, '')}, ${code}): this site trusts only ${trusted}`)
   }
-  if (deadline.aborted) return new ReleaseDownloadError(`cannot download ${url}: no answer within ${pieceTimeoutMs / 1000} s`)
-  return new ReleaseDownloadError(`cannot download ${url}: ${message}`)
+  if (deadline.aborted) return new ReleaseDownloadError(`cannot download ${url}: no answer within ${pieceTimeoutMs / 1000} s`, 'transient')
+  return new ReleaseDownloadError(`cannot download ${url}: ${message}`, 'transient')
 }
 
 /** Downloads (or finishes downloading) the archive; resolves once `file` holds the announced bytes. */
@@ -118,9 +133,13 @@ export async function fetchRelease(options: FetchReleaseOptions): Promise<void> 
       }
       if (answer.status >= 300 && answer.status < 400)
         throw new ReleaseDownloadError(`HQ answered HTTP ${answer.status} for ${url}: redirects are not followed (releases.publicUrl must be HQ's own address)`)
-      if (answer.status !== 206) throw new ReleaseDownloadError(`HQ answered HTTP ${answer.status} for bytes ${have}-${end} of ${url}`)
+      if (answer.status !== 206)
+        throw new ReleaseDownloadError(
+          `HQ answered HTTP ${answer.status} for bytes ${have}-${end} of ${url}`,
+          passingStatus(answer.status) ? 'transient' : 'refused',
+        )
       const bytes = answer.body
-      if (bytes.length !== end - have + 1) throw new ReleaseDownloadError(`HQ sent ${bytes.length} bytes for bytes ${have}-${end}`)
+      if (bytes.length !== end - have + 1) throw new ReleaseDownloadError(`HQ sent ${bytes.length} bytes for bytes ${have}-${end}`, 'transient')
       await fs.appendFile(part, bytes, { mode: 0o600 })
       have += bytes.length
       fetched += bytes.length
@@ -133,7 +152,7 @@ export async function fetchRelease(options: FetchReleaseOptions): Promise<void> 
   const sha256 = await digest(part)
   if (sha256 !== options.sha256) {
     await fs.rm(part, { force: true })
-    throw new ReleaseDownloadError(`the downloaded archive's SHA-256 is ${sha256}, HQ announced ${options.sha256}: thrown away`)
+    throw new ReleaseDownloadError(`the downloaded archive's SHA-256 is ${sha256}, HQ announced ${options.sha256}: thrown away`, 'checksum')
   }
   await fs.rename(part, file)
 }

@@ -10,6 +10,8 @@
 //     upgrade.log                         what each upgrade did, appended
 //     rollout-result.json                 how the last upgrade asked for by a rollout ended
 //                                         (readable by all: the gateway reports it to HQ)
+//     rollout-taken.json                  the rollout's request being run (left behind by a
+//                                         runner cut off: the start-up check settles it)
 //     incoming/                           0700: archives being verified and unpacked
 //   /etc/tracker-gateway/release-keys/    *.pub: the release keys this box trusts
 //
@@ -27,6 +29,8 @@ export interface InstallLayout {
   log: string
   /** Written by `gateway upgrade --queued` (queued.ts) for the gateway's rollout agent. */
   rolloutResult: string
+  /** The request `gateway upgrade --queued` runs now (queued-record.ts). */
+  rolloutTaken: string
   incoming: string
   keys: string
   /** The installed `gateway` command (runs as the gateway's user: backup, restore). */
@@ -46,6 +50,7 @@ export function installLayout(root = process.env.GATEWAY_INSTALL_ROOT ?? ''): In
     lock: path.join(releases, 'upgrade.lock'),
     log: path.join(releases, 'upgrade.log'),
     rolloutResult: path.join(releases, 'rollout-result.json'),
+    rolloutTaken: path.join(releases, 'rollout-taken.json'),
     incoming: path.join(releases, 'incoming'),
     keys: path.join(root || '/', 'etc/tracker-gateway/release-keys'),
     command: path.join(root || '/', 'usr/local/bin/gateway'),

@@ -17,7 +17,8 @@
 //
 // A box killed at any step starts again on a working version: recover() (run before every
 // start) abandons an upgrade interrupted before the switch and rolls back one interrupted
-// after it (whether the new version would have passed its check is not known).
+// after it (whether the new version would have passed its check is not known), then writes
+// the result of a rollout's queued upgrade whose runner was cut off (queued-record.ts).
 import { execFile } from 'node:child_process'
 import { appendFileSync, existsSync, promises as fs, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -27,7 +28,8 @@ import { bringArchive, privateDir, unpack, verifyArchive } from './archive.ts'
 import { snapshot, UnhealthyError, waitHealthy } from './health.ts'
 import { finalSteps, readJournal, writeJournal, type UpgradeJournal, type UpgradeStep } from './journal.ts'
 import type { InstallLayout } from './layout.ts'
-import { lockUpgrades } from './lock.ts'
+import { lockUpgrades, type UpgradeLock } from './lock.ts'
+import { settleTaken } from './queued-record.ts'
 import type { ServiceManager } from './service-manager.ts'
 import { describeVersion, linkedDir, pruneVersions, setPrevious, switchCurrent } from './versions.ts'
 
@@ -46,6 +48,8 @@ export interface UpgradeContext {
 export interface UpgradeOptions {
   source: string
   allowDowngrade?: boolean
+  /** The upgrade lock, already held by the caller (queued.ts holds it from the request taken to the result written). */
+  lock?: UpgradeLock
 }
 
 function logged(ctx: UpgradeContext, line: string): void {
@@ -171,7 +175,7 @@ export class UpgradeFailedError extends Error {
 }
 
 export async function upgrade(ctx: UpgradeContext, options: UpgradeOptions): Promise<string> {
-  const lock = lockUpgrades(ensureReleases(ctx))
+  const lock = options.lock ?? lockUpgrades(ensureReleases(ctx))
   try {
     await recoverLocked(ctx)
     const running = runningDir(ctx)
@@ -231,7 +235,7 @@ export async function upgrade(ctx: UpgradeContext, options: UpgradeOptions): Pro
   } finally {
     // What was brought in is never left behind (verified or not, installed or not).
     await fs.rm(ctx.layout.incoming, { recursive: true, force: true })
-    lock.release()
+    if (!options.lock) lock.release()
   }
 }
 
@@ -307,11 +311,17 @@ export async function recover(ctx: UpgradeContext): Promise<string> {
     return 'an upgrade is running: left to it'
   }
   try {
-    return await recoverLocked(ctx)
+    const recovered = await recoverLocked(ctx)
+    // An upgrade a rollout queued whose runner was cut off: HQ hears how it ended.
+    const settled = await settleTaken(ctx.layout, ctx.dataDir)
+    return [recovered, settled].filter(Boolean).join('; ')
   } finally {
     lock.release()
   }
 }
+
+/** recover() for a caller that holds the upgrade lock (queued.ts). */
+export const recoverHeld = (ctx: UpgradeContext) => recoverLocked(ctx)
 
 async function recoverLocked(ctx: UpgradeContext): Promise<string> {
   const journal = readJournal(ctx.layout.journal)

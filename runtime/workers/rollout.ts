@@ -2,24 +2,31 @@
 // the site on its rollout topic (retained, so a site away gets it when it is back); the agent
 //   downloading          fetches the archive from HQ (resumable, checksum-checked, at most
 //                        fleet.rollout.bandwidthKiBps) into <data dir>/rollout/ (0700, the
-//                        gateway user's own), with the signature HQ sent beside it
-//   waiting-for-window   until fleet.rollout.window allows (its hours, no active order)
+//                        gateway user's own), with the signature HQ sent beside it; a line
+//                        cut is retried (the .part kept) until downloadRetryMs without progress
+//   waiting-for-window   until fleet.rollout.window allows (its hours, no active order), and,
+//                        after a restart or a lost broker connection, until HQ's command has
+//                        come again (a pause or cancel published meanwhile is heard before
+//                        the site upgrades)
 //   upgrading            queues the upgrade (runtime/upgrade/queued.ts: root runs the ordinary
 //                        `gateway upgrade`, which restarts this gateway, checks it, and rolls
 //                        back by itself when the new version is not healthy)
 //   done | failed        from the upgrade's result, read by whichever version runs then
-//   cancelled            HQ told it to stand down before it was upgrading
+//   cancelled            HQ told it to stand down (a pause, a halt, a cancel) before it was
+//                        upgrading; what it downloaded stays for a resume (the next command
+//                        for another version removes it)
 // Each step is in the status message (`rollout`), published at once; the state is kept in
-// <data dir>/rollout/state.json, so a restart (the upgrade's own) carries on.
-import { existsSync, mkdirSync, lstatSync, promises as fs, readFileSync } from 'node:fs'
+// <data dir>/rollout/state.json, so a restart (the upgrade's own, or a power cut) carries on.
+import { createHash } from 'node:crypto'
+import { createReadStream, existsSync, mkdirSync, lstatSync, promises as fs, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FleetConfig, HqTrust } from '../../lib/fleet/config.ts'
 import type { FleetRolloutAgent } from '../../lib/fleet/service.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
-import { fetchRelease } from '../upgrade/fetch-release.ts'
+import { fetchRelease, ReleaseDownloadError } from '../upgrade/fetch-release.ts'
 import type { InstallLayout } from '../upgrade/layout.ts'
-import { readResult, requestFile, rolloutDir, type UpgradeRequest } from '../upgrade/queued.ts'
+import { readResult, readTaken, requestFile, rolloutDir, sameRequest, type UpgradeRequest } from '../upgrade/queued-record.ts'
 import type { RolloutCommand, RolloutUpgradeCommand } from '../../lib/fleet/messages.ts'
 
 export type AgentState = 'downloading' | 'waiting-for-window' | 'upgrading' | 'done' | 'failed' | 'cancelled'
@@ -34,7 +41,7 @@ interface Kept {
 export interface RolloutAgentDeps {
   config: FleetConfig['rollout']
   dataDir: string
-  layout: Pick<InstallLayout, 'rolloutResult'>
+  layout: Pick<InstallLayout, 'rolloutResult' | 'rolloutTaken'>
   /** The CA(s) HQ's HTTPS must be signed by, read at each download (lib/fleet/config.ts hqTrust); undefined: the public CAs. */
   hqTrust?: () => HqTrust | undefined
   runningVersion: string
@@ -47,6 +54,8 @@ export interface RolloutAgentDeps {
   pollMs?: number
   /** No result this long after the upgrade was queued: failed (nothing ran it: the path unit missing?). */
   upgradeLimitMs?: number
+  /** A download that has not progressed this long (the line to HQ cut, HQ away) fails. */
+  downloadRetryMs?: number
   now?: () => number
 }
 
@@ -76,14 +85,37 @@ function parseCommand(payload: Buffer): RolloutCommand | null {
   }
 }
 
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+const sizeOf = (file: string) =>
+  fs.stat(file).then(
+    (info) => info.size,
+    () => 0,
+  )
+
+/**
+ * A download that may go better if tried again: the line or HQ away (fetch-release.ts says
+ * "cannot download"), HQ overloaded or restarting (5xx, 408, 429), a piece cut short. Not a
+ * refusal (4xx: the secret, the release gone) nor a checksum that does not match.
+ */
+
 export class RolloutAgent implements FleetRolloutAgent {
   readonly #deps: RolloutAgentDeps
   readonly #dir: string
   #kept: Kept | null = null
-  #abort: AbortController | null = null
+  /** The command of the latest run begun (running, or waiting for the one before it to end), and its stop. */
+  #current: { command: RolloutUpgradeCommand; abort: AbortController } | null = null
   #work: Promise<void> = Promise.resolve()
   #writing: Promise<void> = Promise.resolve()
   #stopped = false
+  /** HQ's command has come since this gateway started or last reconnected (a stand-down may have replaced it meanwhile). */
+  #heard = false
+  /** A command that came while an upgrade ran: begun once its result is in. */
+  #deferred: RolloutUpgradeCommand | null = null
 
   constructor(deps: RolloutAgentDeps) {
     this.#deps = deps
@@ -98,13 +130,20 @@ export class RolloutAgent implements FleetRolloutAgent {
       this.#kept = null
     }
     const kept = this.#kept
-    if (kept && !finished.has(kept.state)) this.#begin(kept.command, kept.state === 'upgrading')
+    if (kept && !finished.has(kept.state)) this.#begin(kept.command, kept.state === 'upgrading' ? 'restarted-upgrading' : 'restarted')
+    else if (kept) this.#current = { command: kept.command, abort: new AbortController() }
   }
 
   async stop(): Promise<void> {
     this.#stopped = true
-    this.#abort?.abort()
+    this.#current?.abort.abort()
     await this.#work.catch(() => undefined)
+    await this.#writing.catch(() => undefined)
+  }
+
+  /** The broker connection lost: no upgrade begins before HQ's command has come again (it may be a stand-down now). */
+  disconnected(): void {
+    this.#heard = false
   }
 
   report(): Record<string, unknown> | null {
@@ -126,40 +165,59 @@ export class RolloutAgent implements FleetRolloutAgent {
       this.#deps.log.warn('rollout: a command from HQ that is not one: ignored')
       return
     }
+    const current = this.#current
     const kept = this.#kept
     if (command.action === 'stand-down') {
-      if (kept?.command.rolloutId === command.rolloutId && (kept.state === 'downloading' || kept.state === 'waiting-for-window')) {
-        this.#abort?.abort()
-        void this.#set('cancelled', 'HQ told this site to stand down').then(() => this.#cleanUp())
-      }
+      if (this.#deferred?.rolloutId === command.rolloutId) this.#deferred = null
+      if (current?.command.rolloutId !== command.rolloutId) return
+      this.#heard = true
+      // Past standing down once the site keeps 'upgrading' (or the run has ended).
+      const settled = kept?.command === current.command && (kept.state === 'upgrading' || finished.has(kept.state))
+      if (settled) return
+      // Synchronously: the run stopped here (or not yet begun) sets no step after this one.
+      current.abort.abort()
+      void this.#set('cancelled', 'HQ told this site to stand down', current.command).catch((error: Error) =>
+        this.#deps.log.error({ err: error }, 'rollout: the stand-down could not be kept'),
+      )
       return
     }
-    // The same command again (retained: sent at every reconnection): nothing new.
-    if (kept && kept.command.rolloutId === command.rolloutId && kept.command.attempt === command.attempt) return
+    // The same command again (retained: sent at every reconnection): nothing new, but HQ still wants it.
+    if (current && current.command.rolloutId === command.rolloutId && current.command.attempt === command.attempt) {
+      this.#heard = true
+      return
+    }
     if (kept?.state === 'upgrading') {
       this.#deps.log.warn({ rollout: command.rolloutId }, 'rollout: an upgrade is under way; the new command waits for its end')
+      this.#deferred = command
       return
     }
-    this.#abort?.abort()
-    this.#begin(command, false)
+    this.#heard = true
+    this.#begin(command, 'told')
   }
 
-  #begin(command: RolloutUpgradeCommand, upgrading: boolean): void {
-    const previous = this.#work
-    this.#work = previous.catch(() => undefined).then(() => this.#run(command, upgrading))
+  /** A run after the one before it (stopped first); `how`: a new command, or the kept one after a restart. */
+  #begin(command: RolloutUpgradeCommand, how: 'told' | 'restarted' | 'restarted-upgrading'): void {
+    this.#current?.abort.abort()
+    const abort = new AbortController()
+    this.#current = { command, abort }
+    this.#work = this.#work.catch(() => undefined).then(() => this.#run(command, abort.signal, how))
   }
 
-  async #set(state: AgentState, reason: string | null, command = this.#kept?.command): Promise<void> {
+  /** Keeps and publishes a step; a run that was stopped (signal aborted) writes nothing more. */
+  async #set(state: AgentState, reason: string | null, command = this.#kept?.command, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted()
     if (!command) return
     this.#kept = { command, state, reason, at: new Date(this.#now()).toISOString() }
     this.#deps.log.info({ rollout: command.rolloutId, version: command.version, state, reason }, 'rollout: step')
     const kept = JSON.stringify(this.#kept)
     // One write at a time (a stand-down may come while a step is being written), in order.
-    this.#writing = this.#writing.then(async () => {
-      await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 })
-      await fs.writeFile(path.join(this.#dir, 'state.json.partial'), kept, { mode: 0o600 })
-      await fs.rename(path.join(this.#dir, 'state.json.partial'), path.join(this.#dir, 'state.json'))
-    })
+    this.#writing = this.#writing
+      .catch(() => undefined)
+      .then(async () => {
+        await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 })
+        await fs.writeFile(path.join(this.#dir, 'state.json.partial'), kept, { mode: 0o600 })
+        await fs.rename(path.join(this.#dir, 'state.json.partial'), path.join(this.#dir, 'state.json'))
+      })
     await this.#writing
     this.#deps.changed()
   }
@@ -168,38 +226,63 @@ export class RolloutAgent implements FleetRolloutAgent {
     return this.#deps.now?.() ?? Date.now()
   }
 
-  async #run(command: RolloutUpgradeCommand, upgrading: boolean): Promise<void> {
-    const abort = new AbortController()
-    this.#abort = abort
-    const signal = abort.signal
+  #pollMs(fallback: number): number {
+    return this.#deps.pollMs ?? fallback
+  }
+
+  async #run(command: RolloutUpgradeCommand, signal: AbortSignal, how: 'told' | 'restarted' | 'restarted-upgrading'): Promise<void> {
     try {
-      if (!upgrading) {
-        if (command.version === this.#deps.runningVersion) return await this.#set('done', `already runs ${command.version}`, command)
-        await this.#set('downloading', null, command)
+      // Stopped, stood down or replaced before this run began.
+      signal.throwIfAborted()
+      if (how !== 'restarted-upgrading') {
+        if (command.version === this.#deps.runningVersion) return await this.#set('done', `already runs ${command.version}`, command, signal)
+        await this.#set('downloading', null, command, signal)
         const archive = path.join(this.#privateDir(), `tracker-gateway-${command.version}.tar.gz`)
-        if (!existsSync(archive)) {
-          const trust = this.#deps.hqTrust?.()
-          await fetchRelease({ ...command, file: archive, bytesPerSecond: this.#deps.config.bandwidthKiBps * 1024, trust, signal })
-        }
+        await this.#dropOtherDownloads(command.version)
+        await this.#download(command, archive, signal)
         await fs.writeFile(`${archive}.sig`, JSON.stringify(command.signature), { mode: 0o600 })
         await this.#waitForWindow(command, signal)
-        await this.#set('upgrading', null, command)
-        const request: UpgradeRequest = {
-          rolloutId: command.rolloutId,
-          attempt: command.attempt,
-          version: command.version,
-          archive: path.basename(archive),
-          requestedAt: new Date(this.#now()).toISOString(),
-        }
-        await fs.writeFile(`${requestFile(this.#deps.dataDir)}.partial`, JSON.stringify(request), { mode: 0o600 })
-        await fs.rename(`${requestFile(this.#deps.dataDir)}.partial`, requestFile(this.#deps.dataDir))
-      }
+        // #set checks the signal and keeps 'upgrading' in this same turn of the event loop: a
+        // stand-down handled before stops it, one handled after finds the site past standing down.
+        await this.#set('upgrading', null, command, signal)
+        await this.#queue(command, path.basename(archive))
+      } else await this.#queueAgainIfLost(command)
       await this.#waitForResult(command, signal)
     } catch (error) {
       if (signal.aborted) return
-      await this.#set('failed', (error as Error).message, command)
+      await this.#set('failed', (error as Error).message, command).catch(() => undefined)
       await this.#cleanUp()
     }
+  }
+
+  async #queue(command: RolloutUpgradeCommand, archive: string): Promise<void> {
+    const request: UpgradeRequest = {
+      rolloutId: command.rolloutId,
+      attempt: command.attempt,
+      version: command.version,
+      archive,
+      requestedAt: new Date(this.#now()).toISOString(),
+    }
+    const file = requestFile(this.#deps.dataDir)
+    await fs.writeFile(`${file}.partial`, JSON.stringify(request), { mode: 0o600 })
+    await fs.rename(`${file}.partial`, file)
+  }
+
+  /**
+   * Kept 'upgrading' at start: the gateway may have been cut off between keeping that step and
+   * queuing the request. Root records a request taken before removing it and removes that
+   * record only after writing the result, so when neither the request, nor that record, nor a
+   * result for this attempt is there (looked at in that order), it was never queued.
+   */
+  async #queueAgainIfLost(command: RolloutUpgradeCommand): Promise<void> {
+    const { layout } = this.#deps
+    if (existsSync(requestFile(this.#deps.dataDir))) return
+    if (sameRequest(await readTaken(layout.rolloutTaken), command)) return
+    if (sameRequest(await readResult(layout.rolloutResult), command)) return
+    const archive = `tracker-gateway-${command.version}.tar.gz`
+    if (!existsSync(path.join(this.#dir, archive))) throw new Error('the upgrade was never queued and its archive is gone (the gateway was cut off)')
+    this.#deps.log.warn({ rollout: command.rolloutId }, 'rollout: the gateway was cut off before it queued the upgrade: queued now')
+    await this.#queue(command, archive)
   }
 
   /** The rollout dir, 0700 and the gateway's own; another user's or an open one is refused. */
@@ -211,17 +294,72 @@ export class RolloutAgent implements FleetRolloutAgent {
     return this.#dir
   }
 
+  /** An archive of another version (a rollout stood down earlier) is not kept once another comes. */
+  async #dropOtherDownloads(version: string): Promise<void> {
+    const mine = `tracker-gateway-${version}.tar.gz`
+    for (const name of await fs.readdir(this.#dir)) {
+      if (name.startsWith('tracker-gateway-') && !name.startsWith(`${mine}`)) await fs.rm(path.join(this.#dir, name), { force: true })
+    }
+  }
+
+  /**
+   * The archive, with the checksum HQ announced. One already here (a resume after a stand-down,
+   * a restart) is checked again: a power cut after its rename may have left it short. A resumed
+   * .part that fails the checksum (a power cut may tear its last write) is fetched again from
+   * the start, once. A passing fault is retried, the .part kept, until downloadRetryMs
+   * without a byte.
+   */
+  async #download(command: RolloutUpgradeCommand, archive: string, signal: AbortSignal): Promise<void> {
+    if (existsSync(archive)) {
+      if ((await sha256Of(archive)) === command.sha256) return
+      this.#deps.log.warn({ rollout: command.rolloutId }, 'rollout: the archive kept does not have the announced checksum: downloaded again')
+      await fs.rm(archive, { force: true })
+    }
+    const part = `${archive}.part`
+    const limitMs = this.#deps.downloadRetryMs ?? 30 * 60_000
+    let lastProgress = this.#now()
+    let fetchedAgain = false
+    let delay = this.#pollMs(5_000)
+    for (;;) {
+      const had = await sizeOf(part)
+      try {
+        const trust = this.#deps.hqTrust?.()
+        await fetchRelease({ ...command, file: archive, bytesPerSecond: this.#deps.config.bandwidthKiBps * 1024, trust, signal })
+        return
+      } catch (error) {
+        if (signal.aborted) throw error
+        const message = (error as Error).message
+        const kind = error instanceof ReleaseDownloadError ? error.kind : 'refused'
+        if (kind === 'checksum' && had > 0 && !fetchedAgain) {
+          fetchedAgain = true
+          this.#deps.log.warn({ rollout: command.rolloutId }, 'rollout: the resumed download failed its checksum: downloading it again from the start')
+          continue
+        }
+        if (kind !== 'transient') throw error
+        if ((await sizeOf(part)) > had) {
+          lastProgress = this.#now()
+          delay = this.#pollMs(5_000)
+        }
+        if (this.#now() - lastProgress > limitMs) throw new Error(`${message} (no progress for ${Math.round(limitMs / 60_000)} min)`)
+        await this.#set('downloading', `retrying: ${message}`, command, signal)
+        await sleep(delay, undefined, { signal })
+        delay = Math.min(delay * 2, 12 * this.#pollMs(5_000))
+      }
+    }
+  }
+
   async #waitForWindow(command: RolloutUpgradeCommand, signal: AbortSignal): Promise<void> {
     const { window } = this.#deps.config
     const closedBecause = () => {
       if (window.hours && !insideHours(window.hours, this.#deps.timezone(), this.#now())) return `outside the hours ${window.hours}`
       if (window.noActiveOrders && this.#deps.activeOrders() > 0) return 'orders are active'
+      if (!this.#heard) return 'waiting to hear from HQ again (the gateway restarted or lost the broker)'
       return null
     }
     let reason = closedBecause()
     while (reason !== null) {
-      if (this.#kept?.state !== 'waiting-for-window' || this.#kept.reason !== reason) await this.#set('waiting-for-window', reason, command)
-      await sleep(this.#deps.pollMs ?? 15_000, undefined, { signal })
+      if (this.#kept?.state !== 'waiting-for-window' || this.#kept.reason !== reason) await this.#set('waiting-for-window', reason, command, signal)
+      await sleep(this.#pollMs(15_000), undefined, { signal })
       reason = closedBecause()
     }
   }
@@ -229,18 +367,25 @@ export class RolloutAgent implements FleetRolloutAgent {
   async #waitForResult(command: RolloutUpgradeCommand, signal: AbortSignal): Promise<void> {
     for (;;) {
       const result = await readResult(this.#deps.layout.rolloutResult)
-      if (result && result.rolloutId === command.rolloutId && result.attempt === command.attempt) {
-        await this.#set(result.ok ? 'done' : 'failed', result.message, command)
+      if (sameRequest(result, command)) {
+        await this.#set(result!.ok ? 'done' : 'failed', result!.message, command)
         await this.#cleanUp()
+        const deferred = this.#deferred
+        this.#deferred = null
+        if (deferred && !this.#stopped) this.#begin(deferred, 'told')
         return
       }
       if (this.#stopped) return
       const queuedAt = Date.parse(this.#kept?.at ?? '')
       if (this.#now() - queuedAt > (this.#deps.upgradeLimitMs ?? 2 * 3_600_000)) {
+        if (sameRequest(await readTaken(this.#deps.layout.rolloutTaken), command))
+          throw new Error(
+            'the queued upgrade began and never ended (its runner cut off? systemctl status tracker-gateway-rollout; a restart of the gateway settles it)',
+          )
         await fs.rm(requestFile(this.#deps.dataDir), { force: true })
         throw new Error('the queued upgrade never ran (is tracker-gateway-rollout.path enabled? systemctl status tracker-gateway-rollout)')
       }
-      await sleep(this.#deps.pollMs ?? 2_000, undefined, { signal })
+      await sleep(this.#pollMs(2_000), undefined, { signal })
     }
   }
 

@@ -4,22 +4,17 @@
 // start-up check, then the gateway): it must answer on the version it came from or the one
 // it went to, with its orders, no upgrade left half done, and take the next upgrade.
 // npm test kills at one step drawn from a seed (printed; UPGRADE_KILL_SEED=N repeats it);
-// UPGRADE_KILL_STEPS=all (npm run test:upgrade-kill) goes through every step.
+// UPGRADE_KILL_STEPS=all (npm run test:upgrade-kill) goes through every step. The same for the
+// upgrade a rollout queues: rollout-kill.test.ts (tests/helpers/upgrade-kill.ts is shared).
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { readJournal, type UpgradeStep } from '../../runtime/upgrade/journal.ts'
 import { installBox, installedVersion, keyPair, makeRelease, waitAnswers } from '../helpers/upgrade-box.ts'
-import { until } from '../helpers/until.ts'
+import { checkBooted, chooseSteps, killAt, killSteps } from '../helpers/upgrade-kill.ts'
 
-/** The steps an upgrade writes, in order; 'rolling-back' with a release that cannot start. */
-const steps: UpgradeStep[] = ['preparing', 'backed-up', 'prepared', 'switching', 'switched', 'restarted', 'rolling-back', 'committed']
-const seed = Number(process.env.UPGRADE_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31))
-const chosen = process.env.UPGRADE_KILL_STEPS === 'all' ? steps : [steps[seed % steps.length]!]
-t.comment(`upgrade kill steps: ${chosen.join(', ')} (UPGRADE_KILL_SEED=${seed}${process.env.UPGRADE_KILL_STEPS === 'all' ? ', all steps' : ''})`)
+const chosen = chooseSteps(t, 'UPGRADE_KILL', killSteps)
 
 t.test('kill -9 at a step of an upgrade leaves a box that starts', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'upgk-'))
@@ -27,7 +22,6 @@ t.test('kill -9 at a step of an upgrade leaves a box that starts', async (t) => 
   const key = keyPair(dir, 'chain')
   const box = await installBox(dir, key.publicFile)
   t.teardown(() => box.close())
-  const journalFile = path.join(box.root, 'opt/tracker-gateway-releases/upgrade.json')
   const created = await box.api('/api/v1/activeorders?dummy_tracker_address=true', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -41,7 +35,6 @@ t.test('kill -9 at a step of an upgrade leaves a box that starts', async (t) => 
     await t.test(`killed at ${target}`, async (t) => {
       const version = `0.${10 + i}.0`
       const archive = makeRelease(dir, version, { privatePem: key.privatePem, crashAtStart: target === 'rolling-back' })
-      const order = steps.indexOf(target)
       // Detached: its own process group, so the kill takes what it started (cp, the build, the backup).
       const upgrade = spawn(path.join(box.root, 'usr/local/bin/gateway'), ['upgrade', archive, '--health-timeout', '90', '--health-stable', '1'], {
         env: box.commandEnv(),
@@ -49,34 +42,18 @@ t.test('kill -9 at a step of an upgrade leaves a box that starts', async (t) => 
         stdio: 'ignore',
       })
       const ended = new Promise((resolve) => upgrade.once('exit', resolve))
-      let seen: UpgradeStep | undefined
-      await until(
-        () => {
-          const journal = readJournal(journalFile)
-          if (journal?.to.version !== version) return upgrade.exitCode !== null
-          seen = journal.step
-          return steps.indexOf(journal.step) >= order || upgrade.exitCode !== null
+      const seen = await killAt(box, version, target, {
+        ended: () => upgrade.exitCode !== null,
+        kill: async () => {
+          process.kill(-upgrade.pid!, 'SIGKILL')
+          await ended
         },
-        `the upgrade to reach ${target}`,
-        300_000,
-      )
-      process.kill(-upgrade.pid!, 'SIGKILL')
-      await ended
-      await box.service.powerCut()
+      })
       t.comment(`killed at ${seen ?? 'before the journal'} (aimed at ${target})`)
 
       await box.service.start()
-      const answered = await waitAnswers(box)
-      t.ok([running, version].includes(answered), `runs ${answered}: the version it came from or the one it went to`)
+      running = await checkBooted(t, box, running, version)
       t.same(await orders(), [7], 'orders intact')
-      const journal = readJournal(journalFile)
-      t.ok(journal === null || ['committed', 'rolled-back', 'abandoned'].includes(journal.step), `no upgrade left half done (${journal?.step})`)
-      const current = JSON.parse(readFileSync(path.join(box.root, 'opt/tracker-gateway/package.json'), 'utf8')) as { version: string }
-      t.equal(current.version, answered, 'the current link names the version that runs')
-      const status = await box.gateway('status')
-      t.equal(status.status, 0, status.stderr)
-      t.notMatch(status.stdout, /in progress/)
-      running = answered
     })
   }
 

@@ -6,7 +6,8 @@
 // with SIGKILL and restarts nothing; start() starts it again. tests/helpers/unit-supervisor.ts
 // runs one from a unit file (the Debian chroot tests). watchPath() plays a .path unit with
 // PathExists= (deploy/tracker-gateway-rollout.path): while the file exists and its service is
-// not running, the service (a oneshot command) is run.
+// not running, the service (a oneshot command) is run, in its own process group (its cgroup:
+// killPathRuns() kills it with every process it started, as a power cut does).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
@@ -190,7 +191,7 @@ export class ServiceStandIn {
       if (running || !existsSync(file)) return
       running = true
       const out = openSync(command.logFile, 'a')
-      const child = spawn(command.command, command.args, { env: { ...command.env, PATH: this.path() }, stdio: ['ignore', out, out] })
+      const child = spawn(command.command, command.args, { env: { ...command.env, PATH: this.path() }, stdio: ['ignore', out, out], detached: true })
       closeSync(out)
       this.#pathRuns.add(child)
       child.on('exit', () => {
@@ -200,15 +201,29 @@ export class ServiceStandIn {
     }, 200)
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.#pathTimer)
+  /** Whether the .path unit's service runs now. */
+  get pathRunning(): boolean {
+    return this.#pathRuns.size > 0
+  }
+
+  /** SIGKILL to the .path unit's service and every process it started (its process group). */
+  async killPathRuns(): Promise<void> {
     await Promise.all(
       [...this.#pathRuns].map((child) => {
         const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGKILL')
+        try {
+          process.kill(-child.pid!, 'SIGKILL')
+        } catch {
+          // Ended on its own meanwhile.
+        }
         return exited
       }),
     )
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#pathTimer)
+    await this.killPathRuns()
     await this.powerCut()
     await new Promise((resolve) => this.#server.close(resolve))
   }

@@ -1,8 +1,9 @@
 // FleetService's change sink across a crash: the gateway records again, with the same seq,
-// the changes the change log's watermark had not yet covered; the radio in its status
-// message, against a real Mosquitto.
+// the changes the change log's watermark had not yet covered; the radio and the rollout step
+// in its status message, against a real Mosquitto.
 import t from 'tap'
 import { until } from '../../helpers/until.ts'
+import { gate } from '../../runtime/hq/stack.ts'
 import { fleetService, order, subscriber } from './fixtures.ts'
 import { startBroker } from './mosquitto.ts'
 
@@ -93,4 +94,38 @@ t.test('statusChanged() before the bridge is connected, or with the fleet disabl
   const unreachable = await fleetService({ enabled: true, brokerUrl: 'mqtt://127.0.0.1:9', siteId: 'site-x' })
   unreachable.service.reportRadio({ kind: 'simulated', up: () => true })
   t.doesNotThrow(() => unreachable.service.statusChanged())
+})
+
+t.test('the rollout step is in the online status only: the last will, written at connection time, would carry one since left', async (t) => {
+  const broker = await startBroker({ dir: t.testdir() })
+  t.teardown(() => broker.stop())
+  const hq = await subscriber(broker.url, 'chain/site-w/status')
+  t.teardown(() => hq.close())
+  // Through a gate the test can cut: the broker then publishes the last will.
+  const line = await gate(broker.port)
+  t.teardown(() => line.stop())
+  const { service } = await fleetService({
+    enabled: true,
+    brokerUrl: line.url,
+    siteId: 'site-w',
+    topicPrefix: 'chain',
+    reconnectMs: 60_000,
+    maxReconnectMs: 60_000,
+  })
+  let step = 'downloading'
+  let disconnections = 0
+  service.attachRollout({ handle: () => {}, report: () => ({ rolloutId: 1, attempt: 1, state: step }), disconnected: () => disconnections++ })
+  service.start()
+  t.teardown(() => service.stop())
+  await until(() => hq.received.some((m) => m.body.online === true), 'online status')
+  t.match(hq.received.at(-1)!.body.rollout, { state: 'downloading' })
+  step = 'upgrading'
+  service.statusChanged()
+  await until(() => hq.received.at(-1)!.body.rollout?.state === 'upgrading', 'the next step published')
+  line.close()
+  await until(() => hq.received.some((m) => m.body.online === false), 'the last will')
+  const will = hq.received.at(-1)!.body
+  t.match(will, { online: false, reason: 'connection lost' })
+  t.notOk('rollout' in will, "the will says nothing of the rollout (it was written when the step was 'downloading')")
+  await until(() => disconnections === 1, 'the agent told the connection is lost')
 })

@@ -143,3 +143,60 @@ t.test('pause holds the next wave; cancel stands down the sites told; a site on 
   t.same(cancelled.commands, [{ siteId: 'b', action: 'stand-down' }])
   t.same(states(cancelled), { canary: 'done', b: 'cancelled', c: 'done' })
 })
+
+t.test('pause stands down the sites not yet upgrading (a site waiting for its window would upgrade during it); resume tells them again', async (t) => {
+  const r = rollout({ soakMs: 0, waves: [['a', 'b', 'c']] })
+  let step = advance(r, sites(r), 0)
+  const sitesNow = report({ ...step, sites: report(step, 'a', 'waiting-for-window', 'outside the hours 02:00-05:00') }, 'b', 'upgrading')
+  step = advance(step.rollout, sitesNow, 1)
+  step = operate(step.rollout, step.sites, 'pause')
+  t.equal(step.rollout.state, 'paused')
+  t.same(
+    step.commands,
+    [
+      { siteId: 'a', action: 'stand-down' },
+      { siteId: 'c', action: 'stand-down' },
+    ],
+    'the site upgrading finishes; the others stand down',
+  )
+  t.same(states(step), { a: 'cancelled', b: 'upgrading', c: 'cancelled' })
+  t.equal(step.sites[0]!.reason, 'rollout paused')
+  step = advance(step.rollout, report(step, 'b', 'done'), 2)
+  t.equal(step.rollout.state, 'paused', 'a paused rollout does not end')
+  step = operate(step.rollout, step.sites, 'resume')
+  t.same(step.commands, [
+    { siteId: 'a', action: 'upgrade', attempt: 2 },
+    { siteId: 'c', action: 'upgrade', attempt: 2 },
+  ])
+  t.same(states(step), { a: 'told', b: 'done', c: 'told' })
+  step = advance(step.rollout, report({ ...step, sites: report(step, 'a', 'done') }, 'c', 'done'), 3)
+  t.equal(step.rollout.state, 'done')
+})
+
+t.test('catch-up: an offline site of an earlier wave, stood down by a halt, is told again at the resume', async (t) => {
+  const r = rollout({
+    soakMs: 0,
+    waves: [
+      ['a', 'b'],
+      ['c', 'd'],
+    ],
+  })
+  const start = sites(r).map((site) => (site.siteId === 'b' ? { ...site, online: false } : site))
+  let step = advance(r, start, 0)
+  t.same(states(step), { a: 'told', b: 'told', c: 'pending', d: 'pending' }, 'b told while offline (the command is retained)')
+  step = advance(step.rollout, report(step, 'a', 'done'), 1)
+  t.equal(step.rollout.currentWave, 1, 'b does not hold its wave')
+  step = advance(step.rollout, report(step, 'c', 'failed', 'checksum'), 2)
+  t.equal(step.rollout.state, 'halted')
+  t.same(states(step), { a: 'done', b: 'cancelled', c: 'failed', d: 'cancelled' })
+  step = operate(step.rollout, step.sites, 'resume')
+  t.same(step.commands, [
+    { siteId: 'b', action: 'upgrade', attempt: 2 },
+    { siteId: 'c', action: 'upgrade', attempt: 2 },
+    { siteId: 'd', action: 'upgrade', attempt: 2 },
+  ])
+  step = advance(step.rollout, report({ ...step, sites: report(step, 'c', 'done') }, 'd', 'done'), 3)
+  t.equal(step.rollout.state, 'running', 'the rollout waits for b to catch up (before the fix it ended done without it)')
+  const back = step.sites.map((site) => (site.siteId === 'b' ? { ...site, online: true, report: { state: 'done' as const, reason: null } } : site))
+  t.equal(advance(step.rollout, back, 4).rollout.state, 'done')
+})

@@ -192,7 +192,7 @@ t.test('HQ over HTTPS: API, board, live feed, streamed uploads, downloads trusti
         // The window never opens here: a downloaded archive waits for it.
         config: fleetConfigSchema.parse({ rollout: { window: { hours: '00:00-00:01' } } }).rollout,
         dataDir: siteDir,
-        layout: { rolloutResult: path.join(siteDir, 'rollout-result.json') },
+        layout: { rolloutResult: path.join(siteDir, 'rollout-result.json'), rolloutTaken: path.join(siteDir, 'rollout-taken.json') },
         hqTrust: trust,
         runningVersion: '0.1.0',
         timezone: () => 'UTC',

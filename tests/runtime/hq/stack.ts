@@ -224,13 +224,5 @@ export async function orderlyRows(server: PostgresServer, messages: SiteMessage[
   }
 }
 
-/** A small seeded generator (mulberry32), so a failing run can be repeated from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let x = Math.imul(a ^ (a >>> 15), 1 | a)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
+// A small seeded generator (mulberry32), so a failing run can be repeated from its seed.
+export { seeded } from '../../helpers/seeded.ts'

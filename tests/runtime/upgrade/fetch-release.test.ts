@@ -42,7 +42,7 @@ t.test('by range, resumed after a cut, capped, checked', async (t) => {
   const file = path.join(dir, 'tracker-gateway-0.2.0.tar.gz')
   const cut = await server(t, { cutAfter: 2 })
   const options = { url: cut.url, secret: 's3cret', file, sha256, size: archive.length, bytesPerSecond: 100_000 }
-  await t.rejects(fetchRelease(options), /HQ answered HTTP 500 for bytes 200000-299999/)
+  await t.rejects(fetchRelease(options), { message: /HQ answered HTTP 500 for bytes 200000-299999/, kind: 'transient' }, 'HQ busy: worth trying again')
   t.same(cut.ranges, ['0-99999', '100000-199999'], 'pieces of a second each')
   t.equal(readFileSync(`${file}.part`).length, 200_000, 'what arrived is kept')
   t.notOk(existsSync(file))
@@ -66,15 +66,18 @@ t.test('a damaged download is thrown away; a wrong secret is refused', async (t)
   const damaged = Buffer.from(archive)
   damaged[1000] ^= 1
   const bad = await server(t, { body: damaged })
-  await t.rejects(
-    fetchRelease({ url: bad.url, secret: 's3cret', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 }),
-    /SHA-256 is \w+, HQ announced/,
-  )
+  await t.rejects(fetchRelease({ url: bad.url, secret: 's3cret', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 }), {
+    message: /SHA-256 is \w+, HQ announced/,
+    kind: 'checksum',
+  })
   t.notOk(existsSync(file))
   t.notOk(existsSync(`${file}.part`), 'the damaged bytes are not resumed from')
   writeFileSync(`${file}.part`, randomBytes(400_000))
   const good = await server(t)
-  await t.rejects(fetchRelease({ url: good.url, secret: 'wrong', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 }), /HTTP 404/)
+  await t.rejects(fetchRelease({ url: good.url, secret: 'wrong', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 }), {
+    message: /HTTP 404/,
+    kind: 'refused',
+  })
   await fetchRelease({ url: good.url, secret: 's3cret', file, sha256, size: archive.length, bytesPerSecond: 10_000_000 })
   t.same(readFileSync(file), archive, 'a .part larger than the archive is started again')
 })
@@ -95,6 +98,7 @@ t.test('over HTTPS: only a certificate the configured CA signed; no redirect fol
     name: 'ReleaseDownloadError',
     message:
       /^HQ's certificate at 127\.0\.0\.1:\d+ is refused \(unable to verify the first certificate, UNABLE_TO_VERIFY_LEAF_SIGNATURE\): this site trusts only the CA of fleet\.rollout\.ca rogue\.pem$/,
+    kind: 'refused',
   })
   await t.rejects(fetchRelease({ ...options, file: other }), { message: /this site trusts only the public CAs/ })
   t.notOk(existsSync(`${other}.part`), 'nothing written from a refused HQ')
@@ -103,6 +107,7 @@ t.test('over HTTPS: only a certificate the configured CA signed; no redirect fol
   const redirecting = await server(t, { tls, redirectTo: plain.url })
   await t.rejects(fetchRelease({ ...options, url: redirecting.url, file: other, trust: { ca: readFileSync(pki.ca), source: 'x' } }), {
     message: /HQ answered HTTP 301 .*: redirects are not followed/,
+    kind: 'refused',
   })
   t.same(plain.ranges, [], 'never sent to plain http behind a redirect')
 })

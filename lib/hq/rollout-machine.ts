@@ -6,7 +6,10 @@
 //
 //   running   waves one after the other: a wave's sites are told; once each is done (or
 //             skipped, or offline and never started, when catching up), the soak time runs,
-//             then the next wave; after the last, done once no site is left to catch up
+//             then the next wave; after the last, done once no site is left to catch up.
+//             The first wave (the canary) is the release's proof: it is never skipped, and
+//             it is complete only once one of its sites runs the release, so an offline
+//             canary holds the rollout until it returns (or the operator cancels)
 //   paused    the sites told but not yet upgrading stand down (a site waiting for its window
 //             would otherwise upgrade during the pause), no wave starts; sites already
 //             upgrading finish; resume tells the stood-down sites again (a new attempt)
@@ -146,7 +149,7 @@ export function advance(rollout: MachineRollout, sites: MachineSite[], now: numb
       if (site.version === next.version) {
         site.state = 'done'
         site.reason = 'already runs this version'
-      } else if (!site.online && next.offline === 'skip') {
+      } else if (!site.online && next.offline === 'skip' && next.currentWave > 0) {
         site.state = 'skipped'
         site.reason = 'offline when its wave started'
       } else {
@@ -155,9 +158,12 @@ export function advance(rollout: MachineRollout, sites: MachineSite[], now: numb
       }
     }
   }
-  // Offline sites that never started do not hold the wave when catching up: their command waits for them.
-  const holding = wave.filter((site) => !settled.has(site.state) && !(next.offline === 'catch-up' && site.state === 'told' && !site.online))
-  if (holding.length) return { rollout: next, sites: nextSites, commands }
+  // Offline sites that never started do not hold a later wave: their command waits for them.
+  // The canary wave waits for them while none of its sites runs the release yet.
+  const proven = next.currentWave > 0 || wave.some((site) => site.state === 'done')
+  const waitedFor = (site: MachineSite) => !(proven && site.state === 'told' && !site.online)
+  const holding = wave.filter((site) => !settled.has(site.state) && waitedFor(site))
+  if (holding.length || !proven) return { rollout: next, sites: nextSites, commands }
   next.waveDoneAt ??= now
   if (now - next.waveDoneAt < next.soakMs) return { rollout: next, sites: nextSites, commands }
   if (next.currentWave + 1 < next.waves.length) {

@@ -200,3 +200,23 @@ t.test('catch-up: an offline site of an earlier wave, stood down by a halt, is t
   const back = step.sites.map((site) => (site.siteId === 'b' ? { ...site, online: true, report: { state: 'done' as const, reason: null } } : site))
   t.equal(advance(step.rollout, back, 4).rollout.state, 'done')
 })
+
+t.test('an offline canary holds the rollout until it runs the release, whatever the offline choice', async (t) => {
+  for (const offline of ['catch-up', 'skip'] as const) {
+    const r = rollout({ offline, waves: [['canary', 'canary-2'], ['b']] })
+    const offlineCanaries = sites(r).map((site) => (site.wave === 0 ? { ...site, online: false } : site))
+    let step = advance(r, offlineCanaries, 0)
+    t.same(states(step), { canary: 'told', 'canary-2': 'told', b: 'pending' }, `${offline}: canaries are told, never skipped`)
+    step = advance(step.rollout, step.sites, 60 * minute)
+    t.equal(step.rollout.currentWave, 0, `${offline}: no canary ran the release: the next wave waits`)
+    t.equal(step.rollout.waveDoneAt, null)
+    t.same(step.commands, [])
+    // One canary comes back and upgrades; the other, still offline, does not hold the rollout then (catch-up) ...
+    const back = step.sites.map((site) => (site.siteId === 'canary' ? { ...site, online: true, report: { state: 'done' as const, reason: null } } : site))
+    step = advance(step.rollout, back, 61 * minute)
+    t.equal(step.rollout.waveDoneAt, 61 * minute, `${offline}: a canary runs the release: the wave is done, its soak starts`)
+    step = advance(step.rollout, step.sites, 66 * minute)
+    t.equal(step.rollout.currentWave, 1, `${offline}: the next wave after the soak`)
+    t.same(step.commands, [{ siteId: 'b', action: 'upgrade', attempt: 1 }])
+  }
+})

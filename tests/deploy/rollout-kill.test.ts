@@ -22,7 +22,7 @@ import path from 'node:path'
 import t from 'tap'
 import { readJournal, type UpgradeStep } from '../../runtime/upgrade/journal.ts'
 import { readResult } from '../../runtime/upgrade/queued.ts'
-import { installBox, installedVersion, keyPair, makeRelease, waitAnswers } from '../helpers/upgrade-box.ts'
+import { installBox, installedVersion, keyPair, makeRelease, waitAnswers, startOrder, activeOrderNumbers } from '../helpers/upgrade-box.ts'
 import { checkBooted, chooseSteps, journalFile, killAt, killSteps } from '../helpers/upgrade-kill.ts'
 import { until } from '../helpers/until.ts'
 import { publisher } from '../lib/hq/fixtures.ts'
@@ -69,13 +69,8 @@ for (const target of chosen) {
       rolloutArgs: ['--health-timeout', '90', '--health-stable', '1'],
     })
     t.teardown(() => box.close())
-    const created = await box.api('/api/v1/activeorders?dummy_tracker_address=true', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"name":7,"locationName":3}',
-    })
-    t.equal(created.status, 200)
-    const orders = async () => ((await (await box.api('/api/v1/activeorders')).json()) as { items: { name: unknown }[] }).items.map((o) => Number(o.name))
+    t.equal(await startOrder(box, 7, 3), 200)
+    const orders = () => activeOrderNumbers(box)
 
     // HQ's side on the broker: the retained command, and the site's status as HQ reads it.
     const hq = await publisher(broker.url, 'hq-test')

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { installBox, installedVersion, keyPair, makeRelease, waitAnswers } from '../helpers/upgrade-box.ts'
+import { installBox, installedVersion, keyPair, makeRelease, waitAnswers, startOrder, activeOrderNumbers } from '../helpers/upgrade-box.ts'
 import { checkBooted, chooseSteps, killAt, killSteps } from '../helpers/upgrade-kill.ts'
 
 const chosen = chooseSteps(t, 'UPGRADE_KILL', killSteps)
@@ -22,13 +22,8 @@ t.test('kill -9 at a step of an upgrade leaves a box that starts', async (t) => 
   const key = keyPair(dir, 'chain')
   const box = await installBox(dir, key.publicFile)
   t.teardown(() => box.close())
-  const created = await box.api('/api/v1/activeorders?dummy_tracker_address=true', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"name":7,"locationName":3}',
-  })
-  t.equal(created.status, 200)
-  const orders = async () => ((await (await box.api('/api/v1/activeorders')).json()) as { items: { name: unknown }[] }).items.map((o) => Number(o.name))
+  t.equal(await startOrder(box, 7, 3), 200)
+  const orders = () => activeOrderNumbers(box)
   let running = installedVersion
 
   for (const [i, target] of chosen.entries()) {

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { installBox, installedVersion, keyPair, makeRelease, waitAnswers } from '../helpers/upgrade-box.ts'
+import { installBox, installedVersion, keyPair, makeRelease, waitAnswers, startOrder, activeOrderNumbers } from '../helpers/upgrade-box.ts'
 
 const fast = ['--health-timeout', '90', '--health-stable', '1']
 
@@ -27,13 +27,8 @@ t.test('upgrade, self-rollback, refusals, rollback by hand', async (t) => {
   t.equal(await version(), installedVersion)
   t.match(current(), new RegExp(`^tracker-gateway-releases/${installedVersion}-`), 'install.sh links the current version')
   const installedDir = path.basename(current())
-  const created = await box.api('/api/v1/activeorders?dummy_tracker_address=true', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"name":5,"locationName":9}',
-  })
-  t.equal(created.status, 200)
-  const orders = async () => ((await (await box.api('/api/v1/activeorders')).json()) as { items: { name: unknown }[] }).items.map((o) => Number(o.name))
+  t.equal(await startOrder(box, 5, 9), 200)
+  const orders = () => activeOrderNumbers(box)
 
   await t.test('a good release: health check passes, the old version kept', async (t) => {
     const archive = makeRelease(dir, '0.2.0', { privatePem: trusted.privatePem })

@@ -174,3 +174,19 @@ export async function waitAnswers(box: Box, timeoutMs = 120_000): Promise<string
   )
   return version
 }
+
+/** Starts an order on the box through v1 (a simulated tracker): its answer's status. */
+export async function startOrder(box: Pick<Box, 'api'>, name: number, locationName: number): Promise<number> {
+  const answer = await box.api('/api/v1/activeorders?dummy_tracker_address=true', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, locationName }),
+  })
+  return answer.status
+}
+
+/** The numbers of the box's active orders: what an upgrade must keep. */
+export async function activeOrderNumbers(box: Pick<Box, 'api'>): Promise<number[]> {
+  const { items } = (await (await box.api('/api/v1/activeorders')).json()) as { items: { name: unknown }[] }
+  return items.map((order) => Number(order.name))
+}

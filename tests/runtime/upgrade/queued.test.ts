@@ -8,29 +8,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { readJournal, writeJournal, type UpgradeJournal } from '../../../runtime/upgrade/journal.ts'
-import { installLayout } from '../../../runtime/upgrade/layout.ts'
 import { readResult, readTaken, requestFile, runQueued } from '../../../runtime/upgrade/queued.ts'
 import { settleTaken, writeResult, writeTaken } from '../../../runtime/upgrade/queued-record.ts'
-import { recover, type UpgradeContext } from '../../../runtime/upgrade/upgrade.ts'
+import { recover } from '../../../runtime/upgrade/upgrade.ts'
+import { queuedBox } from '../../helpers/queued-box.ts'
 
 t.test('a queued request is taken once and its end written; nothing queued: nothing done', async (t) => {
-  const root = t.testdir({})
-  const layout = installLayout(root)
-  mkdirSync(layout.releases, { recursive: true })
-  const dataDir = path.join(root, 'data')
-  mkdirSync(path.join(dataDir, 'rollout'), { recursive: true })
-  const lines: string[] = []
-  const unused = async () => {
-    throw new Error('not reached')
-  }
-  const ctx: UpgradeContext = {
-    layout,
-    dataDir,
-    service: { start: unused, stop: unused, restart: unused, state: unused },
-    say: (line) => lines.push(line),
-    healthLimitMs: 1000,
-    stableMs: 10,
-  }
+  const { layout, dataDir, ctx } = queuedBox(t.testdir({}))
+  mkdirSync(path.join(dataDir, 'rollout'))
   t.equal(await runQueued(ctx), 'no upgrade queued')
   t.equal(await readResult(layout.rolloutResult), null)
   writeFileSync(
@@ -44,23 +29,9 @@ t.test('a queued request is taken once and its end written; nothing queued: noth
 })
 
 function box(t: { testdir(): string }) {
-  const root = t.testdir()
-  const layout = installLayout(root)
-  mkdirSync(layout.releases, { recursive: true })
-  const dataDir = path.join(root, 'data')
-  mkdirSync(path.join(dataDir, 'rollout'), { recursive: true })
-  const unused = async () => {
-    throw new Error('not reached')
-  }
-  const ctx: UpgradeContext = {
-    layout,
-    dataDir,
-    service: { start: unused, stop: unused, restart: unused, state: unused },
-    say: () => {},
-    healthLimitMs: 1000,
-    stableMs: 10,
-  }
-  return { layout, dataDir, ctx }
+  const made = queuedBox(t.testdir())
+  mkdirSync(path.join(made.dataDir, 'rollout'))
+  return made
 }
 
 const request = { rolloutId: 7, attempt: 1, version: '0.2.0', archive: 'tracker-gateway-0.2.0.tar.gz', requestedAt: '2026-12-02T03:00:00.000Z' }

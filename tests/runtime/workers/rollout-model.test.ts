@@ -27,7 +27,7 @@
 // npm test runs a few seeds (printed); ROLLOUT_MODEL_SEED=S repeats one, ROLLOUT_MODEL_RUNS=N
 // and ROLLOUT_MODEL_STEPS=N run longer.
 import { createHash, randomBytes } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs'
 import http from 'node:http'
 import type net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -38,12 +38,12 @@ import type { RolloutCommand } from '../../../lib/fleet/messages.ts'
 import { advance, finalRolloutStates, operate, RolloutTransitionError, type MachineRollout, type MachineSite } from '../../../lib/hq/rollout-machine.ts'
 import { reportFor } from '../../../lib/hq/rollouts.ts'
 import { readJournal, writeJournal, type UpgradeJournal } from '../../../runtime/upgrade/journal.ts'
-import { installLayout } from '../../../runtime/upgrade/layout.ts'
 import type { UpgradeLock } from '../../../runtime/upgrade/lock.ts'
 import { readTaken, requestFile, rolloutDir, runQueued, type UpgradeRequest } from '../../../runtime/upgrade/queued.ts'
-import { recover, type UpgradeContext } from '../../../runtime/upgrade/upgrade.ts'
+import { recover } from '../../../runtime/upgrade/upgrade.ts'
 import { RolloutAgent } from '../../../runtime/workers/rollout.ts'
 import { memoryLogger } from '../../helpers/memory-logger.ts'
+import { queuedBox } from '../../helpers/queued-box.ts'
 import { until } from '../../helpers/until.ts'
 import { seeded } from '../../helpers/seeded.ts'
 
@@ -120,22 +120,9 @@ class Violation extends Error {
 async function runModel(seed: number, log: string[]): Promise<void> {
   const random = seeded(seed)
   const root = mkdtempSync(path.join(tmpdir(), 'rollout-model-'))
-  const layout = installLayout(root)
-  mkdirSync(layout.releases, { recursive: true })
-  const dataDir = path.join(root, 'data')
-  mkdirSync(dataDir, { mode: 0o700 })
+  // The stand-in upgrade below never reaches the service manager.
+  const { layout, dataDir, ctx } = queuedBox(root, { stableMs: 0 })
   const dir = rolloutDir(dataDir)
-  const unused = async () => {
-    throw new Error('the stand-in upgrade does not use the service manager')
-  }
-  const ctx: UpgradeContext = {
-    layout,
-    dataDir,
-    service: { start: unused, stop: unused, restart: unused, state: unused },
-    say: () => {},
-    healthLimitMs: 1000,
-    stableMs: 0,
-  }
   const releases = new Map<string, Release>()
   const server = await archiveServer(releases)
   let now = Date.now()

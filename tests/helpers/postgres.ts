@@ -5,7 +5,7 @@
 // a new mkdtemp under os.tmpdir() owned by that user: the checkout may sit in a 0700
 // directory the server could not enter. restart() keeps the data and the port.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chownSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { freePort } from '../../bench/free-port.ts'
@@ -59,11 +59,15 @@ function serverUser(): ServerUser | undefined {
   }
 }
 
+// util-linux's runuser is in /usr/sbin or /sbin, which a PATH made for a user may leave out.
+const runuser = () => ['/usr/sbin/runuser', '/sbin/runuser'].find((file) => existsSync(file)) ?? 'runuser'
+
 function run(bin: string, user: ServerUser | undefined, args: string[], options: { allowFail?: boolean } = {}): string {
-  const [command, argv] = user ? ['runuser', ['-u', user.name, '--', bin, ...args]] : [bin, args]
+  const [command, argv] = user ? [runuser(), ['-u', user.name, '--', bin, ...args]] : [bin, args]
   const result = spawnSync(command, argv, { encoding: 'utf8', cwd: os.tmpdir() })
   if (result.status !== 0 && !options.allowFail) {
-    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`)
+    const why = result.error ? `${command}: ${result.error.message}` : `${result.status ?? result.signal}: ${result.stderr || result.stdout}`
+    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed (${why})`)
   }
   return result.stdout
 }

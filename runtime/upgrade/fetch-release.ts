@@ -45,14 +45,16 @@ export class ReleaseDownloadError extends Error {
 /** HTTP answers that say "later", not "no". */
 const passingStatus = (status: number) => status >= 500 || status === 408 || status === 429
 
-async function sizeOf(file: string): Promise<number> {
+/** A file's size; 0 when it is not there. */
+export async function sizeOf(file: string): Promise<number> {
   return fs.stat(file).then(
     (info) => info.size,
     () => 0,
   )
 }
 
-async function digest(file: string): Promise<string> {
+/** A file's SHA-256, hex, read in a stream. */
+export async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
   return hash.digest('hex')
@@ -149,7 +151,7 @@ export async function fetchRelease(options: FetchReleaseOptions): Promise<void> 
   } finally {
     agent.destroy()
   }
-  const sha256 = await digest(part)
+  const sha256 = await sha256Of(part)
   if (sha256 !== options.sha256) {
     await fs.rm(part, { force: true })
     throw new ReleaseDownloadError(`the downloaded archive's SHA-256 is ${sha256}, HQ announced ${options.sha256}: thrown away`, 'checksum')

@@ -17,14 +17,13 @@
 //                        for another version removes it)
 // Each step is in the status message (`rollout`), published at once; the state is kept in
 // <data dir>/rollout/state.json, so a restart (the upgrade's own, or a power cut) carries on.
-import { createHash } from 'node:crypto'
-import { createReadStream, existsSync, mkdirSync, lstatSync, promises as fs, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, lstatSync, promises as fs, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FleetConfig, HqTrust } from '../../lib/fleet/config.ts'
 import type { FleetRolloutAgent } from '../../lib/fleet/service.ts'
 import type { Logger } from '../../lib/kernel/log.ts'
-import { fetchRelease, ReleaseDownloadError } from '../upgrade/fetch-release.ts'
+import { fetchRelease, ReleaseDownloadError, sha256Of, sizeOf } from '../upgrade/fetch-release.ts'
 import type { InstallLayout } from '../upgrade/layout.ts'
 import { readResult, readTaken, requestFile, rolloutDir, sameRequest, type UpgradeRequest } from '../upgrade/queued-record.ts'
 import type { RolloutCommand, RolloutUpgradeCommand } from '../../lib/fleet/messages.ts'
@@ -84,24 +83,6 @@ function parseCommand(payload: Buffer): RolloutCommand | null {
     return null
   }
 }
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256')
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
-}
-
-const sizeOf = (file: string) =>
-  fs.stat(file).then(
-    (info) => info.size,
-    () => 0,
-  )
-
-/**
- * A download that may go better if tried again: the line or HQ away (fetch-release.ts says
- * "cannot download"), HQ overloaded or restarting (5xx, 408, 429), a piece cut short. Not a
- * refusal (4xx: the secret, the release gone) nor a checksum that does not match.
- */
 
 export class RolloutAgent implements FleetRolloutAgent {
   readonly #deps: RolloutAgentDeps
